@@ -1,0 +1,104 @@
+//! The [`Generator`] trait every level family implements (DESIGN.md, "Generator"), and the
+//! borrowed level views that flow from a generator's scratch to the archive and back.
+
+use crate::core::error::{GenError, Violation};
+use crate::core::grid::GridView;
+
+/// The type of one metric column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MetricKind {
+    /// Stored as Arrow `UInt32` (counts, lengths, ids).
+    U32,
+    /// Stored as Arrow `Float32` (ratios, times).
+    F32,
+}
+
+/// One metric column: name, type and what it means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MetricSpec {
+    /// Column name in the archive.
+    pub name: &'static str,
+    /// Column type.
+    pub kind: MetricKind,
+    /// One sentence saying what is counted.
+    pub doc: &'static str,
+}
+
+/// Which parts of the archive schema a generator fills (absent parts are omitted).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Columns {
+    /// `grid_width`, `grid_height`, `grid`.
+    pub grid: bool,
+    /// `vertex_x`, `vertex_y`, `edge_src`, `edge_dst`, `edge_flags`.
+    pub graph: bool,
+    /// `vertex_tag` (only with `graph`).
+    pub tags: bool,
+    /// The metric columns, in the order of [`Level::metrics`].
+    pub metrics: &'static [MetricSpec],
+}
+
+/// A borrowed SoA graph.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GraphView<'a> {
+    /// Vertex x coordinates.
+    pub x: &'a [f32],
+    /// Vertex y coordinates.
+    pub y: &'a [f32],
+    /// Interned vertex tags (empty when the generator has none).
+    pub tag: &'a [u16],
+    /// Edge sources.
+    pub src: &'a [u32],
+    /// Edge destinations.
+    pub dst: &'a [u32],
+    /// Edge flags (`core::graph::edge_flag` plus generator bits).
+    pub flags: &'a [u8],
+}
+
+/// One level, borrowed from the scratch that produced it (or from an archive batch).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Level<'a> {
+    /// The tile grid, when the generator has one.
+    pub grid: Option<GridView<'a>>,
+    /// The graph, when the generator has one.
+    pub graph: Option<GraphView<'a>>,
+    /// Metric values in [`Columns::metrics`] order (integers are exact in `f64`).
+    pub metrics: &'a [f64],
+    /// Canonical content hash (see `core::hash`).
+    pub layout_hash: u64,
+}
+
+/// A level read back from an archive, with its place in the run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LevelRecord<'a> {
+    /// The level's index in the run.
+    pub index: u64,
+    /// The level's seed, `mix(master_seed, index)`.
+    pub seed: u64,
+    /// The level itself.
+    pub level: Level<'a>,
+}
+
+/// A level family. One value is shared by all workers; each worker owns one `Scratch`.
+pub trait Generator: Sync {
+    /// Per-worker memory reused across levels (arenas, buffers).
+    type Scratch: Send;
+
+    /// The kind name (`maze`, ...), stored as `warren.generator`.
+    fn kind(&self) -> &'static str;
+
+    /// The columns this configuration writes.
+    fn columns(&self) -> Columns;
+
+    /// Fresh scratch for one worker.
+    fn new_scratch(&self) -> Self::Scratch;
+
+    /// Generates the level for `seed`. The level borrows from `scratch` until the next call.
+    fn generate<'s>(
+        &self,
+        seed: u64,
+        scratch: &'s mut Self::Scratch,
+    ) -> Result<Level<'s>, GenError>;
+
+    /// Re-checks a stored level's invariants.
+    fn verify(&self, record: &LevelRecord<'_>) -> Result<(), Violation>;
+}

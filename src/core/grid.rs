@@ -1,0 +1,136 @@
+//! The tile grid every grid-based generator writes, with the one cell legend of DESIGN.md
+//! ("Grid and cell codes"). Mazes (seed 001) rasterise into it; dungeons and regions will too.
+
+/// Cell codes shared by every generator. Codes are never reused; new ones are appended.
+pub mod cell {
+    /// Solid rock or wall.
+    pub const WALL: u8 = 0;
+    /// Passable floor.
+    pub const FLOOR: u8 = 1;
+    /// A door.
+    pub const DOOR: u8 = 2;
+    /// A secret door.
+    pub const SECRET_DOOR: u8 = 3;
+    /// Stairs up.
+    pub const STAIRS_UP: u8 = 4;
+    /// Stairs down.
+    pub const STAIRS_DOWN: u8 = 5;
+    /// A pillar.
+    pub const PILLAR: u8 = 6;
+    /// Filled (impenetrable, never carved).
+    pub const FILLED: u8 = 7;
+    /// Void: outside the level (for example a removed maze room).
+    pub const VOID: u8 = 8;
+    /// Number of codes defined so far.
+    pub const COUNT: u8 = 9;
+    /// Names of the codes, indexed by code.
+    pub const NAMES: [&str; COUNT as usize] = [
+        "wall",
+        "floor",
+        "door",
+        "secret_door",
+        "stairs_up",
+        "stairs_down",
+        "pillar",
+        "filled",
+        "void",
+    ];
+}
+
+/// The legend as the JSON object stored in `warren.cell_codes` metadata.
+pub fn cell_legend_json() -> String {
+    let body: Vec<String> = cell::NAMES
+        .iter()
+        .enumerate()
+        .map(|(code, name)| format!("\"{code}\":\"{name}\""))
+        .collect();
+    format!("{{{}}}", body.join(","))
+}
+
+/// A row-major grid of cell codes, `cells[y * width + x]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Grid {
+    /// Columns.
+    pub width: u32,
+    /// Rows.
+    pub height: u32,
+    /// `width * height` cell codes.
+    pub cells: Vec<u8>,
+}
+
+impl Grid {
+    /// Resizes to `width x height` and fills every cell with `code`, keeping the allocation.
+    ///
+    /// # Runtime
+    /// O(width * height); allocates only when the grid grows past its capacity.
+    pub fn reset(&mut self, width: u32, height: u32, code: u8) {
+        self.width = width;
+        self.height = height;
+        self.cells.clear();
+        self.cells.resize(width as usize * height as usize, code);
+    }
+
+    /// The code at `(x, y)`.
+    #[inline]
+    pub fn get(&self, x: u32, y: u32) -> u8 {
+        self.cells[(y * self.width + x) as usize]
+    }
+
+    /// Sets the code at `(x, y)`.
+    #[inline]
+    pub fn set(&mut self, x: u32, y: u32, code: u8) {
+        self.cells[(y * self.width + x) as usize] = code;
+    }
+
+    /// A borrowed view of this grid.
+    pub fn view(&self) -> GridView<'_> {
+        GridView {
+            width: self.width,
+            height: self.height,
+            cells: &self.cells,
+        }
+    }
+}
+
+/// A borrowed grid: what generators hand to the archive and what the archive hands back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GridView<'a> {
+    /// Columns.
+    pub width: u32,
+    /// Rows.
+    pub height: u32,
+    /// Row-major cell codes.
+    pub cells: &'a [u8],
+}
+
+impl GridView<'_> {
+    /// The code at `(x, y)`.
+    #[inline]
+    pub fn get(&self, x: u32, y: u32) -> u8 {
+        self.cells[(y * self.width + x) as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legend_lists_every_code_in_order() {
+        let json = cell_legend_json();
+        assert!(json.starts_with("{\"0\":\"wall\""));
+        assert!(json.ends_with("\"8\":\"void\"}"));
+        assert_eq!(json.matches(':').count(), cell::COUNT as usize);
+    }
+
+    #[test]
+    fn reset_reuses_and_fills() {
+        let mut g = Grid::default();
+        g.reset(3, 2, cell::WALL);
+        g.set(2, 1, cell::FLOOR);
+        assert_eq!(g.get(2, 1), cell::FLOOR);
+        assert_eq!(g.cells.len(), 6);
+        g.reset(2, 2, cell::VOID);
+        assert!(g.cells.iter().all(|&c| c == cell::VOID));
+    }
+}

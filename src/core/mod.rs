@@ -1,0 +1,11 @@
+//! Shared foundations: the SoA graph in an arena, the tile grid and its cell codes, geometry,
+//! seeds and the PRNG, the content hash, the [`Generator`](generator::Generator) trait and the
+//! errors every generator shares.
+
+pub mod error;
+pub mod generator;
+pub mod geom;
+pub mod graph;
+pub mod grid;
+pub mod hash;
+pub mod rng;

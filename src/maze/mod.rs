@@ -1,0 +1,238 @@
+//! Mazes (seed 001): a spanning tree over a physical room graph, then dead-end merging.
+//!
+//! The physical graph is a `width x height` lattice (optionally with holes) or the Delaunay
+//! triangulation of jittered points. Edge weights (random, biased, or a height-map gradient) give
+//! the order in which Kruskal builds the logical graph, a spanning tree. Seed 001's dead-end merge
+//! then moves dead ends away from crossroads until no merge applies. Lattice mazes are stored as
+//! their tile grid alone; irregular mazes store the physical graph with passage flags
+//! (`edge_flags` bit 2, [`edge_flag::PASSAGE`]).
+//!
+//! Decisions where the seed is silent: the solution runs between the two ends of the tree's
+//! diameter (the hardest start/goal pair); a dead end with several adjacent dead ends merges into
+//! the first in neighbour order (north, west, east, south on a lattice); merge passes visit rooms
+//! in id order.
+
+mod config;
+mod merge;
+mod metrics;
+mod physical;
+mod raster;
+mod spanning;
+mod topology;
+mod verify;
+mod weights;
+
+pub use config::{Axis, Gradient, MazeConfig, Topology as MazeTopology, Weighting};
+pub use merge::{merge_dead_ends, mergeable_dead_ends};
+pub use metrics::{MAZE_METRICS, MazeMetrics};
+pub use spanning::Tree;
+pub use topology::{Explicit, Lattice, Topology};
+
+use bumpalo::Bump;
+use bumpalo::collections::Vec as BumpVec;
+
+use crate::core::error::{GenError, Violation};
+use crate::core::generator::{Columns, Generator, GraphView, Level, LevelRecord};
+use crate::core::graph::{Csr, Graph, edge_flag};
+use crate::core::grid::Grid;
+use crate::core::hash::ContentHasher;
+use crate::core::rng::WarrenRng;
+use metrics::Bfs;
+use physical::HoleScratch;
+use spanning::UnionFind;
+use weights::{Link, OrderScratch};
+
+/// The maze generator for one configuration.
+#[derive(Clone, Debug)]
+pub struct MazeGenerator {
+    cfg: MazeConfig,
+}
+
+/// One worker's reusable maze memory.
+#[derive(Default)]
+pub struct MazeScratch {
+    bump: Bump,
+    present: Vec<bool>,
+    holes: HoleScratch,
+    order: Vec<Link>,
+    order_scratch: OrderScratch,
+    uf: UnionFind,
+    tree: Tree,
+    bfs: Bfs,
+    grid: Grid,
+    metrics: [f64; MAZE_METRICS.len()],
+}
+
+impl MazeGenerator {
+    /// A generator for `cfg`; fails with the offending key when a value is out of range.
+    pub fn new(cfg: MazeConfig) -> Result<Self, String> {
+        cfg.validate()?;
+        Ok(Self { cfg })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &MazeConfig {
+        &self.cfg
+    }
+}
+
+/// Builds the tree over `topo` (weights, Kruskal, merge) and computes the metrics.
+fn grow<T: Topology>(
+    topo: &T,
+    rooms: usize,
+    cfg: &MazeConfig,
+    rng: &mut WarrenRng,
+    s: &mut GrowScratch<'_>,
+) -> MazeMetrics {
+    weights::edge_order(topo, cfg, rng, s.order_scratch, s.order);
+    let opened = spanning::kruskal(topo, s.order, rooms, s.uf, s.tree);
+    debug_assert_eq!(opened + 1, rooms, "the physical graph must be connected");
+    let merges = if cfg.merge_dead_ends {
+        merge_dead_ends(topo, s.tree)
+    } else {
+        0
+    };
+    metrics::compute(topo, s.tree, s.bfs, merges)
+}
+
+/// The scratch parts `grow` needs, borrowed apart from the rest.
+struct GrowScratch<'a> {
+    order: &'a mut Vec<Link>,
+    order_scratch: &'a mut OrderScratch,
+    uf: &'a mut UnionFind,
+    tree: &'a mut Tree,
+    bfs: &'a mut Bfs,
+}
+
+impl Generator for MazeGenerator {
+    type Scratch = MazeScratch;
+
+    fn kind(&self) -> &'static str {
+        "maze"
+    }
+
+    fn columns(&self) -> Columns {
+        let lattice = self.cfg.topology == config::Topology::Lattice;
+        Columns {
+            grid: lattice,
+            graph: !lattice,
+            tags: false,
+            metrics: &MAZE_METRICS,
+        }
+    }
+
+    fn new_scratch(&self) -> MazeScratch {
+        MazeScratch::default()
+    }
+
+    fn generate<'s>(&self, seed: u64, s: &'s mut MazeScratch) -> Result<Level<'s>, GenError> {
+        let cfg = &self.cfg;
+        let mut rng = WarrenRng::new(seed);
+        let mut grow_scratch = GrowScratch {
+            order: &mut s.order,
+            order_scratch: &mut s.order_scratch,
+            uf: &mut s.uf,
+            tree: &mut s.tree,
+            bfs: &mut s.bfs,
+        };
+        match cfg.topology {
+            config::Topology::Lattice => {
+                let (w, h) = (cfg.width, cfg.height);
+                let mut rooms = cfg.room_slots();
+                let present = if cfg.holes > 0.0 {
+                    let made = physical::punch_holes(
+                        w,
+                        h,
+                        cfg.holes,
+                        &mut rng,
+                        &mut s.present,
+                        &mut s.holes,
+                    );
+                    rooms -= made as usize;
+                    Some(&s.present[..])
+                } else {
+                    // PERF: the hole-free lattice needs no presence lookups at all.
+                    None
+                };
+                let lattice = Lattice {
+                    width: w,
+                    height: h,
+                    present,
+                };
+                let m = grow(&lattice, rooms, cfg, &mut rng, &mut grow_scratch);
+                raster::rasterize(&lattice, &s.tree, &mut s.grid);
+                s.metrics = m.to_array();
+                let mut hasher = ContentHasher::new();
+                hasher.word(u64::from(s.grid.width) << 32 | u64::from(s.grid.height));
+                hasher.bytes(&s.grid.cells);
+                Ok(Level {
+                    grid: Some(s.grid.view()),
+                    graph: None,
+                    metrics: &s.metrics,
+                    layout_hash: hasher.finish(),
+                })
+            }
+            config::Topology::Delaunay => {
+                s.bump.reset();
+                let bump: &'s Bump = &s.bump;
+                let mut g = Graph::new_in(bump);
+                physical::jittered_points(cfg.width, cfg.height, cfg.jitter, &mut rng, &mut g);
+                physical::delaunay_edges(&mut g, 0, bump).map_err(|detail| GenError {
+                    reason: "triangulation failed",
+                    detail,
+                })?;
+                let x: &'s [f32] = g.x.into_bump_slice();
+                let y: &'s [f32] = g.y.into_bump_slice();
+                let src: &'s [u32] = g.src.into_bump_slice();
+                let dst: &'s [u32] = g.dst.into_bump_slice();
+                let csr = Csr::build(x.len(), src, dst, bump);
+                let topo = Explicit {
+                    csr,
+                    src,
+                    dst,
+                    x,
+                    y,
+                };
+                let m = grow(&topo, x.len(), cfg, &mut rng, &mut grow_scratch);
+                let mut flags = BumpVec::with_capacity_in(src.len(), bump);
+                flags.extend(
+                    s.tree
+                        .passage
+                        .iter()
+                        .map(|&p| if p != 0 { edge_flag::PASSAGE } else { 0 }),
+                );
+                let flags: &'s [u8] = flags.into_bump_slice();
+                s.metrics = m.to_array();
+                let graph = GraphView {
+                    x,
+                    y,
+                    tag: &[],
+                    src,
+                    dst,
+                    flags,
+                };
+                Ok(Level {
+                    grid: None,
+                    graph: Some(graph),
+                    metrics: &s.metrics,
+                    layout_hash: graph_hash(&graph),
+                })
+            }
+        }
+    }
+
+    fn verify(&self, record: &LevelRecord<'_>) -> Result<(), Violation> {
+        verify::verify(&self.cfg, record)
+    }
+}
+
+/// The canonical content hash of a graph level.
+pub(crate) fn graph_hash(g: &GraphView) -> u64 {
+    let mut h = ContentHasher::new();
+    h.f32s(g.x);
+    h.f32s(g.y);
+    h.u32s(g.src);
+    h.u32s(g.dst);
+    h.bytes(g.flags);
+    h.finish()
+}

@@ -1,0 +1,205 @@
+//! The physical room graph of seed 001 behind one small trait: an implicit lattice (no adjacency
+//! stored at all) or an explicit CSR graph (the Delaunay rooms, or a graph read back from an
+//! archive). The spanning tree, the merge and the metrics are written once, generic over it.
+
+use crate::core::geom::Vec2;
+use crate::core::graph::Csr;
+
+/// A physical graph: rooms, the possible connections between them, and room positions.
+pub trait Topology {
+    /// Room slots (ids are `0..slot_count`; some may be holes).
+    fn slot_count(&self) -> usize;
+    /// Edge id space (`0..edge_slots`; edges touching holes are never reported).
+    fn edge_slots(&self) -> usize;
+    /// Whether slot `v` is a room (not a hole).
+    fn is_room(&self, v: u32) -> bool;
+    /// Calls `f(neighbour, edge)` for every physical connection of room `v`.
+    fn for_each_neighbour(&self, v: u32, f: impl FnMut(u32, u32));
+    /// Calls `f(edge, a, b)` for every physical edge, in edge-id order.
+    fn for_each_edge(&self, f: impl FnMut(u32, u32, u32));
+    /// The room's position, in room units.
+    fn position(&self, v: u32) -> Vec2;
+}
+
+/// A `width x height` lattice. Horizontal edge `(x, y)-(x+1, y)` has id `y * (w - 1) + x`;
+/// vertical edge `(x, y)-(x, y+1)` has id `h * (w - 1) + y * w + x`.
+#[derive(Clone, Copy)]
+pub struct Lattice<'a> {
+    /// Columns.
+    pub width: u32,
+    /// Rows.
+    pub height: u32,
+    /// Per slot: is it a room? `None` means every slot is a room (the fast path).
+    pub present: Option<&'a [bool]>,
+}
+
+impl Lattice<'_> {
+    /// Number of horizontal edges (the first block of ids).
+    #[inline]
+    fn horizontal_edges(&self) -> u32 {
+        self.height * (self.width - 1)
+    }
+
+    /// The id of the edge between horizontally adjacent `(x, y)` and `(x + 1, y)`.
+    #[inline]
+    pub fn east_edge(&self, x: u32, y: u32) -> u32 {
+        y * (self.width - 1) + x
+    }
+
+    /// The id of the edge between vertically adjacent `(x, y)` and `(x, y + 1)`.
+    #[inline]
+    pub fn south_edge(&self, x: u32, y: u32) -> u32 {
+        self.horizontal_edges() + y * self.width + x
+    }
+
+    #[inline]
+    fn present(&self, v: u32) -> bool {
+        self.present.is_none_or(|p| p[v as usize])
+    }
+}
+
+impl Topology for Lattice<'_> {
+    fn slot_count(&self) -> usize {
+        self.width as usize * self.height as usize
+    }
+
+    fn edge_slots(&self) -> usize {
+        (self.height * (self.width - 1) + (self.height - 1) * self.width) as usize
+    }
+
+    #[inline]
+    fn is_room(&self, v: u32) -> bool {
+        self.present(v)
+    }
+
+    #[inline]
+    fn for_each_neighbour(&self, v: u32, mut f: impl FnMut(u32, u32)) {
+        // PERF: neighbours and edge ids are arithmetic; no adjacency is stored or read.
+        let (w, h) = (self.width, self.height);
+        let (x, y) = (v % w, v / w);
+        if y > 0 && self.present(v - w) {
+            f(v - w, self.south_edge(x, y - 1));
+        }
+        if x > 0 && self.present(v - 1) {
+            f(v - 1, self.east_edge(x - 1, y));
+        }
+        if x + 1 < w && self.present(v + 1) {
+            f(v + 1, self.east_edge(x, y));
+        }
+        if y + 1 < h && self.present(v + w) {
+            f(v + w, self.south_edge(x, y));
+        }
+    }
+
+    fn for_each_edge(&self, mut f: impl FnMut(u32, u32, u32)) {
+        let w = self.width;
+        for y in 0..self.height {
+            for x in 0..w.saturating_sub(1) {
+                let a = y * w + x;
+                if self.present(a) && self.present(a + 1) {
+                    f(self.east_edge(x, y), a, a + 1);
+                }
+            }
+        }
+        for y in 0..self.height.saturating_sub(1) {
+            for x in 0..w {
+                let a = y * w + x;
+                if self.present(a) && self.present(a + w) {
+                    f(self.south_edge(x, y), a, a + w);
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn position(&self, v: u32) -> Vec2 {
+        Vec2::new((v % self.width) as f32, (v / self.width) as f32)
+    }
+}
+
+/// An explicit physical graph: CSR adjacency, edge endpoints and room positions.
+#[derive(Clone, Copy)]
+pub struct Explicit<'a> {
+    /// Adjacency.
+    pub csr: Csr<'a>,
+    /// Edge sources.
+    pub src: &'a [u32],
+    /// Edge destinations.
+    pub dst: &'a [u32],
+    /// Room x positions.
+    pub x: &'a [f32],
+    /// Room y positions.
+    pub y: &'a [f32],
+}
+
+impl Topology for Explicit<'_> {
+    fn slot_count(&self) -> usize {
+        self.x.len()
+    }
+
+    fn edge_slots(&self) -> usize {
+        self.src.len()
+    }
+
+    fn is_room(&self, _v: u32) -> bool {
+        true
+    }
+
+    #[inline]
+    fn for_each_neighbour(&self, v: u32, mut f: impl FnMut(u32, u32)) {
+        for (n, e) in self.csr.neighbours(v) {
+            f(n, e);
+        }
+    }
+
+    fn for_each_edge(&self, mut f: impl FnMut(u32, u32, u32)) {
+        for (e, (&a, &b)) in self.src.iter().zip(self.dst).enumerate() {
+            f(e as u32, a, b);
+        }
+    }
+
+    fn position(&self, v: u32) -> Vec2 {
+        Vec2::new(self.x[v as usize], self.y[v as usize])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lattice_edge_ids_are_a_bijection() {
+        let lat = Lattice {
+            width: 5,
+            height: 3,
+            present: None,
+        };
+        let mut seen = vec![0u32; lat.edge_slots()];
+        lat.for_each_edge(|e, a, b| {
+            seen[e as usize] += 1;
+            let mut found = false;
+            lat.for_each_neighbour(a, |n, e2| found |= n == b && e2 == e);
+            assert!(found, "edge {e} {a}-{b} not seen from {a}");
+        });
+        assert!(seen.iter().all(|&c| c == 1));
+    }
+
+    #[test]
+    fn holes_hide_their_edges() {
+        let present = [true, false, true, true];
+        let lat = Lattice {
+            width: 2,
+            height: 2,
+            present: Some(&present),
+        };
+        let mut n = 0;
+        lat.for_each_edge(|_, a, b| {
+            assert!(a != 1 && b != 1);
+            n += 1;
+        });
+        assert_eq!(n, 2);
+        let mut around0 = vec![];
+        lat.for_each_neighbour(0, |v, _| around0.push(v));
+        assert_eq!(around0, vec![2]);
+    }
+}

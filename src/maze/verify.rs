@@ -1,0 +1,146 @@
+//! `verify` for mazes: decode the stored level back into a physical graph and a passage tree and
+//! re-check seed 001's invariants: a spanning tree (|E| = |V| - 1, connected), passages only along
+//! physical edges, the merge fixpoint when merging is on, and every stored metric recomputed.
+
+use bumpalo::Bump;
+
+use crate::core::error::Violation;
+use crate::core::generator::LevelRecord;
+use crate::core::graph::{Csr, edge_flag};
+use crate::ensure_level;
+use crate::maze::config::{MazeConfig, Topology as Kind};
+use crate::maze::metrics::{self, Bfs, MAZE_METRICS};
+use crate::maze::spanning::Tree;
+use crate::maze::topology::{Explicit, Lattice, Topology};
+use crate::maze::{graph_hash, physical, raster};
+
+/// Re-checks one stored maze against `cfg`.
+pub fn verify(cfg: &MazeConfig, record: &LevelRecord<'_>) -> Result<(), Violation> {
+    let level = &record.level;
+    ensure_level!(
+        level.metrics.len() == MAZE_METRICS.len(),
+        "{} metric values, expected {}",
+        level.metrics.len(),
+        MAZE_METRICS.len()
+    );
+    let mut tree = Tree::default();
+    match cfg.topology {
+        Kind::Lattice => {
+            let grid = level
+                .grid
+                .ok_or_else(|| Violation::new("lattice maze without a grid"))?;
+            let mut present = Vec::new();
+            raster::decode(&grid, cfg.width, cfg.height, &mut present, &mut tree)
+                .map_err(Violation)?;
+            let lattice = Lattice {
+                width: cfg.width,
+                height: cfg.height,
+                present: Some(&present),
+            };
+            check_tree(&lattice, &tree, cfg, level.metrics)?;
+            let mut hasher = crate::core::hash::ContentHasher::new();
+            hasher.word(u64::from(grid.width) << 32 | u64::from(grid.height));
+            hasher.bytes(grid.cells);
+            ensure_level!(
+                hasher.finish() == level.layout_hash,
+                "layout_hash does not match the grid"
+            );
+        }
+        Kind::Delaunay => {
+            let g = level
+                .graph
+                .ok_or_else(|| Violation::new("Delaunay maze without a graph"))?;
+            let n = g.x.len();
+            ensure_level!(
+                n == cfg.room_slots() && g.y.len() == n,
+                "{n} rooms, expected {}",
+                cfg.room_slots()
+            );
+            let m = g.src.len();
+            ensure_level!(
+                g.dst.len() == m && g.flags.len() == m,
+                "edge columns differ in length"
+            );
+            let bump = Bump::new();
+            let physical_edges = physical::delaunay_pairs(g.x, g.y, &bump).map_err(Violation)?;
+            ensure_level!(
+                physical_edges.len() == m
+                    && physical_edges
+                        .iter()
+                        .zip(g.src.iter().zip(g.dst))
+                        .all(|(&p, (&a, &b))| p == (a, b)),
+                "stored edges are not the Delaunay triangulation of the stored rooms"
+            );
+            ensure_level!(
+                g.flags.iter().all(|&f| f & !edge_flag::PASSAGE == 0),
+                "edge flags other than the passage bit"
+            );
+            tree.reset(n, m);
+            for (e, &f) in g.flags.iter().enumerate() {
+                if f != 0 {
+                    tree.open(e as u32, g.src[e], g.dst[e]);
+                }
+            }
+            let csr = Csr::build(n, g.src, g.dst, &bump);
+            let topo = Explicit {
+                csr,
+                src: g.src,
+                dst: g.dst,
+                x: g.x,
+                y: g.y,
+            };
+            check_tree(&topo, &tree, cfg, level.metrics)?;
+            ensure_level!(
+                graph_hash(&g) == level.layout_hash,
+                "layout_hash does not match the graph"
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Spanning tree, merge fixpoint and metrics.
+fn check_tree<T: Topology>(
+    topo: &T,
+    tree: &Tree,
+    cfg: &MazeConfig,
+    stored: &[f64],
+) -> Result<(), Violation> {
+    let rooms = (0..topo.slot_count() as u32)
+        .filter(|&v| topo.is_room(v))
+        .count();
+    let passages = tree.passage.iter().filter(|&&p| p != 0).count();
+    ensure_level!(rooms > 0, "no rooms");
+    ensure_level!(
+        passages + 1 == rooms,
+        "{passages} passages for {rooms} rooms: not a tree"
+    );
+    let merges = stored[5] as u32;
+    ensure_level!(
+        cfg.merge_dead_ends || merges == 0,
+        "merges recorded with merging off"
+    );
+    let mut bfs = Bfs::default();
+    let recomputed = metrics::compute(topo, tree, &mut bfs, merges);
+    ensure_level!(
+        bfs.reached() == rooms,
+        "only {} of {rooms} rooms connected",
+        bfs.reached()
+    );
+    ensure_level!(
+        !cfg.merge_dead_ends || recomputed.mergeable_dead_ends == 0,
+        "merge fixpoint not reached: {} dead ends could still merge",
+        recomputed.mergeable_dead_ends
+    );
+    for (spec, (&got, want)) in MAZE_METRICS
+        .iter()
+        .zip(stored.iter().zip(recomputed.to_array()))
+    {
+        ensure_level!(
+            got == want,
+            "metric {} is {got}, recomputed {want}",
+            spec.name
+        );
+    }
+    Ok(())
+}
