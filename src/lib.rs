@@ -11,8 +11,13 @@
 
 #![warn(missing_docs)]
 
+pub mod archive;
+pub mod batch;
+pub mod cli;
 pub mod core;
 pub mod maze;
+pub mod profile;
+pub mod render;
 
 pub use crate::core::error::{GenError, Violation};
 pub use crate::core::generator::{

@@ -1,0 +1,221 @@
+//! Typed, zero-copy access to the rows of a decoded record batch: each row becomes a
+//! [`LevelRecord`] whose slices point into the archive's mapping. Missing or mistyped columns are
+//! reported as errors (a file from another tool, or a damaged one), never unwrapped.
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Float32Type, UInt8Type, UInt16Type, UInt32Type, UInt64Type};
+use arrow_array::{Array, ArrowPrimitiveType, BinaryArray, ListArray, PrimitiveArray, RecordBatch};
+use arrow_schema::DataType;
+
+use crate::core::generator::{Columns, GraphView, Level, LevelRecord, MetricKind};
+use crate::core::grid::GridView;
+
+/// A metric column of either type.
+enum MetricColumn<'a> {
+    U32(&'a [u32]),
+    F32(&'a [f32]),
+}
+
+/// A list column as offsets plus flat values.
+struct ListColumn<'a, T> {
+    offsets: &'a [i32],
+    values: &'a [T],
+}
+
+impl<'a, T> ListColumn<'a, T> {
+    fn row(&self, i: usize) -> &'a [T] {
+        let (lo, hi) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
+        &self.values[lo..hi]
+    }
+}
+
+/// The columns of one batch, typed.
+pub struct BatchView<'a> {
+    rows: usize,
+    index: &'a [u64],
+    seed: &'a [u64],
+    hash: &'a [u64],
+    grid: Option<(&'a [u16], &'a [u16], &'a BinaryArray)>,
+    graph: Option<[ListColumn<'a, u32>; 2]>,
+    xy: Option<[ListColumn<'a, f32>; 2]>,
+    tags: Option<ListColumn<'a, u16>>,
+    flags: Option<ListColumn<'a, u8>>,
+    metrics: Vec<MetricColumn<'a>>,
+}
+
+fn column<'a>(batch: &'a RecordBatch, name: &str) -> Result<&'a dyn Array, String> {
+    batch
+        .column_by_name(name)
+        .map(|c| c.as_ref())
+        .ok_or_else(|| format!("column `{name}` is missing"))
+}
+
+fn primitive<'a, T: ArrowPrimitiveType>(
+    batch: &'a RecordBatch,
+    name: &str,
+) -> Result<&'a [T::Native], String> {
+    let col = column(batch, name)?;
+    col.as_primitive_opt::<T>()
+        .map(|a: &PrimitiveArray<T>| a.values().as_ref())
+        .ok_or_else(|| {
+            format!(
+                "column `{name}` is {}, expected {}",
+                col.data_type(),
+                T::DATA_TYPE
+            )
+        })
+}
+
+fn list<'a, T: ArrowPrimitiveType>(
+    batch: &'a RecordBatch,
+    name: &str,
+) -> Result<ListColumn<'a, T::Native>, String> {
+    let col = column(batch, name)?;
+    let wrong = || {
+        format!(
+            "column `{name}` is {}, expected list<{}>",
+            col.data_type(),
+            T::DATA_TYPE
+        )
+    };
+    let l: &ListArray = col.as_list_opt::<i32>().ok_or_else(wrong)?;
+    let values = l.values().as_primitive_opt::<T>().ok_or_else(wrong)?;
+    // NOTE: a sliced values array would make offsets relative to a base we do not subtract;
+    // decoded IPC arrays are never sliced, so insist on it instead of handling it.
+    if values.offset() != 0 {
+        return Err(format!("column `{name}` has sliced values"));
+    }
+    Ok(ListColumn {
+        offsets: l.value_offsets(),
+        values: values.values().as_ref(),
+    })
+}
+
+impl<'a> BatchView<'a> {
+    /// Types the columns `columns` declares; errors name the missing or mistyped column.
+    pub fn new(batch: &'a RecordBatch, columns: &Columns) -> Result<Self, String> {
+        let grid = if columns.grid {
+            let cells = column(batch, "grid")?;
+            let cells = cells.as_binary_opt::<i32>().ok_or_else(|| {
+                format!("column `grid` is {}, expected binary", cells.data_type())
+            })?;
+            Some((
+                primitive::<UInt16Type>(batch, "grid_width")?,
+                primitive::<UInt16Type>(batch, "grid_height")?,
+                cells,
+            ))
+        } else {
+            None
+        };
+        let (graph, xy, flags) = if columns.graph {
+            (
+                Some([
+                    list::<UInt32Type>(batch, "edge_src")?,
+                    list::<UInt32Type>(batch, "edge_dst")?,
+                ]),
+                Some([
+                    list::<Float32Type>(batch, "vertex_x")?,
+                    list::<Float32Type>(batch, "vertex_y")?,
+                ]),
+                Some(list::<UInt8Type>(batch, "edge_flags")?),
+            )
+        } else {
+            (None, None, None)
+        };
+        let tags = if columns.graph && columns.tags {
+            Some(list::<UInt16Type>(batch, "vertex_tag")?)
+        } else {
+            None
+        };
+        let mut metrics = Vec::with_capacity(columns.metrics.len());
+        for m in columns.metrics {
+            metrics.push(match m.kind {
+                MetricKind::U32 => MetricColumn::U32(primitive::<UInt32Type>(batch, m.name)?),
+                MetricKind::F32 => MetricColumn::F32(primitive::<Float32Type>(batch, m.name)?),
+            });
+        }
+        if let Some(c) = batch
+            .columns()
+            .iter()
+            .find(|c| c.data_type() == &DataType::Null)
+        {
+            return Err(format!("unexpected null-typed column of {} rows", c.len()));
+        }
+        Ok(Self {
+            rows: batch.num_rows(),
+            index: primitive::<UInt64Type>(batch, "index")?,
+            seed: primitive::<UInt64Type>(batch, "seed")?,
+            hash: primitive::<UInt64Type>(batch, "layout_hash")?,
+            grid,
+            graph,
+            xy,
+            tags,
+            flags,
+            metrics,
+        })
+    }
+
+    /// Number of rows.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// The index of row `i`.
+    pub fn index(&self, i: usize) -> u64 {
+        self.index[i]
+    }
+
+    /// Row `i` as a level without metric values (grid and graph alias the batch).
+    pub fn level(&self, i: usize) -> Level<'a> {
+        let grid = self.grid.map(|(w, h, cells)| GridView {
+            width: u32::from(w[i]),
+            height: u32::from(h[i]),
+            cells: cells.value(i),
+        });
+        let graph = match (&self.graph, &self.xy, &self.flags) {
+            (Some([src, dst]), Some([x, y]), Some(flags)) => Some(GraphView {
+                x: x.row(i),
+                y: y.row(i),
+                tag: self.tags.as_ref().map_or(&[][..], |t| t.row(i)),
+                src: src.row(i),
+                dst: dst.row(i),
+                flags: flags.row(i),
+            }),
+            _ => None,
+        };
+        Level {
+            grid,
+            graph,
+            metrics: &[],
+            layout_hash: self.hash[i],
+        }
+    }
+
+    /// Row `i` as a level record; metric values are written into `metrics` (reused buffer).
+    pub fn record<'m>(&self, i: usize, metrics: &'m mut Vec<f64>) -> LevelRecord<'m>
+    where
+        'a: 'm,
+    {
+        metrics.clear();
+        metrics.extend(self.metrics.iter().map(|m| match m {
+            MetricColumn::U32(v) => f64::from(v[i]),
+            MetricColumn::F32(v) => f64::from(v[i]),
+        }));
+        LevelRecord {
+            index: self.index[i],
+            seed: self.seed[i],
+            level: Level {
+                metrics,
+                ..self.level(i)
+            },
+        }
+    }
+
+    /// The metric value of column `m` at row `i`.
+    pub fn metric(&self, m: usize, i: usize) -> f64 {
+        match &self.metrics[m] {
+            MetricColumn::U32(v) => f64::from(v[i]),
+            MetricColumn::F32(v) => f64::from(v[i]),
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! The streaming archive writer (DESIGN.md, "Archive"): record batches go to `FILE.tmp` in the
+//! output's folder; `finish` writes the footer, syncs and renames onto `FILE`. An interrupted
+//! run therefore never leaves a truncated file under the final name, and a writer dropped
+//! without `finish` removes its temporary file.
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+use arrow_array::RecordBatch;
+use arrow_ipc::writer::FileWriter;
+use arrow_schema::Schema;
+
+use crate::archive::error::ArchiveError;
+
+/// Writes one archive atomically.
+pub struct ArchiveWriter {
+    path: PathBuf,
+    tmp: PathBuf,
+    writer: Option<FileWriter<BufWriter<File>>>,
+    bytes: u64,
+}
+
+/// The temporary path used while `path` is being written: `path` with `.tmp` appended.
+pub fn temp_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".tmp");
+    PathBuf::from(name)
+}
+
+impl ArchiveWriter {
+    /// Creates `path.tmp` and writes the schema. Fails naming the path when the folder is missing
+    /// or not writable.
+    pub fn create(path: &Path, schema: &Schema) -> Result<Self, ArchiveError> {
+        let tmp = temp_path(path);
+        let io = |action, source| ArchiveError::Io {
+            path: tmp.clone(),
+            action,
+            source,
+        };
+        let file = File::create(&tmp).map_err(|e| io("cannot create", e))?;
+        // PERF: a large buffer turns record batches into few, large write calls.
+        let buffered = BufWriter::with_capacity(1 << 20, file);
+        let writer =
+            FileWriter::try_new(buffered, schema).map_err(|source| ArchiveError::Encode {
+                path: tmp.clone(),
+                source,
+            })?;
+        Ok(Self {
+            path: path.to_path_buf(),
+            tmp,
+            writer: Some(writer),
+            bytes: 0,
+        })
+    }
+
+    /// Appends one record batch.
+    pub fn write(&mut self, batch: &RecordBatch) -> Result<(), ArchiveError> {
+        let writer = self.writer.as_mut().expect("write after finish");
+        writer.write(batch).map_err(|source| ArchiveError::Encode {
+            path: self.tmp.clone(),
+            source,
+        })?;
+        self.bytes += batch.get_array_memory_size() as u64;
+        Ok(())
+    }
+
+    /// Approximate bytes of level data written so far (in-memory size of the batches).
+    pub fn bytes_written(&self) -> u64 {
+        self.bytes
+    }
+
+    /// Writes `footer` key/value metadata and the footer, syncs, and renames into place.
+    /// Returns the final file size.
+    pub fn finish(mut self, footer: &[(String, String)]) -> Result<u64, ArchiveError> {
+        let mut writer = self.writer.take().expect("finish twice");
+        for (k, v) in footer {
+            writer.write_metadata(k.clone(), v.clone());
+        }
+        let enc = |source| ArchiveError::Encode {
+            path: self.tmp.clone(),
+            source,
+        };
+        writer.finish().map_err(enc)?;
+        let buffered = writer.into_inner().map_err(enc)?;
+        let io = |action, source| ArchiveError::Io {
+            path: self.tmp.clone(),
+            action,
+            source,
+        };
+        let file = buffered
+            .into_inner()
+            .map_err(|e| io("cannot write", e.into_error()))?;
+        file.sync_all().map_err(|e| io("cannot sync", e))?;
+        let size = file.metadata().map_err(|e| io("cannot stat", e))?.len();
+        drop(file);
+        std::fs::rename(&self.tmp, &self.path).map_err(|source| ArchiveError::Io {
+            path: self.path.clone(),
+            action: "cannot rename into place",
+            source,
+        })?;
+        // Best effort: make the rename itself durable.
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if let Ok(d) = File::open(dir) {
+                let _ = d.sync_all();
+            }
+        }
+        Ok(size)
+    }
+}
+
+impl Drop for ArchiveWriter {
+    fn drop(&mut self) {
+        if self.writer.take().is_some() {
+            // Not finished: the run failed; leave nothing behind.
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}

@@ -1,0 +1,43 @@
+//! The progress bar of long runs: levels, levels/s and ETA on stderr, drawn only when stderr is
+//! a terminal and `--quiet` is not given (indicatif hides itself otherwise).
+
+use std::io::IsTerminal;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// A progress bar, or nothing.
+pub struct Progress {
+    bar: Option<ProgressBar>,
+}
+
+impl Progress {
+    /// A bar over `total` levels when `enabled` and stderr is a terminal.
+    pub fn new(total: u64, enabled: bool) -> Self {
+        let bar = (enabled && std::io::stderr().is_terminal()).then(|| {
+            let bar = ProgressBar::new(total);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} levels  {per_sec}  ETA {eta}",
+                )
+                .expect("valid template")
+                .progress_chars("=> "),
+            );
+            bar
+        });
+        Self { bar }
+    }
+
+    /// Records `n` more levels done.
+    pub fn advance(&self, n: u64) {
+        if let Some(bar) = &self.bar {
+            bar.inc(n);
+        }
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

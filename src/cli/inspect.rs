@@ -1,0 +1,132 @@
+//! `warren inspect FILE`: schema, metadata, level count and min/mean/max of every metric column.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use arrow_array::Array;
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Float32Type, UInt32Type};
+use arrow_schema::DataType;
+
+use crate::archive::{self, Archive, DOC_KEY};
+
+/// Arguments of `inspect`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The archive.
+    file: PathBuf,
+    /// Also print the full resolved profile.
+    #[arg(long)]
+    profile: bool,
+}
+
+/// Running min / sum / max of one column.
+#[derive(Clone, Copy)]
+struct Stat {
+    min: f64,
+    max: f64,
+    sum: f64,
+    n: u64,
+}
+
+impl Stat {
+    fn new() -> Self {
+        Self {
+            min: f64::INFINITY,
+            max: f64::NEG_INFINITY,
+            sum: 0.0,
+            n: 0,
+        }
+    }
+
+    fn add(&mut self, v: f64) {
+        self.min = self.min.min(v);
+        self.max = self.max.max(v);
+        self.sum += v;
+        self.n += 1;
+    }
+}
+
+/// Runs `inspect`.
+pub fn run(args: Args) -> Result<ExitCode> {
+    let archive = Archive::open(&args.file)?;
+    let schema = archive.schema().clone();
+    let metrics: Vec<(usize, String, String)> = schema
+        .fields()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            f.metadata()
+                .get(DOC_KEY)
+                .map(|d| (i, f.name().clone(), d.clone()))
+        })
+        .collect();
+    let mut stats = vec![Stat::new(); metrics.len()];
+    let mut rows = 0u64;
+    for b in 0..archive.batch_count() {
+        let batch = archive.batch(b)?;
+        rows += batch.num_rows() as u64;
+        for (slot, (col, _, _)) in stats.iter_mut().zip(&metrics) {
+            let array = batch.column(*col);
+            match array.data_type() {
+                DataType::UInt32 => array
+                    .as_primitive::<UInt32Type>()
+                    .values()
+                    .iter()
+                    .for_each(|&v| slot.add(f64::from(v))),
+                DataType::Float32 => array
+                    .as_primitive::<Float32Type>()
+                    .values()
+                    .iter()
+                    .for_each(|&v| slot.add(f64::from(v))),
+                _ => {}
+            }
+            debug_assert_eq!(array.null_count(), 0);
+        }
+    }
+    let meta = |k: &str| archive.meta(k).unwrap_or("?").to_string();
+    println!("file         {}", args.file.display());
+    println!("size         {:.1} MB", archive.file_len() as f64 / 1e6);
+    println!("generator    {}", meta(archive::META_GENERATOR));
+    println!("version      {}", meta(archive::META_VERSION));
+    println!("master seed  {}", meta(archive::META_MASTER_SEED));
+    println!("shard        {}", meta(archive::META_SHARD));
+    println!("levels       {}", super::thousands(rows));
+    let footer = archive.footer_metadata();
+    if let Some(f) = footer.get(archive::FOOTER_FAILURES) {
+        println!("failures     {f}");
+    }
+    println!("batches      {}", archive.batch_count());
+    println!("cell codes   {}", meta(archive::META_CELL_CODES));
+    println!("\nschema");
+    for f in schema.fields() {
+        println!("  {:<24} {}", f.name(), f.data_type());
+    }
+    println!("\nmetrics{:>28}{:>12}{:>12}", "min", "mean", "max");
+    for ((_, name, doc), s) in metrics.iter().zip(&stats) {
+        if s.n == 0 {
+            println!("  {name:<24} {:>10} {:>11} {:>11}   {doc}", "-", "-", "-");
+        } else {
+            println!(
+                "  {name:<24} {:>10} {:>11.3} {:>11}   {doc}",
+                compact(s.min),
+                s.sum / s.n as f64,
+                compact(s.max)
+            );
+        }
+    }
+    if args.profile {
+        println!("\nprofile\n{}", meta(archive::META_PROFILE));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Integers without decimals, other values with three.
+fn compact(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.3}")
+    }
+}

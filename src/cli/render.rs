@@ -1,0 +1,153 @@
+//! `warren render FILE --index I --out PIC.svg|PIC.png [--sheet CxR]`: draw one level, or a sheet
+//! of consecutive levels starting at index I.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use arrow_array::RecordBatch;
+use arrow_array::cast::AsArray;
+use arrow_array::types::UInt64Type;
+
+use crate::archive::{Archive, BatchView};
+use crate::core::generator::{Columns, Level};
+use crate::render::{draw_sheet, to_png, to_svg};
+
+/// Arguments of `render`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The archive.
+    file: PathBuf,
+    /// Index of the (first) level to draw.
+    #[arg(long, default_value_t = 0)]
+    index: u64,
+    /// Output picture: `.svg` or `.png`.
+    #[arg(long)]
+    out: PathBuf,
+    /// Draw consecutive levels on one picture, COLSxROWS (e.g. `4x4`).
+    #[arg(long, value_name = "COLSxROWS", default_value = "1x1")]
+    sheet: String,
+    /// Pixels per level side.
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(16..=8192))]
+    size: u32,
+}
+
+fn parse_sheet(s: &str) -> Result<(u32, u32)> {
+    let (c, r) = s
+        .split_once(['x', 'X'])
+        .with_context(|| format!("--sheet `{s}` is not of the form COLSxROWS"))?;
+    let (c, r): (u32, u32) = (
+        c.trim()
+            .parse()
+            .with_context(|| format!("--sheet `{s}`: bad column count"))?,
+        r.trim()
+            .parse()
+            .with_context(|| format!("--sheet `{s}`: bad row count"))?,
+    );
+    if c == 0 || r == 0 || c * r > 1024 {
+        bail!("--sheet `{s}`: need 1 to 1024 levels");
+    }
+    Ok((c, r))
+}
+
+/// Runs `render`.
+pub fn run(args: Args) -> Result<ExitCode> {
+    let (cols, rows) = parse_sheet(&args.sheet)?;
+    let format = match args.out.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("svg") => "svg",
+        Some(e) if e.eq_ignore_ascii_case("png") => "png",
+        _ => bail!(
+            "{}: the picture must end in .svg or .png",
+            args.out.display()
+        ),
+    };
+    let archive = Archive::open(&args.file)?;
+    let names: Vec<&str> = archive
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().as_str())
+        .collect();
+    let columns = Columns {
+        grid: names.contains(&"grid"),
+        graph: names.contains(&"edge_src"),
+        tags: names.contains(&"vertex_tag"),
+        metrics: &[],
+    };
+    if !columns.grid && !columns.graph {
+        bail!(
+            "{}: the archive has neither grid nor graph columns to draw",
+            args.file.display()
+        );
+    }
+    let wanted = args.index..args.index + u64::from(cols * rows);
+    // Keep only the batches that hold wanted indices (indices ascend through the file).
+    let mut batches: Vec<RecordBatch> = Vec::new();
+    for b in 0..archive.batch_count() {
+        let batch = archive.batch(b)?;
+        let index = batch
+            .column_by_name("index")
+            .and_then(|c| c.as_primitive_opt::<UInt64Type>())
+            .with_context(|| {
+                format!("{}: batch {b} has no u64 index column", args.file.display())
+            })?;
+        let (Some(&lo), Some(&hi)) = (index.values().first(), index.values().last()) else {
+            continue;
+        };
+        if hi >= wanted.start && lo < wanted.end {
+            batches.push(batch);
+        }
+        if lo >= wanted.end {
+            break;
+        }
+    }
+    let views = batches
+        .iter()
+        .map(|b| {
+            BatchView::new(b, &columns).map_err(|r| anyhow::anyhow!("{}: {r}", args.file.display()))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let mut levels: Vec<Level> = Vec::new();
+    for view in &views {
+        for row in 0..view.rows() {
+            if wanted.contains(&view.index(row)) {
+                levels.push(view.level(row));
+            }
+        }
+    }
+    if levels.is_empty() {
+        bail!(
+            "{}: no level with index {}",
+            args.file.display(),
+            args.index
+        );
+    }
+    let scene = draw_sheet(&levels, cols, rows, args.size as f32);
+    let bytes = match format {
+        "svg" => to_svg(&scene).into_bytes(),
+        _ => to_png(&scene)?,
+    };
+    write_atomic(&args.out, &bytes)?;
+    eprintln!(
+        "warren: drew {} level(s) into {}",
+        levels.len(),
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `bytes` to `path.tmp`, syncs, renames onto `path`.
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let tmp = crate::archive::temp_path(path);
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    };
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        anyhow::anyhow!("{}: cannot write: {e}", path.display())
+    })
+}

@@ -1,0 +1,181 @@
+//! `warren verify FILE`: file integrity (framing, schema, contiguous indices, seeds, footer
+//! counts) and every level re-checked by its generator's `verify`, in parallel over batches.
+//! Exits 0 when all is well, 1 with the number of violations otherwise.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use rayon::prelude::*;
+
+use crate::archive::{self, Archive, BatchView, level_schema};
+use crate::core::generator::Generator;
+use crate::core::rng::mix;
+use crate::profile::{GeneratorTask, Profile};
+
+/// Arguments of `verify`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The archive.
+    file: PathBuf,
+    /// Print at most this many violations.
+    #[arg(long, default_value_t = 10)]
+    show: usize,
+}
+
+/// The outcome of checking all levels.
+struct Report {
+    levels: u64,
+    violations: Vec<String>,
+    violation_count: u64,
+}
+
+struct VerifyTask<'a> {
+    archive: &'a Archive,
+    master_seed: u64,
+    show: usize,
+}
+
+impl GeneratorTask for VerifyTask<'_> {
+    type Output = Result<Report>;
+
+    fn run<G: Generator>(self, generator: &G) -> Result<Report> {
+        let archive = self.archive;
+        let columns = generator.columns();
+        let expected = level_schema(&columns, Default::default());
+        let actual = archive.schema();
+        if actual.fields().len() != expected.fields().len()
+            || actual
+                .fields()
+                .iter()
+                .zip(expected.fields())
+                .any(|(a, e)| a.name() != e.name() || a.data_type() != e.data_type())
+        {
+            bail!(
+                "{}: columns do not match what the profile's generator writes",
+                archive.path().display()
+            );
+        }
+        // Per batch: (first index, last index, rows, violations, violation count).
+        let per_batch: Vec<Result<(u64, u64, u64, Vec<String>, u64)>> = (0..archive.batch_count())
+            .into_par_iter()
+            .map(|b| {
+                let batch = archive.batch(b)?;
+                let view = BatchView::new(&batch, &columns)
+                    .map_err(|r| anyhow::anyhow!("{}: batch {b}: {r}", archive.path().display()))?;
+                let mut metrics = Vec::new();
+                let mut shown = Vec::new();
+                let mut count = 0u64;
+                let (mut first, mut last) = (u64::MAX, 0);
+                let mut previous: Option<u64> = None;
+                for row in 0..view.rows() {
+                    let record = view.record(row, &mut metrics);
+                    let mut problem = None;
+                    if let Some(p) = previous {
+                        if record.index <= p {
+                            problem = Some(format!("index {} follows {p}", record.index));
+                        }
+                    }
+                    previous = Some(record.index);
+                    first = first.min(record.index);
+                    last = last.max(record.index);
+                    if problem.is_none() && record.seed != mix(self.master_seed, record.index) {
+                        problem = Some("seed is not mix(master_seed, index)".to_string());
+                    }
+                    if problem.is_none() {
+                        problem = generator.verify(&record).err().map(|v| v.to_string());
+                    }
+                    if let Some(p) = problem {
+                        count += 1;
+                        if shown.len() < self.show {
+                            shown.push(format!("level {}: {p}", record.index));
+                        }
+                    }
+                }
+                Ok((first, last, view.rows() as u64, shown, count))
+            })
+            .collect();
+        let mut report = Report {
+            levels: 0,
+            violations: Vec::new(),
+            violation_count: 0,
+        };
+        let mut previous_last: Option<u64> = None;
+        for (b, r) in per_batch.into_iter().enumerate() {
+            let (first, last, rows, shown, count) = r?;
+            if rows > 0 {
+                if let Some(p) = previous_last {
+                    if first <= p {
+                        report.violation_count += 1;
+                        report
+                            .violations
+                            .push(format!("batch {b}: index {first} follows {p}"));
+                    }
+                }
+                previous_last = Some(last);
+            }
+            report.levels += rows;
+            report.violation_count += count;
+            report.violations.extend(shown);
+        }
+        report.violations.truncate(self.show);
+        Ok(report)
+    }
+}
+
+/// Runs `verify`.
+pub fn run(args: Args) -> Result<ExitCode> {
+    let archive = Archive::open(&args.file)?;
+    let path = args.file.display().to_string();
+    let kind = archive
+        .meta(archive::META_GENERATOR)
+        .with_context(|| format!("{path}: no warren.generator metadata"))?;
+    let profile_text = archive
+        .meta(archive::META_PROFILE)
+        .with_context(|| format!("{path}: no warren.profile metadata"))?;
+    let profile = Profile::from_toml(profile_text, &format!("{path} (stored profile)"))?;
+    if profile.kind() != kind {
+        bail!(
+            "{path}: stored profile is for `{}` but the file says `{kind}`",
+            profile.kind()
+        );
+    }
+    let master_seed: u64 = archive
+        .meta(archive::META_MASTER_SEED)
+        .and_then(|s| s.parse().ok())
+        .with_context(|| format!("{path}: no valid warren.master_seed metadata"))?;
+    let report = profile.with_generator(VerifyTask {
+        archive: &archive,
+        master_seed,
+        show: args.show,
+    })??;
+    let mut violations = report.violation_count;
+    if let Some(levels) = archive.footer_metadata().get(archive::FOOTER_LEVELS) {
+        if levels.parse::<u64>().ok() != Some(report.levels) {
+            violations += 1;
+            println!(
+                "footer says {levels} levels, the batches hold {}",
+                report.levels
+            );
+        }
+    } else {
+        violations += 1;
+        println!(
+            "footer has no {} entry (the run did not finish?)",
+            archive::FOOTER_LEVELS
+        );
+    }
+    for v in &report.violations {
+        println!("{v}");
+    }
+    println!(
+        "{path}: {} levels checked, {} violations",
+        super::thousands(report.levels),
+        super::thousands(violations)
+    );
+    Ok(if violations == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

@@ -1,0 +1,312 @@
+//! Profiles: named batch configurations in TOML (DESIGN.md, "Command line"). A profile names its
+//! generator `kind` and that kind's parameters; keys it leaves out take the built-in defaults
+//! (the values of `profiles/<kind>.toml`). `--set section.key=value` overrides one value. Unknown
+//! keys and bad values are errors that name the file, line and column, or the key.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::core::generator::Generator;
+use crate::maze::{MazeConfig, MazeGenerator};
+
+/// The generator kinds this build knows.
+pub const KINDS: &[&str] = &["maze"];
+
+/// A profile could not be loaded or changed.
+#[derive(Debug, Error)]
+pub enum ProfileError {
+    /// The name is neither a known kind nor an existing file.
+    #[error("unknown generator kind or profile file `{0}` (known kinds: {kinds})", kinds = KINDS.join(", "))]
+    UnknownKind(String),
+    /// The profile file could not be read.
+    #[error("{path}: cannot read: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The profile text is not valid (syntax, unknown key, wrong type); the message carries the
+    /// line and column.
+    #[error("{origin}: {message}")]
+    Parse {
+        /// File name, or `built-in <kind>`.
+        origin: String,
+        /// toml's message, with position.
+        message: String,
+    },
+    /// A `--set` argument is malformed or names an unknown key.
+    #[error("--set {arg}: {message}")]
+    Set {
+        /// The argument as given.
+        arg: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A value is out of its allowed range.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// A complete, resolved profile.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Profile {
+    /// Seed 001 mazes.
+    Maze {
+        /// The maze parameters.
+        #[serde(default)]
+        maze: MazeConfig,
+    },
+}
+
+impl Profile {
+    /// The generator kind name.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Profile::Maze { .. } => "maze",
+        }
+    }
+
+    /// The built-in default profile of `kind`.
+    pub fn builtin(kind: &str) -> Result<Self, ProfileError> {
+        match kind {
+            "maze" => Ok(Profile::Maze {
+                maze: MazeConfig::default(),
+            }),
+            _ => Err(ProfileError::UnknownKind(kind.to_string())),
+        }
+    }
+
+    /// A kind name (built-in profile) or a path to a profile file.
+    pub fn resolve(name: &str) -> Result<Self, ProfileError> {
+        if KINDS.contains(&name) {
+            return Self::builtin(name);
+        }
+        let path = Path::new(name);
+        if path.extension().is_some_and(|e| e == "toml") || path.exists() {
+            return Self::from_file(path);
+        }
+        Err(ProfileError::UnknownKind(name.to_string()))
+    }
+
+    /// Reads a profile file.
+    pub fn from_file(path: &Path) -> Result<Self, ProfileError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ProfileError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::from_toml(&text, &path.display().to_string())
+    }
+
+    /// Parses profile text; `origin` names it in errors.
+    pub fn from_toml(text: &str, origin: &str) -> Result<Self, ProfileError> {
+        let profile: Profile = toml::from_str(text).map_err(|e| ProfileError::Parse {
+            origin: origin.to_string(),
+            message: one_line(&e.to_string()),
+        })?;
+        profile.validate()?;
+        Ok(profile)
+    }
+
+    /// Checks every value's range.
+    pub fn validate(&self) -> Result<(), ProfileError> {
+        match self {
+            Profile::Maze { maze } => maze.validate().map_err(ProfileError::Invalid),
+        }
+    }
+
+    /// The full resolved profile as TOML (stored in archives as `warren.profile`).
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("profiles always serialise")
+    }
+
+    /// Builds this profile's generator and hands it to `task`.
+    pub fn with_generator<T: GeneratorTask>(&self, task: T) -> Result<T::Output, ProfileError> {
+        match self {
+            Profile::Maze { maze } => {
+                let generator = MazeGenerator::new(maze.clone()).map_err(ProfileError::Invalid)?;
+                Ok(task.run(&generator))
+            }
+        }
+    }
+
+    /// Applies one `section.key=value` override. The value is read as TOML (`64`, `true`,
+    /// `"x+y"`, `[0.2, 0.8]`); a bare word is taken as a string.
+    pub fn set(&mut self, arg: &str) -> Result<(), ProfileError> {
+        let err = |message: String| ProfileError::Set {
+            arg: arg.to_string(),
+            message,
+        };
+        let (key, raw) = arg
+            .split_once('=')
+            .ok_or_else(|| err("expected key=value".into()))?;
+        let key = key.trim();
+        let value = parse_value(raw.trim());
+        let mut table: toml::Table = toml::from_str(&self.to_toml()).expect("own TOML parses");
+        let path: Vec<&str> = key.split('.').collect();
+        if path.iter().any(|p| p.is_empty()) {
+            return Err(err(format!("`{key}` is not a dotted key")));
+        }
+        if path == ["kind"] {
+            return Err(err("the kind is chosen by the profile, not by --set".into()));
+        }
+        let (last, parents) = path.split_last().expect("non-empty");
+        let mut node = &mut table;
+        for p in parents {
+            node = match node.get_mut(*p) {
+                Some(toml::Value::Table(t)) => t,
+                _ => {
+                    return Err(err(format!(
+                        "unknown key `{key}`{}",
+                        known_keys(&table_keys(self), key)
+                    )));
+                }
+            };
+        }
+        match node.get_mut(*last) {
+            Some(slot) if !slot.is_table() => *slot = value,
+            _ => {
+                return Err(err(format!(
+                    "unknown key `{key}`{}",
+                    known_keys(&table_keys(self), key)
+                )));
+            }
+        }
+        let text = toml::to_string(&table).expect("table serialises");
+        let updated: Profile = toml::from_str(&text).map_err(|e| {
+            err(format!(
+                "bad value `{}`: {}",
+                raw.trim(),
+                first_line_of_reason(&e.to_string())
+            ))
+        })?;
+        updated.validate()?;
+        *self = updated;
+        Ok(())
+    }
+}
+
+/// Work that needs a concrete generator type (closures cannot be generic, so this trait is
+/// how kind-agnostic code such as the batch engine or `verify` reaches each kind).
+pub trait GeneratorTask {
+    /// What the task returns.
+    type Output;
+    /// Runs with the profile's generator.
+    fn run<G: Generator>(self, generator: &G) -> Self::Output;
+}
+
+/// Every settable key of the profile, dotted.
+fn table_keys(profile: &Profile) -> Vec<String> {
+    let table: toml::Table = toml::from_str(&profile.to_toml()).expect("own TOML parses");
+    let mut keys = Vec::new();
+    for (section, v) in &table {
+        if let toml::Value::Table(t) = v {
+            keys.extend(t.keys().map(|k| format!("{section}.{k}")));
+        }
+    }
+    keys
+}
+
+fn known_keys(keys: &[String], key: &str) -> String {
+    let section = key.split('.').next().unwrap_or("");
+    let same: Vec<&str> = keys
+        .iter()
+        .filter(|k| k.starts_with(&format!("{section}.")))
+        .map(String::as_str)
+        .collect();
+    let list = if same.is_empty() {
+        keys.iter().map(String::as_str).collect()
+    } else {
+        same
+    };
+    format!(" (known: {})", list.join(", "))
+}
+
+fn parse_value(raw: &str) -> toml::Value {
+    let doc = format!("v = {raw}");
+    match toml::from_str::<toml::Table>(&doc) {
+        Ok(mut t) => t.remove("v").expect("key v"),
+        Err(_) => toml::Value::String(raw.to_string()),
+    }
+}
+
+/// toml's messages span several lines (a source excerpt); keep them on one line.
+fn one_line(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && *l != "|")
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The reason part of a toml error produced from our own re-serialised text (its line numbers
+/// refer to that text, not to anything the user wrote, so drop them).
+fn first_line_of_reason(message: &str) -> String {
+    message.lines().last().unwrap_or(message).trim().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_profile_equals_the_builtin_one() {
+        let text = include_str!("../profiles/maze.toml");
+        assert_eq!(
+            Profile::from_toml(text, "maze.toml").unwrap(),
+            Profile::builtin("maze").unwrap()
+        );
+    }
+
+    #[test]
+    fn every_shipped_profile_loads() {
+        for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/profiles")).unwrap() {
+            let path = entry.unwrap().path();
+            Profile::from_file(&path).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+
+    #[test]
+    fn set_changes_one_value() {
+        let mut p = Profile::builtin("maze").unwrap();
+        p.set("maze.width=64").unwrap();
+        p.set("maze.topology=delaunay").unwrap();
+        p.set("maze.gradient=x+y").unwrap();
+        let Profile::Maze { maze } = &p;
+        assert_eq!(maze.width, 64);
+        assert_eq!(maze.topology, crate::maze::MazeTopology::Delaunay);
+        assert_eq!(maze.gradient, crate::maze::Gradient::XPlusY);
+    }
+
+    #[test]
+    fn set_rejects_unknown_keys_and_bad_values() {
+        let mut p = Profile::builtin("maze").unwrap();
+        let e = p.set("maze.wdth=3").unwrap_err().to_string();
+        assert!(
+            e.contains("unknown key `maze.wdth`") && e.contains("maze.width"),
+            "{e}"
+        );
+        let e = p.set("maze.width=wide").unwrap_err().to_string();
+        assert!(e.contains("bad value `wide`"), "{e}");
+        let e = p.set("maze.width=0").unwrap_err().to_string();
+        assert!(e.contains("out of range"), "{e}");
+        assert!(p.set("nonsense").is_err());
+        assert!(p.set("grammar.x=1").is_err());
+    }
+
+    #[test]
+    fn file_errors_carry_line_and_column() {
+        let e = Profile::from_toml("kind = \"maze\"\n[maze]\nwidht = 3\n", "p.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("p.toml: ") && e.contains("line 3"), "{e}");
+        let e = Profile::from_toml("kind = \"grammar\"\n", "p.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 1"), "{e}");
+    }
+}

@@ -1,0 +1,214 @@
+//! Drawing levels into a [`Scene`]: the cell palette, grid levels as merged horizontal runs of
+//! rects, and contact sheets that tile many levels. Graph levels are drawn by `level_graph`.
+
+use super::level_graph::draw_graph;
+use super::scene::{Rgba, Scene};
+use crate::core::generator::Level;
+use crate::core::grid::{GridView, cell};
+
+/// Shown for codes the legend does not define, so corrupt data stands out.
+const UNKNOWN_CELL: Rgba = Rgba::rgb(0xff00ff);
+
+/// The colour of a cell code (`crate::cell`): wall dark grey, floor light, void transparent.
+/// Codes outside the legend are magenta.
+pub const fn cell_colour(code: u8) -> Rgba {
+    match code {
+        cell::WALL => Rgba::rgb(0x2b2b33),
+        cell::FLOOR => Rgba::rgb(0xecebe4),
+        cell::DOOR => Rgba::rgb(0x8b5a2b),
+        cell::SECRET_DOOR => Rgba::rgb(0x8e5ea2),
+        cell::STAIRS_UP => Rgba::rgb(0x3fa34d),
+        cell::STAIRS_DOWN => Rgba::rgb(0xc8423b),
+        cell::PILLAR => Rgba::rgb(0x8a8a8a),
+        cell::FILLED => Rgba::rgb(0x111111),
+        cell::VOID => Rgba::TRANSPARENT,
+        _ => UNKNOWN_CELL,
+    }
+}
+
+/// Draws `level` into the square `[x0, x0 + size] x [y0, y0 + size]` of `scene`, aspect ratio
+/// preserved and centred.
+///
+/// A grid becomes one rect per horizontal run of equally coloured cells; runs whose colour is
+/// the scene background or transparent (void) are skipped. A graph becomes a wall-coloured
+/// backdrop, thin faint lines for plain edges, thick light lines for passages
+/// ([`edge_flag::PASSAGE`](crate::core::graph::edge_flag::PASSAGE)) and small vertex circles.
+/// Malformed input (short cell arrays, out-of-range vertex ids, non-finite coordinates) draws
+/// what is valid and never panics.
+///
+/// # Runtime
+/// O(cells) for a grid, O(V + E) for a graph (one temporary allocation for the median edge
+/// length); the scene grows by at most one item per run, edge and vertex.
+pub fn draw_level(level: &Level<'_>, x0: f32, y0: f32, size: f32, scene: &mut Scene) {
+    if !(size > 0.0 && x0.is_finite() && y0.is_finite() && size.is_finite()) {
+        return;
+    }
+    // NOTE: no generator emits both parts today; if one ever does, the grid is the picture
+    // because the two need not share a coordinate space.
+    if let Some(grid) = &level.grid {
+        draw_grid(grid, x0, y0, size, scene);
+    } else if let Some(graph) = &level.graph {
+        draw_graph(graph, x0, y0, size, scene);
+    }
+}
+
+/// Draws a grid centred in the square, one rect per run of equal colour in each row.
+fn draw_grid(grid: &GridView<'_>, x0: f32, y0: f32, size: f32, scene: &mut Scene) {
+    let (w, h) = (grid.width as usize, grid.height as usize);
+    if w == 0 || h == 0 {
+        return;
+    }
+    let cell_px = size / w.max(h) as f32;
+    let left = x0 + (size - w as f32 * cell_px) * 0.5;
+    let top = y0 + (size - h as f32 * cell_px) * 0.5;
+    let background = scene.background;
+    for (row, cells) in grid.cells.chunks(w).take(h).enumerate() {
+        let y = top + row as f32 * cell_px;
+        let mut start = 0;
+        while start < cells.len() {
+            let colour = cell_colour(cells[start]);
+            let run = cells[start..]
+                .iter()
+                .take_while(|&&c| cell_colour(c) == colour)
+                .count();
+            if colour != background {
+                let x = left + start as f32 * cell_px;
+                scene.push_rect(x, y, run as f32 * cell_px, cell_px, colour);
+            }
+            start += run;
+        }
+    }
+}
+
+/// Tiles `levels` into a `cols x rows` contact sheet of `cell_px`-pixel squares, left to right
+/// then top to bottom, separated and framed by a small gap, on a transparent background.
+///
+/// Fewer levels than `cols * rows` leave blank squares; levels past `cols * rows` are not drawn.
+/// A zero `cols`, `rows` or non-positive `cell_px` gives an empty scene.
+///
+/// # Runtime
+/// O(sum of the levels' sizes); see [`draw_level`].
+pub fn draw_sheet(levels: &[Level<'_>], cols: u32, rows: u32, cell_px: f32) -> Scene {
+    if cols == 0 || rows == 0 || !(cell_px > 0.0 && cell_px.is_finite()) {
+        return Scene::new(0.0, 0.0, Rgba::TRANSPARENT);
+    }
+    let gap = sheet_gap(cell_px);
+    let pitch = cell_px + gap;
+    let mut scene = Scene::new(
+        cols as f32 * pitch + gap,
+        rows as f32 * pitch + gap,
+        Rgba::TRANSPARENT,
+    );
+    let slots = cols as usize * rows as usize;
+    for (i, level) in levels.iter().take(slots).enumerate() {
+        let col = (i % cols as usize) as f32;
+        let row = (i / cols as usize) as f32;
+        draw_level(
+            level,
+            gap + col * pitch,
+            gap + row * pitch,
+            cell_px,
+            &mut scene,
+        );
+    }
+    scene
+}
+
+/// The space between sheet squares: 4% of a square, at least 2 px.
+fn sheet_gap(cell_px: f32) -> f32 {
+    (cell_px * 0.04).max(2.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::grid::cell::{FLOOR, VOID, WALL};
+    use crate::render::{Item, to_svg};
+
+    fn grid_level(width: u32, height: u32, cells: &[u8]) -> Level<'_> {
+        Level {
+            grid: Some(GridView {
+                width,
+                height,
+                cells,
+            }),
+            graph: None,
+            metrics: &[],
+            layout_hash: 0,
+        }
+    }
+
+    #[test]
+    fn grid_3x3_gives_one_rect_per_visible_run() {
+        // Row 0: one wall run. Row 1: wall, floor, wall. Row 2: floor run, then void (skipped).
+        let cells = [WALL, WALL, WALL, WALL, FLOOR, WALL, FLOOR, FLOOR, VOID];
+        let level = grid_level(3, 3, &cells);
+        let mut scene = Scene::new(30.0, 30.0, Rgba::TRANSPARENT);
+        draw_level(&level, 0.0, 0.0, 30.0, &mut scene);
+        assert_eq!(scene.items.len(), 5);
+        let svg = to_svg(&scene);
+        assert_eq!(svg.matches("<rect").count(), 5);
+        assert!(svg.contains(r##"<rect x="0" y="0" width="30" height="10" fill="#2b2b33"/>"##));
+        assert!(svg.contains(r##"<rect x="0" y="20" width="20" height="10" fill="#ecebe4"/>"##));
+    }
+
+    #[test]
+    fn runs_matching_the_background_are_skipped() {
+        let cells = [WALL, FLOOR, WALL, WALL];
+        let mut scene = Scene::new(8.0, 8.0, cell_colour(WALL));
+        draw_level(&grid_level(2, 2, &cells), 0.0, 0.0, 8.0, &mut scene);
+        assert_eq!(scene.items.len(), 1);
+    }
+
+    #[test]
+    fn wide_grid_is_centred_vertically() {
+        let cells = [WALL; 4];
+        let mut scene = Scene::new(40.0, 40.0, Rgba::TRANSPARENT);
+        draw_level(&grid_level(4, 1, &cells), 0.0, 0.0, 40.0, &mut scene);
+        let expected = Item::Rect {
+            x: 0.0,
+            y: 15.0,
+            w: 40.0,
+            h: 10.0,
+            fill: cell_colour(WALL),
+        };
+        assert_eq!(scene.items, vec![expected]);
+    }
+
+    #[test]
+    fn short_cell_array_draws_what_exists() {
+        let cells = [WALL, WALL, FLOOR];
+        let mut scene = Scene::new(9.0, 9.0, Rgba::TRANSPARENT);
+        draw_level(&grid_level(3, 3, &cells), 0.0, 0.0, 9.0, &mut scene);
+        assert_eq!(scene.items.len(), 2);
+    }
+
+    #[test]
+    fn sheet_of_5_in_2x3_draws_5_levels_and_one_blank() {
+        let cells = [WALL];
+        let levels = vec![grid_level(1, 1, &cells); 5];
+        let scene = draw_sheet(&levels, 2, 3, 50.0);
+        let gap = sheet_gap(50.0);
+        assert_eq!(scene.width, 2.0 * (50.0 + gap) + gap);
+        assert_eq!(scene.height, 3.0 * (50.0 + gap) + gap);
+        let origins: Vec<(f32, f32)> = scene
+            .items
+            .iter()
+            .map(|item| match *item {
+                Item::Rect { x, y, .. } => (x, y),
+                _ => panic!("a 1x1 wall grid draws one rect"),
+            })
+            .collect();
+        let pitch = 50.0 + gap;
+        let expected: Vec<(f32, f32)> = (0..5)
+            .map(|i| (gap + (i % 2) as f32 * pitch, gap + (i / 2) as f32 * pitch))
+            .collect();
+        assert_eq!(origins, expected);
+    }
+
+    #[test]
+    fn empty_sheet_shapes_give_empty_scene() {
+        assert_eq!(draw_sheet(&[], 0, 3, 10.0).width, 0.0);
+        assert!(draw_sheet(&[], 2, 2, 10.0).items.is_empty());
+    }
+}
