@@ -1,1 +1,195 @@
-fn main() {}
+//! Archive throughput: turning levels into an Arrow record batch, and writing that batch to disk.
+//!
+//! Group `archive`, throughput in bytes of the record batch (the sum of its Arrow buffer lengths),
+//! over one chunk of 2048 lattice mazes of 32x32 rooms, `mix(SEED_1, 0..2048)`:
+//!
+//! - `chunk_build`: pushing the 2048 levels into a reused [`ChunkBuilder`] and finishing the batch.
+//!   The levels are generated once, outside the timed loop, and held as owned copies.
+//! - `write`: creating an [`ArchiveWriter`] in a fresh folder under `std::env::temp_dir()`,
+//!   writing the pre-built batch and finishing (footer, fsync, rename). Removing the file is not
+//!   timed.
+//!
+//! Run with `cargo bench --bench archive`; for a quick pass add
+//! `-- --warm-up-time 1 --measurement-time 3`.
+
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::SchemaRef;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use warren::archive::{ArchiveWriter, ChunkBuilder, level_schema};
+use warren::{Generator, Grid, Level, MazeConfig, MazeGenerator, mix};
+
+/// The fixed master seed of every bench level.
+const SEED_1: u64 = 0x5eed_0001_cafe_f00d;
+
+/// Levels per chunk, the batch engine's default `chunk_size`.
+const CHUNK_LEVELS: u64 = 2048;
+
+/// Maze side in rooms (the raster is 65x65 cells).
+const SIDE: u32 = 32;
+
+/// One level copied out of the generator's scratch, so many can be held at once.
+struct OwnedLevel {
+    index: u64,
+    seed: u64,
+    grid: Grid,
+    metrics: Vec<f64>,
+    layout_hash: u64,
+}
+
+impl OwnedLevel {
+    fn view(&self) -> Level<'_> {
+        Level {
+            grid: Some(self.grid.view()),
+            graph: None,
+            metrics: &self.metrics,
+            layout_hash: self.layout_hash,
+        }
+    }
+}
+
+/// The bench chunk's generator, schema and levels.
+struct Fixture {
+    generator: MazeGenerator,
+    schema: SchemaRef,
+    levels: Vec<OwnedLevel>,
+}
+
+impl Fixture {
+    fn new() -> Self {
+        let cfg = MazeConfig {
+            width: SIDE,
+            height: SIDE,
+            ..Default::default()
+        };
+        let generator = MazeGenerator::new(cfg).expect("bench maze config is valid");
+        let schema = Arc::new(level_schema(&generator.columns(), HashMap::new()));
+        let mut scratch = generator.new_scratch();
+        let levels = (0..CHUNK_LEVELS)
+            .map(|index| {
+                let seed = mix(SEED_1, index);
+                let level = generator
+                    .generate(seed, &mut scratch)
+                    .expect("bench maze generates");
+                let grid = level.grid.expect("lattice mazes have a grid");
+                OwnedLevel {
+                    index,
+                    seed,
+                    grid: Grid {
+                        width: grid.width,
+                        height: grid.height,
+                        cells: grid.cells.to_vec(),
+                    },
+                    metrics: level.metrics.to_vec(),
+                    layout_hash: level.layout_hash,
+                }
+            })
+            .collect();
+        Self {
+            generator,
+            schema,
+            levels,
+        }
+    }
+
+    fn builder(&self) -> ChunkBuilder {
+        ChunkBuilder::new(
+            self.schema.clone(),
+            self.generator.columns(),
+            self.levels.len(),
+        )
+    }
+
+    /// Pushes every level into `builder` and finishes the batch.
+    fn build(&self, builder: &mut ChunkBuilder) -> RecordBatch {
+        for level in &self.levels {
+            builder.push(level.index, level.seed, &level.view());
+        }
+        builder.finish().expect("bench chunk matches its schema")
+    }
+}
+
+/// Bytes of data in `batch`: the lengths of its Arrow buffers, without the spare capacity that
+/// `RecordBatch::get_array_memory_size` also counts.
+fn batch_bytes(batch: &RecordBatch) -> u64 {
+    let mut total = 0;
+    for column in batch.columns() {
+        let data = column.to_data();
+        // NOTE: lattice chunks have no list columns; nested data would need a recursive sum.
+        assert!(
+            data.child_data().is_empty(),
+            "bench chunk has no nested columns"
+        );
+        total += data.buffers().iter().map(|b| b.len()).sum::<usize>();
+        total += data.nulls().map_or(0, |n| n.buffer().len());
+    }
+    total as u64
+}
+
+/// A folder for this process's bench archives, removed when dropped.
+struct TempFolder(PathBuf);
+
+impl TempFolder {
+    fn new() -> Self {
+        let dir = std::env::temp_dir().join(format!("warren-bench-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp folder is writable");
+        Self(dir)
+    }
+}
+
+impl Drop for TempFolder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn archive(c: &mut Criterion) {
+    let fixture = Fixture::new();
+    let mut builder = fixture.builder();
+    let batch = fixture.build(&mut builder);
+    let bytes = batch_bytes(&batch);
+
+    let mut group = c.benchmark_group("archive");
+    group.throughput(Throughput::Bytes(bytes));
+
+    group.bench_function("chunk_build", |b| {
+        b.iter(|| fixture.build(&mut builder));
+    });
+
+    let folder = TempFolder::new();
+    let path = folder.0.join("levels.arrow");
+    group.bench_function("write", |b| {
+        b.iter_custom(|iters| {
+            let mut timed = Duration::ZERO;
+            for _ in 0..iters {
+                let start = Instant::now();
+                let mut writer =
+                    ArchiveWriter::create(&path, &fixture.schema).expect("archive created");
+                writer.write(&batch).expect("batch written");
+                let size = writer.finish(&[]).expect("archive finished");
+                timed += start.elapsed();
+                black_box(size);
+                std::fs::remove_file(&path).expect("bench archive removed");
+            }
+            timed
+        });
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    // NOTE: set on the runner, not the group, so `--sample-size`/`--measurement-time` on the
+    // command line still override them (group settings would win over the command line).
+    config = Criterion::default()
+        .sample_size(20)
+        .warm_up_time(Duration::from_secs(2))
+        .measurement_time(Duration::from_secs(5));
+    targets = archive
+}
+criterion_main!(benches);

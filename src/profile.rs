@@ -51,15 +51,23 @@ pub enum ProfileError {
 }
 
 /// A complete, resolved profile.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Profile {
     /// Seed 001 mazes.
     Maze {
         /// The maze parameters.
-        #[serde(default)]
         maze: MazeConfig,
     },
+}
+
+/// The file layout of a profile. A plain struct (not a tagged enum) so that toml keeps the
+/// position of every error.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProfileDoc<K> {
+    kind: K,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    maze: Option<MazeConfig>,
 }
 
 impl Profile {
@@ -103,10 +111,28 @@ impl Profile {
 
     /// Parses profile text; `origin` names it in errors.
     pub fn from_toml(text: &str, origin: &str) -> Result<Self, ProfileError> {
-        let profile: Profile = toml::from_str(text).map_err(|e| ProfileError::Parse {
-            origin: origin.to_string(),
-            message: one_line(&e.to_string()),
-        })?;
+        let at = |span: Option<std::ops::Range<usize>>, message: String| ProfileError::Parse {
+            origin: match span {
+                Some(span) => format!("{origin}:{}", line_column(text, span.start)),
+                None => origin.to_string(),
+            },
+            message,
+        };
+        let doc: ProfileDoc<toml::Spanned<String>> =
+            toml::from_str(text).map_err(|e| at(e.span(), one_line(e.message())))?;
+        let kind_span = Some(doc.kind.span());
+        let profile = match doc.kind.get_ref().as_str() {
+            "maze" => Profile::Maze {
+                maze: doc.maze.unwrap_or_default(),
+            },
+            other => {
+                let known = KINDS.join(", ");
+                return Err(at(
+                    kind_span,
+                    format!("unknown generator kind `{other}` (known kinds: {known})"),
+                ));
+            }
+        };
         profile.validate()?;
         Ok(profile)
     }
@@ -120,7 +146,13 @@ impl Profile {
 
     /// The full resolved profile as TOML (stored in archives as `warren.profile`).
     pub fn to_toml(&self) -> String {
-        toml::to_string(self).expect("profiles always serialise")
+        let doc = match self {
+            Profile::Maze { maze } => ProfileDoc {
+                kind: "maze",
+                maze: Some(maze.clone()),
+            },
+        };
+        toml::to_string(&doc).expect("profiles always serialise")
     }
 
     /// Builds this profile's generator and hands it to `task`.
@@ -176,14 +208,12 @@ impl Profile {
             }
         }
         let text = toml::to_string(&table).expect("table serialises");
-        let updated: Profile = toml::from_str(&text).map_err(|e| {
-            err(format!(
-                "bad value `{}`: {}",
-                raw.trim(),
-                first_line_of_reason(&e.to_string())
-            ))
+        let updated = Profile::from_toml(&text, "").map_err(|e| match e {
+            ProfileError::Parse { message, .. } => {
+                err(format!("bad value `{}`: {message}", raw.trim()))
+            }
+            other => other,
         })?;
-        updated.validate()?;
         *self = updated;
         Ok(())
     }
@@ -233,6 +263,14 @@ fn parse_value(raw: &str) -> toml::Value {
     }
 }
 
+/// `line:column` (both 1-based) of byte `offset` in `text`.
+fn line_column(text: &str, offset: usize) -> String {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    format!("{line}:{column}")
+}
+
 /// toml's messages span several lines (a source excerpt); keep them on one line.
 fn one_line(message: &str) -> String {
     message
@@ -241,12 +279,6 @@ fn one_line(message: &str) -> String {
         .filter(|l| !l.is_empty() && *l != "|")
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// The reason part of a toml error produced from our own re-serialised text (its line numbers
-/// refer to that text, not to anything the user wrote, so drop them).
-fn first_line_of_reason(message: &str) -> String {
-    message.lines().last().unwrap_or(message).trim().to_string()
 }
 
 #[cfg(test)]
@@ -300,13 +332,17 @@ mod tests {
 
     #[test]
     fn file_errors_carry_line_and_column() {
-        let e = Profile::from_toml("kind = \"maze\"\n[maze]\nwidht = 3\n", "p.toml")
-            .unwrap_err()
-            .to_string();
-        assert!(e.starts_with("p.toml: ") && e.contains("line 3"), "{e}");
-        let e = Profile::from_toml("kind = \"grammar\"\n", "p.toml")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("line 1"), "{e}");
+        let err = |text: &str| Profile::from_toml(text, "p.toml").unwrap_err().to_string();
+        let e = err("kind = \"maze\"\n[maze]\nwidht = 3\n");
+        assert!(e.starts_with("p.toml:3:1: unknown field `widht`"), "{e}");
+        let e = err("kind = \"grammar\"\n");
+        assert!(
+            e.starts_with("p.toml:1:8: unknown generator kind `grammar`"),
+            "{e}"
+        );
+        let e = err("kind = \"maze\"\n[maze]\nwidth = \"x\"\n");
+        assert!(e.starts_with("p.toml:3:9: "), "{e}");
+        let e = err("kind = \"maze\"\n[maze\n");
+        assert!(e.starts_with("p.toml:2:"), "{e}");
     }
 }

@@ -57,9 +57,9 @@ pub enum Gradient {
     Radial,
 }
 
-/// Every maze parameter. Unknown keys are errors.
+/// Every maze parameter. Unknown keys are errors; missing keys take their defaults.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct MazeConfig {
     /// Physical graph kind.
     pub topology: Topology,

@@ -7,17 +7,8 @@
 //! exactly one dead end and the process terminates. Passes over the rooms in id order repeat until
 //! one pass merges nothing; within a room, the first adjacent dead end in neighbour order is taken.
 
-use crate::core::graph::NONE;
 use crate::maze::spanning::Tree;
 use crate::maze::topology::Topology;
-
-/// The one passage of dead end `v`: `(neighbour, edge)`.
-#[inline]
-fn only_passage<T: Topology>(topo: &T, tree: &Tree, v: u32) -> (u32, u32) {
-    let mut found = (NONE, NONE);
-    tree.for_each_passage(topo, v, |n, e| found = (n, e));
-    found
-}
 
 /// If dead end `v` hangs off a crossroad and touches another dead end, returns
 /// `(crossroad, passage edge, other dead end, edge to it)`.
@@ -26,7 +17,8 @@ fn merge_candidate<T: Topology>(topo: &T, tree: &Tree, v: u32) -> Option<(u32, u
     if tree.degree[v as usize] != 1 {
         return None;
     }
-    let (crossroad, passage) = only_passage(topo, tree, v);
+    let (next, via) = tree.passages(v);
+    let (crossroad, passage) = (next[0], via[0]);
     if tree.degree[crossroad as usize] < 3 {
         return None;
     }
@@ -41,27 +33,33 @@ fn merge_candidate<T: Topology>(topo: &T, tree: &Tree, v: u32) -> Option<(u32, u
 
 /// Merges dead ends until none can merge. Returns the number of merges performed.
 ///
+/// One pass reaches the fixpoint the seed's repeated passes reach, because the merge condition
+/// is monotone: a merge never creates a dead end (the merged room stays one, its partner stops
+/// being one), never raises a crossroad's degree, and leaves the moved dead end hanging off a
+/// corridor room. So a room that cannot merge now can never merge later, and a second pass would
+/// find nothing; `debug_assert` and `verify` both check it.
+///
 /// # Runtime
-/// O(passes * V); each pass touches every room once, and the number of merges is bounded by the
-/// number of dead ends. No allocation.
+/// O(V), one pass over the rooms; no allocation.
 pub fn merge_dead_ends<T: Topology>(topo: &T, tree: &mut Tree) -> u32 {
     let mut merges = 0;
-    loop {
-        let mut merged_this_pass = 0;
-        for v in 0..topo.slot_count() as u32 {
-            if let Some((crossroad, passage, other, link)) = merge_candidate(topo, tree, v) {
-                tree.passage[passage as usize] = 0;
-                tree.passage[link as usize] = 1;
-                tree.degree[crossroad as usize] -= 1;
-                tree.degree[other as usize] += 1;
-                merged_this_pass += 1;
-            }
+    for v in 0..topo.slot_count() as u32 {
+        // PERF: the cheap degree test stays inline; the full candidate check runs for dead ends.
+        if tree.degree[v as usize] != 1 {
+            continue;
         }
-        merges += merged_this_pass;
-        if merged_this_pass == 0 {
-            return merges;
+        if let Some((crossroad, passage, other, link)) = merge_candidate(topo, tree, v) {
+            tree.close(passage, v, crossroad);
+            tree.open(link, v, other);
+            merges += 1;
         }
     }
+    debug_assert_eq!(
+        mergeable_dead_ends(topo, tree),
+        0,
+        "one pass must reach the fixpoint"
+    );
+    merges
 }
 
 /// Number of dead ends that could still merge (0 at the merge fixpoint); `verify` checks it.
@@ -74,12 +72,13 @@ pub fn mergeable_dead_ends<T: Topology>(topo: &T, tree: &Tree) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::graph::NONE;
     use crate::maze::topology::Lattice;
 
     /// Opens the given lattice edges (by endpoints) in a fresh tree.
     fn tree_of(lat: &Lattice, pairs: &[(u32, u32)]) -> Tree {
         let mut tree = Tree::default();
-        tree.reset(lat.slot_count(), lat.edge_slots());
+        tree.reset(lat.slot_count(), lat.edge_slots(), 4);
         for &(a, b) in pairs {
             let mut edge = NONE;
             lat.for_each_neighbour(a, |n, e| {
@@ -99,11 +98,7 @@ mod tests {
         //               3 4 5
         // Tree: 1 is a crossroad joining 0, 2 and 4; 4 joins 3; 4 joins 5.
         // Dead ends: 0 (off crossroad 1, physically next to dead end 3), 2, 3, 5.
-        let lat = Lattice {
-            width: 3,
-            height: 2,
-            present: None,
-        };
+        let lat = Lattice::new(3, 2, None);
         let mut tree = tree_of(&lat, &[(0, 1), (1, 2), (1, 4), (4, 3), (4, 5)]);
         let dead_before = tree.degree.iter().filter(|&&d| d == 1).count();
         let merges = merge_dead_ends(&lat, &mut tree);
@@ -117,11 +112,7 @@ mod tests {
     #[test]
     fn a_dead_end_off_a_corridor_is_left_alone() {
         // 0-1-2 path with 3 below 0 joined to 0: 1 has degree 2, so 2 must not move.
-        let lat = Lattice {
-            width: 3,
-            height: 2,
-            present: None,
-        };
+        let lat = Lattice::new(3, 2, None);
         let mut tree = tree_of(&lat, &[(3, 0), (0, 1), (1, 2), (2, 5), (5, 4)]);
         let before = tree.clone();
         assert_eq!(merge_dead_ends(&lat, &mut tree), 0);

@@ -58,51 +58,103 @@ pub const MAZE_METRICS: [MetricSpec; 12] = [
     ),
 ];
 
-/// Reusable breadth-first-search buffers.
+/// Reusable search buffers.
 #[derive(Default)]
 pub struct Bfs {
-    queue: Vec<u32>,
-    dist: Vec<u32>,
+    order: Vec<u32>,
+    depth: Vec<u32>,
     parent: Vec<u32>,
+    down: Vec<u32>,
+    leaf: Vec<u32>,
+    back: Vec<u32>,
     /// The solution path from start to goal, filled by [`compute`].
     pub path: Vec<u32>,
 }
 
 impl Bfs {
-    /// BFS over passages from `root`; returns the farthest room (first found on ties).
-    fn farthest<T: Topology>(&mut self, topo: &T, tree: &Tree, root: u32) -> (u32, u32) {
-        let n = topo.slot_count();
-        self.dist.clear();
-        self.dist.resize(n, NONE);
+    /// Breadth-first order of the tree from `root`, with parents and depths.
+    fn search(&mut self, tree: &Tree, root: u32, slots: usize) {
+        // One spare entry at `slots` absorbs the writes for the parent (see below).
+        self.depth.clear();
+        self.depth.resize(slots + 1, NONE);
         self.parent.clear();
-        self.parent.resize(n, NONE);
-        self.queue.clear();
-        self.queue.push(root);
-        self.dist[root as usize] = 0;
-        let mut head = 0;
-        let mut far = root;
-        while head < self.queue.len() {
-            let v = self.queue[head];
+        self.parent.resize(slots + 1, NONE);
+        self.order.clear();
+        self.order.resize(slots + 1, NONE);
+        self.order[0] = root;
+        self.depth[root as usize] = 0;
+        let (mut head, mut len) = (0, 1);
+        while head < len {
+            let v = self.order[head];
             head += 1;
-            let d = self.dist[v as usize];
-            if d > self.dist[far as usize] {
-                far = v;
+            let d = self.depth[v as usize] + 1;
+            let from = self.parent[v as usize];
+            for &n in tree.passages(v).0 {
+                // PERF: a tree, so every neighbour but the parent is new; stores go to the spare
+                // entry for the parent instead of branching on a coin-flip condition.
+                let child = n != from;
+                let at = if child { n as usize } else { slots };
+                self.depth[at] = d;
+                self.parent[at] = v;
+                self.order[len] = n;
+                len += usize::from(child);
             }
-            let (dist, parent, queue) = (&mut self.dist, &mut self.parent, &mut self.queue);
-            tree.for_each_passage(topo, v, |n, _| {
-                if dist[n as usize] == NONE {
-                    dist[n as usize] = d + 1;
-                    parent[n as usize] = v;
-                    queue.push(n);
-                }
-            });
         }
-        (far, self.dist[far as usize])
+        self.order.truncate(len);
+    }
+
+    /// Two ends of a longest path, from one search: heights are folded bottom-up in reverse
+    /// breadth-first order, and the best sum of two branch heights at any room is the diameter.
+    ///
+    /// PERF: replaces the classic double sweep (two searches) with one search and one linear,
+    /// branch-light pass.
+    fn diameter_ends(&mut self, slots: usize) -> (u32, u32, u32) {
+        self.down.clear();
+        self.down.resize(slots, 0);
+        self.leaf.clear();
+        self.leaf.extend(0..slots as u32);
+        let root = self.order[0];
+        let (mut best, mut ends) = (0, (root, root));
+        for &v in self.order[1..].iter().rev() {
+            let p = self.parent[v as usize] as usize;
+            let through = self.down[v as usize] + 1;
+            if through + self.down[p] > best {
+                best = through + self.down[p];
+                ends = (self.leaf[p], self.leaf[v as usize]);
+            }
+            if through > self.down[p] {
+                self.down[p] = through;
+                self.leaf[p] = self.leaf[v as usize];
+            }
+        }
+        (ends.0, ends.1, best)
+    }
+
+    /// Fills `path` with the tree path from `a` to `b`.
+    fn path_between(&mut self, mut a: u32, mut b: u32) {
+        self.path.clear();
+        self.back.clear();
+        while self.depth[a as usize] > self.depth[b as usize] {
+            self.path.push(a);
+            a = self.parent[a as usize];
+        }
+        while self.depth[b as usize] > self.depth[a as usize] {
+            self.back.push(b);
+            b = self.parent[b as usize];
+        }
+        while a != b {
+            self.path.push(a);
+            self.back.push(b);
+            a = self.parent[a as usize];
+            b = self.parent[b as usize];
+        }
+        self.path.push(a);
+        self.path.extend(self.back.iter().rev());
     }
 
     /// Rooms reached by the last search.
     pub fn reached(&self) -> usize {
-        self.queue.len()
+        self.order.len()
     }
 }
 
@@ -155,12 +207,19 @@ impl MazeMetrics {
     }
 }
 
-/// Computes every metric of a spanning tree. `merges` is passed through. Leaves the solution
-/// path (start first) in `bfs.path`.
+/// Computes every metric of a spanning tree. `merges` is passed through; `mergeable` is counted
+/// unless the caller knows it (0 right after [`merge_dead_ends`](crate::maze::merge_dead_ends)).
+/// Leaves the solution path (start first) in `bfs.path`.
 ///
 /// # Runtime
-/// O(V) with two breadth-first searches; no allocation after warm-up.
-pub fn compute<T: Topology>(topo: &T, tree: &Tree, bfs: &mut Bfs, merges: u32) -> MazeMetrics {
+/// O(V) with one breadth-first search; no allocation after warm-up.
+pub fn compute<T: Topology>(
+    topo: &T,
+    tree: &Tree,
+    bfs: &mut Bfs,
+    merges: u32,
+    mergeable: Option<u32>,
+) -> MazeMetrics {
     let mut m = MazeMetrics {
         merges,
         ..Default::default()
@@ -174,36 +233,29 @@ pub fn compute<T: Topology>(topo: &T, tree: &Tree, bfs: &mut Bfs, merges: u32) -
             first_room = v;
         }
         m.rooms += 1;
-        match tree.degree[v as usize] {
-            1 => {
-                m.dead_ends += 1;
-                let mut at_crossroad = false;
-                tree.for_each_passage(topo, v, |n, _| {
-                    at_crossroad = tree.degree[n as usize] >= 3;
-                });
-                m.dead_ends_at_crossroad += u32::from(at_crossroad);
-            }
-            d if d >= 3 => m.crossroads += 1,
-            _ => {}
+        // PERF: counts are added branch-free; only dead ends look at their neighbour.
+        let d = tree.degree[v as usize];
+        m.crossroads += u32::from(d >= 3);
+        if d == 1 {
+            m.dead_ends += 1;
+            let n = tree.passages(v).0[0];
+            m.dead_ends_at_crossroad += u32::from(tree.degree[n as usize] >= 3);
         }
     }
-    m.mergeable_dead_ends = mergeable_dead_ends(topo, tree);
+    m.mergeable_dead_ends = mergeable.unwrap_or_else(|| mergeable_dead_ends(topo, tree));
     bfs.path.clear();
     if first_room == NONE {
         return m;
     }
-    // Double sweep: in a tree, the room farthest from any room is one end of a diameter.
-    let (start, _) = bfs.farthest(topo, tree, first_room);
-    let (goal, diameter) = bfs.farthest(topo, tree, start);
+    let slots = topo.slot_count();
+    bfs.search(tree, first_room, slots);
+    let (a, b, diameter) = bfs.diameter_ends(slots);
+    // The start is the end with the lower room id, so the pair is canonical.
+    let (start, goal) = (a.min(b), a.max(b));
     m.start_room = start;
     m.goal_room = goal;
     m.diameter = diameter;
-    let mut v = goal;
-    while v != NONE {
-        bfs.path.push(v);
-        v = bfs.parent[v as usize];
-    }
-    bfs.path.reverse();
+    bfs.path_between(start, goal);
     let path = &bfs.path;
     for (i, pair) in path.windows(2).enumerate() {
         let (a, b) = (topo.position(pair[0]), topo.position(pair[1]));
@@ -230,13 +282,9 @@ mod tests {
     #[test]
     fn a_comb_has_the_expected_metrics() {
         // 3x2 lattice, tree: top row 0-1-2, and 1-4, 0-3. Longest path: 3-0-1-2 or 3-0-1-4.
-        let lat = Lattice {
-            width: 3,
-            height: 2,
-            present: None,
-        };
+        let lat = Lattice::new(3, 2, None);
         let mut tree = Tree::default();
-        tree.reset(6, lat.edge_slots());
+        tree.reset(6, lat.edge_slots(), 4);
         for (a, b) in [(0u32, 1u32), (1, 2), (1, 4), (0, 3)] {
             let mut edge = NONE;
             lat.for_each_neighbour(a, |n, e| {
@@ -248,14 +296,22 @@ mod tests {
         }
         // Room 5 is isolated here on purpose: only 5 rooms are reachable.
         let mut bfs = Bfs::default();
-        let m = compute(&lat, &tree, &mut bfs, 0);
+        let m = compute(&lat, &tree, &mut bfs, 0, None);
         assert_eq!(m.rooms, 6);
         assert_eq!(m.crossroads, 1);
         assert_eq!(m.dead_ends, 3);
         assert_eq!(m.diameter, 3);
         assert_eq!(bfs.path.len(), 4);
         assert_eq!(m.decision_points, 1);
-        assert_eq!(m.turns, 1);
+        // Either end pair is a diameter: 2-1-0-3 turns once, 3-0-1-4 twice.
+        assert_eq!(
+            m.turns,
+            if m.goal_room == 4 || m.start_room == 4 {
+                2
+            } else {
+                1
+            }
+        );
         assert_eq!(m.solution_length, 3.0);
         assert_eq!(bfs.path[0], m.start_room);
         assert_eq!(*bfs.path.last().unwrap(), m.goal_room);

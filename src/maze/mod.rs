@@ -87,12 +87,13 @@ fn grow<T: Topology>(
     weights::edge_order(topo, cfg, rng, s.order_scratch, s.order);
     let opened = spanning::kruskal(topo, s.order, rooms, s.uf, s.tree);
     debug_assert_eq!(opened + 1, rooms, "the physical graph must be connected");
-    let merges = if cfg.merge_dead_ends {
-        merge_dead_ends(topo, s.tree)
+    if cfg.merge_dead_ends {
+        let merges = merge_dead_ends(topo, s.tree);
+        // The merge leaves nothing mergeable (see merge_dead_ends); verify recounts it.
+        metrics::compute(topo, s.tree, s.bfs, merges, Some(0))
     } else {
-        0
-    };
-    metrics::compute(topo, s.tree, s.bfs, merges)
+        metrics::compute(topo, s.tree, s.bfs, 0, None)
+    }
 }
 
 /// The scratch parts `grow` needs, borrowed apart from the rest.
@@ -154,11 +155,7 @@ impl Generator for MazeGenerator {
                     // PERF: the hole-free lattice needs no presence lookups at all.
                     None
                 };
-                let lattice = Lattice {
-                    width: w,
-                    height: h,
-                    present,
-                };
+                let lattice = Lattice::new(w, h, present);
                 let m = grow(&lattice, rooms, cfg, &mut rng, &mut grow_scratch);
                 raster::rasterize(&lattice, &s.tree, &mut s.grid);
                 s.metrics = m.to_array();

@@ -53,11 +53,7 @@ pub fn punch_holes(
         }
         let v = scratch.candidates[i];
         present[v as usize] = false;
-        let lattice = Lattice {
-            width,
-            height,
-            present: Some(present),
-        };
+        let lattice = Lattice::new(width, height, Some(present));
         if neighbours_stay_connected(&lattice, v, scratch) {
             made += 1;
         } else {
@@ -178,11 +174,7 @@ mod tests {
             let mut rng = WarrenRng::new(seed);
             let made = punch_holes(12, 9, 0.4, &mut rng, &mut present, &mut scratch);
             assert_eq!(made, (0.4f64 * 108.0).round() as u32);
-            let lat = Lattice {
-                width: 12,
-                height: 9,
-                present: Some(&present),
-            };
+            let lat = Lattice::new(12, 9, Some(&present));
             // Flood from the first room: every room must be reached.
             let first = present.iter().position(|&p| p).unwrap() as u32;
             let mut seen = vec![false; 108];

@@ -16,23 +16,27 @@ pub fn rasterize(lattice: &Lattice, tree: &Tree, grid: &mut Grid) {
     let gw = 2 * w + 1;
     grid.reset(gw, 2 * h + 1, cell::WALL);
     let cells = &mut grid.cells;
+    let gw = gw as usize;
+    // NOTE: WALL is 0 and FLOOR is 1, exactly the passage flag values, so passages are copied
+    // into the grid without a branch.
+    const _: () = assert!(cell::WALL == 0 && cell::FLOOR == 1);
     for y in 0..h {
-        // PERF: row-by-row with direct indices; the whole 65 x 65 grid is written in ~1 us.
-        let row = ((2 * y + 1) * gw) as usize;
-        let below = row + gw as usize;
-        for x in 0..w {
-            let v = y * w + x;
-            let c = row + (2 * x + 1) as usize;
-            if !lattice.is_room(v) {
-                cells[c] = cell::VOID;
-                continue;
-            }
-            cells[c] = cell::FLOOR;
-            if x + 1 < w && tree.is_passage(lattice.east_edge(x, y)) {
-                cells[c + 1] = cell::FLOOR;
-            }
-            if y + 1 < h && tree.is_passage(lattice.south_edge(x, y)) {
-                cells[below + (2 * x + 1) as usize] = cell::FLOOR;
+        // PERF: row-by-row, branch-free stores; unpredictable passage tests were 10% of a maze.
+        let row = (2 * y as usize + 1) * gw;
+        let base = (y * w) as usize;
+        for x in 0..w as usize {
+            let present = lattice.is_room((base + x) as u32);
+            cells[row + 2 * x + 1] = if present { cell::FLOOR } else { cell::VOID };
+        }
+        let east = lattice.east_edge(0, y) as usize;
+        for x in 0..(w - 1) as usize {
+            cells[row + 2 * x + 2] = tree.passage[east + x];
+        }
+        if y + 1 < h {
+            let south = lattice.south_edge(0, y) as usize;
+            let below = row + gw;
+            for x in 0..w as usize {
+                cells[below + 2 * x + 1] = tree.passage[south + x];
             }
         }
     }
@@ -70,12 +74,12 @@ pub fn decode(
             }
         }
     }
-    let lattice = Lattice {
-        width,
-        height,
-        present: Some(present),
-    };
-    tree.reset(lattice.slot_count(), lattice.edge_slots());
+    let lattice = Lattice::new(width, height, Some(present));
+    tree.reset(
+        lattice.slot_count(),
+        lattice.edge_slots(),
+        lattice.max_degree(),
+    );
     for gy in 0..gh {
         for gx in 0..gw {
             let code = grid.get(gx, gy);

@@ -13,6 +13,8 @@ pub trait Topology {
     fn edge_slots(&self) -> usize;
     /// Whether slot `v` is a room (not a hole).
     fn is_room(&self, v: u32) -> bool;
+    /// The largest number of physical neighbours any room has.
+    fn max_degree(&self) -> usize;
     /// Calls `f(neighbour, edge)` for every physical connection of room `v`.
     fn for_each_neighbour(&self, v: u32, f: impl FnMut(u32, u32));
     /// Calls `f(edge, a, b)` for every physical edge, in edge-id order.
@@ -31,9 +33,35 @@ pub struct Lattice<'a> {
     pub height: u32,
     /// Per slot: is it a room? `None` means every slot is a room (the fast path).
     pub present: Option<&'a [bool]>,
+    /// `2^64 / width`, rounded up: divides by `width` with two multiplies.
+    magic: u64,
 }
 
-impl Lattice<'_> {
+impl<'a> Lattice<'a> {
+    /// A lattice; `present` marks rooms (None: no holes).
+    pub fn new(width: u32, height: u32, present: Option<&'a [bool]>) -> Self {
+        debug_assert!(width >= 1 && height >= 1, "empty lattice");
+        debug_assert!(present.is_none_or(|p| p.len() == width as usize * height as usize));
+        Self {
+            width,
+            height,
+            present,
+            magic: (u64::MAX / u64::from(width)).wrapping_add(1),
+        }
+    }
+
+    /// `(v % width, v / width)`.
+    #[inline]
+    pub fn xy(&self, v: u32) -> (u32, u32) {
+        // PERF: a hardware division costs 25+ cycles and sat on every neighbour query (half of
+        // the maze's time); Lemire's fastdiv is exact for all 32-bit numerators.
+        if self.width == 1 {
+            return (0, v);
+        }
+        let y = ((u128::from(self.magic) * u128::from(v)) >> 64) as u32;
+        (v - y * self.width, y)
+    }
+
     /// Number of horizontal edges (the first block of ids).
     #[inline]
     fn horizontal_edges(&self) -> u32 {
@@ -72,22 +100,27 @@ impl Topology for Lattice<'_> {
         self.present(v)
     }
 
+    fn max_degree(&self) -> usize {
+        4
+    }
+
     #[inline]
     fn for_each_neighbour(&self, v: u32, mut f: impl FnMut(u32, u32)) {
         // PERF: neighbours and edge ids are arithmetic; no adjacency is stored or read.
         let (w, h) = (self.width, self.height);
-        let (x, y) = (v % w, v / w);
+        let (x, y) = self.xy(v);
+        let south_base = self.horizontal_edges();
         if y > 0 && self.present(v - w) {
-            f(v - w, self.south_edge(x, y - 1));
+            f(v - w, south_base + v - w);
         }
         if x > 0 && self.present(v - 1) {
-            f(v - 1, self.east_edge(x - 1, y));
+            f(v - 1, v - 1 - y);
         }
         if x + 1 < w && self.present(v + 1) {
-            f(v + 1, self.east_edge(x, y));
+            f(v + 1, v - y);
         }
         if y + 1 < h && self.present(v + w) {
-            f(v + w, self.south_edge(x, y));
+            f(v + w, south_base + v);
         }
     }
 
@@ -113,7 +146,8 @@ impl Topology for Lattice<'_> {
 
     #[inline]
     fn position(&self, v: u32) -> Vec2 {
-        Vec2::new((v % self.width) as f32, (v / self.width) as f32)
+        let (x, y) = self.xy(v);
+        Vec2::new(x as f32, y as f32)
     }
 }
 
@@ -145,6 +179,15 @@ impl Topology for Explicit<'_> {
         true
     }
 
+    fn max_degree(&self) -> usize {
+        self.csr
+            .offset
+            .windows(2)
+            .map(|w| (w[1] - w[0]) as usize)
+            .max()
+            .unwrap_or(0)
+    }
+
     #[inline]
     fn for_each_neighbour(&self, v: u32, mut f: impl FnMut(u32, u32)) {
         for (n, e) in self.csr.neighbours(v) {
@@ -169,11 +212,7 @@ mod tests {
 
     #[test]
     fn lattice_edge_ids_are_a_bijection() {
-        let lat = Lattice {
-            width: 5,
-            height: 3,
-            present: None,
-        };
+        let lat = Lattice::new(5, 3, None);
         let mut seen = vec![0u32; lat.edge_slots()];
         lat.for_each_edge(|e, a, b| {
             seen[e as usize] += 1;
@@ -185,13 +224,19 @@ mod tests {
     }
 
     #[test]
+    fn fast_division_is_exact() {
+        for w in [1u32, 2, 3, 7, 32, 33, 100, 4095, 4096] {
+            let lat = Lattice::new(w, 3, None);
+            for v in (0..200_000u32).step_by(7).chain([u32::MAX - 1, u32::MAX]) {
+                assert_eq!(lat.xy(v), (v % w, v / w), "{v} / {w}");
+            }
+        }
+    }
+
+    #[test]
     fn holes_hide_their_edges() {
         let present = [true, false, true, true];
-        let lat = Lattice {
-            width: 2,
-            height: 2,
-            present: Some(&present),
-        };
+        let lat = Lattice::new(2, 2, Some(&present));
         let mut n = 0;
         lat.for_each_edge(|_, a, b| {
             assert!(a != 1 && b != 1);

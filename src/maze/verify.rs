@@ -32,11 +32,7 @@ pub fn verify(cfg: &MazeConfig, record: &LevelRecord<'_>) -> Result<(), Violatio
             let mut present = Vec::new();
             raster::decode(&grid, cfg.width, cfg.height, &mut present, &mut tree)
                 .map_err(Violation)?;
-            let lattice = Lattice {
-                width: cfg.width,
-                height: cfg.height,
-                present: Some(&present),
-            };
+            let lattice = Lattice::new(cfg.width, cfg.height, Some(&present));
             check_tree(&lattice, &tree, cfg, level.metrics)?;
             let mut hasher = crate::core::hash::ContentHasher::new();
             hasher.word(u64::from(grid.width) << 32 | u64::from(grid.height));
@@ -75,12 +71,6 @@ pub fn verify(cfg: &MazeConfig, record: &LevelRecord<'_>) -> Result<(), Violatio
                 g.flags.iter().all(|&f| f & !edge_flag::PASSAGE == 0),
                 "edge flags other than the passage bit"
             );
-            tree.reset(n, m);
-            for (e, &f) in g.flags.iter().enumerate() {
-                if f != 0 {
-                    tree.open(e as u32, g.src[e], g.dst[e]);
-                }
-            }
             let csr = Csr::build(n, g.src, g.dst, &bump);
             let topo = Explicit {
                 csr,
@@ -89,6 +79,12 @@ pub fn verify(cfg: &MazeConfig, record: &LevelRecord<'_>) -> Result<(), Violatio
                 x: g.x,
                 y: g.y,
             };
+            tree.reset(n, m, topo.max_degree());
+            for (e, &f) in g.flags.iter().enumerate() {
+                if f != 0 {
+                    tree.open(e as u32, g.src[e], g.dst[e]);
+                }
+            }
             check_tree(&topo, &tree, cfg, level.metrics)?;
             ensure_level!(
                 graph_hash(&g) == level.layout_hash,
@@ -121,7 +117,7 @@ fn check_tree<T: Topology>(
         "merges recorded with merging off"
     );
     let mut bfs = Bfs::default();
-    let recomputed = metrics::compute(topo, tree, &mut bfs, merges);
+    let recomputed = metrics::compute(topo, tree, &mut bfs, merges, None);
     ensure_level!(
         bfs.reached() == rooms,
         "only {} of {rooms} rooms connected",

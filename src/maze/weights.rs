@@ -138,11 +138,7 @@ mod tests {
 
     #[test]
     fn every_weighting_orders_every_edge_once() {
-        let lat = Lattice {
-            width: 9,
-            height: 7,
-            present: None,
-        };
+        let lat = Lattice::new(9, 7, None);
         for weighting in [Weighting::Random, Weighting::Biased, Weighting::Gradient] {
             for gradient in [Gradient::X, Gradient::Radial, Gradient::XMinusY] {
                 let cfg = MazeConfig {
@@ -169,11 +165,7 @@ mod tests {
 
     #[test]
     fn full_bias_puts_preferred_edges_first() {
-        let lat = Lattice {
-            width: 6,
-            height: 6,
-            present: None,
-        };
+        let lat = Lattice::new(6, 6, None);
         let cfg = MazeConfig {
             weighting: Weighting::Biased,
             bias: 1.0,

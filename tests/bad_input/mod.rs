@@ -1,0 +1,189 @@
+//! Bad input gives one line `error: ...` on stderr and exit 2, never a panic.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{
+    SMALL, TempDir, assert_one_line_error, exit_code, generate, stderr, stdout, warren,
+};
+
+/// Runs `warren generate` with `args` (plus a valid `--out` unless given) and expects exit 2
+/// with one error line containing every string of `mentions`.
+fn generate_fails(dir: &TempDir, args: &[&str], mentions: &[&str]) {
+    let out = dir.join("out.arrow");
+    let mut all = vec!["generate"];
+    all.extend(args);
+    if !args.contains(&"--out") {
+        all.extend(["--out", out.to_str().unwrap(), "--count", "10", "--quiet"]);
+    }
+    let output = warren(&all);
+    let what = format!("warren {all:?}");
+    assert_eq!(exit_code(&output), 2, "{what}: {}", stderr(&output));
+    assert_one_line_error(&output, &what);
+    let err = stderr(&output);
+    for m in mentions {
+        assert!(
+            err.contains(m),
+            "{what}: error does not mention `{m}`: {err}"
+        );
+    }
+    assert!(!out.exists(), "{what}: wrote {}", out.display());
+}
+
+#[test]
+fn unknown_kind() {
+    let dir = TempDir::new("kind");
+    generate_fails(&dir, &["dungeon9"], &["dungeon9"]);
+}
+
+#[test]
+fn unknown_set_key() {
+    let dir = TempDir::new("setkey");
+    generate_fails(&dir, &["maze", "--set", "maze.wdth=3"], &["maze.wdth"]);
+}
+
+#[test]
+fn set_value_not_a_number() {
+    let dir = TempDir::new("setabc");
+    generate_fails(
+        &dir,
+        &["maze", "--set", "maze.width=abc"],
+        &["maze.width", "abc"],
+    );
+}
+
+#[test]
+fn set_value_out_of_range() {
+    let dir = TempDir::new("setzero");
+    generate_fails(
+        &dir,
+        &["maze", "--set", "maze.width=0"],
+        &["maze.width", "0"],
+    );
+}
+
+#[test]
+fn missing_output_folder() {
+    let dir = TempDir::new("nofolder");
+    generate_fails(
+        &dir,
+        &["maze", "--count", "10", "--out", "/nonexistent_dir/x.arrow"],
+        &["/nonexistent_dir"],
+    );
+}
+
+#[test]
+fn output_folder_is_a_file() {
+    let dir = TempDir::new("filefolder");
+    let file = dir.join("plain");
+    std::fs::write(&file, b"not a folder").unwrap();
+    let out = file.join("x.arrow");
+    let out = out.to_str().unwrap();
+    generate_fails(
+        &dir,
+        &["maze", "--count", "10", "--quiet", "--out", out],
+        &[file.to_str().unwrap()],
+    );
+}
+
+#[test]
+fn profile_with_unknown_key_names_file_and_line() {
+    let dir = TempDir::new("profile");
+    let profile = dir.join("typo.toml");
+    std::fs::write(
+        &profile,
+        "kind = \"maze\"\n\n[maze]\nwidth = 8\nhieght = 8\n",
+    )
+    .unwrap();
+    generate_fails(
+        &dir,
+        &[profile.to_str().unwrap()],
+        &["typo.toml", "line", "hieght"],
+    );
+}
+
+/// A small valid archive to damage.
+fn archive(dir: &TempDir) -> (PathBuf, Vec<u8>) {
+    let path = dir.join("good.arrow");
+    generate(&path, &[&SMALL[..], &["--count", "300"]].concat());
+    let bytes = std::fs::read(&path).unwrap();
+    (path, bytes)
+}
+
+/// Runs inspect, verify and render on `file`: each must fail cleanly with a one-line error.
+/// `verify_may_report` also accepts verify exiting 1 with a violation report.
+fn readers_fail(dir: &TempDir, file: &Path, verify_may_report: bool) {
+    let file = file.to_str().unwrap();
+    let picture = dir.join("pic.svg");
+    let picture = picture.to_str().unwrap();
+    let commands: [&[&str]; 3] = [
+        &["inspect", file],
+        &["verify", file],
+        &["render", file, "--index", "0", "--out", picture],
+    ];
+    for args in commands {
+        let output = warren(args);
+        let what = format!("warren {args:?}");
+        let code = exit_code(&output);
+        let err = stderr(&output);
+        assert!(!err.contains("panicked"), "{what}: panicked: {err}");
+        assert_ne!(code, 101, "{what}: panicked: {err}");
+        if verify_may_report && args[0] == "verify" && code == 1 {
+            assert!(
+                stdout(&output).contains("violations"),
+                "{what}: exit 1 without a report: {}",
+                stdout(&output)
+            );
+            continue;
+        }
+        assert_eq!(code, 2, "{what}: stdout {} stderr {err}", stdout(&output));
+        assert_one_line_error(&output, &what);
+    }
+}
+
+#[test]
+fn readers_reject_a_missing_file() {
+    let dir = TempDir::new("missing");
+    readers_fail(&dir, &dir.join("nothing-here.arrow"), false);
+}
+
+#[test]
+fn readers_reject_an_empty_file() {
+    let dir = TempDir::new("empty");
+    let path = dir.join("empty.arrow");
+    std::fs::write(&path, b"").unwrap();
+    readers_fail(&dir, &path, false);
+}
+
+#[test]
+fn readers_reject_a_text_file() {
+    let dir = TempDir::new("text");
+    let path = dir.join("notes.arrow");
+    std::fs::write(&path, "these are notes, not an archive\n".repeat(40)).unwrap();
+    readers_fail(&dir, &path, false);
+}
+
+#[test]
+fn readers_reject_an_archive_cut_in_half() {
+    let dir = TempDir::new("half");
+    let (path, bytes) = archive(&dir);
+    std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    readers_fail(&dir, &path, false);
+}
+
+#[test]
+fn readers_reject_an_archive_missing_its_last_byte() {
+    let dir = TempDir::new("minus1");
+    let (path, bytes) = archive(&dir);
+    std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+    readers_fail(&dir, &path, false);
+}
+
+#[test]
+fn readers_reject_an_archive_with_zeroed_bytes() {
+    let dir = TempDir::new("zeroed");
+    let (path, mut bytes) = archive(&dir);
+    let mid = bytes.len() / 2;
+    bytes[mid - 32..mid + 32].fill(0);
+    std::fs::write(&path, &bytes).unwrap();
+    readers_fail(&dir, &path, true);
+}

@@ -1,0 +1,225 @@
+//! Shared helpers: run the `warren` binary, make throwaway folders, read archive columns.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{UInt32Type, UInt64Type};
+use arrow_array::{Array, ArrayRef};
+use warren::archive::Archive;
+
+/// Flags that make levels small where their size does not matter.
+pub const SMALL: [&str; 4] = ["--set", "maze.width=8", "--set", "maze.height=8"];
+
+/// The path of the `warren` executable under test.
+pub fn warren_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_warren")
+}
+
+/// Runs `warren` with `args` and returns its output.
+pub fn warren<I, S>(args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    Command::new(warren_bin())
+        .args(args)
+        .output()
+        .expect("warren binary runs")
+}
+
+/// Stdout as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Stderr as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A folder under the system temp dir, unique per process and call, removed on drop.
+pub struct TempDir {
+    path: PathBuf,
+}
+
+impl TempDir {
+    /// Creates a fresh folder; `tag` makes it recognisable.
+    pub fn new(tag: &str) -> Self {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let path = std::env::temp_dir().join(format!(
+            "warren-it-{tag}-{}-{n}-{nanos}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&path).expect("create temp dir");
+        Self { path }
+    }
+
+    /// `name` inside the folder.
+    pub fn join(&self, name: &str) -> PathBuf {
+        self.path.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+/// Runs `warren generate maze --out out --quiet` plus `args`, asserting success.
+pub fn generate(out: &Path, args: &[&str]) {
+    let mut all: Vec<&OsStr> = vec![
+        OsStr::new("generate"),
+        OsStr::new("maze"),
+        OsStr::new("--quiet"),
+        OsStr::new("--out"),
+        out.as_os_str(),
+    ];
+    all.extend(args.iter().map(OsStr::new));
+    let output = warren(&all);
+    assert!(
+        output.status.success(),
+        "warren {all:?} failed ({:?}): {}",
+        output.status,
+        stderr(&output)
+    );
+    assert!(out.is_file(), "{} was not written", out.display());
+}
+
+/// Asserts a failed command printed exactly one line `error: ...` on stderr and did not panic.
+pub fn assert_one_line_error(out: &Output, what: &str) {
+    let err = stderr(out);
+    assert!(!err.contains("panicked"), "{what}: panicked: {err}");
+    let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "{what}: expected one stderr line, got {err:?}"
+    );
+    assert!(
+        lines[0].starts_with("error:"),
+        "{what}: stderr does not start with `error:`: {err:?}"
+    );
+}
+
+/// The exit code; fails the test when the process died from a signal.
+pub fn exit_code(out: &Output) -> i32 {
+    out.status
+        .code()
+        .unwrap_or_else(|| panic!("killed by a signal: {:?}", out.status))
+}
+
+/// Every batch of the archive at `path`, opened with the library reader.
+fn batches(path: &Path) -> Vec<arrow_array::RecordBatch> {
+    let archive = Archive::open(path).unwrap_or_else(|e| panic!("open {}: {e}", path.display()));
+    (0..archive.batch_count())
+        .map(|i| {
+            archive
+                .batch(i)
+                .unwrap_or_else(|e| panic!("batch {i}: {e}"))
+        })
+        .collect()
+}
+
+fn column<'a>(batch: &'a arrow_array::RecordBatch, name: &str) -> &'a ArrayRef {
+    batch
+        .column_by_name(name)
+        .unwrap_or_else(|| panic!("no column `{name}`"))
+}
+
+/// A `u64` column across all batches.
+pub fn column_u64(path: &Path, name: &str) -> Vec<u64> {
+    batches(path)
+        .iter()
+        .flat_map(|b| {
+            column(b, name)
+                .as_primitive::<UInt64Type>()
+                .values()
+                .to_vec()
+        })
+        .collect()
+}
+
+/// A `u32` column across all batches.
+pub fn column_u32(path: &Path, name: &str) -> Vec<u32> {
+    batches(path)
+        .iter()
+        .flat_map(|b| {
+            column(b, name)
+                .as_primitive::<UInt32Type>()
+                .values()
+                .to_vec()
+        })
+        .collect()
+}
+
+/// A binary column across all batches.
+pub fn column_binary(path: &Path, name: &str) -> Vec<Vec<u8>> {
+    batches(path)
+        .iter()
+        .flat_map(|b| {
+            column(b, name)
+                .as_binary::<i32>()
+                .iter()
+                .map(|v| v.expect("no nulls").to_vec())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Every column of the archives at `paths`, concatenated in order: column names, then per
+/// column one single-row array per level (any Arrow type; arrays compare by value).
+pub fn rows_of(paths: &[&Path]) -> (Vec<String>, Vec<Vec<ArrayRef>>) {
+    let mut names: Option<Vec<String>> = None;
+    let mut columns: Vec<Vec<ArrayRef>> = Vec::new();
+    for path in paths {
+        for batch in batches(path) {
+            let these: Vec<String> = batch
+                .schema()
+                .fields()
+                .iter()
+                .map(|f| f.name().clone())
+                .collect();
+            match &names {
+                Some(n) => assert_eq!(n, &these, "{}: columns differ", path.display()),
+                None => {
+                    columns = vec![Vec::new(); these.len()];
+                    names = Some(these);
+                }
+            }
+            for (slot, array) in columns.iter_mut().zip(batch.columns()) {
+                slot.extend((0..array.len()).map(|r| array.slice(r, 1)));
+            }
+        }
+    }
+    (names.unwrap_or_default(), columns)
+}
+
+/// Asserts two `rows_of` results hold the same levels, value by value.
+pub fn assert_same_rows(
+    (names_a, cols_a): &(Vec<String>, Vec<Vec<ArrayRef>>),
+    (names_b, cols_b): &(Vec<String>, Vec<Vec<ArrayRef>>),
+) {
+    assert_eq!(names_a, names_b, "column names differ");
+    for ((name, a), b) in names_a.iter().zip(cols_a).zip(cols_b) {
+        assert_eq!(a.len(), b.len(), "column `{name}`: row counts differ");
+        for (row, (x, y)) in a.iter().zip(b).enumerate() {
+            assert!(
+                x.as_ref() == y.as_ref(),
+                "column `{name}` differs at row {row}: {x:?} vs {y:?}"
+            );
+        }
+    }
+}
+
+/// The mean of a `u32` column.
+pub fn mean(values: &[u32]) -> f64 {
+    values.iter().map(|&v| f64::from(v)).sum::<f64>() / values.len().max(1) as f64
+}

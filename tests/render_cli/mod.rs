@@ -1,0 +1,110 @@
+//! `warren render`: SVG and PNG pictures of one level or a sheet, and its refusals.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{SMALL, TempDir, assert_one_line_error, exit_code, generate, stderr, warren};
+
+const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'];
+
+/// A 20-level archive to draw from.
+fn archive(dir: &TempDir) -> PathBuf {
+    let path = dir.join("levels.arrow");
+    generate(&path, &[&SMALL[..], &["--count", "20"]].concat());
+    path
+}
+
+/// Runs `warren render archive --out picture` plus `extra`.
+fn render(archive: &Path, picture: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "render",
+        archive.to_str().unwrap(),
+        "--out",
+        picture.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    warren(&args)
+}
+
+fn assert_svg(path: &Path) {
+    let text = std::fs::read_to_string(path).expect("SVG is UTF-8 text");
+    let start = text.trim_start();
+    assert!(
+        start.starts_with("<svg") || start.starts_with("<?xml"),
+        "not an SVG: {}",
+        &text[..text.len().min(80)]
+    );
+    assert!(text.trim_end().ends_with("</svg>"), "SVG is not closed");
+}
+
+fn assert_png(path: &Path) {
+    let bytes = std::fs::read(path).unwrap();
+    assert!(bytes.starts_with(&PNG_SIGNATURE), "not a PNG");
+    assert!(bytes.len() > 100, "PNG of {} bytes", bytes.len());
+}
+
+#[test]
+fn renders_svg_and_png() {
+    let dir = TempDir::new("render");
+    let levels = archive(&dir);
+    let (svg, png) = (dir.join("zero.svg"), dir.join("zero.png"));
+    for picture in [&svg, &png] {
+        let output = render(&levels, picture, &["--index", "0"]);
+        assert_eq!(exit_code(&output), 0, "{}", stderr(&output));
+    }
+    assert_svg(&svg);
+    assert_png(&png);
+}
+
+#[test]
+fn renders_a_sheet() {
+    let dir = TempDir::new("sheet");
+    let levels = archive(&dir);
+    let (svg, png) = (dir.join("sheet.svg"), dir.join("sheet.png"));
+    for picture in [&svg, &png] {
+        let output = render(&levels, picture, &["--index", "3", "--sheet", "2x2"]);
+        assert_eq!(exit_code(&output), 0, "{}", stderr(&output));
+    }
+    assert_svg(&svg);
+    assert_png(&png);
+    let one = dir.join("one.svg");
+    let output = render(&levels, &one, &["--index", "3"]);
+    assert_eq!(exit_code(&output), 0, "{}", stderr(&output));
+    let (sheet_len, one_len) = (
+        std::fs::metadata(&svg).unwrap().len(),
+        std::fs::metadata(&one).unwrap().len(),
+    );
+    assert!(
+        sheet_len > one_len,
+        "a 2x2 sheet ({sheet_len} bytes) is no larger than one level ({one_len} bytes)"
+    );
+}
+
+#[test]
+fn index_beyond_the_archive_is_an_error() {
+    let dir = TempDir::new("beyond");
+    let levels = archive(&dir);
+    let picture = dir.join("none.svg");
+    for index in ["20", "1000000"] {
+        let output = render(&levels, &picture, &["--index", index]);
+        assert_eq!(
+            exit_code(&output),
+            2,
+            "--index {index}: {}",
+            stderr(&output)
+        );
+        assert_one_line_error(&output, &format!("render --index {index}"));
+        assert!(!picture.exists(), "--index {index} wrote a picture");
+    }
+}
+
+#[test]
+fn gif_output_is_an_error() {
+    let dir = TempDir::new("gif");
+    let levels = archive(&dir);
+    let picture = dir.join("level.gif");
+    let output = render(&levels, &picture, &["--index", "0"]);
+    assert_eq!(exit_code(&output), 2, "{}", stderr(&output));
+    assert_one_line_error(&output, "render --out level.gif");
+    assert!(stderr(&output).contains("level.gif"), "{}", stderr(&output));
+    assert!(!picture.exists(), "wrote a .gif");
+}

@@ -1,0 +1,12 @@
+//! Integration tests: one binary (ripgrep's layout) that drives the `warren` executable and
+//! reads its archives back with the library.
+//!
+//! NOTE: the topic modules live in `tests/<topic>/mod.rs`, not `tests/<topic>.rs`: Cargo builds
+//! every `tests/*.rs` as a test binary of its own, which would compile each topic twice and
+//! without `common`.
+
+mod archive_integrity;
+mod bad_input;
+mod common;
+mod determinism;
+mod render_cli;
