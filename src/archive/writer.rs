@@ -2,10 +2,16 @@
 //! output's folder; `finish` writes the footer, syncs and renames onto `FILE`. An interrupted
 //! run therefore never leaves a truncated file under the final name, and a writer dropped
 //! without `finish` removes its temporary file.
+//!
+//! While a long run writes, a flusher thread syncs the data written so far every
+//! [`FLUSH_EVERY`] bytes through a second handle, so the disk works alongside the generators and
+//! the final sync only waits for the tail.
 
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Sender, channel};
+use std::thread::JoinHandle;
 
 use arrow_array::RecordBatch;
 use arrow_ipc::writer::FileWriter;
@@ -13,12 +19,33 @@ use arrow_schema::Schema;
 
 use crate::archive::error::ArchiveError;
 
+/// Bytes between background syncs.
+pub const FLUSH_EVERY: u64 = 64 << 20;
+
 /// Writes one archive atomically.
 pub struct ArchiveWriter {
     path: PathBuf,
     tmp: PathBuf,
     writer: Option<FileWriter<BufWriter<File>>>,
     bytes: u64,
+    next_flush: u64,
+    flusher: Option<(Sender<()>, JoinHandle<()>)>,
+}
+
+/// A thread that syncs `file` (a clone of the archive's handle) each time it is poked.
+fn spawn_flusher(file: File) -> Option<(Sender<()>, JoinHandle<()>)> {
+    let (tx, rx) = channel::<()>();
+    let handle = std::thread::Builder::new()
+        .name("warren-flusher".into())
+        .spawn(move || {
+            // PERF: write-back overlaps generation; errors surface at the final sync_all.
+            while rx.recv().is_ok() {
+                while rx.try_recv().is_ok() {}
+                let _ = file.sync_data();
+            }
+        })
+        .ok()?;
+    Some((tx, handle))
 }
 
 /// The temporary path used while `path` is being written: `path` with `.tmp` appended.
@@ -39,6 +66,7 @@ impl ArchiveWriter {
             source,
         };
         let file = File::create(&tmp).map_err(|e| io("cannot create", e))?;
+        let flusher = file.try_clone().ok().and_then(spawn_flusher);
         // PERF: a large buffer turns record batches into few, large write calls.
         let buffered = BufWriter::with_capacity(1 << 20, file);
         let writer =
@@ -51,6 +79,8 @@ impl ArchiveWriter {
             tmp,
             writer: Some(writer),
             bytes: 0,
+            next_flush: FLUSH_EVERY,
+            flusher,
         })
     }
 
@@ -62,6 +92,12 @@ impl ArchiveWriter {
             source,
         })?;
         self.bytes += batch.get_array_memory_size() as u64;
+        if self.bytes >= self.next_flush {
+            self.next_flush = self.bytes + FLUSH_EVERY;
+            if let Some((poke, _)) = &self.flusher {
+                let _ = poke.send(());
+            }
+        }
         Ok(())
     }
 
@@ -74,6 +110,7 @@ impl ArchiveWriter {
     /// Returns the final file size.
     pub fn finish(mut self, footer: &[(String, String)]) -> Result<u64, ArchiveError> {
         let mut writer = self.writer.take().expect("finish twice");
+        self.stop_flusher();
         for (k, v) in footer {
             writer.write_metadata(k.clone(), v.clone());
         }
@@ -109,8 +146,18 @@ impl ArchiveWriter {
     }
 }
 
+impl ArchiveWriter {
+    fn stop_flusher(&mut self) {
+        if let Some((poke, handle)) = self.flusher.take() {
+            drop(poke);
+            let _ = handle.join();
+        }
+    }
+}
+
 impl Drop for ArchiveWriter {
     fn drop(&mut self) {
+        self.stop_flusher();
         if self.writer.take().is_some() {
             // Not finished: the run failed; leave nothing behind.
             let _ = std::fs::remove_file(&self.tmp);
