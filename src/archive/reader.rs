@@ -24,6 +24,7 @@ const CONTINUATION: [u8; 4] = [0xFF; 4];
 /// A memory-mapped archive.
 pub struct Archive {
     path: PathBuf,
+    mmap: Arc<Mmap>,
     buffer: Buffer,
     schema: SchemaRef,
     blocks: Vec<Block>,
@@ -127,8 +128,12 @@ impl Archive {
             return Err(corrupt(format!("unsupported metadata version {version:?}")));
         }
         let decoder = FileDecoder::new(schema.clone(), version).with_require_alignment(false);
+        // Read-ahead suits the front-to-back scans of inspect and verify; advice is only a hint.
+        #[cfg(unix)]
+        let _ = mmap.advise(memmap2::Advice::Sequential);
         Ok(Self {
             path: path.to_path_buf(),
+            mmap,
             buffer,
             schema,
             blocks,
@@ -165,6 +170,34 @@ impl Archive {
     /// Size of the mapped file in bytes.
     pub fn file_len(&self) -> usize {
         self.buffer.len()
+    }
+
+    /// Lets the kernel drop the resident pages of batch `i` once a scan is done with it, so that
+    /// scanning a file larger than memory keeps the resident set small. A later access simply
+    /// reads the pages again. Best effort; does nothing off Unix.
+    pub fn release(&self, i: usize) {
+        #[cfg(unix)]
+        if let Some(block) = self.blocks.get(i) {
+            const PAGE: usize = 4096;
+            let start = (block.offset() as usize).next_multiple_of(PAGE);
+            let end = (block.offset() as usize
+                + block.metaDataLength() as usize
+                + block.bodyLength() as usize)
+                / PAGE
+                * PAGE;
+            if end > start {
+                // SAFETY: the mapping is private and read-only and the file is not modified, so
+                // MADV_DONTNEED only discards clean pages, which fault back in from the file
+                // with the same bytes; no Rust reference can observe a difference.
+                let _ = unsafe {
+                    self.mmap.unchecked_advise_range(
+                        memmap2::UncheckedAdvice::DontNeed,
+                        start,
+                        end - start,
+                    )
+                };
+            }
+        }
     }
 
     /// Decodes record batch `i` without copying level data.

@@ -23,6 +23,15 @@ pub struct Args {
     show: usize,
 }
 
+/// What one batch's check found: first and last index, rows, violations shown, violations.
+struct BatchCheck {
+    first: u64,
+    last: u64,
+    rows: u64,
+    shown: Vec<String>,
+    count: u64,
+}
+
 /// The outcome of checking all levels.
 struct Report {
     levels: u64,
@@ -57,7 +66,7 @@ impl GeneratorTask for VerifyTask<'_> {
             );
         }
         // Per batch: (first index, last index, rows, violations, violation count).
-        let per_batch: Vec<Result<(u64, u64, u64, Vec<String>, u64)>> = (0..archive.batch_count())
+        let per_batch: Vec<Result<BatchCheck>> = (0..archive.batch_count())
             .into_par_iter()
             .map(|b| {
                 let batch = archive.batch(b)?;
@@ -92,7 +101,17 @@ impl GeneratorTask for VerifyTask<'_> {
                         }
                     }
                 }
-                Ok((first, last, view.rows() as u64, shown, count))
+                let rows = view.rows() as u64;
+                drop(view);
+                drop(batch);
+                archive.release(b);
+                Ok(BatchCheck {
+                    first,
+                    last,
+                    rows,
+                    shown,
+                    count,
+                })
             })
             .collect();
         let mut report = Report {
@@ -102,7 +121,13 @@ impl GeneratorTask for VerifyTask<'_> {
         };
         let mut previous_last: Option<u64> = None;
         for (b, r) in per_batch.into_iter().enumerate() {
-            let (first, last, rows, shown, count) = r?;
+            let BatchCheck {
+                first,
+                last,
+                rows,
+                shown,
+                count,
+            } = r?;
             if rows > 0 {
                 if let Some(p) = previous_last {
                     if first <= p {

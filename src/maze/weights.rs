@@ -104,7 +104,7 @@ fn radix_sort_high32(keys: &mut Vec<u64>, tmp: &mut Vec<u64>) {
         for &k in keys.iter() {
             count[((k >> shift) & 0xFF) as usize + 1] += 1;
         }
-        if count.iter().any(|&c| c == keys.len()) {
+        if count.contains(&keys.len()) {
             continue; // every key has the same byte here: the pass would be the identity
         }
         for i in 0..256 {

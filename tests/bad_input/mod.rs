@@ -94,10 +94,21 @@ fn profile_with_unknown_key_names_file_and_line() {
         "kind = \"maze\"\n\n[maze]\nwidth = 8\nhieght = 8\n",
     )
     .unwrap();
-    generate_fails(
-        &dir,
-        &[profile.to_str().unwrap()],
-        &["typo.toml", "line", "hieght"],
+    let profile = profile.to_str().unwrap();
+    generate_fails(&dir, &[profile], &["typo.toml", "hieght"]);
+    // The typo is on line 5: accept `FILE:5:COLUMN` or `line 5`.
+    let out = dir.join("x.arrow");
+    let output = warren([
+        "generate",
+        profile,
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = stderr(&output);
+    assert!(
+        err.contains(&format!("{profile}:5:")) || err.contains("line 5"),
+        "error does not give line 5: {err}"
     );
 }
 
@@ -178,12 +189,36 @@ fn readers_reject_an_archive_missing_its_last_byte() {
     readers_fail(&dir, &path, false);
 }
 
-#[test]
-fn readers_reject_an_archive_with_zeroed_bytes() {
-    let dir = TempDir::new("zeroed");
-    let (path, mut bytes) = archive(&dir);
+/// A small archive with 64 bytes zeroed in the middle of the file (inside level data).
+fn zeroed_archive(dir: &TempDir) -> PathBuf {
+    let (path, mut bytes) = archive(dir);
     let mid = bytes.len() / 2;
     bytes[mid - 32..mid + 32].fill(0);
     std::fs::write(&path, &bytes).unwrap();
+    path
+}
+
+#[test]
+fn verify_rejects_an_archive_with_zeroed_bytes() {
+    let dir = TempDir::new("zeroed-verify");
+    let path = zeroed_archive(&dir);
+    let output = warren([Path::new("verify"), &path]);
+    let (code, err) = (exit_code(&output), stderr(&output));
+    assert!(!err.contains("panicked"), "verify panicked: {err}");
+    match code {
+        1 => assert!(
+            stdout(&output).contains("violations"),
+            "exit 1 without a report: {}",
+            stdout(&output)
+        ),
+        2 => assert_one_line_error(&output, "verify"),
+        _ => panic!("verify exited {code}: {}{err}", stdout(&output)),
+    }
+}
+
+#[test]
+fn readers_reject_an_archive_with_zeroed_bytes() {
+    let dir = TempDir::new("zeroed");
+    let path = zeroed_archive(&dir);
     readers_fail(&dir, &path, true);
 }
