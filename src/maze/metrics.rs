@@ -267,7 +267,12 @@ pub fn compute<T: Topology>(
     }
     // Interior rooms with a passage besides the one in and the one out are decision points; the
     // start (a leaf, being a diameter end) never is.
-    m.decision_points = path[1..path.len().saturating_sub(1)]
+    let interior = if path.len() > 2 {
+        &path[1..path.len() - 1]
+    } else {
+        &[][..]
+    };
+    m.decision_points = interior
         .iter()
         .filter(|&&v| tree.degree[v as usize] >= 3)
         .count() as u32;

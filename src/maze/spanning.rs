@@ -61,6 +61,10 @@ impl UnionFind {
 /// The logical graph: which physical edges are passages, each room's passage count, and each
 /// room's logical neighbours as a small fixed-stride list.
 ///
+/// NOTE: every list is kept sorted by edge id, whatever order passages were opened, merged or
+/// decoded in, so searches (and the diameter ends they pick among ties) are a function of the
+/// tree alone; `verify` relies on this to recompute the stored metrics exactly.
+///
 /// PERF: neighbour lists make "the one passage of a dead end" O(1) and let searches visit only
 /// passages; scanning physical neighbours and testing each edge's flag mispredicted a branch per
 /// neighbour and cost half of a 32 x 32 maze's time.
@@ -90,18 +94,27 @@ impl Tree {
         self.via.resize(slots * self.stride, 0);
     }
 
+    /// Inserts `(n, e)` into `v`'s list, keeping it sorted by edge id.
     #[inline]
     fn push(&mut self, v: u32, n: u32, e: u32) {
+        let base = v as usize * self.stride;
         let d = self.degree[v as usize] as usize;
         debug_assert!(
             d + 1 < self.stride,
             "room {v} has more passages than physical neighbours"
         );
-        self.next[v as usize * self.stride + d] = n;
-        self.via[v as usize * self.stride + d] = e;
+        let mut at = base + d;
+        while at > base && self.via[at - 1] > e {
+            self.next[at] = self.next[at - 1];
+            self.via[at] = self.via[at - 1];
+            at -= 1;
+        }
+        self.next[at] = n;
+        self.via[at] = e;
         self.degree[v as usize] += 1;
     }
 
+    /// Removes edge `e` from `v`'s list, keeping the order.
     #[inline]
     fn remove(&mut self, v: u32, e: u32) {
         let base = v as usize * self.stride;
@@ -110,8 +123,8 @@ impl Tree {
             .iter()
             .position(|&x| x == e)
             .expect("passage listed");
-        self.next[base + at] = self.next[base + d - 1];
-        self.via[base + at] = self.via[base + d - 1];
+        self.next.copy_within(base + at + 1..base + d, base + at);
+        self.via.copy_within(base + at + 1..base + d, base + at);
         self.degree[v as usize] -= 1;
     }
 
@@ -142,7 +155,8 @@ impl Tree {
         self.degree[b as usize] += 1;
     }
 
-    /// Rebuilds every room's neighbour list from the passage flags.
+    /// Rebuilds every room's neighbour list from the passage flags (sorted by edge id, because
+    /// `for_each_edge` visits edges in id order).
     ///
     /// # Runtime
     /// O(E), branch-free: each physical edge is written into both rooms' spare slot and the

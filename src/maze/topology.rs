@@ -17,7 +17,7 @@ pub trait Topology {
     fn max_degree(&self) -> usize;
     /// Calls `f(neighbour, edge)` for every physical connection of room `v`.
     fn for_each_neighbour(&self, v: u32, f: impl FnMut(u32, u32));
-    /// Calls `f(edge, a, b)` for every physical edge, in edge-id order.
+    /// Calls `f(edge, a, b)` for every physical edge, in ascending edge-id order.
     fn for_each_edge(&self, f: impl FnMut(u32, u32, u32));
     /// The room's position, in room units.
     fn position(&self, v: u32) -> Vec2;
