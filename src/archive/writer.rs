@@ -3,12 +3,17 @@
 //! run therefore never leaves a truncated file under the final name, and a writer dropped
 //! without `finish` removes its temporary file.
 //!
+//! Every record batch's bytes are checksummed (CRC-32, IEEE) as they stream out;
+//! the list goes into the footer as [`FOOTER_BATCH_CRC32`], and the reader checks a batch's
+//! checksum before it decodes it, so damage anywhere in level data is caught, not just damage
+//! to the framing.
+//!
 //! While a long run writes, a flusher thread syncs the data written so far every
 //! [`FLUSH_EVERY`] bytes through a second handle, so the disk works alongside the generators and
 //! the final sync only waits for the tail.
 
 use std::fs::File;
-use std::io::BufWriter;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Sender, channel};
 use std::thread::JoinHandle;
@@ -19,6 +24,28 @@ use arrow_schema::Schema;
 
 use crate::archive::error::ArchiveError;
 
+/// Footer metadata: one CRC-32 per record batch, lower-case hex, comma-separated.
+pub const FOOTER_BATCH_CRC32: &str = "warren.batch_crc32";
+
+/// Passes bytes through to `inner`, folding them into a CRC-32.
+pub struct Checksummed<W> {
+    inner: W,
+    crc: crc32fast::Hasher,
+}
+
+impl<W: Write> Write for Checksummed<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        // PERF: crc32fast uses the carry-less multiply instructions: > 10 GB/s.
+        self.crc.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 /// Bytes between background syncs.
 pub const FLUSH_EVERY: u64 = 64 << 20;
 
@@ -26,7 +53,8 @@ pub const FLUSH_EVERY: u64 = 64 << 20;
 pub struct ArchiveWriter {
     path: PathBuf,
     tmp: PathBuf,
-    writer: Option<FileWriter<BufWriter<File>>>,
+    writer: Option<FileWriter<Checksummed<BufWriter<File>>>>,
+    crcs: Vec<u32>,
     bytes: u64,
     next_flush: u64,
     flusher: Option<(Sender<()>, JoinHandle<()>)>,
@@ -69,6 +97,10 @@ impl ArchiveWriter {
         let flusher = file.try_clone().ok().and_then(spawn_flusher);
         // PERF: a large buffer turns record batches into few, large write calls.
         let buffered = BufWriter::with_capacity(1 << 20, file);
+        let buffered = Checksummed {
+            inner: buffered,
+            crc: crc32fast::Hasher::new(),
+        };
         let writer =
             FileWriter::try_new(buffered, schema).map_err(|source| ArchiveError::Encode {
                 path: tmp.clone(),
@@ -78,6 +110,7 @@ impl ArchiveWriter {
             path: path.to_path_buf(),
             tmp,
             writer: Some(writer),
+            crcs: Vec::new(),
             bytes: 0,
             next_flush: FLUSH_EVERY,
             flusher,
@@ -87,10 +120,15 @@ impl ArchiveWriter {
     /// Appends one record batch.
     pub fn write(&mut self, batch: &RecordBatch) -> Result<(), ArchiveError> {
         let writer = self.writer.as_mut().expect("write after finish");
+        // NOTE: the file writer emits exactly one block (message and body) per batch, so the
+        // bytes that pass during `write` are that block's bytes.
+        writer.get_mut().crc = crc32fast::Hasher::new();
         writer.write(batch).map_err(|source| ArchiveError::Encode {
             path: self.tmp.clone(),
             source,
         })?;
+        let crc = std::mem::replace(&mut writer.get_mut().crc, crc32fast::Hasher::new());
+        self.crcs.push(crc.finalize());
         self.bytes += batch.get_array_memory_size() as u64;
         if self.bytes >= self.next_flush {
             self.next_flush = self.bytes + FLUSH_EVERY;
@@ -114,12 +152,14 @@ impl ArchiveWriter {
         for (k, v) in footer {
             writer.write_metadata(k.clone(), v.clone());
         }
+        let crcs: Vec<String> = self.crcs.iter().map(|c| format!("{c:08x}")).collect();
+        writer.write_metadata(FOOTER_BATCH_CRC32, crcs.join(","));
         let enc = |source| ArchiveError::Encode {
             path: self.tmp.clone(),
             source,
         };
         writer.finish().map_err(enc)?;
-        let buffered = writer.into_inner().map_err(enc)?;
+        let buffered = writer.into_inner().map_err(enc)?.inner;
         let io = |action, source| ArchiveError::Io {
             path: self.tmp.clone(),
             action,

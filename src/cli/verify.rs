@@ -69,7 +69,10 @@ impl GeneratorTask for VerifyTask<'_> {
         let per_batch: Vec<Result<BatchCheck>> = (0..archive.batch_count())
             .into_par_iter()
             .map(|b| {
-                let batch = archive.batch(b)?;
+                // A failed checksum is a violation, not the end: decode anyway to name the
+                // damaged levels.
+                let checksum = archive.check_batch(b).err().map(|e| e.to_string());
+                let batch = archive.batch_unchecked(b)?;
                 let view = BatchView::new(&batch, &columns)
                     .map_err(|r| anyhow::anyhow!("{}: batch {b}: {r}", archive.path().display()))?;
                 let mut metrics = Vec::new();
@@ -100,6 +103,10 @@ impl GeneratorTask for VerifyTask<'_> {
                             shown.push(format!("level {}: {p}", record.index));
                         }
                     }
+                }
+                if let Some(e) = checksum {
+                    count += 1;
+                    shown.insert(0, e);
                 }
                 let rows = view.rows() as u64;
                 drop(view);
