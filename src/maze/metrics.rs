@@ -106,6 +106,11 @@ impl Bfs {
     /// Two ends of a longest path, from one search: heights are folded bottom-up in reverse
     /// breadth-first order, and the best sum of two branch heights at any room is the diameter.
     ///
+    /// NOTE: ties break by room id (each subtree reports its lowest-id deepest leaf, and the
+    /// lexicographically smallest end pair wins), so the result is the smallest diameter pair of
+    /// the tree, whatever the root or the order of the neighbour lists; `verify` rebuilds the
+    /// tree in another order and must get the same ends.
+    ///
     /// PERF: replaces the classic double sweep (two searches) with one search and one linear,
     /// branch-light pass.
     fn diameter_ends(&mut self, slots: usize) -> (u32, u32, u32) {
@@ -116,15 +121,18 @@ impl Bfs {
         let root = self.order[0];
         let (mut best, mut ends) = (0, (root, root));
         for &v in self.order[1..].iter().rev() {
-            let p = self.parent[v as usize] as usize;
-            let through = self.down[v as usize] + 1;
-            if through + self.down[p] > best {
-                best = through + self.down[p];
-                ends = (self.leaf[p], self.leaf[v as usize]);
+            let (v, p) = (v as usize, self.parent[v as usize] as usize);
+            let through = self.down[v] + 1;
+            let total = through + self.down[p];
+            let (a, b) = (self.leaf[p], self.leaf[v]);
+            let pair = (a.min(b), a.max(b));
+            if total > best || (total == best && pair < ends) {
+                best = total;
+                ends = pair;
             }
-            if through > self.down[p] {
+            if through > self.down[p] || (through == self.down[p] && self.leaf[v] < self.leaf[p]) {
                 self.down[p] = through;
-                self.leaf[p] = self.leaf[v as usize];
+                self.leaf[p] = self.leaf[v];
             }
         }
         (ends.0, ends.1, best)
@@ -249,9 +257,8 @@ pub fn compute<T: Topology>(
     }
     let slots = topo.slot_count();
     bfs.search(tree, first_room, slots);
-    let (a, b, diameter) = bfs.diameter_ends(slots);
-    // The start is the end with the lower room id, so the pair is canonical.
-    let (start, goal) = (a.min(b), a.max(b));
+    // The start is the end with the lower room id.
+    let (start, goal, diameter) = bfs.diameter_ends(slots);
     m.start_room = start;
     m.goal_room = goal;
     m.diameter = diameter;

@@ -61,9 +61,8 @@ impl UnionFind {
 /// The logical graph: which physical edges are passages, each room's passage count, and each
 /// room's logical neighbours as a small fixed-stride list.
 ///
-/// NOTE: every list is kept sorted by edge id, whatever order passages were opened, merged or
-/// decoded in, so searches (and the diameter ends they pick among ties) are a function of the
-/// tree alone; `verify` relies on this to recompute the stored metrics exactly.
+/// NOTE: list order depends on the order passages were opened and merged; every metric is
+/// computed so that it does not (see `metrics::Bfs::diameter_ends`).
 ///
 /// PERF: neighbour lists make "the one passage of a dead end" O(1) and let searches visit only
 /// passages; scanning physical neighbours and testing each edge's flag mispredicted a branch per
@@ -87,34 +86,24 @@ impl Tree {
         self.passage.resize(edges, 0);
         self.degree.clear();
         self.degree.resize(slots, 0);
-        // NOTE: one spare slot per room lets `link_all` store unconditionally (see there).
-        self.stride = max_degree + 1;
+        self.stride = max_degree;
         // No clearing needed: entries past a room's degree are never read.
         self.next.resize(slots * self.stride, 0);
         self.via.resize(slots * self.stride, 0);
     }
 
-    /// Inserts `(n, e)` into `v`'s list, keeping it sorted by edge id.
     #[inline]
     fn push(&mut self, v: u32, n: u32, e: u32) {
-        let base = v as usize * self.stride;
-        let d = self.degree[v as usize] as usize;
+        let at = v as usize * self.stride + self.degree[v as usize] as usize;
         debug_assert!(
-            d + 1 < self.stride,
+            (self.degree[v as usize] as usize) < self.stride,
             "room {v} has more passages than physical neighbours"
         );
-        let mut at = base + d;
-        while at > base && self.via[at - 1] > e {
-            self.next[at] = self.next[at - 1];
-            self.via[at] = self.via[at - 1];
-            at -= 1;
-        }
         self.next[at] = n;
         self.via[at] = e;
         self.degree[v as usize] += 1;
     }
 
-    /// Removes edge `e` from `v`'s list, keeping the order.
     #[inline]
     fn remove(&mut self, v: u32, e: u32) {
         let base = v as usize * self.stride;
@@ -123,8 +112,8 @@ impl Tree {
             .iter()
             .position(|&x| x == e)
             .expect("passage listed");
-        self.next.copy_within(base + at + 1..base + d, base + at);
-        self.via.copy_within(base + at + 1..base + d, base + at);
+        self.next[base + at] = self.next[base + d - 1];
+        self.via[base + at] = self.via[base + d - 1];
         self.degree[v as usize] -= 1;
     }
 
@@ -144,39 +133,6 @@ impl Tree {
         self.passage[e as usize] = 0;
         self.remove(a, e);
         self.remove(b, e);
-    }
-
-    /// Marks edge `e` between `a` and `b` as a passage without listing it: Kruskal's hot loop
-    /// calls this, then [`Tree::link_all`] lists every passage in one sequential pass.
-    #[inline]
-    pub fn mark(&mut self, e: u32, a: u32, b: u32) {
-        self.passage[e as usize] = 1;
-        self.degree[a as usize] += 1;
-        self.degree[b as usize] += 1;
-    }
-
-    /// Rebuilds every room's neighbour list from the passage flags (sorted by edge id, because
-    /// `for_each_edge` visits edges in id order).
-    ///
-    /// # Runtime
-    /// O(E), branch-free: each physical edge is written into both rooms' spare slot and the
-    /// count advances by the passage flag (0 or 1), so non-passages are overwritten later.
-    pub fn link_all<T: Topology>(&mut self, topo: &T) {
-        self.degree.iter_mut().for_each(|d| *d = 0);
-        let s = self.stride;
-        topo.for_each_edge(|e, a, b| {
-            // PERF: no branch on the flag: random trees made that branch a coin flip.
-            let p = self.passage[e as usize];
-            let (a, b) = (a as usize, b as usize);
-            let ia = a * s + self.degree[a] as usize;
-            self.next[ia] = b as u32;
-            self.via[ia] = e;
-            self.degree[a] += p;
-            let ib = b * s + self.degree[b] as usize;
-            self.next[ib] = a as u32;
-            self.via[ib] = e;
-            self.degree[b] += p;
-        });
     }
 
     /// Whether edge `e` is a passage.
@@ -214,11 +170,10 @@ pub fn kruskal<T: Topology>(
             break;
         }
         if uf.union(link.a, link.b) {
-            tree.mark(link.edge, link.a, link.b);
+            tree.open(link.edge, link.a, link.b);
             opened += 1;
         }
     }
-    tree.link_all(topo);
     opened
 }
 
