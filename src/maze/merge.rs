@@ -8,27 +8,29 @@
 //! one pass merges nothing; within a room, the first adjacent dead end in neighbour order is taken.
 
 use crate::maze::spanning::Tree;
-use crate::maze::topology::Topology;
+use crate::maze::topology::{Link, Topology};
 
-/// If dead end `v` hangs off a crossroad and touches another dead end, returns
-/// `(crossroad, passage edge, other dead end, edge to it)`.
+/// If dead end `v` hangs off a crossroad and touches another dead end, returns the passage to
+/// close (toward the crossroad) and the one to open (toward the other dead end).
 #[inline]
-fn merge_candidate<T: Topology>(topo: &T, tree: &Tree, v: u32) -> Option<(u32, u32, u32, u32)> {
-    if tree.degree[v as usize] != 1 {
+fn merge_candidate<T: Topology>(topo: &T, tree: &Tree, v: u32) -> Option<(Link, Link)> {
+    let mask = tree.mask[v as usize];
+    if mask.count_ones() != 1 {
         return None;
     }
-    let (next, via) = tree.passages(v);
-    let (crossroad, passage) = (next[0], via[0]);
-    if tree.degree[crossroad as usize] < 3 {
+    let k = mask.trailing_zeros();
+    if tree.degree(topo.neighbour_room(v, k)) < 3 {
         return None;
     }
-    let mut partner = None;
-    topo.for_each_neighbour(v, |n, e| {
-        if partner.is_none() && n != crossroad && tree.degree[n as usize] == 1 {
-            partner = Some((n, e));
+    let mut others = topo.physical_mask(v) & !mask;
+    while others != 0 {
+        let j = others.trailing_zeros();
+        others &= others - 1;
+        if tree.degree(topo.neighbour_room(v, j)) == 1 {
+            return Some((Tree::link(topo, v, k), Tree::link(topo, v, j)));
         }
-    });
-    partner.map(|(n, e)| (crossroad, passage, n, e))
+    }
+    None
 }
 
 /// Merges dead ends until none can merge. Returns the number of merges performed.
@@ -44,21 +46,13 @@ fn merge_candidate<T: Topology>(topo: &T, tree: &Tree, v: u32) -> Option<(u32, u
 pub fn merge_dead_ends<T: Topology>(topo: &T, tree: &mut Tree) -> u32 {
     let mut merges = 0;
     for v in 0..topo.slot_count() as u32 {
-        // PERF: the cheap degree test stays inline; the full candidate check runs for dead ends.
-        if tree.degree[v as usize] != 1 {
-            continue;
-        }
-        if let Some((crossroad, passage, other, link)) = merge_candidate(topo, tree, v) {
-            tree.close(passage, v, crossroad);
-            tree.open(link, v, other);
+        if let Some((away, toward)) = merge_candidate(topo, tree, v) {
+            tree.close(away);
+            tree.open(toward);
             merges += 1;
         }
     }
-    debug_assert_eq!(
-        mergeable_dead_ends(topo, tree),
-        0,
-        "one pass must reach the fixpoint"
-    );
+    debug_assert_eq!(mergeable_dead_ends(topo, tree), 0, "one pass must reach the fixpoint");
     merges
 }
 
@@ -72,22 +66,15 @@ pub fn mergeable_dead_ends<T: Topology>(topo: &T, tree: &Tree) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::graph::NONE;
     use crate::maze::topology::Lattice;
 
     /// Opens the given lattice edges (by endpoints) in a fresh tree.
     fn tree_of(lat: &Lattice, pairs: &[(u32, u32)]) -> Tree {
         let mut tree = Tree::default();
-        tree.reset(lat.slot_count(), lat.edge_slots(), 4);
+        tree.reset(lat.slot_count(), lat.edge_slots());
         for &(a, b) in pairs {
-            let mut edge = NONE;
-            lat.for_each_neighbour(a, |n, e| {
-                if n == b {
-                    edge = e;
-                }
-            });
-            assert_ne!(edge, NONE, "{a}-{b} is not a lattice edge");
-            tree.open(edge, a, b);
+            let k = (0..4).find(|&k| lat.physical_mask(a) & (1 << k) != 0 && lat.neighbour_room(a, k) == b);
+            tree.open(Tree::link(lat, a, k.expect("a lattice edge")));
         }
         tree
     }
@@ -100,9 +87,10 @@ mod tests {
         // Dead ends: 0 (off crossroad 1, physically next to dead end 3), 2, 3, 5.
         let lat = Lattice::new(3, 2, None);
         let mut tree = tree_of(&lat, &[(0, 1), (1, 2), (1, 4), (4, 3), (4, 5)]);
-        let dead_before = tree.degree.iter().filter(|&&d| d == 1).count();
+        let dead = |t: &Tree| t.mask.iter().filter(|m| m.count_ones() == 1).count();
+        let dead_before = dead(&tree);
         let merges = merge_dead_ends(&lat, &mut tree);
-        let dead_after = tree.degree.iter().filter(|&&d| d == 1).count();
+        let dead_after = dead(&tree);
         assert!(merges >= 1);
         assert_eq!(dead_before - dead_after, merges as usize);
         assert_eq!(tree.passage.iter().filter(|&&p| p == 1).count(), 5);

@@ -73,31 +73,35 @@ pub struct Bfs {
 
 impl Bfs {
     /// Breadth-first order of the tree from `root`, with parents and depths.
-    fn search(&mut self, tree: &Tree, root: u32, slots: usize) {
-        // One spare entry at `slots` absorbs the writes for the parent (see below).
+    fn search<T: Topology>(&mut self, topo: &T, tree: &Tree, root: u32, slots: usize) {
         self.depth.clear();
-        self.depth.resize(slots + 1, NONE);
+        self.depth.resize(slots, NONE);
         self.parent.clear();
-        self.parent.resize(slots + 1, NONE);
+        self.parent.resize(slots, NONE);
+        self.back.clear();
+        self.back.resize(slots, 0);
         self.order.clear();
-        self.order.resize(slots + 1, NONE);
+        self.order.resize(slots, NONE);
         self.order[0] = root;
         self.depth[root as usize] = 0;
+        // `back[v]` holds the mask bit of the slot leading to v's parent (0 for the root).
         let (mut head, mut len) = (0, 1);
         while head < len {
             let v = self.order[head];
             head += 1;
             let d = self.depth[v as usize] + 1;
-            let from = self.parent[v as usize];
-            for &n in tree.passages(v).0 {
-                // PERF: a tree, so every neighbour but the parent is new; stores go to the spare
-                // entry for the parent instead of branching on a coin-flip condition.
-                let child = n != from;
-                let at = if child { n as usize } else { slots };
-                self.depth[at] = d;
-                self.parent[at] = v;
+            // PERF: in a tree every passage but the one back is a child: the children are the
+            // mask minus one bit, visited without testing whether they were seen.
+            let mut children = tree.mask[v as usize] & !(self.back[v as usize] as u16);
+            while children != 0 {
+                let k = children.trailing_zeros();
+                children &= children - 1;
+                let n = topo.neighbour_room(v, k);
+                self.depth[n as usize] = d;
+                self.parent[n as usize] = v;
+                self.back[n as usize] = 1 << topo.reverse_slot(v, k);
                 self.order[len] = n;
-                len += usize::from(child);
+                len += 1;
             }
         }
         self.order.truncate(len);
@@ -242,12 +246,13 @@ pub fn compute<T: Topology>(
         }
         m.rooms += 1;
         // PERF: counts are added branch-free; only dead ends look at their neighbour.
-        let d = tree.degree[v as usize];
+        let mask = tree.mask[v as usize];
+        let d = mask.count_ones();
         m.crossroads += u32::from(d >= 3);
         if d == 1 {
             m.dead_ends += 1;
-            let n = tree.passages(v).0[0];
-            m.dead_ends_at_crossroad += u32::from(tree.degree[n as usize] >= 3);
+            let n = topo.neighbour_room(v, mask.trailing_zeros());
+            m.dead_ends_at_crossroad += u32::from(tree.degree(n) >= 3);
         }
     }
     m.mergeable_dead_ends = mergeable.unwrap_or_else(|| mergeable_dead_ends(topo, tree));
@@ -256,7 +261,7 @@ pub fn compute<T: Topology>(
         return m;
     }
     let slots = topo.slot_count();
-    bfs.search(tree, first_room, slots);
+    bfs.search(topo, tree, first_room, slots);
     // The start is the end with the lower room id.
     let (start, goal, diameter) = bfs.diameter_ends(slots);
     m.start_room = start;
@@ -281,7 +286,7 @@ pub fn compute<T: Topology>(
     };
     m.decision_points = interior
         .iter()
-        .filter(|&&v| tree.degree[v as usize] >= 3)
+        .filter(|&&v| tree.degree(v) >= 3)
         .count() as u32;
     m
 }
@@ -296,15 +301,10 @@ mod tests {
         // 3x2 lattice, tree: top row 0-1-2, and 1-4, 0-3. Longest path: 3-0-1-2 or 3-0-1-4.
         let lat = Lattice::new(3, 2, None);
         let mut tree = Tree::default();
-        tree.reset(6, lat.edge_slots(), 4);
+        tree.reset(6, lat.edge_slots());
         for (a, b) in [(0u32, 1u32), (1, 2), (1, 4), (0, 3)] {
-            let mut edge = NONE;
-            lat.for_each_neighbour(a, |n, e| {
-                if n == b {
-                    edge = e;
-                }
-            });
-            tree.open(edge, a, b);
+            let k = (0..4).find(|&k| lat.physical_mask(a) & (1 << k) != 0 && lat.neighbour_room(a, k) == b);
+            tree.open(Tree::link(&lat, a, k.unwrap()));
         }
         // Room 5 is isolated here on purpose: only 5 rooms are reachable.
         let mut bfs = Bfs::default();

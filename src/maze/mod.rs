@@ -26,7 +26,7 @@ pub use config::{Axis, Gradient, MazeConfig, Topology as MazeTopology, Weighting
 pub use merge::{merge_dead_ends, mergeable_dead_ends};
 pub use metrics::{MAZE_METRICS, MazeMetrics};
 pub use spanning::Tree;
-pub use topology::{Explicit, Lattice, Topology};
+pub use topology::{Explicit, Lattice, Link, Topology};
 
 use bumpalo::Bump;
 use bumpalo::collections::Vec as BumpVec;
@@ -40,7 +40,7 @@ use crate::core::rng::WarrenRng;
 use metrics::Bfs;
 use physical::HoleScratch;
 use spanning::UnionFind;
-use weights::{Link, OrderScratch};
+use weights::OrderScratch;
 
 /// The maze generator for one configuration.
 #[derive(Clone, Debug)]
@@ -190,6 +190,12 @@ impl Generator for MazeGenerator {
                     x,
                     y,
                 };
+                if topo.max_degree() > topology::MAX_SLOTS {
+                    return Err(GenError {
+                        reason: "room with too many neighbours",
+                        detail: format!("a room has {} neighbours (at most 16)", topo.max_degree()),
+                    });
+                }
                 let m = grow(&topo, x.len(), cfg, &mut rng, &mut grow_scratch);
                 let mut flags = BumpVec::with_capacity_in(src.len(), bump);
                 flags.extend(

@@ -5,7 +5,7 @@
 
 use crate::core::grid::{Grid, GridView, cell};
 use crate::maze::spanning::Tree;
-use crate::maze::topology::{Lattice, Topology};
+use crate::maze::topology::{Lattice, Link, Topology};
 
 /// Draws the maze into `grid`, reusing its allocation.
 ///
@@ -75,11 +75,7 @@ pub fn decode(
         }
     }
     let lattice = Lattice::new(width, height, Some(present));
-    tree.reset(
-        lattice.slot_count(),
-        lattice.edge_slots(),
-        lattice.max_degree(),
-    );
+    tree.reset(lattice.slot_count(), lattice.edge_slots());
     for gy in 0..gh {
         for gx in 0..gw {
             let code = grid.get(gx, gy);
@@ -97,15 +93,18 @@ pub fn decode(
                 ));
             }
             let (x, y) = ((gx - 1) / 2, (gy - 1) / 2);
-            let (a, e, b) = if odd_y {
-                (y * width + x, lattice.east_edge(x, y), y * width + x + 1)
+            let a = y * width + x;
+            let link = if odd_y {
+                let edge = lattice.east_edge(x, y);
+                Link { edge, a, b: a + 1, slot_a: 2, slot_b: 1 }
             } else {
-                (y * width + x, lattice.south_edge(x, y), (y + 1) * width + x)
+                let edge = lattice.south_edge(x, y);
+                Link { edge, a, b: a + width, slot_a: 3, slot_b: 0 }
             };
-            if !present[a as usize] || !present[b as usize] {
+            if !present[link.a as usize] || !present[link.b as usize] {
                 return Err(format!("passage at cell ({gx}, {gy}) opens into a hole"));
             }
-            tree.open(e, a, b);
+            tree.open(link);
         }
     }
     Ok(())

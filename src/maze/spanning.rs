@@ -1,8 +1,7 @@
 //! The logical graph of seed 001: a minimum spanning tree of the physical graph (Kruskal with a
 //! union-find), stored as a passage flag per physical edge plus each room's logical degree.
 
-use crate::maze::topology::Topology;
-use crate::maze::weights::Link;
+use crate::maze::topology::{Link, Topology};
 
 /// Disjoint sets by Rem's algorithm with splicing: parents always have larger ids than their
 /// children, and a union walks both paths upward in step, re-pointing as it goes.
@@ -58,81 +57,51 @@ impl UnionFind {
     }
 }
 
-/// The logical graph: which physical edges are passages, each room's passage count, and each
-/// room's logical neighbours as a small fixed-stride list.
+/// The logical graph: which physical edges are passages, and for each room the bit mask of
+/// slots (see [`Topology`]) holding a passage. A room's logical degree is its mask's popcount.
 ///
-/// NOTE: list order depends on the order passages were opened and merged; every metric is
-/// computed so that it does not (see `metrics::Bfs::diameter_ends`).
-///
-/// PERF: neighbour lists make "the one passage of a dead end" O(1) and let searches visit only
-/// passages; scanning physical neighbours and testing each edge's flag mispredicted a branch per
-/// neighbour and cost half of a 32 x 32 maze's time.
+/// PERF: opening a passage is two OR instructions and a store, a room's passages are the set
+/// bits of one `u16`, and degree tests are popcounts: no adjacency lists to maintain, and no
+/// scan of physical neighbours testing edge flags (a coin-flip branch per neighbour).
 #[derive(Default, Clone, Debug, PartialEq, Eq)]
 pub struct Tree {
     /// Per physical edge id: 1 when it is a passage.
     pub passage: Vec<u8>,
-    /// Per room slot: number of passages (logical degree).
-    pub degree: Vec<u8>,
-    stride: usize,
-    next: Vec<u32>,
-    via: Vec<u32>,
+    /// Per room slot: the slots of its passages.
+    pub mask: Vec<u16>,
 }
 
 impl Tree {
-    /// Clears to `slots` rooms and `edges` edges, no passages; `max_degree` bounds the physical
-    /// degree of any room.
-    pub fn reset(&mut self, slots: usize, edges: usize, max_degree: usize) {
+    /// Clears to `slots` rooms and `edges` edges, no passages.
+    pub fn reset(&mut self, slots: usize, edges: usize) {
         self.passage.clear();
         self.passage.resize(edges, 0);
-        self.degree.clear();
-        self.degree.resize(slots, 0);
-        self.stride = max_degree;
-        // No clearing needed: entries past a room's degree are never read.
-        self.next.resize(slots * self.stride, 0);
-        self.via.resize(slots * self.stride, 0);
+        self.mask.clear();
+        self.mask.resize(slots, 0);
     }
 
+    /// Opens the passage along `link`.
     #[inline]
-    fn push(&mut self, v: u32, n: u32, e: u32) {
-        let at = v as usize * self.stride + self.degree[v as usize] as usize;
-        debug_assert!(
-            (self.degree[v as usize] as usize) < self.stride,
-            "room {v} has more passages than physical neighbours"
-        );
-        self.next[at] = n;
-        self.via[at] = e;
-        self.degree[v as usize] += 1;
+    pub fn open(&mut self, link: Link) {
+        debug_assert_eq!(self.passage[link.edge as usize], 0, "edge {} opened twice", link.edge);
+        self.passage[link.edge as usize] = 1;
+        self.mask[link.a as usize] |= 1 << link.slot_a;
+        self.mask[link.b as usize] |= 1 << link.slot_b;
     }
 
+    /// Closes the passage along `link`.
     #[inline]
-    fn remove(&mut self, v: u32, e: u32) {
-        let base = v as usize * self.stride;
-        let d = self.degree[v as usize] as usize;
-        let at = self.via[base..base + d]
-            .iter()
-            .position(|&x| x == e)
-            .expect("passage listed");
-        self.next[base + at] = self.next[base + d - 1];
-        self.via[base + at] = self.via[base + d - 1];
-        self.degree[v as usize] -= 1;
+    pub fn close(&mut self, link: Link) {
+        debug_assert_eq!(self.passage[link.edge as usize], 1, "edge {} is not open", link.edge);
+        self.passage[link.edge as usize] = 0;
+        self.mask[link.a as usize] &= !(1 << link.slot_a);
+        self.mask[link.b as usize] &= !(1 << link.slot_b);
     }
 
-    /// Marks edge `e` between `a` and `b` as a passage.
+    /// Logical degree of room `v`.
     #[inline]
-    pub fn open(&mut self, e: u32, a: u32, b: u32) {
-        debug_assert_eq!(self.passage[e as usize], 0, "edge {e} opened twice");
-        self.passage[e as usize] = 1;
-        self.push(a, b, e);
-        self.push(b, a, e);
-    }
-
-    /// Closes passage `e` between `a` and `b`.
-    #[inline]
-    pub fn close(&mut self, e: u32, a: u32, b: u32) {
-        debug_assert_eq!(self.passage[e as usize], 1, "edge {e} is not a passage");
-        self.passage[e as usize] = 0;
-        self.remove(a, e);
-        self.remove(b, e);
+    pub fn degree(&self, v: u32) -> u32 {
+        self.mask[v as usize].count_ones()
     }
 
     /// Whether edge `e` is a passage.
@@ -141,12 +110,11 @@ impl Tree {
         self.passage[e as usize] != 0
     }
 
-    /// The logical neighbours of `v` and the edges leading to them.
+    /// The link from room `v` through its slot `k` (which must be a physical slot).
     #[inline]
-    pub fn passages(&self, v: u32) -> (&[u32], &[u32]) {
-        let base = v as usize * self.stride;
-        let d = self.degree[v as usize] as usize;
-        (&self.next[base..base + d], &self.via[base..base + d])
+    pub fn link<T: Topology>(topo: &T, v: u32, k: u32) -> Link {
+        let (b, edge) = topo.neighbour(v, k);
+        Link { edge, a: v, b, slot_a: k as u8, slot_b: topo.reverse_slot(v, k) as u8 }
     }
 }
 
@@ -162,7 +130,7 @@ pub fn kruskal<T: Topology>(
     tree: &mut Tree,
 ) -> usize {
     uf.reset(topo.slot_count());
-    tree.reset(topo.slot_count(), topo.edge_slots(), topo.max_degree());
+    tree.reset(topo.slot_count(), topo.edge_slots());
     let target = rooms.saturating_sub(1);
     let mut opened = 0;
     for link in order {
@@ -170,7 +138,7 @@ pub fn kruskal<T: Topology>(
             break;
         }
         if uf.union(link.a, link.b) {
-            tree.open(link.edge, link.a, link.b);
+            tree.open(*link);
             opened += 1;
         }
     }

@@ -5,7 +5,26 @@
 use crate::core::geom::Vec2;
 use crate::core::graph::Csr;
 
-/// A physical graph: rooms, the possible connections between them, and room positions.
+/// One physical edge with its endpoints and the slot each endpoint lists the other under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Link {
+    /// Edge id.
+    pub edge: u32,
+    /// One endpoint.
+    pub a: u32,
+    /// The other endpoint.
+    pub b: u32,
+    /// `b`'s slot among `a`'s physical neighbours.
+    pub slot_a: u8,
+    /// `a`'s slot among `b`'s physical neighbours.
+    pub slot_b: u8,
+}
+
+/// Most physical neighbours a room may have: passage sets are `u16` slot masks.
+pub const MAX_SLOTS: usize = 16;
+
+/// A physical graph: rooms, the possible connections between them, and room positions. Each
+/// room numbers its physical neighbours by slot (`0..16`), so a set of passages is a bit mask.
 pub trait Topology {
     /// Room slots (ids are `0..slot_count`; some may be holes).
     fn slot_count(&self) -> usize;
@@ -13,18 +32,34 @@ pub trait Topology {
     fn edge_slots(&self) -> usize;
     /// Whether slot `v` is a room (not a hole).
     fn is_room(&self, v: u32) -> bool;
-    /// The largest number of physical neighbours any room has.
-    fn max_degree(&self) -> usize;
-    /// Calls `f(neighbour, edge)` for every physical connection of room `v`.
-    fn for_each_neighbour(&self, v: u32, f: impl FnMut(u32, u32));
-    /// Calls `f(edge, a, b)` for every physical edge, in ascending edge-id order.
-    fn for_each_edge(&self, f: impl FnMut(u32, u32, u32));
+    /// Bit `k` is set when room `v` has a physical neighbour in slot `k`.
+    fn physical_mask(&self, v: u32) -> u16;
+    /// The room in slot `k` of `v`.
+    fn neighbour_room(&self, v: u32, k: u32) -> u32;
+    /// The room in slot `k` of `v` and the edge to it.
+    fn neighbour(&self, v: u32, k: u32) -> (u32, u32);
+    /// The slot under which the room in slot `k` of `v` lists `v`.
+    fn reverse_slot(&self, v: u32, k: u32) -> u32;
+    /// Calls `f(neighbour, edge)` for every physical connection of room `v`, in slot order.
+    #[inline]
+    fn for_each_neighbour(&self, v: u32, mut f: impl FnMut(u32, u32)) {
+        let mut m = self.physical_mask(v);
+        while m != 0 {
+            let k = m.trailing_zeros();
+            m &= m - 1;
+            let (n, e) = self.neighbour(v, k);
+            f(n, e);
+        }
+    }
+    /// Calls `f(link)` for every physical edge, in ascending edge-id order.
+    fn for_each_edge(&self, f: impl FnMut(Link));
     /// The room's position, in room units.
     fn position(&self, v: u32) -> Vec2;
 }
 
 /// A `width x height` lattice. Horizontal edge `(x, y)-(x+1, y)` has id `y * (w - 1) + x`;
-/// vertical edge `(x, y)-(x, y+1)` has id `h * (w - 1) + y * w + x`.
+/// vertical edge `(x, y)-(x, y+1)` has id `h * (w - 1) + y * w + x`. Slots are north 0, west 1,
+/// east 2, south 3, so the reverse of slot `k` is `3 - k`.
 #[derive(Clone, Copy)]
 pub struct Lattice<'a> {
     /// Columns.
@@ -35,6 +70,8 @@ pub struct Lattice<'a> {
     pub present: Option<&'a [bool]>,
     /// `2^64 / width`, rounded up: divides by `width` with two multiplies.
     magic: u64,
+    /// Id offsets of the four slots.
+    offset: [u32; 4],
 }
 
 impl<'a> Lattice<'a> {
@@ -47,6 +84,7 @@ impl<'a> Lattice<'a> {
             height,
             present,
             magic: (u64::MAX / u64::from(width)).wrapping_add(1),
+            offset: [width.wrapping_neg(), u32::MAX, 1, width],
         }
     }
 
@@ -100,8 +138,49 @@ impl Topology for Lattice<'_> {
         self.present(v)
     }
 
-    fn max_degree(&self) -> usize {
-        4
+    #[inline]
+    fn physical_mask(&self, v: u32) -> u16 {
+        let (w, h) = (self.width, self.height);
+        let (x, y) = self.xy(v);
+        let m = u16::from(y > 0)
+            | u16::from(x > 0) << 1
+            | u16::from(x + 1 < w) << 2
+            | u16::from(y + 1 < h) << 3;
+        match self.present {
+            // PERF: without holes the mask is pure arithmetic.
+            None => m,
+            Some(_) => {
+                let mut out = 0;
+                for k in 0..4 {
+                    if m & (1 << k) != 0 && self.present(self.neighbour_room(v, k)) {
+                        out |= 1 << k;
+                    }
+                }
+                out
+            }
+        }
+    }
+
+    #[inline]
+    fn neighbour_room(&self, v: u32, k: u32) -> u32 {
+        v.wrapping_add(self.offset[k as usize])
+    }
+
+    #[inline]
+    fn neighbour(&self, v: u32, k: u32) -> (u32, u32) {
+        let n = self.neighbour_room(v, k);
+        let e = match k {
+            0 => self.horizontal_edges() + n,
+            1 => n - self.xy(v).1,
+            2 => v - self.xy(v).1,
+            _ => self.horizontal_edges() + v,
+        };
+        (n, e)
+    }
+
+    #[inline]
+    fn reverse_slot(&self, _v: u32, k: u32) -> u32 {
+        3 - k
     }
 
     #[inline]
@@ -124,13 +203,14 @@ impl Topology for Lattice<'_> {
         }
     }
 
-    fn for_each_edge(&self, mut f: impl FnMut(u32, u32, u32)) {
+    fn for_each_edge(&self, mut f: impl FnMut(Link)) {
         let w = self.width;
         for y in 0..self.height {
             for x in 0..w.saturating_sub(1) {
                 let a = y * w + x;
                 if self.present(a) && self.present(a + 1) {
-                    f(self.east_edge(x, y), a, a + 1);
+                    let edge = self.east_edge(x, y);
+                    f(Link { edge, a, b: a + 1, slot_a: 2, slot_b: 1 });
                 }
             }
         }
@@ -138,7 +218,8 @@ impl Topology for Lattice<'_> {
             for x in 0..w {
                 let a = y * w + x;
                 if self.present(a) && self.present(a + w) {
-                    f(self.south_edge(x, y), a, a + w);
+                    let edge = self.south_edge(x, y);
+                    f(Link { edge, a, b: a + w, slot_a: 3, slot_b: 0 });
                 }
             }
         }
@@ -166,6 +247,20 @@ pub struct Explicit<'a> {
     pub y: &'a [f32],
 }
 
+impl Explicit<'_> {
+    /// Largest physical degree; must be at most [`MAX_SLOTS`].
+    pub fn max_degree(&self) -> usize {
+        self.csr.offset.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0)
+    }
+
+    /// The slot of edge `e` in `v`'s list.
+    fn slot_of(&self, v: u32, e: u32) -> u32 {
+        let lo = self.csr.offset[v as usize] as usize;
+        let hi = self.csr.offset[v as usize + 1] as usize;
+        self.csr.edge[lo..hi].iter().position(|&x| x == e).expect("edge listed at both ends") as u32
+    }
+}
+
 impl Topology for Explicit<'_> {
     fn slot_count(&self) -> usize {
         self.x.len()
@@ -179,25 +274,34 @@ impl Topology for Explicit<'_> {
         true
     }
 
-    fn max_degree(&self) -> usize {
-        self.csr
-            .offset
-            .windows(2)
-            .map(|w| (w[1] - w[0]) as usize)
-            .max()
-            .unwrap_or(0)
+    #[inline]
+    fn physical_mask(&self, v: u32) -> u16 {
+        let d = self.csr.offset[v as usize + 1] - self.csr.offset[v as usize];
+        debug_assert!(d as usize <= MAX_SLOTS, "room {v} has {d} neighbours");
+        ((1u32 << d) - 1) as u16
     }
 
     #[inline]
-    fn for_each_neighbour(&self, v: u32, mut f: impl FnMut(u32, u32)) {
-        for (n, e) in self.csr.neighbours(v) {
-            f(n, e);
-        }
+    fn neighbour_room(&self, v: u32, k: u32) -> u32 {
+        self.csr.neighbour[(self.csr.offset[v as usize] + k) as usize]
     }
 
-    fn for_each_edge(&self, mut f: impl FnMut(u32, u32, u32)) {
+    #[inline]
+    fn neighbour(&self, v: u32, k: u32) -> (u32, u32) {
+        let at = (self.csr.offset[v as usize] + k) as usize;
+        (self.csr.neighbour[at], self.csr.edge[at])
+    }
+
+    fn reverse_slot(&self, v: u32, k: u32) -> u32 {
+        let (n, e) = self.neighbour(v, k);
+        self.slot_of(n, e)
+    }
+
+    fn for_each_edge(&self, mut f: impl FnMut(Link)) {
         for (e, (&a, &b)) in self.src.iter().zip(self.dst).enumerate() {
-            f(e as u32, a, b);
+            let edge = e as u32;
+            let (slot_a, slot_b) = (self.slot_of(a, edge) as u8, self.slot_of(b, edge) as u8);
+            f(Link { edge, a, b, slot_a, slot_b });
         }
     }
 
@@ -214,13 +318,27 @@ mod tests {
     fn lattice_edge_ids_are_a_bijection() {
         let lat = Lattice::new(5, 3, None);
         let mut seen = vec![0u32; lat.edge_slots()];
-        lat.for_each_edge(|e, a, b| {
-            seen[e as usize] += 1;
+        lat.for_each_edge(|l| {
+            seen[l.edge as usize] += 1;
             let mut found = false;
-            lat.for_each_neighbour(a, |n, e2| found |= n == b && e2 == e);
-            assert!(found, "edge {e} {a}-{b} not seen from {a}");
+            lat.for_each_neighbour(l.a, |n, e2| found |= n == l.b && e2 == l.edge);
+            assert!(found, "edge {} {}-{} not seen from {}", l.edge, l.a, l.b, l.a);
+            assert_eq!(lat.neighbour(l.a, u32::from(l.slot_a)), (l.b, l.edge));
+            assert_eq!(lat.neighbour(l.b, u32::from(l.slot_b)), (l.a, l.edge));
+            assert_eq!(lat.reverse_slot(l.a, u32::from(l.slot_a)), u32::from(l.slot_b));
         });
         assert!(seen.iter().all(|&c| c == 1));
+        for v in 0..15 {
+            let mut via_mask = vec![];
+            let mut m = lat.physical_mask(v);
+            while m != 0 {
+                via_mask.push(lat.neighbour(v, m.trailing_zeros()));
+                m &= m - 1;
+            }
+            let mut direct = vec![];
+            lat.for_each_neighbour(v, |n, e| direct.push((n, e)));
+            assert_eq!(via_mask, direct, "room {v}");
+        }
     }
 
     #[test]
@@ -238,10 +356,11 @@ mod tests {
         let present = [true, false, true, true];
         let lat = Lattice::new(2, 2, Some(&present));
         let mut n = 0;
-        lat.for_each_edge(|_, a, b| {
-            assert!(a != 1 && b != 1);
+        lat.for_each_edge(|l| {
+            assert!(l.a != 1 && l.b != 1);
             n += 1;
         });
+        assert_eq!(lat.physical_mask(0), 0b1000);
         assert_eq!(n, 2);
         let mut around0 = vec![];
         lat.for_each_neighbour(0, |v, _| around0.push(v));

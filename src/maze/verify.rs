@@ -11,7 +11,7 @@ use crate::ensure_level;
 use crate::maze::config::{MazeConfig, Topology as Kind};
 use crate::maze::metrics::{self, Bfs, MAZE_METRICS};
 use crate::maze::spanning::Tree;
-use crate::maze::topology::{Explicit, Lattice, Topology};
+use crate::maze::topology::{Explicit, Lattice, MAX_SLOTS, Topology};
 use crate::maze::{graph_hash, physical, raster};
 
 /// Re-checks one stored maze against `cfg`.
@@ -79,12 +79,13 @@ pub fn verify(cfg: &MazeConfig, record: &LevelRecord<'_>) -> Result<(), Violatio
                 x: g.x,
                 y: g.y,
             };
-            tree.reset(n, m, topo.max_degree());
-            for (e, &f) in g.flags.iter().enumerate() {
-                if f != 0 {
-                    tree.open(e as u32, g.src[e], g.dst[e]);
+            ensure_level!(topo.max_degree() <= MAX_SLOTS, "a room has more than {MAX_SLOTS} neighbours");
+            tree.reset(n, m);
+            topo.for_each_edge(|link| {
+                if g.flags[link.edge as usize] != 0 {
+                    tree.open(link);
                 }
-            }
+            });
             check_tree(&topo, &tree, cfg, level.metrics)?;
             ensure_level!(
                 graph_hash(&g) == level.layout_hash,

@@ -7,18 +7,7 @@
 
 use crate::core::rng::WarrenRng;
 use crate::maze::config::{Axis, Gradient, MazeConfig, Weighting};
-use crate::maze::topology::Topology;
-
-/// One physical edge with its endpoints, as Kruskal consumes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Link {
-    /// Edge id.
-    pub edge: u32,
-    /// One endpoint.
-    pub a: u32,
-    /// The other endpoint.
-    pub b: u32,
-}
+use crate::maze::topology::{Link, Topology};
 
 /// Reusable buffers for edge ordering.
 #[derive(Default)]
@@ -43,7 +32,7 @@ pub fn edge_order<T: Topology>(
     order.clear();
     if cfg.weighting == Weighting::Random {
         // PERF: endpoints travel with the id so Kruskal never divides to recover them.
-        topo.for_each_edge(|edge, a, b| order.push(Link { edge, a, b }));
+        topo.for_each_edge(|link| order.push(link));
         rng.shuffle(order);
         return;
     }
@@ -53,7 +42,8 @@ pub fn edge_order<T: Topology>(
     let links = &mut scratch.links;
     keys.clear();
     links.clear();
-    topo.for_each_edge(|edge, a, b| {
+    topo.for_each_edge(|link| {
+        let (a, b) = (link.a, link.b);
         let (pa, pb) = (topo.position(a), topo.position(b));
         let noise = rng.unit_f32();
         let weight = match cfg.weighting {
@@ -88,7 +78,7 @@ pub fn edge_order<T: Topology>(
         let q = (weight.clamp(0.0, 1.0) * u32::MAX as f32) as u32;
         // Low half: position in edge-id order, so ties break by edge id.
         keys.push((u64::from(q) << 32) | links.len() as u64);
-        links.push(Link { edge, a, b });
+        links.push(link);
     });
     radix_sort_high32(keys, &mut scratch.tmp);
     order.extend(keys.iter().map(|&k| links[k as u32 as usize]));
