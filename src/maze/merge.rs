@@ -46,6 +46,10 @@ fn merge_candidate<T: Topology>(topo: &T, tree: &Tree, v: u32) -> Option<(Link, 
 pub fn merge_dead_ends<T: Topology>(topo: &T, tree: &mut Tree) -> u32 {
     let mut merges = 0;
     for v in 0..topo.slot_count() as u32 {
+        // PERF: the one-instruction dead-end test stays in the loop; the rest runs for dead ends.
+        if tree.mask[v as usize].count_ones() != 1 {
+            continue;
+        }
         if let Some((away, toward)) = merge_candidate(topo, tree, v) {
             tree.close(away);
             tree.open(toward);
