@@ -56,7 +56,11 @@ pub fn merge_dead_ends<T: Topology>(topo: &T, tree: &mut Tree) -> u32 {
             merges += 1;
         }
     }
-    debug_assert_eq!(mergeable_dead_ends(topo, tree), 0, "one pass must reach the fixpoint");
+    debug_assert_eq!(
+        mergeable_dead_ends(topo, tree),
+        0,
+        "one pass must reach the fixpoint"
+    );
     merges
 }
 
@@ -77,7 +81,8 @@ mod tests {
         let mut tree = Tree::default();
         tree.reset(lat.slot_count(), lat.edge_slots());
         for &(a, b) in pairs {
-            let k = (0..4).find(|&k| lat.physical_mask(a) & (1 << k) != 0 && lat.neighbour_room(a, k) == b);
+            let k = (0..4)
+                .find(|&k| lat.physical_mask(a) & (1 << k) != 0 && lat.neighbour_room(a, k) == b);
             tree.open(Tree::link(lat, a, k.expect("a lattice edge")));
         }
         tree

@@ -284,10 +284,7 @@ pub fn compute<T: Topology>(
     } else {
         &[][..]
     };
-    m.decision_points = interior
-        .iter()
-        .filter(|&&v| tree.degree(v) >= 3)
-        .count() as u32;
+    m.decision_points = interior.iter().filter(|&&v| tree.degree(v) >= 3).count() as u32;
     m
 }
 
@@ -303,7 +300,8 @@ mod tests {
         let mut tree = Tree::default();
         tree.reset(6, lat.edge_slots());
         for (a, b) in [(0u32, 1u32), (1, 2), (1, 4), (0, 3)] {
-            let k = (0..4).find(|&k| lat.physical_mask(a) & (1 << k) != 0 && lat.neighbour_room(a, k) == b);
+            let k = (0..4)
+                .find(|&k| lat.physical_mask(a) & (1 << k) != 0 && lat.neighbour_room(a, k) == b);
             tree.open(Tree::link(&lat, a, k.unwrap()));
         }
         // Room 5 is isolated here on purpose: only 5 rooms are reachable.

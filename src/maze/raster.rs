@@ -96,10 +96,22 @@ pub fn decode(
             let a = y * width + x;
             let link = if odd_y {
                 let edge = lattice.east_edge(x, y);
-                Link { edge, a, b: a + 1, slot_a: 2, slot_b: 1 }
+                Link {
+                    edge,
+                    a,
+                    b: a + 1,
+                    slot_a: 2,
+                    slot_b: 1,
+                }
             } else {
                 let edge = lattice.south_edge(x, y);
-                Link { edge, a, b: a + width, slot_a: 3, slot_b: 0 }
+                Link {
+                    edge,
+                    a,
+                    b: a + width,
+                    slot_a: 3,
+                    slot_b: 0,
+                }
             };
             if !present[link.a as usize] || !present[link.b as usize] {
                 return Err(format!("passage at cell ({gx}, {gy}) opens into a hole"));

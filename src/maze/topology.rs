@@ -210,7 +210,13 @@ impl Topology for Lattice<'_> {
                 let a = y * w + x;
                 if self.present(a) && self.present(a + 1) {
                     let edge = self.east_edge(x, y);
-                    f(Link { edge, a, b: a + 1, slot_a: 2, slot_b: 1 });
+                    f(Link {
+                        edge,
+                        a,
+                        b: a + 1,
+                        slot_a: 2,
+                        slot_b: 1,
+                    });
                 }
             }
         }
@@ -219,7 +225,13 @@ impl Topology for Lattice<'_> {
                 let a = y * w + x;
                 if self.present(a) && self.present(a + w) {
                     let edge = self.south_edge(x, y);
-                    f(Link { edge, a, b: a + w, slot_a: 3, slot_b: 0 });
+                    f(Link {
+                        edge,
+                        a,
+                        b: a + w,
+                        slot_a: 3,
+                        slot_b: 0,
+                    });
                 }
             }
         }
@@ -250,14 +262,22 @@ pub struct Explicit<'a> {
 impl Explicit<'_> {
     /// Largest physical degree; must be at most [`MAX_SLOTS`].
     pub fn max_degree(&self) -> usize {
-        self.csr.offset.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0)
+        self.csr
+            .offset
+            .windows(2)
+            .map(|w| (w[1] - w[0]) as usize)
+            .max()
+            .unwrap_or(0)
     }
 
     /// The slot of edge `e` in `v`'s list.
     fn slot_of(&self, v: u32, e: u32) -> u32 {
         let lo = self.csr.offset[v as usize] as usize;
         let hi = self.csr.offset[v as usize + 1] as usize;
-        self.csr.edge[lo..hi].iter().position(|&x| x == e).expect("edge listed at both ends") as u32
+        self.csr.edge[lo..hi]
+            .iter()
+            .position(|&x| x == e)
+            .expect("edge listed at both ends") as u32
     }
 }
 
@@ -301,7 +321,13 @@ impl Topology for Explicit<'_> {
         for (e, (&a, &b)) in self.src.iter().zip(self.dst).enumerate() {
             let edge = e as u32;
             let (slot_a, slot_b) = (self.slot_of(a, edge) as u8, self.slot_of(b, edge) as u8);
-            f(Link { edge, a, b, slot_a, slot_b });
+            f(Link {
+                edge,
+                a,
+                b,
+                slot_a,
+                slot_b,
+            });
         }
     }
 
@@ -322,10 +348,17 @@ mod tests {
             seen[l.edge as usize] += 1;
             let mut found = false;
             lat.for_each_neighbour(l.a, |n, e2| found |= n == l.b && e2 == l.edge);
-            assert!(found, "edge {} {}-{} not seen from {}", l.edge, l.a, l.b, l.a);
+            assert!(
+                found,
+                "edge {} {}-{} not seen from {}",
+                l.edge, l.a, l.b, l.a
+            );
             assert_eq!(lat.neighbour(l.a, u32::from(l.slot_a)), (l.b, l.edge));
             assert_eq!(lat.neighbour(l.b, u32::from(l.slot_b)), (l.a, l.edge));
-            assert_eq!(lat.reverse_slot(l.a, u32::from(l.slot_a)), u32::from(l.slot_b));
+            assert_eq!(
+                lat.reverse_slot(l.a, u32::from(l.slot_a)),
+                u32::from(l.slot_b)
+            );
         });
         assert!(seen.iter().all(|&c| c == 1));
         for v in 0..15 {

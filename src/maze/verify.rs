@@ -79,7 +79,10 @@ pub fn verify(cfg: &MazeConfig, record: &LevelRecord<'_>) -> Result<(), Violatio
                 x: g.x,
                 y: g.y,
             };
-            ensure_level!(topo.max_degree() <= MAX_SLOTS, "a room has more than {MAX_SLOTS} neighbours");
+            ensure_level!(
+                topo.max_degree() <= MAX_SLOTS,
+                "a room has more than {MAX_SLOTS} neighbours"
+            );
             tree.reset(n, m);
             topo.for_each_edge(|link| {
                 if g.flags[link.edge as usize] != 0 {
