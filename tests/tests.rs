@@ -9,4 +9,5 @@ mod archive_integrity;
 mod bad_input;
 mod common;
 mod determinism;
+mod python_reader;
 mod render_cli;

@@ -1,0 +1,182 @@
+//! The archive as Python users read it: pyarrow opens it memory-mapped, the schema metadata and
+//! field docs are there, grids decode with numpy, graph levels are list columns, and the README's
+//! reading script runs. Needs `python3` with pyarrow and numpy (`.ci/run` installs them); outside
+//! CI a machine without them skips with a message, in CI (`CI` set) their absence fails.
+
+use std::process::Command;
+
+use crate::common::{TempDir, generate};
+
+/// Whether python3 can import pyarrow and numpy; panics in CI when it cannot.
+fn python_ready() -> bool {
+    let ok = Command::new("python3")
+        .args(["-c", "import pyarrow, numpy"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must provide python3 with pyarrow and numpy"
+        );
+        eprintln!("skipping: python3 with pyarrow and numpy is not available");
+    }
+    ok
+}
+
+fn python(script: &str, args: &[&str]) -> String {
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("run python3");
+    assert!(
+        out.status.success(),
+        "python failed: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+const CHECK_GRID: &str = r#"
+import sys, json
+import numpy as np, pyarrow as pa
+with pa.memory_map(sys.argv[1], "r") as src:
+    reader = pa.ipc.open_file(src)
+    table = reader.read_all()
+meta = table.schema.metadata
+assert meta[b"warren.generator"] == b"maze", meta
+assert json.loads(meta[b"warren.cell_codes"])["1"] == "floor"
+assert table.schema.field("dead_ends").metadata[b"warren.doc"]
+assert table["index"].to_pylist() == list(range(table.num_rows))
+w, h = table["grid_width"][0].as_py(), table["grid_height"][0].as_py()
+grid = np.frombuffer(table["grid"][0].as_py(), dtype=np.uint8).reshape(h, w)
+assert grid[0].max() == 0 and grid[1, 1] == 1, grid
+rooms = int((grid[1::2, 1::2] == 1).sum())
+passages = int((grid == 1).sum()) - rooms
+assert passages == rooms - 1, (rooms, passages)
+print(table.num_rows, w, h, reader.num_record_batches)
+"#;
+
+#[test]
+fn pyarrow_reads_a_lattice_archive_memory_mapped() {
+    if !python_ready() {
+        return;
+    }
+    let dir = TempDir::new("py");
+    let path = dir.join("m.arrow");
+    generate(
+        &path,
+        &[
+            "--count",
+            "700",
+            "--chunk-size",
+            "256",
+            "--set",
+            "maze.width=10",
+            "--set",
+            "maze.height=6",
+        ],
+    );
+    let out = python(CHECK_GRID, &[path.to_str().expect("utf-8 path")]);
+    assert_eq!(out.trim(), "700 21 13 3");
+}
+
+#[test]
+fn pyarrow_reads_graph_levels_as_lists() {
+    if !python_ready() {
+        return;
+    }
+    let dir = TempDir::new("pyg");
+    let path = dir.join("d.arrow");
+    generate(
+        &path,
+        &[
+            "--count",
+            "50",
+            "--set",
+            "maze.topology=delaunay",
+            "--set",
+            "maze.width=5",
+            "--set",
+            "maze.height=4",
+        ],
+    );
+    let script = r#"
+import sys, pyarrow as pa
+t = pa.ipc.open_file(pa.memory_map(sys.argv[1])).read_all()
+assert "grid" not in t.column_names
+xs, flags = t["vertex_x"][0].as_py(), t["edge_flags"][0].as_py()
+assert len(xs) == 20 and sum(1 for f in flags if f & 4) == 19, (len(xs), flags)
+print(t.num_rows)
+"#;
+    assert_eq!(
+        python(script, &[path.to_str().expect("utf-8 path")]).trim(),
+        "50"
+    );
+}
+
+#[test]
+fn the_readme_reading_script_runs() {
+    if !python_ready() {
+        return;
+    }
+    let dir = TempDir::new("pys");
+    let path = dir.join("m.arrow");
+    generate(
+        &path,
+        &[
+            "--count",
+            "20",
+            "--set",
+            "maze.width=6",
+            "--set",
+            "maze.height=4",
+        ],
+    );
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/read_archive.py");
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(&path)
+        .output()
+        .expect("run python3");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.starts_with("20 levels from maze"), "{text}");
+    assert!(text.contains("dead_ends"), "{text}");
+}
+
+#[test]
+fn the_readme_python_snippet_runs() {
+    if !python_ready() {
+        return;
+    }
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    let start = readme
+        .find("```python\n")
+        .expect("README has a python block")
+        + "```python\n".len();
+    let snippet = &readme[start..start + readme[start..].find("```").expect("closed block")];
+    let dir = TempDir::new("pyreadme");
+    generate(&dir.join("mazes.arrow"), &["--count", "300"]);
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(snippet)
+        .current_dir(dir.join(""))
+        .output()
+        .expect("run python3");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.starts_with("300 "), "{text}");
+    assert!(text.contains("kind = \"maze\""), "{text}");
+}
