@@ -46,6 +46,10 @@ use weights::OrderScratch;
 #[derive(Clone, Debug)]
 pub struct MazeGenerator {
     cfg: MazeConfig,
+    /// Hole-free lattice: every room's physical mask, shared by all levels.
+    lattice_masks: Vec<u16>,
+    /// Hole-free lattice: the full edge list in id order, shared by all levels.
+    lattice_links: Vec<Link>,
 }
 
 /// One worker's reusable maze memory.
@@ -67,7 +71,18 @@ impl MazeGenerator {
     /// A generator for `cfg`; fails with the offending key when a value is out of range.
     pub fn new(cfg: MazeConfig) -> Result<Self, String> {
         cfg.validate()?;
-        Ok(Self { cfg })
+        let (mut lattice_masks, mut lattice_links) = (Vec::new(), Vec::new());
+        if cfg.topology == config::Topology::Lattice && cfg.holes == 0.0 {
+            // PERF: a hole-free lattice is the same physical graph for every level.
+            let lattice = Lattice::new(cfg.width, cfg.height, None);
+            lattice_masks = lattice.physical_masks();
+            lattice.for_each_edge(|link| lattice_links.push(link));
+        }
+        Ok(Self {
+            cfg,
+            lattice_masks,
+            lattice_links,
+        })
     }
 
     /// The configuration.
@@ -79,16 +94,17 @@ impl MazeGenerator {
 /// Builds the tree over `topo` (weights, Kruskal, merge) and computes the metrics.
 fn grow<T: Topology>(
     topo: &T,
+    all_links: Option<&[Link]>,
     rooms: usize,
     cfg: &MazeConfig,
     rng: &mut WarrenRng,
     s: &mut GrowScratch<'_>,
 ) -> MazeMetrics {
-    weights::edge_order(topo, cfg, rng, s.order_scratch, s.order);
+    weights::edge_order(topo, cfg, rng, s.order_scratch, s.order, all_links);
     let opened = spanning::kruskal(topo, s.order, rooms, s.uf, s.tree);
     debug_assert_eq!(opened + 1, rooms, "the physical graph must be connected");
     if cfg.merge_dead_ends {
-        let merges = merge_dead_ends(topo, s.tree);
+        let merges = merge_dead_ends(topo, s.tree, &mut s.bfs.scratch);
         // The merge leaves nothing mergeable (see merge_dead_ends); verify recounts it.
         metrics::compute(topo, s.tree, s.bfs, merges, Some(0))
     } else {
@@ -155,8 +171,14 @@ impl Generator for MazeGenerator {
                     // PERF: the hole-free lattice needs no presence lookups at all.
                     None
                 };
-                let lattice = Lattice::new(w, h, present);
-                let m = grow(&lattice, rooms, cfg, &mut rng, &mut grow_scratch);
+                let (lattice, links) = match present {
+                    Some(_) => (Lattice::new(w, h, present), None),
+                    None => (
+                        Lattice::new(w, h, None).with_masks(&self.lattice_masks),
+                        Some(&self.lattice_links[..]),
+                    ),
+                };
+                let m = grow(&lattice, links, rooms, cfg, &mut rng, &mut grow_scratch);
                 raster::rasterize(&lattice, &s.tree, &mut s.grid);
                 s.metrics = m.to_array();
                 let mut hasher = ContentHasher::new();
@@ -196,7 +218,7 @@ impl Generator for MazeGenerator {
                         detail: format!("a room has {} neighbours (at most 16)", topo.max_degree()),
                     });
                 }
-                let m = grow(&topo, x.len(), cfg, &mut rng, &mut grow_scratch);
+                let m = grow(&topo, None, x.len(), cfg, &mut rng, &mut grow_scratch);
                 let mut flags = BumpVec::with_capacity_in(src.len(), bump);
                 flags.extend(
                     s.tree

@@ -17,7 +17,8 @@ pub struct OrderScratch {
     links: Vec<Link>,
 }
 
-/// Fills `order` with the physical edges in the order Kruskal takes them.
+/// Fills `order` with the physical edges in the order Kruskal takes them. `all_links`, when
+/// given, is `topo`'s full edge list in id order (precomputed).
 ///
 /// # Runtime
 /// O(E) for every weighting (shuffle, or an 8-bit LSD radix sort on 32-bit keys); no allocation
@@ -28,11 +29,16 @@ pub fn edge_order<T: Topology>(
     rng: &mut WarrenRng,
     scratch: &mut OrderScratch,
     order: &mut Vec<Link>,
+    all_links: Option<&[Link]>,
 ) {
     order.clear();
     if cfg.weighting == Weighting::Random {
-        // PERF: endpoints travel with the id so Kruskal never divides to recover them.
-        topo.for_each_edge(|link| order.push(link));
+        // PERF: endpoints travel with the id so Kruskal never divides to recover them, and a
+        // fixed lattice's edge list is copied from the generator rather than rebuilt.
+        match all_links {
+            Some(links) => order.extend_from_slice(links),
+            None => topo.for_each_edge(|link| order.push(link)),
+        }
         rng.shuffle(order);
         return;
     }
@@ -145,6 +151,7 @@ mod tests {
                     &mut WarrenRng::new(1),
                     &mut OrderScratch::default(),
                     &mut order,
+                    None,
                 );
                 let mut sorted: Vec<u32> = order.iter().map(|l| l.edge).collect();
                 sorted.sort_unstable();
@@ -168,6 +175,7 @@ mod tests {
             &mut WarrenRng::new(2),
             &mut OrderScratch::default(),
             &mut order,
+            None,
         );
         let horizontal = 6 * 5;
         assert!(
