@@ -6,8 +6,21 @@
 //!
 //! - [`MazeGenerator`]: spanning-tree mazes with dead-end merging (seed 001).
 //!
-//! The flat API: build a [`Profile`], run it with [`batch::run`] into an archive, read the archive
-//! back with [`Archive`]. See `README.md` for the command line.
+//! The flat API: a generator from its configuration, levels from seeds, and archives written with
+//! [`batch::run`] and read back with [`archive::Archive`]. See `README.md` for the command line.
+//!
+//! ```
+//! use warren::{Generator, MazeConfig, MazeGenerator, mix};
+//!
+//! let mazes = MazeGenerator::new(MazeConfig { width: 8, height: 8, ..Default::default() })?;
+//! let mut scratch = mazes.new_scratch();
+//! let level = mazes.generate(mix(42, 0), &mut scratch).expect("mazes never fail");
+//! let grid = level.grid.expect("lattice mazes are grids");
+//! assert_eq!((grid.width, grid.height), (17, 17));
+//! // Metrics come in the order of `mazes.columns().metrics`: rooms first.
+//! assert_eq!(level.metrics[0], 64.0);
+//! # Ok::<(), String>(())
+//! ```
 
 #![warn(missing_docs)]
 
