@@ -76,15 +76,14 @@ pub struct Bfs {
 impl Bfs {
     /// Breadth-first order of the tree from `root`, with parents and depths.
     fn search<T: Topology>(&mut self, topo: &T, tree: &Tree, root: u32, slots: usize) {
-        // One spare entry at `slots` absorbs the branch-free stores of the 4-slot path.
         self.depth.clear();
-        self.depth.resize(slots + 1, NONE);
+        self.depth.resize(slots, NONE);
         self.parent.clear();
-        self.parent.resize(slots + 1, NONE);
+        self.parent.resize(slots, NONE);
         self.back.clear();
-        self.back.resize(slots + 1, 0);
+        self.back.resize(slots, 0);
         self.order.clear();
-        self.order.resize(slots + 1, NONE);
+        self.order.resize(slots, NONE);
         self.order[0] = root;
         self.depth[root as usize] = 0;
         // `back[v]` holds the mask bit of the slot leading to v's parent (0 for the root).
@@ -93,24 +92,9 @@ impl Bfs {
             let v = self.order[head];
             head += 1;
             let d = self.depth[v as usize] + 1;
-            // In a tree every passage but the one back is a child: the children are the mask
-            // minus one bit, visited without testing whether they were seen.
+            // PERF: in a tree every passage but the one back is a child: the children are the
+            // mask minus one bit, visited without testing whether they were seen.
             let mut children = tree.mask[v as usize] & !(self.back[v as usize] as u16);
-            if T::FOUR_SLOTS {
-                // PERF: a fixed four-step loop with selects instead of a loop over set bits,
-                // whose trip count (0 to 3 children) mispredicted once per room.
-                for k in 0..4 {
-                    let child = (children >> k) & 1 != 0;
-                    let n = topo.neighbour_room(v, k);
-                    let at = if child { n as usize } else { slots };
-                    self.depth[at] = d;
-                    self.parent[at] = v;
-                    self.back[at] = 1 << topo.reverse_slot(v, k);
-                    self.order[len] = n;
-                    len += usize::from(child);
-                }
-                continue;
-            }
             while children != 0 {
                 let k = children.trailing_zeros();
                 children &= children - 1;
@@ -152,7 +136,6 @@ impl Bfs {
                 best = total;
                 ends = pair;
             }
-            // PERF: selects, not a branch: this test is a coin flip.
             let deeper =
                 through > self.down[p] || (through == self.down[p] && self.leaf[v] < self.leaf[p]);
             self.down[p] = if deeper { through } else { self.down[p] };
@@ -268,14 +251,7 @@ pub fn compute<T: Topology>(
         let d = mask.count_ones();
         m.crossroads += u32::from(d >= 3);
         m.dead_ends += u32::from(d == 1);
-        if T::FOUR_SLOTS {
-            // PERF: branch-free; a dead end is a coin flip a branch predictor cannot learn. For
-            // a room that is not a dead end the looked-up neighbour is meaningless (and may be
-            // out of range, hence `get`), and the `&` discards it.
-            let n = topo.neighbour_room(v, mask.trailing_zeros() & 3);
-            let at = tree.mask.get(n as usize).map_or(0, |m| m.count_ones());
-            m.dead_ends_at_crossroad += u32::from((d == 1) & (at >= 3));
-        } else if d == 1 {
+        if d == 1 {
             let n = topo.neighbour_room(v, mask.trailing_zeros());
             m.dead_ends_at_crossroad += u32::from(tree.degree(n) >= 3);
         }

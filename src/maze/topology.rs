@@ -26,9 +26,6 @@ pub const MAX_SLOTS: usize = 16;
 /// A physical graph: rooms, the possible connections between them, and room positions. Each
 /// room numbers its physical neighbours by slot (`0..16`), so a set of passages is a bit mask.
 pub trait Topology {
-    /// Whether every room has at most four slots, numbered so that `neighbour_room` may be
-    /// called for any slot `0..4` (returning a meaningless id for slots that do not exist).
-    const FOUR_SLOTS: bool = false;
     /// Room slots (ids are `0..slot_count`; some may be holes).
     fn slot_count(&self) -> usize;
     /// Edge id space (`0..edge_slots`; edges touching holes are never reported).
@@ -146,8 +143,6 @@ impl<'a> Lattice<'a> {
 }
 
 impl Topology for Lattice<'_> {
-    const FOUR_SLOTS: bool = true;
-
     fn slot_count(&self) -> usize {
         self.width as usize * self.height as usize
     }
