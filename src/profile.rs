@@ -21,7 +21,7 @@ pub enum ProfileError {
     #[error("unknown generator kind or profile file `{0}` (known kinds: {kinds})", kinds = KINDS.join(", "))]
     UnknownKind(String),
     /// The profile file could not be read.
-    #[error("{path}: cannot read: {source}")]
+    #[error("{path}: cannot read")]
     Read {
         /// The file.
         path: PathBuf,

@@ -8,7 +8,7 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum ArchiveError {
     /// The file could not be opened, created, written, synced or renamed.
-    #[error("{path}: {action}: {source}")]
+    #[error("{path}: {action}")]
     Io {
         /// The file.
         path: PathBuf,
@@ -26,7 +26,7 @@ pub enum ArchiveError {
         reason: String,
     },
     /// Arrow rejected data while encoding.
-    #[error("{path}: cannot encode: {source}")]
+    #[error("{path}: cannot encode")]
     Encode {
         /// The file.
         path: PathBuf,

@@ -107,7 +107,9 @@ impl Archive {
             .unwrap_or_default();
         for (i, b) in blocks.iter().enumerate() {
             let (off, meta, body) = (b.offset(), i64::from(b.metaDataLength()), b.bodyLength());
-            let ok = off >= 8 && meta >= 8 && body >= 0 && off + meta + body <= footer_start as i64;
+            let end = off.checked_add(meta).and_then(|x| x.checked_add(body));
+            let ok =
+                off >= 8 && meta >= 8 && body >= 0 && end.is_some_and(|e| e <= footer_start as i64);
             if !ok {
                 return Err(corrupt(format!("record batch {i} lies outside the file")));
             }

@@ -134,12 +134,12 @@ impl<'a> BatchView<'a> {
                 MetricKind::F32 => MetricColumn::F32(primitive::<Float32Type>(batch, m.name)?),
             });
         }
-        if let Some(c) = batch
-            .columns()
-            .iter()
-            .find(|c| c.data_type() == &DataType::Null)
-        {
-            return Err(format!("unexpected null-typed column of {} rows", c.len()));
+        // warren never writes nulls; a file that has them is not one of ours (or is damaged),
+        // and reading the values under a null would give junk.
+        for (field, column) in batch.schema().fields().iter().zip(batch.columns()) {
+            if column.data_type() == &DataType::Null || column.null_count() > 0 {
+                return Err(format!("column `{}` holds nulls", field.name()));
+            }
         }
         Ok(Self {
             rows: batch.num_rows(),

@@ -78,7 +78,7 @@ pub enum BatchError {
     #[error(transparent)]
     Archive(#[from] ArchiveError),
     /// Arrow rejected a chunk (a generator produced inconsistent columns).
-    #[error("building a record batch: {0}")]
+    #[error("building a record batch")]
     Chunk(#[from] ArrowError),
     /// The thread pool could not start.
     #[error("cannot start {threads} worker threads: {message}")]

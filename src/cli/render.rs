@@ -44,7 +44,7 @@ fn parse_sheet(s: &str) -> Result<(u32, u32)> {
             .parse()
             .with_context(|| format!("--sheet `{s}`: bad row count"))?,
     );
-    if c == 0 || r == 0 || c * r > 1024 {
+    if c == 0 || r == 0 || u64::from(c) * u64::from(r) > 1024 {
         bail!("--sheet `{s}`: need 1 to 1024 levels");
     }
     Ok((c, r))
@@ -80,7 +80,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             args.file.display()
         );
     }
-    let wanted = args.index..args.index + u64::from(cols * rows);
+    let wanted = args.index..args.index.saturating_add(u64::from(cols * rows));
     // Keep only the batches that hold wanted indices (indices ascend through the file).
     let mut batches: Vec<RecordBatch> = Vec::new();
     for b in 0..archive.batch_count() {

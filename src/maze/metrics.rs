@@ -74,7 +74,9 @@ pub struct Bfs {
 }
 
 impl Bfs {
-    /// Breadth-first order of the tree from `root`, with parents and depths.
+    /// Breadth-first order of the tree from `root`, with parents and depths. The passages must
+    /// form a tree (callers check); the `len < slots` guard only keeps a broken input from
+    /// writing out of bounds.
     fn search<T: Topology>(&mut self, topo: &T, tree: &Tree, root: u32, slots: usize) {
         self.depth.clear();
         self.depth.resize(slots, NONE);
@@ -95,7 +97,7 @@ impl Bfs {
             // PERF: in a tree every passage but the one back is a child: the children are the
             // mask minus one bit, visited without testing whether they were seen.
             let mut children = tree.mask[v as usize] & !(self.back[v as usize] as u16);
-            while children != 0 {
+            while children != 0 && len < slots {
                 let k = children.trailing_zeros();
                 children &= children - 1;
                 let n = topo.neighbour_room(v, k);

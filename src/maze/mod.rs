@@ -388,6 +388,51 @@ mod tests {
         );
     }
 
+    /// Regression: a cycle plus a cut elsewhere keeps |E| = |V| - 1; verify must say so rather
+    /// than search a graph that is not a tree (it used to index out of bounds).
+    #[test]
+    fn verify_rejects_a_cycle_with_a_cut_elsewhere() {
+        let g = MazeGenerator::new(MazeConfig {
+            width: 4,
+            height: 4,
+            ..Default::default()
+        })
+        .unwrap();
+        let mut s = g.new_scratch();
+        let level = g.generate(11, &mut s).unwrap();
+        let grid = level.grid.unwrap();
+        let w = grid.width as usize;
+        let between = |i: usize| {
+            let (x, y) = (i % w, i / w);
+            (x % 2 == 0) != (y % 2 == 0) && x > 0 && y > 0 && x < w - 1 && y < w - 1
+        };
+        let walls: Vec<usize> = (0..grid.cells.len())
+            .filter(|&i| between(i) && grid.cells[i] == 0)
+            .collect();
+        let passages: Vec<usize> = (0..grid.cells.len())
+            .filter(|&i| between(i) && grid.cells[i] == 1)
+            .collect();
+        let mut rejected = 0;
+        for &open in &walls {
+            for &close in &passages {
+                let mut cells = grid.cells.to_vec();
+                cells[open] = 1;
+                cells[close] = 0;
+                let view = crate::core::grid::GridView {
+                    cells: &cells,
+                    ..grid
+                };
+                let bad = Level {
+                    grid: Some(view),
+                    ..level
+                };
+                // Some swaps give another valid tree; none may panic, and most must fail.
+                rejected += usize::from(g.verify(&record(0, 11, bad)).is_err());
+            }
+        }
+        assert!(rejected > walls.len() * passages.len() / 2, "{rejected}");
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 

@@ -10,7 +10,7 @@ use crate::core::graph::{Csr, edge_flag};
 use crate::ensure_level;
 use crate::maze::config::{MazeConfig, Topology as Kind};
 use crate::maze::metrics::{self, Bfs, MAZE_METRICS};
-use crate::maze::spanning::Tree;
+use crate::maze::spanning::{Tree, UnionFind};
 use crate::maze::topology::{Explicit, Lattice, MAX_SLOTS, Topology};
 use crate::maze::{graph_hash, physical, raster};
 
@@ -115,6 +115,21 @@ fn check_tree<T: Topology>(
         passages + 1 == rooms,
         "{passages} passages for {rooms} rooms: not a tree"
     );
+    // A cycle plus a cut elsewhere keeps the count right: check acyclicity explicitly (the
+    // searches below assume a tree).
+    let mut sets = UnionFind::default();
+    sets.reset(topo.slot_count());
+    let mut cycle = None;
+    topo.for_each_edge(|link| {
+        if cycle.is_none() && tree.is_passage(link.edge) && !sets.union(link.a, link.b) {
+            cycle = Some(link.edge);
+        }
+    });
+    if let Some(e) = cycle {
+        return Err(Violation::new(format!(
+            "passages form a cycle through edge {e}: not a tree"
+        )));
+    }
     let merges = stored[5] as u32;
     ensure_level!(
         cfg.merge_dead_ends || merges == 0,
