@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use arrow_array::builder::ArrayBuilder;
 use arrow_array::builder::{
     BinaryBuilder, Float32Builder, ListBuilder, UInt8Builder, UInt16Builder, UInt32Builder,
     UInt64Builder,
@@ -76,6 +77,23 @@ impl ChunkBuilder {
             metrics,
             rows: 0,
         }
+    }
+
+    /// Bytes of variable-length data (grid cells, list values) pushed since the last `finish`.
+    pub fn variable_bytes(&self) -> usize {
+        let grid = self
+            .grid
+            .as_ref()
+            .map_or(0, |(_, _, cells)| cells.values_slice().len());
+        let graph = self.graph.as_ref().map_or(0, |b| {
+            4 * (b.x.values_ref().len()
+                + b.y.values_ref().len()
+                + b.src.values_ref().len()
+                + b.dst.values_ref().len())
+                + 2 * b.tag.as_ref().map_or(0, |t| t.values_ref().len())
+                + b.flags.values_ref().len()
+        });
+        grid + graph
     }
 
     /// Rows pushed since the last `finish`.

@@ -5,6 +5,7 @@
 //! (profile, master seed, `i`), never on threads, chunking or shards.
 
 use std::collections::{BTreeMap, HashMap};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::sync_channel;
 use std::sync::{Arc, Condvar, Mutex};
@@ -80,6 +81,16 @@ pub enum BatchError {
     /// Arrow rejected a chunk (a generator produced inconsistent columns).
     #[error("building a record batch")]
     Chunk(#[from] ArrowError),
+    /// A generator panicked: a bug, reported with the chunk it happened in.
+    #[error("a worker panicked while generating levels {first}..{end}: {message}")]
+    Panic {
+        /// First index of the chunk.
+        first: u64,
+        /// One past its last index.
+        end: u64,
+        /// The panic message.
+        message: String,
+    },
     /// The thread pool could not start.
     #[error("cannot start {threads} worker threads: {message}")]
     Pool {
@@ -93,8 +104,40 @@ pub enum BatchError {
 /// One finished chunk on its way to the writer.
 struct Chunk {
     number: u64,
-    batch: Result<RecordBatch, ArrowError>,
+    batches: Result<Vec<RecordBatch>, BatchError>,
     failures: HashMap<&'static str, u64>,
+}
+
+/// Variable-length bytes (grids, list values) after which a chunk starts a new record batch:
+/// Arrow's 32-bit offsets cap a column at 2 GiB, and one level stays far below the margin
+/// (the largest allowed maze grid is 17 MB).
+const MAX_BATCH_BYTES: usize = 1 << 30;
+
+/// Generates levels `lo..hi` into record batches.
+fn build_chunk<G: Generator>(
+    generator: &G,
+    scratch: &mut G::Scratch,
+    builder: &mut ChunkBuilder,
+    master_seed: u64,
+    lo: u64,
+    hi: u64,
+    failures: &mut HashMap<&'static str, u64>,
+) -> Result<Vec<RecordBatch>, ArrowError> {
+    let mut batches = Vec::with_capacity(1);
+    for index in lo..hi {
+        let seed = mix(master_seed, index);
+        match generator.generate(seed, scratch) {
+            Ok(level) => builder.push(index, seed, &level),
+            Err(e) => *failures.entry(e.reason).or_insert(0) += 1,
+        }
+        if builder.variable_bytes() >= MAX_BATCH_BYTES {
+            batches.push(builder.finish()?);
+        }
+    }
+    if builder.rows() > 0 || batches.is_empty() {
+        batches.push(builder.finish()?);
+    }
+    Ok(batches)
 }
 
 /// Limits how far workers may run ahead of the writer.
@@ -181,19 +224,39 @@ pub fn run<G: Generator>(
                             let lo = range.start + number * chunk_size;
                             let hi = (lo + chunk_size).min(range.end);
                             let mut failures = HashMap::new();
-                            for index in lo..hi {
-                                let seed = mix(opts.seed, index);
-                                match generator.generate(seed, &mut scratch) {
-                                    Ok(level) => builder.push(index, seed, &level),
-                                    Err(e) => *failures.entry(e.reason).or_insert(0) += 1,
+                            // A panic must not leave the writer waiting for this chunk forever:
+                            // it travels to the writer as an error and stops the run.
+                            let built = catch_unwind(AssertUnwindSafe(|| {
+                                build_chunk(
+                                    generator,
+                                    &mut scratch,
+                                    &mut builder,
+                                    opts.seed,
+                                    lo,
+                                    hi,
+                                    &mut failures,
+                                )
+                            }));
+                            let (batches, panicked) = match built {
+                                Ok(b) => (b.map_err(BatchError::from), false),
+                                Err(payload) => {
+                                    let message = panic_message(payload.as_ref());
+                                    (
+                                        Err(BatchError::Panic {
+                                            first: lo,
+                                            end: hi,
+                                            message,
+                                        }),
+                                        true,
+                                    )
                                 }
-                            }
+                            };
                             let chunk = Chunk {
                                 number,
-                                batch: builder.finish(),
+                                batches,
                                 failures,
                             };
-                            if tx.send(chunk).is_err() {
+                            if tx.send(chunk).is_err() || panicked {
                                 break;
                             }
                         }
@@ -210,11 +273,12 @@ pub fn run<G: Generator>(
             for chunk in rx.iter() {
                 pending.insert(chunk.number, chunk);
                 while let Some(chunk) = pending.remove(&expect) {
-                    let batch = chunk.batch?;
-                    if batch.num_rows() > 0 {
-                        writer.write(&batch)?;
+                    for batch in chunk.batches? {
+                        if batch.num_rows() > 0 {
+                            writer.write(&batch)?;
+                        }
+                        summary.levels += batch.num_rows() as u64;
                     }
-                    summary.levels += batch.num_rows() as u64;
                     for (reason, n) in chunk.failures {
                         summary.failures += n;
                         *summary
@@ -230,7 +294,12 @@ pub fn run<G: Generator>(
             Ok(())
         })();
         if outcome.is_err() {
-            abort.store(true, Ordering::Relaxed);
+            // Set under the window's lock, so a worker cannot test the flag, miss this
+            // notification and sleep forever.
+            {
+                let _written = window.written.lock().expect("window lock");
+                abort.store(true, Ordering::Relaxed);
+            }
             window.advanced.notify_all();
             drop(rx);
         }
@@ -249,6 +318,17 @@ pub fn run<G: Generator>(
     summary.bytes = writer.finish(&footer)?;
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
+}
+
+/// The text of a panic payload.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
 }
 
 /// `{"reason": count, ...}`.
@@ -275,4 +355,127 @@ pub fn json_string(s: &str) -> String {
     }
     out.push('"');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::archive::level_schema;
+    use crate::core::error::{GenError, Violation};
+    use crate::core::generator::{Columns, Level, LevelRecord};
+    use crate::core::grid::GridView;
+
+    /// A one-cell grid generator that panics on one index and fails on another.
+    struct Faulty {
+        panic_at: Option<u64>,
+        fail_at: u64,
+    }
+
+    impl Generator for Faulty {
+        type Scratch = [u8; 1];
+
+        fn kind(&self) -> &'static str {
+            "faulty"
+        }
+
+        fn columns(&self) -> Columns {
+            Columns {
+                grid: true,
+                graph: false,
+                tags: false,
+                metrics: &[],
+            }
+        }
+
+        fn new_scratch(&self) -> [u8; 1] {
+            [1]
+        }
+
+        fn generate<'s>(&self, seed: u64, s: &'s mut [u8; 1]) -> Result<Level<'s>, GenError> {
+            if self.panic_at.is_some_and(|i| seed == mix(0, i)) {
+                panic!("deliberate test panic");
+            }
+            if seed == mix(0, self.fail_at) {
+                return Err(GenError {
+                    reason: "deliberate",
+                    detail: String::new(),
+                });
+            }
+            let grid = GridView {
+                width: 1,
+                height: 1,
+                cells: &s[..],
+            };
+            Ok(Level {
+                grid: Some(grid),
+                graph: None,
+                metrics: &[],
+                layout_hash: seed,
+            })
+        }
+
+        fn verify(&self, _record: &LevelRecord<'_>) -> Result<(), Violation> {
+            Ok(())
+        }
+    }
+
+    fn run_faulty(g: &Faulty, path: &std::path::Path) -> Result<BatchSummary, BatchError> {
+        let schema = Arc::new(level_schema(&g.columns(), Default::default()));
+        let writer = ArchiveWriter::create(path, &schema).unwrap();
+        let opts = BatchOptions {
+            count: 64,
+            threads: 2,
+            chunk_size: 1,
+            ..Default::default()
+        };
+        run(g, schema, &opts, writer, Vec::new())
+    }
+
+    #[test]
+    fn failures_are_counted_and_skipped() {
+        let dir = std::env::temp_dir().join(format!("warren-engine-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("fail.arrow");
+        let summary = run_faulty(
+            &Faulty {
+                panic_at: None,
+                fail_at: 9,
+            },
+            &path,
+        )
+        .unwrap();
+        assert_eq!((summary.levels, summary.failures), (63, 1));
+        assert_eq!(summary.failure_reasons.get("deliberate"), Some(&1));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Regression: a panicking worker used to leave the writer waiting for its chunk forever.
+    #[test]
+    fn a_worker_panic_fails_the_run_and_leaves_no_file() {
+        let dir = std::env::temp_dir().join(format!("warren-engine-panic-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("panic.arrow");
+        let err = run_faulty(
+            &Faulty {
+                panic_at: Some(5),
+                fail_at: 99,
+            },
+            &path,
+        )
+        .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                BatchError::Panic {
+                    first: 5,
+                    end: 6,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(!path.exists());
+        assert!(!crate::archive::temp_path(&path).exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

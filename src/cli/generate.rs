@@ -37,7 +37,7 @@ pub struct Args {
     #[arg(long = "set", value_name = "KEY=VALUE")]
     sets: Vec<String>,
     /// Levels per record batch.
-    #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u64).range(1..=65_536))]
     chunk_size: u64,
     /// No progress bar and no summary line.
     #[arg(long, short)]
