@@ -133,7 +133,25 @@ impl Profile {
                 ));
             }
         };
-        profile.validate()?;
+        // Range errors name their key first ("maze.width = 0 is out of range ..."): point at the
+        // key's line when the file sets it.
+        profile.validate().map_err(|e| match e {
+            ProfileError::Invalid(message) => {
+                let key = message.split_whitespace().next().unwrap_or("");
+                match locate_key(text, key) {
+                    Some(at) => ProfileError::Parse {
+                        origin: format!("{origin}:{at}"),
+                        message,
+                    },
+                    None if origin.is_empty() => ProfileError::Invalid(message),
+                    None => ProfileError::Parse {
+                        origin: origin.to_string(),
+                        message,
+                    },
+                }
+            }
+            other => other,
+        })?;
         Ok(profile)
     }
 
@@ -263,6 +281,30 @@ fn parse_value(raw: &str) -> toml::Value {
     }
 }
 
+/// `line:column` of the value of dotted `key` (`section.name`) in TOML `text`, if it is set
+/// there as `name = value` under `[section]`.
+fn locate_key(text: &str, key: &str) -> Option<String> {
+    let (section, name) = key.split_once('.')?;
+    let mut in_section = false;
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim_start();
+        if let Some(header) = t.strip_prefix('[') {
+            in_section = header.split(']').next().map(str::trim) == Some(section);
+            continue;
+        }
+        if !in_section {
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix(name) {
+            if let Some(value) = rest.trim_start().strip_prefix('=') {
+                let column = line.len() - value.trim_start().len() + 1;
+                return Some(format!("{}:{column}", i + 1));
+            }
+        }
+    }
+    None
+}
+
 /// `line:column` (both 1-based) of byte `offset` in `text`.
 fn line_column(text: &str, offset: usize) -> String {
     let before = &text[..offset.min(text.len())];
@@ -342,6 +384,11 @@ mod tests {
         );
         let e = err("kind = \"maze\"\n[maze]\nwidth = \"x\"\n");
         assert!(e.starts_with("p.toml:3:9: "), "{e}");
+        let e = err("kind = \"maze\"\n\n[maze]\nheight = 9\nwidth  =  0\n");
+        assert!(
+            e.starts_with("p.toml:5:11: maze.width = 0 is out of range"),
+            "{e}"
+        );
         let e = err("kind = \"maze\"\n[maze\n");
         assert!(e.starts_with("p.toml:2:"), "{e}");
     }

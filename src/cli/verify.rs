@@ -1,5 +1,6 @@
-//! `warren verify FILE`: file integrity (framing, schema, contiguous indices, seeds, footer
-//! counts) and every level re-checked by its generator's `verify`, in parallel over batches.
+//! `warren verify FILE`: file integrity (framing, checksums, schema, ascending indices inside
+//! the shard's range, seeds, footer counts), every level re-checked by its generator's `verify`,
+//! and every level compared with a fresh generation of its seed; in parallel over batches.
 //! Exits 0 when all is well, 1 with the number of violations otherwise.
 
 use std::path::PathBuf;
@@ -9,7 +10,7 @@ use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 
 use crate::archive::{self, Archive, BatchView, level_schema};
-use crate::core::generator::Generator;
+use crate::core::generator::{Generator, LevelRecord};
 use crate::core::rng::mix;
 use crate::profile::{GeneratorTask, Profile};
 
@@ -37,6 +38,8 @@ struct Report {
     levels: u64,
     violations: Vec<String>,
     violation_count: u64,
+    first_index: Option<u64>,
+    last_index: Option<u64>,
 }
 
 struct VerifyTask<'a> {
@@ -76,6 +79,7 @@ impl GeneratorTask for VerifyTask<'_> {
                 let view = BatchView::new(&batch, &columns)
                     .map_err(|r| anyhow::anyhow!("{}: batch {b}: {r}", archive.path().display()))?;
                 let mut metrics = Vec::new();
+                let mut scratch = generator.new_scratch();
                 let mut shown = Vec::new();
                 let mut count = 0u64;
                 let (mut first, mut last) = (u64::MAX, 0);
@@ -96,6 +100,9 @@ impl GeneratorTask for VerifyTask<'_> {
                     }
                     if problem.is_none() {
                         problem = generator.verify(&record).err().map(|v| v.to_string());
+                    }
+                    if problem.is_none() {
+                        problem = regenerate(generator, &mut scratch, &record);
                     }
                     if let Some(p) = problem {
                         count += 1;
@@ -125,6 +132,8 @@ impl GeneratorTask for VerifyTask<'_> {
             levels: 0,
             violations: Vec::new(),
             violation_count: 0,
+            first_index: None,
+            last_index: None,
         };
         let mut previous_last: Option<u64> = None;
         for (b, r) in per_batch.into_iter().enumerate() {
@@ -145,6 +154,8 @@ impl GeneratorTask for VerifyTask<'_> {
                     }
                 }
                 previous_last = Some(last);
+                report.first_index.get_or_insert(first);
+                report.last_index = Some(last);
             }
             report.levels += rows;
             report.violation_count += count;
@@ -153,6 +164,65 @@ impl GeneratorTask for VerifyTask<'_> {
         report.violations.truncate(self.show);
         Ok(report)
     }
+}
+
+/// Levels are a pure function of (profile, seed): generating the seed again must give the
+/// stored level exactly. This catches what invariants alone cannot (a level of another profile,
+/// an edited metric that stays self-consistent) and any determinism regression between builds.
+fn regenerate<G: Generator>(
+    generator: &G,
+    scratch: &mut G::Scratch,
+    record: &LevelRecord<'_>,
+) -> Option<String> {
+    match generator.generate(record.seed, scratch) {
+        Err(e) => Some(format!(
+            "its seed fails to generate ({e}) yet a level is stored"
+        )),
+        Ok(fresh) if fresh.layout_hash != record.level.layout_hash => {
+            Some("differs from a fresh generation of its seed (layout_hash)".into())
+        }
+        Ok(fresh) if fresh.metrics != record.level.metrics => {
+            Some("metrics differ from a fresh generation of its seed".into())
+        }
+        Ok(_) => None,
+    }
+}
+
+/// The shard's index range from `warren.shard` (`I/N of C levels: START..END`): every index
+/// must lie in it, and the levels written plus the seeds that failed must fill it.
+fn check_shard_range(archive: &Archive, report: &Report) -> u64 {
+    let range = archive.meta(archive::META_SHARD).and_then(|m| {
+        let (start, end) = m.rsplit_once(": ")?.1.split_once("..")?;
+        Some(start.parse::<u64>().ok()?..end.parse::<u64>().ok()?)
+    });
+    let Some(range) = range else {
+        println!("no readable {} metadata", archive::META_SHARD);
+        return 1;
+    };
+    let mut violations = 0;
+    let (first, last) = (report.first_index, report.last_index);
+    if first.is_some_and(|f| f < range.start) || last.is_some_and(|l| l >= range.end) {
+        println!("indices {first:?}..={last:?} fall outside the shard's range {range:?}");
+        violations += 1;
+    }
+    let failures: u64 = archive
+        .footer_metadata()
+        .get(archive::FOOTER_FAILURES)
+        .map(|json| {
+            json.trim_matches(|c| c == '{' || c == '}')
+                .split(',')
+                .filter_map(|kv| kv.rsplit_once(':')?.1.trim().parse::<u64>().ok())
+                .sum()
+        })
+        .unwrap_or(0);
+    if report.levels + failures != range.end - range.start {
+        println!(
+            "{} levels and {failures} failed seeds do not fill the shard's range {range:?}",
+            report.levels
+        );
+        violations += 1;
+    }
+    violations
 }
 
 /// Runs `verify`.
@@ -197,6 +267,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             archive::FOOTER_LEVELS
         );
     }
+    violations += check_shard_range(&archive, &report);
     for v in &report.violations {
         println!("{v}");
     }

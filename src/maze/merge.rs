@@ -4,8 +4,9 @@
 //! physically adjacent to another dead end, is disconnected from the crossroad and connected to
 //! that dead end. The tree stays a spanning tree (a leaf is detached and re-attached), the other
 //! dead end becomes a corridor room, the crossroad loses one passage, so every merge removes
-//! exactly one dead end and the process terminates. Passes over the rooms in id order repeat until
-//! one pass merges nothing; within a room, the first adjacent dead end in neighbour order is taken.
+//! exactly one dead end and the process terminates. The seed repeats passes until nothing merges;
+//! one pass over the rooms in id order reaches that same fixpoint (see [`merge_dead_ends`]).
+//! Within a room, the first adjacent dead end in slot order is taken.
 
 use crate::maze::spanning::Tree;
 use crate::maze::topology::{Link, Topology};

@@ -215,7 +215,11 @@ impl Generator for MazeGenerator {
                 if topo.max_degree() > topology::MAX_SLOTS {
                     return Err(GenError {
                         reason: "room with too many neighbours",
-                        detail: format!("a room has {} neighbours (at most 16)", topo.max_degree()),
+                        detail: format!(
+                            "a room has {} neighbours (at most {})",
+                            topo.max_degree(),
+                            topology::MAX_SLOTS
+                        ),
                     });
                 }
                 let m = grow(&topo, None, x.len(), cfg, &mut rng, &mut grow_scratch);

@@ -72,7 +72,8 @@ fn neighbours_stay_connected(lattice: &Lattice, v: u32, s: &mut HoleScratch) -> 
         k += 1;
     });
     if k <= 1 {
-        // A leaf room (or the last room) can always go; an isolated room cannot exist.
+        // A room with one neighbour is a leaf and can always go; a room with none is the last
+        // room of its component and must stay.
         return k == 1;
     }
     s.generation += 1;
@@ -148,7 +149,7 @@ pub fn delaunay_pairs<'b>(
         .map(|(&px, &py)| Point2::new(f64::from(px), f64::from(py)))
         .collect();
     let tri = DelaunayTriangulation::<Point2<f64>>::bulk_load_stable(points)
-        .map_err(|e| format!("triangulation failed: {e:?}"))?;
+        .map_err(|e| format!("{e:?}"))?;
     if tri.num_vertices() != x.len() {
         return Err(format!("{} points coincide", x.len() - tri.num_vertices()));
     }

@@ -89,7 +89,7 @@ pub fn decode(
             let between_rooms = (odd_x != odd_y) && gx > 0 && gy > 0 && gx < gw - 1 && gy < gh - 1;
             if code != cell::FLOOR || !between_rooms {
                 return Err(format!(
-                    "cell ({gx}, {gy}) holds code {code} where only wall may stand"
+                    "cell ({gx}, {gy}) holds code {code} where only wall, or floor between two rooms, may stand"
                 ));
             }
             let (x, y) = ((gx - 1) / 2, (gy - 1) / 2);

@@ -137,7 +137,8 @@ impl Tree {
 /// Builds the spanning tree by taking edges in `order` (Kruskal). Returns the passage count.
 ///
 /// # Runtime
-/// O(E α(V)); stops as soon as `rooms - 1` passages are open. No allocation after warm-up.
+/// O(E + V log V) (quick-find relabelling); stops as soon as `rooms - 1` passages are open.
+/// No allocation after warm-up.
 pub fn kruskal<T: Topology>(
     topo: &T,
     order: &[Link],

@@ -6,7 +6,7 @@
 //! `(weight, edge id)` keys, so ties break by edge id and the order is deterministic.
 
 use crate::core::rng::WarrenRng;
-use crate::maze::config::{Axis, Gradient, MazeConfig, Weighting};
+use crate::maze::config::{Axis, Gradient, MazeConfig, Topology as Kind, Weighting};
 use crate::maze::topology::{Link, Topology};
 
 /// Reusable buffers for edge ordering.
@@ -42,7 +42,11 @@ pub fn edge_order<T: Topology>(
         rng.shuffle(order);
         return;
     }
-    let (w, h) = (cfg.width.max(2) - 1, cfg.height.max(2) - 1);
+    // Normalise positions to [0, 1]: lattice rooms sit at 0..=W-1, Delaunay points in (0, W).
+    let (w, h) = match cfg.topology {
+        Kind::Lattice => (cfg.width.max(2) - 1, cfg.height.max(2) - 1),
+        Kind::Delaunay => (cfg.width, cfg.height),
+    };
     let (sx, sy) = (1.0 / w as f32, 1.0 / h as f32);
     let keys = &mut scratch.keys;
     let links = &mut scratch.links;

@@ -222,3 +222,35 @@ fn readers_reject_an_archive_with_zeroed_bytes() {
     let path = zeroed_archive(&dir);
     readers_fail(&dir, &path, true);
 }
+
+/// The footer's first record-batch block (`offset: i64, metaDataLength: i32, pad, bodyLength:
+/// i64`, stored inline in the flatbuffer): its byte position in `bytes`.
+fn first_block_in_footer(bytes: &[u8]) -> usize {
+    let n = bytes.len();
+    let footer_len = i32::from_le_bytes(bytes[n - 10..n - 6].try_into().unwrap()) as usize;
+    let start = n - 10 - footer_len;
+    (start..n - 10 - 24)
+        .step_by(4)
+        .find(|&i| {
+            let off = i64::from_le_bytes(bytes[i..i + 8].try_into().unwrap());
+            let meta = i32::from_le_bytes(bytes[i + 8..i + 12].try_into().unwrap());
+            let body = i64::from_le_bytes(bytes[i + 16..i + 24].try_into().unwrap());
+            (8..start as i64).contains(&off)
+                && (8..100_000).contains(&meta)
+                && body >= 0
+                && off + i64::from(meta) + body <= start as i64
+                && bytes[off as usize..off as usize + 4] == [0xFF; 4]
+        })
+        .expect("a block in the footer")
+}
+
+/// Regression: a block length near i64::MAX overflowed the bounds check and panicked.
+#[test]
+fn readers_reject_a_footer_block_of_absurd_length() {
+    let dir = TempDir::new("footer");
+    let (path, mut bytes) = archive(&dir);
+    let at = first_block_in_footer(&bytes);
+    bytes[at + 16..at + 24].copy_from_slice(&i64::MAX.to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    readers_fail(&dir, &path, false);
+}
