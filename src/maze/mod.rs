@@ -278,6 +278,18 @@ mod tests {
         LevelRecord { index, seed, level }
     }
 
+    /// `level` with its grid cells replaced by `cells`.
+    fn with_cells<'a>(level: Level<'a>, cells: &'a [u8]) -> Level<'a> {
+        let grid = crate::core::grid::GridView {
+            cells,
+            ..level.grid.unwrap()
+        };
+        Level {
+            grid: Some(grid),
+            ..level
+        }
+    }
+
     /// Golden hash of the default profile's first 64 levels. Re-mint only with a written reason
     /// (the PRNG, the mixer, the tree, the merge or the raster changed on purpose).
     #[test]
@@ -359,15 +371,7 @@ mod tests {
                 cells[y * w + x] = crate::core::grid::cell::FLOOR;
             }
         }
-        let view = crate::core::grid::GridView {
-            cells: &cells,
-            ..grid
-        };
-        let bad = Level {
-            grid: Some(view),
-            ..level
-        };
-        assert!(g.verify(&record(0, 7, bad)).is_err());
+        assert!(g.verify(&record(0, 7, with_cells(level, &cells))).is_err());
         // Close one passage: the tree falls apart.
         let mut cut = grid.cells.to_vec();
         let at = (1..cut.len()).find(|&i| {
@@ -375,21 +379,7 @@ mod tests {
             x % 2 == 0 && y % 2 == 1 && x > 0 && x < w - 1 && cut[i] == 1
         });
         cut[at.unwrap()] = 0;
-        let view = crate::core::grid::GridView {
-            cells: &cut,
-            ..grid
-        };
-        assert!(
-            g.verify(&record(
-                0,
-                7,
-                Level {
-                    grid: Some(view),
-                    ..level
-                }
-            ))
-            .is_err()
-        );
+        assert!(g.verify(&record(0, 7, with_cells(level, &cut))).is_err());
     }
 
     /// Regression: a cycle plus a cut elsewhere keeps |E| = |V| - 1; verify must say so rather
@@ -422,16 +412,9 @@ mod tests {
                 let mut cells = grid.cells.to_vec();
                 cells[open] = 1;
                 cells[close] = 0;
-                let view = crate::core::grid::GridView {
-                    cells: &cells,
-                    ..grid
-                };
-                let bad = Level {
-                    grid: Some(view),
-                    ..level
-                };
                 // Some swaps give another valid tree; none may panic, and most must fail.
-                rejected += usize::from(g.verify(&record(0, 11, bad)).is_err());
+                let bad = record(0, 11, with_cells(level, &cells));
+                rejected += usize::from(g.verify(&bad).is_err());
             }
         }
         assert!(rejected > walls.len() * passages.len() / 2, "{rejected}");
