@@ -17,7 +17,7 @@ impl Progress {
             let bar = ProgressBar::new(total);
             bar.set_style(
                 ProgressStyle::with_template(
-                    "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} levels  {per_sec}  ETA {eta}",
+                    "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} levels  {msg}  ETA {eta}",
                 )
                 .expect("valid template")
                 .progress_chars("=> "),
@@ -31,6 +31,8 @@ impl Progress {
     pub fn advance(&self, n: u64) {
         if let Some(bar) = &self.bar {
             bar.inc(n);
+            let rate = bar.position() as f64 / bar.elapsed().as_secs_f64().max(1e-3);
+            bar.set_message(format!("{} levels/s", crate::cli::thousands(rate as u64)));
         }
     }
 

@@ -49,7 +49,7 @@ pub fn main() -> ExitCode {
 }
 
 /// `1234567` as `1,234,567`.
-pub(crate) fn thousands(n: u64) -> String {
+pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
