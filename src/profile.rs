@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::core::generator::Generator;
-use crate::maze::{MazeConfig, MazeGenerator};
+use crate::maze::{ConfigError, MazeConfig, MazeGenerator};
 
 /// The generator kinds this build knows.
 pub const KINDS: &[&str] = &["maze"];
@@ -46,8 +46,8 @@ pub enum ProfileError {
         message: String,
     },
     /// A value is out of its allowed range.
-    #[error("{0}")]
-    Invalid(String),
+    #[error(transparent)]
+    Invalid(#[from] ConfigError),
 }
 
 /// A complete, resolved profile.
@@ -133,23 +133,19 @@ impl Profile {
                 ));
             }
         };
-        // Range errors name their key first ("maze.width = 0 is out of range ..."): point at the
-        // key's line when the file sets it.
+        // Range errors name their key: point at the key's line when the file sets it.
         profile.validate().map_err(|e| match e {
-            ProfileError::Invalid(message) => {
-                let key = message.split_whitespace().next().unwrap_or("");
-                match locate_key(text, key) {
-                    Some(at) => ProfileError::Parse {
-                        origin: format!("{origin}:{at}"),
-                        message,
-                    },
-                    None if origin.is_empty() => ProfileError::Invalid(message),
-                    None => ProfileError::Parse {
-                        origin: origin.to_string(),
-                        message,
-                    },
-                }
-            }
+            ProfileError::Invalid(invalid) => match locate_key(text, invalid.key) {
+                Some(at) => ProfileError::Parse {
+                    origin: format!("{origin}:{at}"),
+                    message: invalid.to_string(),
+                },
+                None if origin.is_empty() => ProfileError::Invalid(invalid),
+                None => ProfileError::Parse {
+                    origin: origin.to_string(),
+                    message: invalid.to_string(),
+                },
+            },
             other => other,
         })?;
         Ok(profile)
@@ -158,7 +154,7 @@ impl Profile {
     /// Checks every value's range.
     pub fn validate(&self) -> Result<(), ProfileError> {
         match self {
-            Profile::Maze { maze } => maze.validate().map_err(ProfileError::Invalid),
+            Profile::Maze { maze } => Ok(maze.validate()?),
         }
     }
 
@@ -177,7 +173,7 @@ impl Profile {
     pub fn with_generator<T: GeneratorTask>(&self, task: T) -> Result<T::Output, ProfileError> {
         match self {
             Profile::Maze { maze } => {
-                let generator = MazeGenerator::new(maze.clone()).map_err(ProfileError::Invalid)?;
+                let generator = MazeGenerator::new(maze.clone())?;
                 Ok(task.run(&generator))
             }
         }

@@ -110,53 +110,67 @@ impl Default for MazeConfig {
 /// Largest side: the raster is `2 * side + 1` cells and grid sides are stored as `u16`.
 pub const MAX_SIDE: u32 = 4096;
 
+/// A maze parameter outside its allowed range.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{key} {problem}")]
+pub struct ConfigError {
+    /// The dotted profile key, e.g. `maze.width`.
+    pub key: &'static str,
+    /// What is wrong with its value.
+    pub problem: String,
+}
+
+/// `Err(ConfigError)` for `key` unless `ok`.
+fn check(ok: bool, key: &'static str, problem: impl FnOnce() -> String) -> Result<(), ConfigError> {
+    if ok {
+        Ok(())
+    } else {
+        Err(ConfigError {
+            key,
+            problem: problem(),
+        })
+    }
+}
+
 impl MazeConfig {
     /// Checks value ranges; the error names the key and the allowed range.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ConfigError> {
         let side_ok = |v: u32| (1..=MAX_SIDE).contains(&v);
-        if !side_ok(self.width) {
-            return Err(format!(
-                "maze.width = {} is out of range 1..={MAX_SIDE}",
-                self.width
-            ));
-        }
-        if !side_ok(self.height) {
-            return Err(format!(
-                "maze.height = {} is out of range 1..={MAX_SIDE}",
-                self.height
-            ));
-        }
-        if u64::from(self.width) * u64::from(self.height) > 1 << 22 {
-            return Err("maze.width x maze.height must be at most 4,194,304 rooms".into());
-        }
-        if !(0.0..=0.5).contains(&self.holes) {
-            return Err(format!(
-                "maze.holes = {} is out of range 0..=0.5",
-                self.holes
-            ));
-        }
-        if self.holes > 0.0 && self.topology != Topology::Lattice {
-            return Err("maze.holes applies to topology = \"lattice\" only".into());
-        }
-        if !(0.0..=0.9).contains(&self.jitter) {
-            return Err(format!(
-                "maze.jitter = {} is out of range 0..=0.9",
-                self.jitter
-            ));
-        }
-        if !(self.bias >= 0.0 && self.bias.is_finite()) {
-            return Err(format!(
-                "maze.bias = {} must be a finite number >= 0",
-                self.bias
-            ));
-        }
-        if !(0.0..=1.0).contains(&self.noise) {
-            return Err(format!("maze.noise = {} is out of range 0..=1", self.noise));
-        }
-        if !self.gradient_center.iter().all(|c| c.is_finite()) {
-            return Err("maze.gradient_center must hold two finite numbers".into());
-        }
-        Ok(())
+        check(side_ok(self.width), "maze.width", || {
+            format!("= {} is out of range 1..={MAX_SIDE}", self.width)
+        })?;
+        check(side_ok(self.height), "maze.height", || {
+            format!("= {} is out of range 1..={MAX_SIDE}", self.height)
+        })?;
+        check(
+            u64::from(self.width) * u64::from(self.height) <= 1 << 22,
+            "maze.width",
+            || "x maze.height must be at most 4,194,304 rooms".into(),
+        )?;
+        check((0.0..=0.5).contains(&self.holes), "maze.holes", || {
+            format!("= {} is out of range 0..=0.5", self.holes)
+        })?;
+        check(
+            self.holes == 0.0 || self.topology == Topology::Lattice,
+            "maze.holes",
+            || "applies to topology = \"lattice\" only".into(),
+        )?;
+        check((0.0..=0.9).contains(&self.jitter), "maze.jitter", || {
+            format!("= {} is out of range 0..=0.9", self.jitter)
+        })?;
+        check(
+            self.bias >= 0.0 && self.bias.is_finite(),
+            "maze.bias",
+            || format!("= {} must be a finite number >= 0", self.bias),
+        )?;
+        check((0.0..=1.0).contains(&self.noise), "maze.noise", || {
+            format!("= {} is out of range 0..=1", self.noise)
+        })?;
+        check(
+            self.gradient_center.iter().all(|c| c.is_finite()),
+            "maze.gradient_center",
+            || "must hold two finite numbers".into(),
+        )
     }
 
     /// Number of rooms before holes.

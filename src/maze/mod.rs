@@ -22,7 +22,7 @@ mod topology;
 mod verify;
 mod weights;
 
-pub use config::{Axis, Gradient, MazeConfig, Topology as MazeTopology, Weighting};
+pub use config::{Axis, ConfigError, Gradient, MazeConfig, Topology as MazeTopology, Weighting};
 pub use merge::{merge_dead_ends, mergeable_dead_ends};
 pub use metrics::{MAZE_METRICS, MazeMetrics};
 pub use spanning::Tree;
@@ -69,7 +69,7 @@ pub struct MazeScratch {
 
 impl MazeGenerator {
     /// A generator for `cfg`; fails with the offending key when a value is out of range.
-    pub fn new(cfg: MazeConfig) -> Result<Self, String> {
+    pub fn new(cfg: MazeConfig) -> Result<Self, ConfigError> {
         cfg.validate()?;
         let (mut lattice_masks, mut lattice_links) = (Vec::new(), Vec::new());
         if cfg.topology == config::Topology::Lattice && cfg.holes == 0.0 {
