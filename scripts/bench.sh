@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Reproduces the README's performance table on this machine:
+#   scripts/bench.sh            criterion benches, then 1,000,000 mazes end to end and verify
+#   scripts/bench.sh --quick    shorter criterion runs and 100,000 mazes
+# The archive goes to a temporary folder that is removed afterwards.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+quick=false
+[[ "${1:-}" == "--quick" ]] && quick=true
+count=1000000
+criterion_args=()
+if $quick; then
+  count=100000
+  criterion_args=(-- --warm-up-time 1 --measurement-time 3)
+fi
+
+echo "== machine: $(nproc) cores, $(date -u +%Y-%m-%d)"
+cargo bench --bench maze "${criterion_args[@]}"
+cargo bench --bench archive "${criterion_args[@]}"
+
+cargo build --release --quiet
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+echo "== generate maze --count $count"
+/usr/bin/time -f "wall %e s, peak RSS %M KB" target/release/warren generate maze --count "$count" --out "$out/m.arrow"
+echo "== verify"
+/usr/bin/time -f "wall %e s, peak RSS %M KB" target/release/warren verify "$out/m.arrow"
+echo "== merging on and off (dead_ends, merges)"
+target/release/warren generate maze --count 100000 --out "$out/on.arrow" --quiet
+target/release/warren generate maze --count 100000 --out "$out/off.arrow" --quiet --set maze.merge_dead_ends=false
+for f in on off; do
+  echo "-- merging $f"
+  target/release/warren inspect "$out/$f.arrow" | grep -E '^  (dead_ends|merges|mergeable_dead_ends) +[0-9]'
+done
