@@ -1,6 +1,7 @@
 //! The archive as Python users read it: pyarrow opens it memory-mapped, the schema metadata and
 //! field docs are there, grids decode with numpy, graph levels are list columns, and the README's
-//! reading script runs. Needs `python3` with pyarrow and numpy (`.ci/run` installs them); outside
+//! reading script runs, and polars scans it. Needs `python3` with pyarrow, numpy and polars
+//! (`.ci/run` installs them); outside
 //! CI a machine without them skips with a message, in CI (`CI` set) their absence fails.
 
 use std::process::Command;
@@ -179,4 +180,32 @@ fn the_readme_python_snippet_runs() {
     );
     assert!(text.starts_with("300 "), "{text}");
     assert!(text.contains("kind = \"maze\""), "{text}");
+}
+
+#[test]
+fn polars_scans_the_archive() {
+    if !python_ready() {
+        return;
+    }
+    let has_polars = Command::new("python3")
+        .args(["-c", "import polars"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_polars {
+        assert!(std::env::var_os("CI").is_none(), "CI must provide polars");
+        eprintln!("skipping: polars is not available");
+        return;
+    }
+    let dir = TempDir::new("polars");
+    let path = dir.join("m.arrow");
+    generate(&path, &["--count", "500", "--chunk-size", "100"]);
+    let script = r#"
+import sys, polars as pl
+lf = pl.scan_ipc(sys.argv[1])
+print(lf.select(pl.len()).collect().item(), lf.filter(pl.col("mergeable_dead_ends") > 0).select(pl.len()).collect().item())
+"#;
+    assert_eq!(
+        python(script, &[path.to_str().expect("utf-8 path")]).trim(),
+        "500 0"
+    );
 }
