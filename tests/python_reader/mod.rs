@@ -1,8 +1,8 @@
 //! The archive as Python users read it: pyarrow opens it memory-mapped, the schema metadata and
 //! field docs are there, grids decode with numpy, graph levels are list columns, and the README's
 //! reading script runs, and polars scans it. Needs `python3` with pyarrow, numpy and polars
-//! (`.ci/run` installs them); outside
-//! CI a machine without them skips with a message, in CI (`CI` set) their absence fails.
+//! (`.ci/run` installs them); outside CI a machine without them skips with a message, in CI
+//! (`CI` set) their absence fails.
 
 use std::process::Command;
 
