@@ -24,20 +24,20 @@ fn python_ready() -> bool {
     ok
 }
 
-fn python(script: &str, args: &[&str]) -> String {
-    let out = Command::new("python3")
-        .arg("-c")
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("run python3");
+/// Runs `cmd`, asserts it succeeded, and returns its stdout.
+fn run_ok(cmd: &mut Command) -> String {
+    let out = cmd.output().expect("run python3");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
-        "python failed: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
+        "python failed: {text}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    text
+}
+
+fn python(script: &str, args: &[&str]) -> String {
+    run_ok(Command::new("python3").arg("-c").arg(script).args(args))
 }
 
 const CHECK_GRID: &str = r#"
@@ -137,17 +137,7 @@ fn the_readme_reading_script_runs() {
         ],
     );
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/read_archive.py");
-    let out = Command::new("python3")
-        .arg(script)
-        .arg(&path)
-        .output()
-        .expect("run python3");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = run_ok(Command::new("python3").arg(script).arg(&path));
     assert!(text.starts_with("20 levels from maze"), "{text}");
     assert!(text.contains("dead_ends"), "{text}");
 }
@@ -166,17 +156,11 @@ fn the_readme_python_snippet_runs() {
     let snippet = &readme[start..start + readme[start..].find("```").expect("closed block")];
     let dir = TempDir::new("pyreadme");
     generate(&dir.join("mazes.arrow"), &["--count", "300"]);
-    let out = Command::new("python3")
-        .arg("-c")
-        .arg(snippet)
-        .current_dir(dir.join(""))
-        .output()
-        .expect("run python3");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
+    let text = run_ok(
+        Command::new("python3")
+            .arg("-c")
+            .arg(snippet)
+            .current_dir(dir.join("")),
     );
     assert!(text.starts_with("300 "), "{text}");
     assert!(text.contains("kind = \"maze\""), "{text}");
