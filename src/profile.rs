@@ -291,11 +291,11 @@ fn locate_key(text: &str, key: &str) -> Option<String> {
         if !in_section {
             continue;
         }
-        if let Some(rest) = t.strip_prefix(name) {
-            if let Some(value) = rest.trim_start().strip_prefix('=') {
-                let column = line.len() - value.trim_start().len() + 1;
-                return Some(format!("{}:{column}", i + 1));
-            }
+        if let Some(rest) = t.strip_prefix(name)
+            && let Some(value) = rest.trim_start().strip_prefix('=')
+        {
+            let column = line.len() - value.trim_start().len() + 1;
+            return Some(format!("{}:{column}", i + 1));
         }
     }
     None

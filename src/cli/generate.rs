@@ -96,10 +96,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for set in &args.sets {
         profile.set(set)?;
     }
-    if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        if !parent.is_dir() {
-            anyhow::bail!("{}: output folder does not exist", parent.display());
-        }
+    if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty())
+        && !parent.is_dir()
+    {
+        anyhow::bail!("{}: output folder does not exist", parent.display());
     }
     let summary = profile
         .with_generator(GenerateTask {

@@ -87,10 +87,10 @@ impl GeneratorTask for VerifyTask<'_> {
                 for row in 0..view.rows() {
                     let record = view.record(row, &mut metrics);
                     let mut problem = None;
-                    if let Some(p) = previous {
-                        if record.index <= p {
-                            problem = Some(format!("index {} follows {p}", record.index));
-                        }
+                    if let Some(p) = previous
+                        && record.index <= p
+                    {
+                        problem = Some(format!("index {} follows {p}", record.index));
                     }
                     previous = Some(record.index);
                     first = first.min(record.index);
@@ -145,13 +145,13 @@ impl GeneratorTask for VerifyTask<'_> {
                 count,
             } = r?;
             if rows > 0 {
-                if let Some(p) = previous_last {
-                    if first <= p {
-                        report.violation_count += 1;
-                        report
-                            .violations
-                            .push(format!("batch {b}: index {first} follows {p}"));
-                    }
+                if let Some(p) = previous_last
+                    && first <= p
+                {
+                    report.violation_count += 1;
+                    report
+                        .violations
+                        .push(format!("batch {b}: index {first} follows {p}"));
                 }
                 previous_last = Some(last);
                 report.first_index.get_or_insert(first);

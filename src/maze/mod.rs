@@ -13,6 +13,7 @@
 //! in id order.
 
 mod config;
+mod fast;
 mod merge;
 mod metrics;
 mod physical;
@@ -50,6 +51,8 @@ pub struct MazeGenerator {
     lattice_masks: Vec<u16>,
     /// Hole-free lattice: the full edge list in id order, shared by all levels.
     lattice_links: Vec<Link>,
+    /// Hole-free lattice: the fast path's constants (`None`: the general path runs).
+    plan: Option<fast::LatticePlan>,
 }
 
 /// One worker's reusable maze memory.
@@ -64,6 +67,7 @@ pub struct MazeScratch {
     tree: Tree,
     bfs: Bfs,
     grid: Grid,
+    fast: fast::FastScratch,
     metrics: [f64; MAZE_METRICS.len()],
 }
 
@@ -72,17 +76,28 @@ impl MazeGenerator {
     pub fn new(cfg: MazeConfig) -> Result<Self, ConfigError> {
         cfg.validate()?;
         let (mut lattice_masks, mut lattice_links) = (Vec::new(), Vec::new());
+        let mut plan = None;
         if cfg.topology == config::Topology::Lattice && cfg.holes == 0.0 {
             // PERF: a hole-free lattice is the same physical graph for every level.
             let lattice = Lattice::new(cfg.width, cfg.height, None);
             lattice_masks = lattice.physical_masks();
             lattice.for_each_edge(|link| lattice_links.push(link));
+            plan = fast::LatticePlan::new(cfg.width, cfg.height);
         }
         Ok(Self {
             cfg,
             lattice_masks,
             lattice_links,
+            plan,
         })
+    }
+
+    /// The same generator without the lattice fast path: the general code, the fast path's
+    /// oracle in tests.
+    #[cfg(test)]
+    pub(crate) fn general_path_only(mut self) -> Self {
+        self.plan = None;
+        self
     }
 
     /// The configuration.
@@ -154,6 +169,10 @@ impl Generator for MazeGenerator {
         };
         match cfg.topology {
             config::Topology::Lattice => {
+                if let Some(plan) = &self.plan {
+                    let m = fast::generate(plan, cfg, &mut rng, &mut s.fast, &mut s.grid);
+                    return Ok(grid_level(m, &s.grid, &mut s.metrics));
+                }
                 let (w, h) = (cfg.width, cfg.height);
                 let mut rooms = cfg.room_slots();
                 let present = if cfg.holes > 0.0 {
@@ -180,16 +199,7 @@ impl Generator for MazeGenerator {
                 };
                 let m = grow(&lattice, links, rooms, cfg, &mut rng, &mut grow_scratch);
                 raster::rasterize(&lattice, &s.tree, &mut s.grid);
-                s.metrics = m.to_array();
-                let mut hasher = ContentHasher::new();
-                hasher.word(u64::from(s.grid.width) << 32 | u64::from(s.grid.height));
-                hasher.bytes(&s.grid.cells);
-                Ok(Level {
-                    grid: Some(s.grid.view()),
-                    graph: None,
-                    metrics: &s.metrics,
-                    layout_hash: hasher.finish(),
-                })
+                Ok(grid_level(m, &s.grid, &mut s.metrics))
             }
             config::Topology::Delaunay => {
                 s.bump.reset();
@@ -252,6 +262,24 @@ impl Generator for MazeGenerator {
 
     fn verify(&self, record: &LevelRecord<'_>) -> Result<(), Violation> {
         verify::verify(&self.cfg, record)
+    }
+}
+
+/// A lattice maze's level: its grid, its metrics and the grid's hash.
+fn grid_level<'s>(
+    m: MazeMetrics,
+    grid: &'s Grid,
+    metrics: &'s mut [f64; MAZE_METRICS.len()],
+) -> Level<'s> {
+    *metrics = m.to_array();
+    let mut hasher = ContentHasher::new();
+    hasher.word(u64::from(grid.width) << 32 | u64::from(grid.height));
+    hasher.bytes(&grid.cells);
+    Level {
+        grid: Some(grid.view()),
+        graph: None,
+        metrics,
+        layout_hash: hasher.finish(),
     }
 }
 

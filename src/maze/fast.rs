@@ -1,0 +1,609 @@
+//! The hole-free lattice fast path (the default profile): seed 001's maze, Kruskal tree,
+//! dead-end merge and metrics, computed on compact lattice data. It produces exactly the grid and
+//! the metrics of the general path (`grow` + `rasterize`), which the tests use as its oracle, and
+//! `verify` re-derives everything from the stored grid with the general code.
+//!
+//! What changes is the representation, never the algorithm:
+//! - an edge is one packed `u32`, `room << 1 | south`: the shuffle moves 4 bytes per edge, and
+//!   Kruskal gets both endpoints and both slots from two adds;
+//! - union-find labels are `u16` and each room's passages are one `u8` mask (slots north 0,
+//!   west 1, east 2, south 3, as in [`Lattice`](crate::maze::Lattice));
+//! - lattice-wide predicates (dead end, crossroad, passage east...) are bitsets built eight rooms
+//!   at a time from the masks, so the merge visits only its candidates and the counts are
+//!   popcounts;
+//! - the diameter comes from one leaf-peeling pass instead of a breadth-first search plus a
+//!   bottom-up fold: the peeling order is a valid bottom-up order for the same fold.
+
+use crate::core::grid::{Grid, cell};
+use crate::core::rng::WarrenRng;
+use crate::maze::config::{MazeConfig, Weighting};
+use crate::maze::metrics::MazeMetrics;
+use crate::maze::topology::{Lattice, Link, Topology};
+use crate::maze::weights::{self, OrderScratch};
+
+/// Rooms the fast path handles: room ids and union-find labels are `u16`.
+pub const MAX_ROOMS: usize = 1 << 16;
+
+/// The per-generator constants of one lattice shape.
+#[derive(Clone, Debug)]
+pub struct LatticePlan {
+    width: u32,
+    height: u32,
+    rooms: usize,
+    /// Every edge packed as `room << 1 | south`, in edge-id order (the order the general path
+    /// shuffles, so both shuffles give the same permutation).
+    edges: Vec<u32>,
+    /// Per room: the physical slots (bit `k` set when slot `k` has a neighbour).
+    physical: Vec<u8>,
+    /// Bitset of rooms with an east / west neighbour.
+    has_east: Vec<u64>,
+    has_west: Vec<u64>,
+}
+
+impl LatticePlan {
+    /// The plan for a hole-free `width x height` lattice; `None` above [`MAX_ROOMS`] rooms.
+    pub fn new(width: u32, height: u32) -> Option<Self> {
+        let rooms = width as usize * height as usize;
+        if rooms == 0 || rooms > MAX_ROOMS {
+            return None;
+        }
+        let lattice = Lattice::new(width, height, None);
+        let mut edges = Vec::with_capacity(lattice.edge_slots());
+        lattice.for_each_edge(|link: Link| edges.push(link.a << 1 | u32::from(link.slot_a == 3)));
+        let words = rooms.div_ceil(64);
+        let (mut has_east, mut has_west) = (vec![0u64; words], vec![0u64; words]);
+        let mut physical = vec![0u8; rooms];
+        for v in 0..rooms {
+            let m = lattice.physical_mask(v as u32) as u8;
+            physical[v] = m;
+            has_west[v / 64] |= u64::from(m >> 1 & 1) << (v % 64);
+            has_east[v / 64] |= u64::from(m >> 2 & 1) << (v % 64);
+        }
+        Some(Self {
+            width,
+            height,
+            rooms,
+            edges,
+            physical,
+            has_east,
+            has_west,
+        })
+    }
+}
+
+/// One worker's reusable fast-path memory.
+#[derive(Default)]
+pub struct FastScratch {
+    order: Vec<u32>,
+    label: Vec<u16>,
+    next: Vec<u16>,
+    size: Vec<u32>,
+    /// Per room (padded to a multiple of 64 with zeros): the passage slots.
+    mask: Vec<u8>,
+    dead: Vec<u64>,
+    cross: Vec<u64>,
+    east: Vec<u64>,
+    west: Vec<u64>,
+    south: Vec<u64>,
+    north: Vec<u64>,
+    candidates: Vec<u64>,
+    rem: Vec<u8>,
+    down: Vec<u16>,
+    leaf: Vec<u16>,
+    parent: Vec<u16>,
+    queue: Vec<u16>,
+    mark: Vec<u32>,
+    stamp: u32,
+    path: Vec<u32>,
+    back: Vec<u32>,
+    links: Vec<Link>,
+    link_scratch: OrderScratch,
+}
+
+/// Generates one maze: fills `grid` and returns the metrics, exactly as the general path would
+/// for the same configuration and generator state.
+///
+/// # Runtime
+/// O(E + V log V) for Kruskal, O(V) for everything else; no allocation after warm-up.
+pub fn generate(
+    plan: &LatticePlan,
+    cfg: &MazeConfig,
+    rng: &mut WarrenRng,
+    s: &mut FastScratch,
+    grid: &mut Grid,
+) -> MazeMetrics {
+    edge_order(plan, cfg, rng, s);
+    kruskal(plan, s);
+    let mut m = MazeMetrics {
+        rooms: plan.rooms as u32,
+        ..Default::default()
+    };
+    census(plan, s);
+    if cfg.merge_dead_ends {
+        m.merges = merge(plan, s);
+        census(plan, s);
+    }
+    let (dead_ends, crossroads, at_crossroad, mergeable) = counts(plan, s);
+    debug_assert!(
+        !cfg.merge_dead_ends || mergeable == 0,
+        "merge left a candidate"
+    );
+    m.dead_ends = dead_ends;
+    m.crossroads = crossroads;
+    m.dead_ends_at_crossroad = at_crossroad;
+    m.mergeable_dead_ends = mergeable;
+    let (start, goal, diameter) = peel(plan, s);
+    m.start_room = start;
+    m.goal_room = goal;
+    m.diameter = diameter;
+    solution(plan, s, start, goal, &mut m);
+    rasterize(plan, s, grid);
+    m
+}
+
+/// The packed edges in Kruskal's order.
+fn edge_order(plan: &LatticePlan, cfg: &MazeConfig, rng: &mut WarrenRng, s: &mut FastScratch) {
+    s.order.clear();
+    if cfg.weighting == Weighting::Random {
+        // PERF: the same Fisher-Yates draws as the general path's shuffle of `Link`s (same
+        // length, same RNG calls), on 4-byte items.
+        s.order.extend_from_slice(&plan.edges);
+        rng.shuffle(&mut s.order);
+        return;
+    }
+    // The weighted orders are rarer and cost a sort anyway: reuse the general code and pack.
+    let lattice = Lattice::new(plan.width, plan.height, None);
+    weights::edge_order(&lattice, cfg, rng, &mut s.link_scratch, &mut s.links, None);
+    s.order
+        .extend(s.links.iter().map(|l| l.a << 1 | u32::from(l.slot_a == 3)));
+}
+
+/// Kruskal over `s.order` with quick-find labels (see `spanning::UnionFind` for why quick-find).
+/// Leaves each room's passage mask in `s.mask`.
+#[inline(never)]
+fn kruskal(plan: &LatticePlan, s: &mut FastScratch) {
+    let n = plan.rooms;
+    let padded = n.div_ceil(64) * 64;
+    s.label.clear();
+    s.label.extend((0..n).map(|v| v as u16));
+    s.next.clear();
+    s.next.extend_from_slice(&s.label);
+    s.size.clear();
+    s.size.resize(n, 1);
+    s.mask.clear();
+    s.mask.resize(padded, 0);
+    let target = n - 1;
+    if target == 0 {
+        return;
+    }
+    let w = plan.width;
+    let (label, next, size, mask) = (&mut s.label, &mut s.next, &mut s.size, &mut s.mask);
+    let mut opened = 0;
+    for &e in &s.order {
+        let a = (e >> 1) as usize;
+        let south = e & 1;
+        // PERF: b = a + 1 (east) or a + w (south) without a branch.
+        let b = a + 1 + ((w - 1) & south.wrapping_neg()) as usize;
+        let (la, lb) = (label[a], label[b]);
+        if la == lb {
+            continue;
+        }
+        let (za, zb) = (size[la as usize], size[lb as usize]);
+        // PERF: which side is smaller is a coin flip: a select, not a branch.
+        let swap = za > zb;
+        let small = std::hint::select_unpredictable(swap, lb, la);
+        let large = std::hint::select_unpredictable(swap, la, lb);
+        size[large as usize] = za + zb;
+        let mut v = small;
+        loop {
+            label[v as usize] = large;
+            v = next[v as usize];
+            if v == small {
+                break;
+            }
+        }
+        next.swap(small as usize, large as usize);
+        mask[a] |= 4 << south;
+        mask[b] |= 2 >> south;
+        opened += 1;
+        if opened == target {
+            break;
+        }
+    }
+    debug_assert_eq!(opened, target, "a lattice is connected");
+}
+
+const LOW: u64 = 0x0101_0101_0101_0101;
+
+/// Bit `i` of the result is bit 0 of byte `i` of `x`.
+#[inline]
+fn gather(x: u64) -> u64 {
+    // PERF: the eight flag bits land on bits 56..64 of the product, no carries between them.
+    ((x & LOW).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+}
+
+/// Rebuilds the room bitsets (dead ends, crossroads, passages by direction) from the masks.
+fn census(plan: &LatticePlan, s: &mut FastScratch) {
+    let words = plan.rooms.div_ceil(64);
+    for set in [
+        &mut s.dead,
+        &mut s.cross,
+        &mut s.east,
+        &mut s.west,
+        &mut s.south,
+        &mut s.north,
+    ] {
+        set.clear();
+        set.resize(words, 0);
+    }
+    for (i, chunk) in s.mask.chunks_exact(64).enumerate() {
+        let (mut dead, mut cross, mut east, mut west, mut south, mut north) = (0, 0, 0, 0, 0, 0);
+        // PERF: eight masks per u64 (SWAR): per-byte popcount, then one multiply packs eight
+        // flags into a byte of the bitset.
+        for (j, group) in chunk.chunks_exact(8).enumerate() {
+            let m = u64::from_le_bytes(group.try_into().expect("8 bytes"));
+            let pairs = m - ((m >> 1) & 0x5555_5555_5555_5555);
+            let count = (pairs & 0x3333_3333_3333_3333) + ((pairs >> 2) & 0x3333_3333_3333_3333);
+            let t = count ^ LOW;
+            let one = !(t | (t >> 1) | (t >> 2)) & LOW;
+            let three = (count >> 2) | ((count >> 1) & count);
+            let at = 8 * j;
+            dead |= gather(one) << at;
+            cross |= gather(three) << at;
+            north |= gather(m) << at;
+            west |= gather(m >> 1) << at;
+            east |= gather(m >> 2) << at;
+            south |= gather(m >> 3) << at;
+        }
+        s.dead[i] = dead;
+        s.cross[i] = cross;
+        s.east[i] = east;
+        s.west[i] = west;
+        s.south[i] = south;
+        s.north[i] = north;
+    }
+}
+
+/// Word `i` of `set` shifted so that bit `v` of the result is bit `v + by` of `set` (zero
+/// outside the set).
+#[inline]
+fn shifted(set: &[u64], i: usize, by: isize) -> u64 {
+    let start = 64 * i as isize + by;
+    let (q, r) = (start.div_euclid(64), start.rem_euclid(64) as u32);
+    let word = |k: isize| {
+        usize::try_from(k)
+            .ok()
+            .and_then(|k| set.get(k))
+            .copied()
+            .unwrap_or(0)
+    };
+    if r == 0 {
+        word(q)
+    } else {
+        (word(q) >> r) | (word(q + 1) << (64 - r))
+    }
+}
+
+/// Fills `s.candidates` with the mergeable dead ends (seed 001's condition) and returns the
+/// number of dead ends hanging off a crossroad and the number of candidates.
+fn candidates(plan: &LatticePlan, s: &mut FastScratch) -> (u32, u32) {
+    let w = plan.width as isize;
+    let words = s.dead.len();
+    s.candidates.clear();
+    s.candidates.resize(words, 0);
+    let (mut at_crossroad, mut mergeable) = (0, 0);
+    for i in 0..words {
+        let (dead, cross) = (&s.dead, &s.cross);
+        let off_crossroad = s.dead[i]
+            & ((s.east[i] & shifted(cross, i, 1))
+                | (s.west[i] & shifted(cross, i, -1))
+                | (s.south[i] & shifted(cross, i, w))
+                | (s.north[i] & shifted(cross, i, -w)));
+        // The passage neighbour is a crossroad, so any dead-end neighbour is another room.
+        let touches_dead_end = (plan.has_east[i] & shifted(dead, i, 1))
+            | (plan.has_west[i] & shifted(dead, i, -1))
+            | shifted(dead, i, w)
+            | shifted(dead, i, -w);
+        let c = off_crossroad & touches_dead_end;
+        s.candidates[i] = c;
+        at_crossroad += off_crossroad.count_ones();
+        mergeable += c.count_ones();
+    }
+    (at_crossroad, mergeable)
+}
+
+/// Seed 001's merge, one pass in room order, visiting only the rooms that can merge (the merge
+/// condition is monotone, see `merge::merge_dead_ends`: no other room can become a candidate).
+#[inline(never)]
+fn merge(plan: &LatticePlan, s: &mut FastScratch) -> u32 {
+    candidates(plan, s);
+    let w = plan.width;
+    let offset = [w.wrapping_neg(), u32::MAX, 1, w];
+    let mask = &mut s.mask;
+    let mut merges = 0;
+    for (i, &word) in s.candidates.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let v = (64 * i + bits.trailing_zeros() as usize) as u32;
+            bits &= bits - 1;
+            // Re-check against the current masks: earlier merges may have used this room's
+            // crossroad or its dead-end neighbours.
+            let mv = mask[v as usize];
+            if mv.count_ones() != 1 {
+                continue;
+            }
+            let k = mv.trailing_zeros();
+            let c = v.wrapping_add(offset[k as usize]);
+            if mask[c as usize].count_ones() < 3 {
+                continue;
+            }
+            let mut others = plan.physical[v as usize] & !mv;
+            while others != 0 {
+                let j = others.trailing_zeros();
+                others &= others - 1;
+                let d = v.wrapping_add(offset[j as usize]);
+                if mask[d as usize].count_ones() == 1 {
+                    mask[v as usize] = 1 << j;
+                    mask[c as usize] &= !(1 << (3 - k));
+                    mask[d as usize] |= 1 << (3 - j);
+                    merges += 1;
+                    break;
+                }
+            }
+        }
+    }
+    merges
+}
+
+/// Dead ends, crossroads, dead ends off a crossroad and mergeable dead ends, from the bitsets.
+fn counts(plan: &LatticePlan, s: &mut FastScratch) -> (u32, u32, u32, u32) {
+    let (at_crossroad, mergeable) = candidates(plan, s);
+    let dead = s.dead.iter().map(|w| w.count_ones()).sum();
+    let cross = s.cross.iter().map(|w| w.count_ones()).sum();
+    (dead, cross, at_crossroad, mergeable)
+}
+
+/// The smallest diameter end pair and the diameter, by peeling leaves: a room is folded into its
+/// last unpeeled neighbour once all its other neighbours are folded into it, which is a valid
+/// bottom-up order of the tree rooted at the last room, so the fold (and its tie-breaking, see
+/// `metrics::Bfs::diameter_ends`) gives the general path's answer. Leaves parents in `s.parent`.
+#[inline(never)]
+fn peel(plan: &LatticePlan, s: &mut FastScratch) -> (u32, u32, u32) {
+    let n = plan.rooms;
+    s.parent.clear();
+    s.parent.resize(n, 0);
+    if n == 1 {
+        return (0, 0, 0);
+    }
+    let w = plan.width as usize;
+    s.rem.clear();
+    s.rem.extend_from_slice(&s.mask[..n]);
+    s.down.clear();
+    s.down.resize(n, 0);
+    s.leaf.clear();
+    s.leaf.extend((0..n).map(|v| v as u16));
+    s.queue.clear();
+    s.queue.resize(n + 1, 0);
+    let mut len = 0;
+    for (i, &word) in s.dead.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            s.queue[len] = (64 * i + bits.trailing_zeros() as usize) as u16;
+            len += 1;
+            bits &= bits - 1;
+        }
+    }
+    let offset = [w.wrapping_neg(), usize::MAX, 1, w];
+    let (rem, down, leaf, parent, queue) = (
+        &mut s.rem,
+        &mut s.down,
+        &mut s.leaf,
+        &mut s.parent,
+        &mut s.queue,
+    );
+    let (mut best, mut ends) = (0u16, (0u16, 0u16));
+    for head in 0..n - 1 {
+        let u = queue[head] as usize;
+        let k = rem[u].trailing_zeros() as usize;
+        let p = u.wrapping_add(offset[k]);
+        parent[u] = p as u16;
+        let through = down[u] + 1;
+        let dp = down[p];
+        let total = through + dp;
+        let (a, b) = (leaf[p], leaf[u]);
+        let pair = (a.min(b), a.max(b));
+        if total > best || (total == best && pair < ends) {
+            best = total;
+            ends = pair;
+        }
+        let deeper = through > dp || (through == dp && leaf[u] < leaf[p]);
+        down[p] = std::hint::select_unpredictable(deeper, through, dp);
+        leaf[p] = std::hint::select_unpredictable(deeper, leaf[u], leaf[p]);
+        rem[p] &= !(1 << (3 - k));
+        // PERF: append unconditionally and advance only when `p` became a leaf.
+        queue[len] = p as u16;
+        len += usize::from(rem[p].count_ones() == 1);
+    }
+    (u32::from(ends.0), u32::from(ends.1), u32::from(best))
+}
+
+/// The solution from `start` to `goal` (left in `s.path`) and its metrics.
+#[inline(never)]
+fn solution(plan: &LatticePlan, s: &mut FastScratch, start: u32, goal: u32, m: &mut MazeMetrics) {
+    let n = plan.rooms;
+    s.path.clear();
+    s.back.clear();
+    if s.mark.len() != n || s.stamp == u32::MAX {
+        s.mark.clear();
+        s.mark.resize(n, 0);
+        s.stamp = 0;
+    }
+    s.stamp += 1;
+    let stamp = s.stamp;
+    // The peel's root is the one room without a parent; walking up from `start` marks its
+    // ancestors, walking up from `goal` stops at the first marked one: their meeting room.
+    let is_root = |v: u32, s: &FastScratch| n == 1 || u32::from(s.queue[n - 1]) == v;
+    let mut x = start;
+    loop {
+        s.mark[x as usize] = stamp;
+        if is_root(x, s) {
+            break;
+        }
+        x = u32::from(s.parent[x as usize]);
+    }
+    let mut y = goal;
+    while s.mark[y as usize] != stamp {
+        s.back.push(y);
+        y = u32::from(s.parent[y as usize]);
+    }
+    let mut x = start;
+    while x != y {
+        s.path.push(x);
+        x = u32::from(s.parent[x as usize]);
+    }
+    s.path.push(y);
+    s.path.extend(s.back.iter().rev());
+    let path = &s.path;
+    m.solution_length = 0.0;
+    for _ in 1..path.len() {
+        // Unit steps: the same f32 sum as adding the general path's distances.
+        m.solution_length += 1.0;
+    }
+    // On a lattice every change of step is a right angle, so a turn.
+    m.turns = path
+        .windows(3)
+        .filter(|t| t[1].wrapping_sub(t[0]) != t[2].wrapping_sub(t[1]))
+        .count() as u32;
+    m.decision_points = if path.len() > 2 {
+        path[1..path.len() - 1]
+            .iter()
+            .filter(|&&v| s.mask[v as usize].count_ones() >= 3)
+            .count() as u32
+    } else {
+        0
+    };
+}
+
+/// The tile grid of `raster::rasterize`, from the masks.
+#[inline(never)]
+fn rasterize(plan: &LatticePlan, s: &FastScratch, grid: &mut Grid) {
+    let (w, h) = (plan.width as usize, plan.height as usize);
+    let gw = 2 * w + 1;
+    grid.reset(gw as u32, 2 * h as u32 + 1, cell::WALL);
+    const _: () = assert!(cell::WALL == 0 && cell::FLOOR == 1);
+    let cells = &mut grid.cells;
+    for (y, row_masks) in s.mask[..w * h].chunks_exact(w).enumerate() {
+        // PERF: branch-free stores; the east/south mask bits are the floor/wall codes. The last
+        // room of a row has no east bit and the last row no south bits: those cells stay wall.
+        let row = (2 * y + 1) * gw;
+        let (room_row, below) = cells[row..].split_at_mut(gw);
+        for (x, &m) in row_masks.iter().enumerate() {
+            room_row[2 * x + 1] = cell::FLOOR;
+            room_row[2 * x + 2] = m >> 2 & 1;
+            below[2 * x + 1] = m >> 3 & 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::generator::Generator;
+    use crate::core::rng::mix;
+    use crate::maze::{Gradient, MazeGenerator};
+
+    /// The fast path against the general path (its oracle): same grid, same metrics, bit for bit.
+    fn assert_same(cfg: MazeConfig, seeds: u64) {
+        let fast = MazeGenerator::new(cfg.clone()).unwrap();
+        assert!(fast.plan.is_some(), "the fast path must take {cfg:?}");
+        let general = MazeGenerator::new(cfg.clone()).unwrap().general_path_only();
+        let (mut sf, mut sg) = (fast.new_scratch(), general.new_scratch());
+        for i in 0..seeds {
+            let seed = mix(0xFA57, i);
+            let a = fast.generate(seed, &mut sf).unwrap();
+            let b = general.generate(seed, &mut sg).unwrap();
+            let (ga, gb) = (a.grid.unwrap(), b.grid.unwrap());
+            assert_eq!((ga.width, ga.height), (gb.width, gb.height));
+            assert!(ga.cells == gb.cells, "grids differ: {cfg:?} seed {seed}");
+            let (ma, mb): (Vec<u64>, Vec<u64>) = (
+                a.metrics.iter().map(|m| m.to_bits()).collect(),
+                b.metrics.iter().map(|m| m.to_bits()).collect(),
+            );
+            assert_eq!(ma, mb, "metrics differ: {cfg:?} seed {seed}");
+            assert_eq!(a.layout_hash, b.layout_hash);
+        }
+    }
+
+    #[test]
+    fn matches_the_general_path_on_every_shape() {
+        for (w, h) in [
+            (1, 1),
+            (1, 2),
+            (2, 1),
+            (1, 9),
+            (9, 1),
+            (2, 2),
+            (3, 5),
+            (8, 8),
+            (31, 33),
+            (32, 32),
+            (64, 64),
+            (65, 3),
+            (3, 70),
+        ] {
+            for merge_dead_ends in [true, false] {
+                let cfg = MazeConfig {
+                    width: w,
+                    height: h,
+                    merge_dead_ends,
+                    ..Default::default()
+                };
+                assert_same(cfg, if w * h > 1000 { 12 } else { 40 });
+            }
+        }
+    }
+
+    #[test]
+    fn matches_the_general_path_for_every_weighting() {
+        for weighting in [Weighting::Biased, Weighting::Gradient] {
+            for gradient in [Gradient::X, Gradient::XMinusY, Gradient::Radial] {
+                let cfg = MazeConfig {
+                    width: 20,
+                    height: 13,
+                    weighting,
+                    gradient,
+                    ..Default::default()
+                };
+                assert_same(cfg, 10);
+            }
+        }
+    }
+
+    #[test]
+    fn matches_the_general_path_at_the_largest_size() {
+        // 256 x 256 = 65,536 rooms: room ids and labels use the whole u16 range.
+        let cfg = MazeConfig {
+            width: 256,
+            height: 256,
+            ..Default::default()
+        };
+        assert_same(cfg, 1);
+        assert!(LatticePlan::new(257, 256).is_none());
+    }
+
+    #[test]
+    fn gather_packs_byte_flags() {
+        assert_eq!(gather(0x0100_0000_0000_0001), 0b1000_0001);
+        assert_eq!(gather(0xFEFE_FEFE_FEFE_FEFE), 0);
+        assert_eq!(gather(u64::MAX), 0xFF);
+    }
+
+    #[test]
+    fn shifted_reads_across_words() {
+        let set = [0x8000_0000_0000_0001u64, 0x1];
+        assert_eq!(shifted(&set, 0, 1), 0xC000_0000_0000_0000);
+        assert_eq!(shifted(&set, 1, -1), 0x3);
+        assert_eq!(shifted(&set, 0, -1), 0x2);
+        assert_eq!(shifted(&set, 1, 64), 0);
+    }
+}
