@@ -1,13 +1,17 @@
 //! Quick single-core timing of the default maze: `cargo run --release --example gen_speed`.
-//! Prints the median and the best of 9 rounds of 10,000 levels (criterion's `benches/maze.rs`
-//! is the reference measurement; this is the fast loop for trying ideas).
+//! Prints the median and the best of 9 rounds of 10,000 levels (`LEVELS=n` changes the round
+//! size). Criterion's `benches/maze.rs` is the reference measurement; this is the fast loop for
+//! trying ideas.
 
 use warren::{Generator, MazeConfig, MazeGenerator};
 
 fn main() {
     let g = MazeGenerator::new(MazeConfig::default()).expect("default config");
     let mut s = g.new_scratch();
-    let n = 10_000u64;
+    let n: u64 = std::env::var("LEVELS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10_000);
     let mut rounds = Vec::new();
     let mut acc = 0u64;
     for r in 0..9 {

@@ -2,6 +2,7 @@
 //! record batches, the atomic streaming writer and the memory-mapped, validating reader.
 
 mod chunk;
+mod direct;
 mod error;
 mod reader;
 mod record;
