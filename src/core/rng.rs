@@ -74,8 +74,16 @@ impl WarrenRng {
     /// In debug builds if `n == 0`.
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
+        let x = self.next_u32();
+        self.below_from(x, n)
+    }
+
+    /// [`below`](Self::below) with its first 32 random bits given (`x`); a rejected draw
+    /// takes fresh ones from the stream.
+    #[inline]
+    fn below_from(&mut self, x: u32, n: u32) -> u32 {
         debug_assert!(n > 0, "below(0) has no valid result");
-        let mut m = u64::from(self.next_u32()) * u64::from(n);
+        let mut m = u64::from(x) * u64::from(n);
         if (m as u32) < n {
             let threshold = n.wrapping_neg() % n;
             while (m as u32) < threshold {
@@ -105,12 +113,24 @@ impl WarrenRng {
 
     /// Shuffles `items` in place (Fisher-Yates, back to front).
     ///
+    /// Each 64-bit output serves two steps: the high half picks for position `i`, the low half
+    /// for position `i - 1` (a rejected draw takes fresh bits).
+    ///
     /// # Runtime
-    /// O(n), one random draw per element, no allocation.
+    /// O(n), one random 64-bit output per two elements, no allocation.
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i as u32 + 1) as usize;
-            items.swap(i, j);
+        let mut i = items.len();
+        // PERF: the generator step is most of a shuffle's cost; both halves of it are used.
+        while i > 1 {
+            let r = self.next_u64();
+            let j = self.below_from((r >> 32) as u32, i as u32) as usize;
+            items.swap(i - 1, j);
+            i -= 1;
+            if i > 1 {
+                let j = self.below_from(r as u32, i as u32) as usize;
+                items.swap(i - 1, j);
+                i -= 1;
+            }
         }
     }
 }
