@@ -138,8 +138,8 @@ pub struct FastScratch {
     north: Vec<u64>,
     candidates: Vec<u64>,
     rem: PerRoom<u8>,
-    down: PerRoom<u16>,
-    leaf: PerRoom<u16>,
+    /// Per room during the peel: `height << 16 | (0xFFFF - deepest leaf)`.
+    reach: PerRoom<u32>,
     parent: PerRoom<u16>,
     queue: Vec<u16>,
     mark: PerRoom<u32>,
@@ -164,8 +164,7 @@ impl Default for FastScratch {
             north: Vec::new(),
             candidates: Vec::new(),
             rem: PerRoom::new(4),
-            down: PerRoom::new(5),
-            leaf: PerRoom::new(6),
+            reach: PerRoom::new(5),
             parent: PerRoom::new(7),
             queue: Vec::new(),
             mark: PerRoom::new(8),
@@ -464,9 +463,8 @@ fn peel(plan: &LatticePlan, s: &mut FastScratch) -> (u32, u32, u32) {
     }
     let w = plan.width;
     s.rem[..n].copy_from_slice(&s.mask[..n]);
-    s.down[..n].fill(0);
     for v in 0..n {
-        s.leaf[v] = v as u16;
+        s.reach[v] = 0xFFFF - v as u32;
     }
     s.queue.clear();
     s.queue.resize(n + 1, 0);
@@ -480,33 +478,35 @@ fn peel(plan: &LatticePlan, s: &mut FastScratch) -> (u32, u32, u32) {
         }
     }
     let offset = [w.wrapping_neg(), u32::MAX, 1, w];
-    let (rem, down, leaf, parent) = (&mut *s.rem, &mut *s.down, &mut *s.leaf, &mut *s.parent);
+    let (rem, reach, parent) = (&mut *s.rem, &mut *s.reach, &mut *s.parent);
     let queue = &mut s.queue[..n + 1];
-    let (mut best, mut ends) = (0u16, (0u16, 0u16));
+    // PERF: the fold's comparisons become integer maxima. A branch's reach packs its height
+    // above its lowest-id deepest leaf's complement, so "deeper, or as deep with a lower leaf"
+    // is `>`; a candidate path packs its length above the complements of its ends' lower and
+    // higher id, so "longer, or as long with a smaller end pair" is `>` as well. No branch
+    // remains in the loop.
+    const LOW16: u32 = 0xFFFF;
+    let mut best = u64::from(LOW16 << 16 | LOW16); // length 0, ends (0, 0)
     for head in 0..n - 1 {
         let u = u32::from(queue[head]);
         let k = rem[ix(u)].trailing_zeros();
         let p = u.wrapping_add(offset[k as usize & 3]);
         let (u, p) = (ix(u), ix(p));
         parent[u] = p as u16;
-        let through = down[u] + 1;
-        let dp = down[p];
-        let total = through + dp;
-        let (a, b) = (leaf[p], leaf[u]);
-        let pair = (a.min(b), a.max(b));
-        if total > best || (total == best && pair < ends) {
-            best = total;
-            ends = pair;
-        }
-        let deeper = through > dp || (through == dp && leaf[u] < leaf[p]);
-        down[p] = std::hint::select_unpredictable(deeper, through, dp);
-        leaf[p] = std::hint::select_unpredictable(deeper, leaf[u], leaf[p]);
+        let through = reach[u] + (1 << 16);
+        let here = reach[p];
+        let (cu, cp) = (through & LOW16, here & LOW16);
+        let length = u64::from((through >> 16) + (here >> 16));
+        best = best.max(length << 32 | u64::from(cu.max(cp) << 16 | cu.min(cp)));
+        reach[p] = through.max(here);
         rem[p] &= !(1 << (3 - k));
         // PERF: append unconditionally and advance only when `p` became a leaf.
         queue[len.min(n)] = p as u16;
         len += usize::from(rem[p].count_ones() == 1);
     }
-    (u32::from(ends.0), u32::from(ends.1), u32::from(best))
+    let first = LOW16 - (best as u32 >> 16 & LOW16);
+    let second = LOW16 - (best as u32 & LOW16);
+    (first, second, (best >> 32) as u32)
 }
 
 /// The solution from `start` to `goal` (left in `s.path`) and its metrics.
