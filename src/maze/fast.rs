@@ -133,9 +133,7 @@ pub struct FastScratch {
     dead: Vec<u64>,
     cross: Vec<u64>,
     east: Vec<u64>,
-    west: Vec<u64>,
     south: Vec<u64>,
-    north: Vec<u64>,
     candidates: Vec<u64>,
     rem: PerRoom<u8>,
     /// Per room during the peel: `height << 16 | (0xFFFF - deepest leaf)`.
@@ -159,9 +157,7 @@ impl Default for FastScratch {
             dead: Vec::new(),
             cross: Vec::new(),
             east: Vec::new(),
-            west: Vec::new(),
             south: Vec::new(),
-            north: Vec::new(),
             candidates: Vec::new(),
             rem: PerRoom::new(4),
             reach: PerRoom::new(5),
@@ -198,7 +194,6 @@ pub fn generate(
     census(plan, s);
     if cfg.merge_dead_ends {
         m.merges = merge(plan, s);
-        census(plan, s);
     }
     let (dead_ends, crossroads, at_crossroad, mergeable) = counts(plan, s);
     debug_assert!(
@@ -310,22 +305,17 @@ fn gather(x: u64) -> u64 {
     ((x & LOW).wrapping_mul(0x0102_0408_1020_4080)) >> 56
 }
 
-/// Rebuilds the room bitsets (dead ends, crossroads, passages by direction) from the masks.
+/// Rebuilds the room bitsets (dead ends, crossroads, passages east and south) from the masks.
+/// A room's west passage is its west neighbour's east one, its north passage its north
+/// neighbour's south one: shifted reads of `east` and `south`.
 fn census(plan: &LatticePlan, s: &mut FastScratch) {
     let words = plan.rooms.div_ceil(64);
-    for set in [
-        &mut s.dead,
-        &mut s.cross,
-        &mut s.east,
-        &mut s.west,
-        &mut s.south,
-        &mut s.north,
-    ] {
+    for set in [&mut s.dead, &mut s.cross, &mut s.east, &mut s.south] {
         set.clear();
         set.resize(words, 0);
     }
     for (i, chunk) in s.mask[..64 * words].chunks_exact(64).enumerate() {
-        let (mut dead, mut cross, mut east, mut west, mut south, mut north) = (0, 0, 0, 0, 0, 0);
+        let (mut dead, mut cross, mut east, mut south) = (0, 0, 0, 0);
         // PERF: eight masks per u64 (SWAR): per-byte popcount, then one multiply packs eight
         // flags into a byte of the bitset.
         for (j, group) in chunk.chunks_exact(8).enumerate() {
@@ -338,17 +328,13 @@ fn census(plan: &LatticePlan, s: &mut FastScratch) {
             let at = 8 * j;
             dead |= gather(one) << at;
             cross |= gather(three) << at;
-            north |= gather(m) << at;
-            west |= gather(m >> 1) << at;
             east |= gather(m >> 2) << at;
             south |= gather(m >> 3) << at;
         }
         s.dead[i] = dead;
         s.cross[i] = cross;
         s.east[i] = east;
-        s.west[i] = west;
         s.south[i] = south;
-        s.north[i] = north;
     }
 }
 
@@ -384,9 +370,9 @@ fn candidates(plan: &LatticePlan, s: &mut FastScratch) -> (u32, u32) {
         let (dead, cross) = (&s.dead, &s.cross);
         let off_crossroad = s.dead[i]
             & ((s.east[i] & shifted(cross, i, 1))
-                | (s.west[i] & shifted(cross, i, -1))
+                | (shifted(&s.east, i, -1) & shifted(cross, i, -1))
                 | (s.south[i] & shifted(cross, i, w))
-                | (s.north[i] & shifted(cross, i, -w)));
+                | (shifted(&s.south, i, -w) & shifted(cross, i, -w)));
         // The passage neighbour is a crossroad, so any dead-end neighbour is another room.
         let touches_dead_end = (plan.has_east[i] & shifted(dead, i, 1))
             | (plan.has_west[i] & shifted(dead, i, -1))
@@ -435,12 +421,34 @@ fn merge(plan: &LatticePlan, s: &mut FastScratch) -> u32 {
                     mask[ix(c)] &= !(1 << (3 - k));
                     mask[ix(d)] |= 1 << (3 - j);
                     merges += 1;
+                    // Keep the bitsets true (no second census): the passages moved, the other
+                    // dead end became a corridor, the crossroad may have become one.
+                    passage(&mut s.east, &mut s.south, v, c, k, false);
+                    passage(&mut s.east, &mut s.south, v, d, j, true);
+                    put(&mut s.dead, d, false);
+                    put(&mut s.cross, c, mask[ix(c)].count_ones() >= 3);
                     break;
                 }
             }
         }
     }
     merges
+}
+
+/// Sets bit `v` of `set` to `on`.
+#[inline]
+fn put(set: &mut [u64], v: u32, on: bool) {
+    let (word, bit) = (v as usize / 64, v % 64);
+    set[word] = set[word] & !(1 << bit) | u64::from(on) << bit;
+}
+
+/// Records the passage between `v` and its neighbour `n` in slot `k` as `open` in the bitsets
+/// (east and south passages are listed under their west and north room).
+#[inline]
+fn passage(east: &mut [u64], south: &mut [u64], v: u32, n: u32, k: u32, open: bool) {
+    let owner = if k >= 2 { v } else { n };
+    let set = if k == 1 || k == 2 { east } else { south };
+    put(set, owner, open);
 }
 
 /// Dead ends, crossroads, dead ends off a crossroad and mergeable dead ends, from the bitsets.
