@@ -139,7 +139,8 @@ pub struct FastScratch {
     /// Per room during the peel: `height << 16 | (0xFFFF - deepest leaf)`.
     reach: PerRoom<u32>,
     parent: PerRoom<u16>,
-    queue: Vec<u16>,
+    /// The peel's order: dead ends first, then each room as it becomes a leaf.
+    queue: PerRoom<u16>,
     mark: PerRoom<u32>,
     stamp: u32,
     path: Vec<u32>,
@@ -162,7 +163,7 @@ impl Default for FastScratch {
             rem: PerRoom::new(4),
             reach: PerRoom::new(5),
             parent: PerRoom::new(7),
-            queue: Vec::new(),
+            queue: PerRoom::new(9),
             mark: PerRoom::new(8),
             stamp: 0,
             path: Vec::new(),
@@ -474,20 +475,18 @@ fn peel(plan: &LatticePlan, s: &mut FastScratch) -> (u32, u32, u32) {
     for v in 0..n {
         s.reach[v] = 0xFFFF - v as u32;
     }
-    s.queue.clear();
-    s.queue.resize(n + 1, 0);
     let mut len = 0;
     for (i, &word) in s.dead.iter().enumerate() {
         let mut bits = word;
         while bits != 0 {
-            s.queue[len] = (64 * i + bits.trailing_zeros() as usize) as u16;
+            s.queue[len & (SLOTS - 1)] = (64 * i + bits.trailing_zeros() as usize) as u16;
             len += 1;
             bits &= bits - 1;
         }
     }
     let offset = [w.wrapping_neg(), u32::MAX, 1, w];
     let (rem, reach, parent) = (&mut *s.rem, &mut *s.reach, &mut *s.parent);
-    let queue = &mut s.queue[..n + 1];
+    let queue = &mut *s.queue;
     // PERF: the fold's comparisons become integer maxima. A branch's reach packs its height
     // above its lowest-id deepest leaf's complement, so "deeper, or as deep with a lower leaf"
     // is `>`; a candidate path packs its length above the complements of its ends' lower and
@@ -496,7 +495,7 @@ fn peel(plan: &LatticePlan, s: &mut FastScratch) -> (u32, u32, u32) {
     const LOW16: u32 = 0xFFFF;
     let mut best = u64::from(LOW16 << 16 | LOW16); // length 0, ends (0, 0)
     for head in 0..n - 1 {
-        let u = u32::from(queue[head]);
+        let u = u32::from(queue[head & (SLOTS - 1)]);
         let k = rem[ix(u)].trailing_zeros();
         let p = u.wrapping_add(offset[k as usize & 3]);
         let (u, p) = (ix(u), ix(p));
@@ -509,7 +508,8 @@ fn peel(plan: &LatticePlan, s: &mut FastScratch) -> (u32, u32, u32) {
         reach[p] = through.max(here);
         rem[p] &= !(1 << (3 - k));
         // PERF: append unconditionally and advance only when `p` became a leaf.
-        queue[len.min(n)] = p as u16;
+        // Every room enters once, so `len` stays below n <= MAX_ROOMS (the mask is free).
+        queue[len & (SLOTS - 1)] = p as u16;
         len += usize::from(rem[p].count_ones() == 1);
     }
     let first = LOW16 - (best as u32 >> 16 & LOW16);
