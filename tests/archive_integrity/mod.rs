@@ -153,6 +153,44 @@ fn verify_detects_a_flipped_grid_cell() {
     );
 }
 
+#[test]
+fn verify_checks_another_versions_archive_without_regenerating() {
+    let dir = TempDir::new("other-version");
+    let path = dir.join("levels.arrow");
+    generate(
+        &path,
+        &[&SMALL[..], &["--count", "50", "--seed", "5"]].concat(),
+    );
+    // Rewrite the version in the stored metadata (schema and footer copies), same length.
+    let ours = env!("CARGO_PKG_VERSION").as_bytes();
+    let theirs: Vec<u8> = ours
+        .iter()
+        .map(|&b| if b.is_ascii_digit() { b'9' } else { b })
+        .collect();
+    // A flatbuffer string: u32 length, the bytes, a NUL.
+    let framed = [&(ours.len() as u32).to_le_bytes()[..], ours, &[0]].concat();
+    let mut bytes = std::fs::read(&path).unwrap();
+    let mut replaced = 0;
+    for at in 0..bytes.len() - framed.len() {
+        if bytes[at..].starts_with(&framed) {
+            bytes[at + 4..at + 4 + ours.len()].copy_from_slice(&theirs);
+            replaced += 1;
+        }
+    }
+    assert!(replaced >= 1, "version string not found");
+    std::fs::write(&path, &bytes).unwrap();
+
+    let output = warren([Path::new("verify"), &path]);
+    let (report, err) = (stdout(&output), stderr(&output));
+    assert_eq!(exit_code(&output), 0, "{report}{err}");
+    let theirs = String::from_utf8(theirs).unwrap();
+    assert!(
+        err.contains(&format!("written by warren {theirs}")) && err.contains("not compared"),
+        "{err}"
+    );
+    assert_eq!(violation_count(&report), 0, "{report}");
+}
+
 /// Width of the first level's grid (stored as u16).
 fn first_grid_width(path: &Path) -> usize {
     use arrow_array::cast::AsArray;
