@@ -412,25 +412,30 @@ fn merge(plan: &LatticePlan, s: &mut FastScratch) -> u32 {
             if mask[ix(c)].count_ones() < 3 {
                 continue;
             }
-            let mut others = plan.physical[v as usize] & !mv;
-            while others != 0 {
-                let j = others.trailing_zeros();
-                others &= others - 1;
-                let d = v.wrapping_add(offset[j as usize & 3]);
-                if mask[ix(d)].count_ones() == 1 {
-                    mask[ix(v)] = 1 << j;
-                    mask[ix(c)] &= !(1 << (3 - k));
-                    mask[ix(d)] |= 1 << (3 - j);
-                    merges += 1;
-                    // Keep the bitsets true (no second census): the passages moved, the other
-                    // dead end became a corridor, the crossroad may have become one.
-                    passage(&mut s.east, &mut s.south, v, c, k, false);
-                    passage(&mut s.east, &mut s.south, v, d, j, true);
-                    put(&mut s.dead, d, false);
-                    put(&mut s.cross, c, mask[ix(c)].count_ones() >= 3);
-                    break;
-                }
+            // PERF: test the (up to three) other neighbours without a branch each; a room
+            // off the lattice has no physical bit, so what its index reads does not count.
+            let others = plan.physical[v as usize] & !mv;
+            let mut dead_ends = 0u8;
+            for j in 0..4 {
+                let n = v.wrapping_add(offset[j]);
+                let dead = u8::from(mask[ix(n)].count_ones() == 1);
+                dead_ends |= (others >> j & dead) << j;
             }
+            if dead_ends == 0 {
+                continue;
+            }
+            let j = dead_ends.trailing_zeros();
+            let d = v.wrapping_add(offset[j as usize & 3]);
+            mask[ix(v)] = 1 << j;
+            mask[ix(c)] &= !(1 << (3 - k));
+            mask[ix(d)] |= 1 << (3 - j);
+            merges += 1;
+            // Keep the bitsets true (no second census): the passages moved, the other dead end
+            // became a corridor, the crossroad may have become one.
+            passage(&mut s.east, &mut s.south, v, c, k, false);
+            passage(&mut s.east, &mut s.south, v, d, j, true);
+            put(&mut s.dead, d, false);
+            put(&mut s.cross, c, mask[ix(c)].count_ones() >= 3);
         }
     }
     merges
