@@ -591,12 +591,34 @@ fn rasterize(plan: &LatticePlan, s: &FastScratch, grid: &mut Grid) {
         // room of a row has no east bit and the last row no south bits: those cells stay wall.
         let row = (2 * y + 1) * gw;
         let (room_row, below) = cells[row..].split_at_mut(gw);
-        for (x, &m) in row_masks.iter().enumerate() {
+        // PERF: four rooms per step (SWAR): their masks spread to 16-bit lanes give eight cells
+        // of each row in one store.
+        let mut groups = row_masks.chunks_exact(4);
+        for (g, four) in (&mut groups).enumerate() {
+            let spread = spread_bytes(u32::from_le_bytes(four.try_into().expect("4 masks")));
+            const LANES: u64 = 0x0001_0001_0001_0001;
+            let rooms = LANES | ((spread >> 2) & LANES) << 8;
+            let south = (spread >> 3) & LANES;
+            let at = 8 * g + 1;
+            room_row[at..at + 8].copy_from_slice(&rooms.to_le_bytes());
+            below[at..at + 8].copy_from_slice(&south.to_le_bytes());
+        }
+        let done = row_masks.len() - groups.remainder().len();
+        for (x, &m) in groups.remainder().iter().enumerate() {
+            let x = done + x;
             room_row[2 * x + 1] = cell::FLOOR;
             room_row[2 * x + 2] = m >> 2 & 1;
             below[2 * x + 1] = m >> 3 & 1;
         }
     }
+}
+
+/// Byte `i` of `x` moved to bits `16 i..16 i + 8` (the other bits zero).
+#[inline]
+fn spread_bytes(x: u32) -> u64 {
+    let t = u64::from(x);
+    let t = (t | t << 16) & 0x0000_FFFF_0000_FFFF;
+    (t | t << 8) & 0x00FF_00FF_00FF_00FF
 }
 
 #[cfg(test)]
@@ -683,6 +705,12 @@ mod tests {
         };
         assert_same(cfg, 1);
         assert!(LatticePlan::new(256, 256).is_none());
+    }
+
+    #[test]
+    fn spread_bytes_moves_each_byte_to_its_lane() {
+        assert_eq!(spread_bytes(0x0403_0201), 0x0004_0003_0002_0001);
+        assert_eq!(spread_bytes(0xFF00_00FF), 0x00FF_0000_0000_00FF);
     }
 
     #[test]
