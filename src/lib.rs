@@ -28,6 +28,7 @@ pub mod archive;
 pub mod batch;
 pub mod cli;
 pub mod core;
+pub mod layout;
 pub mod maze;
 pub mod profile;
 pub mod render;

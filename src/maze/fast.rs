@@ -416,8 +416,8 @@ fn merge(plan: &LatticePlan, s: &mut FastScratch) -> u32 {
             // off the lattice has no physical bit, so what its index reads does not count.
             let others = plan.physical[v as usize] & !mv;
             let mut dead_ends = 0u8;
-            for j in 0..4 {
-                let n = v.wrapping_add(offset[j]);
+            for (j, &off) in offset.iter().enumerate() {
+                let n = v.wrapping_add(off);
                 let dead = u8::from(mask[ix(n)].count_ones() == 1);
                 dead_ends |= (others >> j & dead) << j;
             }

@@ -1,0 +1,284 @@
+//! The force terms of seed 000's drawing: springs along edges and the exact all-pairs repulsion,
+//! as a scalar reference and on `wide::f32x8` lanes.
+//!
+//! Repulsion between two vertices `d` apart has magnitude `repulse_k * L * (L / d)^2`, pushing
+//! them apart; pairs further apart than `cutoff * L` do not interact when a cutoff is set. Every
+//! pair is visited once and its force applied to both ends (Newton's third law), which halves the
+//! work of the textbook double loop.
+
+use rayon::prelude::*;
+use wide::f32x8;
+
+use crate::layout::{LayoutGraph, LayoutParams, Spring};
+
+/// Squared distance below which two vertices count as this close (no division by zero; two
+/// vertices on the same spot push each other nowhere).
+pub const MIN_D2: f32 = 1e-12;
+
+/// The spring law's value at `ratio = d / L` (positive pulls the ends together).
+#[inline]
+pub fn spring_law(spring: Spring, ratio: f32) -> f32 {
+    match spring {
+        Spring::Log => ratio.max(1e-6).ln(),
+        Spring::Sigmoid => (2.0 * (ratio - 1.0)).tanh(),
+        Spring::Linear => ratio - 1.0,
+    }
+}
+
+/// Adds the spring forces of every edge to `fx`, `fy`.
+///
+/// # Runtime
+/// O(m).
+pub fn springs(
+    graph: &LayoutGraph<'_>,
+    x: &[f32],
+    y: &[f32],
+    fx: &mut [f32],
+    fy: &mut [f32],
+    params: &LayoutParams,
+) {
+    let (k, base) = (params.spring_k * params.length, params.length);
+    for (e, (&a, &b)) in graph.src.iter().zip(graph.dst).enumerate() {
+        let (a, b) = (a as usize, b as usize);
+        let target = base * graph.length_factor.map_or(1.0, |f| f[e]);
+        let (dx, dy) = (x[b] - x[a], y[b] - y[a]);
+        let d = (dx * dx + dy * dy).max(MIN_D2).sqrt();
+        // Along the unit vector a -> b, scaled by the law.
+        let f = k * spring_law(params.spring, d / target) / d;
+        fx[a] += f * dx;
+        fy[a] += f * dy;
+        fx[b] -= f * dx;
+        fy[b] -= f * dy;
+    }
+}
+
+/// `k L^3` and the squared cutoff radius (infinite without a cutoff).
+#[inline]
+fn repulsion_constants(params: &LayoutParams) -> (f32, f32) {
+    let l = params.length;
+    let cut = params.cutoff.map_or(f32::INFINITY, |c| (c * l) * (c * l));
+    (params.repulse_k * l * l * l, cut)
+}
+
+/// Exact all-pairs repulsion, scalar: the reference for the other kernels.
+///
+/// # Runtime
+/// O(n^2 / 2) pair visits.
+pub fn repulsion_scalar(x: &[f32], y: &[f32], fx: &mut [f32], fy: &mut [f32], p: &LayoutParams) {
+    let (k, cut2) = repulsion_constants(p);
+    let n = x.len();
+    for i in 0..n {
+        let (xi, yi) = (x[i], y[i]);
+        let (mut ax, mut ay) = (0.0f32, 0.0f32);
+        for j in i + 1..n {
+            let (dx, dy) = (xi - x[j], yi - y[j]);
+            let d2 = (dx * dx + dy * dy).max(MIN_D2);
+            if d2 > cut2 {
+                continue;
+            }
+            let s = k / (d2 * d2.sqrt());
+            ax += dx * s;
+            ay += dy * s;
+            fx[j] -= dx * s;
+            fy[j] -= dy * s;
+        }
+        fx[i] += ax;
+        fy[i] += ay;
+    }
+}
+
+/// Exact all-pairs repulsion on `wide::f32x8`: the same sums as [`repulsion_scalar`] up to
+/// float rounding (lanes add in a different order).
+///
+/// With `parallel`, each vertex's force is instead summed over all other vertices by one rayon
+/// task (twice the pair visits, no shared writes; the result does not depend on the threads).
+///
+/// # Runtime
+/// O(n^2 / 2) pair visits, eight per instruction.
+pub fn repulsion_simd(
+    x: &[f32],
+    y: &[f32],
+    fx: &mut [f32],
+    fy: &mut [f32],
+    p: &LayoutParams,
+    parallel: bool,
+) {
+    let (k, cut2) = repulsion_constants(p);
+    if parallel {
+        fx.par_iter_mut()
+            .zip(fy.par_iter_mut())
+            .enumerate()
+            .for_each(|(i, (fxi, fyi))| {
+                let (ax, ay) = push_from_all(x, y, i, k, cut2);
+                *fxi += ax;
+                *fyi += ay;
+            });
+        return;
+    }
+    let n = x.len();
+    let (kv, cutv, min2) = (f32x8::splat(k), f32x8::splat(cut2), f32x8::splat(MIN_D2));
+    let lane = f32x8::new([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
+    for i in 0..n {
+        let (xi, yi) = (f32x8::splat(x[i]), f32x8::splat(y[i]));
+        let (mut ax, mut ay) = (f32x8::splat(0.0), f32x8::splat(0.0));
+        // Pairs (i, j) for j > i: whole chunks of 8 from the one holding i + 1, the lanes at or
+        // before i masked off; the tail past n is handled by the scalar loop below.
+        let start = (i + 1) / 8 * 8;
+        let whole = n / 8 * 8;
+        let mut j = start;
+        while j < whole {
+            let xj = f32x8::new(x[j..j + 8].try_into().expect("8 lanes"));
+            let yj = f32x8::new(y[j..j + 8].try_into().expect("8 lanes"));
+            let (dx, dy) = (xi - xj, yi - yj);
+            let d2 = (dx * dx + dy * dy).max(min2);
+            let index = lane + f32x8::splat(j as f32);
+            // Only partners after i, within the cutoff.
+            let live = index.simd_gt(f32x8::splat(i as f32)) & d2.simd_le(cutv);
+            let s = live.select(kv / (d2 * d2.sqrt()), f32x8::splat(0.0));
+            let (px, py) = (dx * s, dy * s);
+            ax += px;
+            ay += py;
+            let fxj = f32x8::new(fx[j..j + 8].try_into().expect("8 lanes")) - px;
+            let fyj = f32x8::new(fy[j..j + 8].try_into().expect("8 lanes")) - py;
+            fx[j..j + 8].copy_from_slice(&fxj.to_array());
+            fy[j..j + 8].copy_from_slice(&fyj.to_array());
+            j += 8;
+        }
+        let (mut sx, mut sy) = (ax.reduce_add(), ay.reduce_add());
+        for j in whole.max(i + 1)..n {
+            let (dx, dy) = (x[i] - x[j], y[i] - y[j]);
+            let d2 = (dx * dx + dy * dy).max(MIN_D2);
+            if d2 > cut2 {
+                continue;
+            }
+            let s = k / (d2 * d2.sqrt());
+            sx += dx * s;
+            sy += dy * s;
+            fx[j] -= dx * s;
+            fy[j] -= dy * s;
+        }
+        fx[i] += sx;
+        fy[i] += sy;
+    }
+}
+
+/// The repulsion on vertex `i` from every other vertex, eight at a time.
+fn push_from_all(x: &[f32], y: &[f32], i: usize, k: f32, cut2: f32) -> (f32, f32) {
+    let n = x.len();
+    let (kv, cutv, min2) = (f32x8::splat(k), f32x8::splat(cut2), f32x8::splat(MIN_D2));
+    let (xi, yi) = (f32x8::splat(x[i]), f32x8::splat(y[i]));
+    let (mut ax, mut ay) = (f32x8::splat(0.0), f32x8::splat(0.0));
+    let whole = n / 8 * 8;
+    for (xs, ys) in x[..whole].chunks_exact(8).zip(y[..whole].chunks_exact(8)) {
+        let xj = f32x8::new(xs.try_into().expect("8 lanes"));
+        let yj = f32x8::new(ys.try_into().expect("8 lanes"));
+        let (dx, dy) = (xi - xj, yi - yj);
+        let d2 = (dx * dx + dy * dy).max(min2);
+        // Vertex i itself sits at distance 0: its dx, dy are 0, so it adds nothing.
+        let s = d2
+            .simd_le(cutv)
+            .select(kv / (d2 * d2.sqrt()), f32x8::splat(0.0));
+        ax += dx * s;
+        ay += dy * s;
+    }
+    let (mut sx, mut sy) = (ax.reduce_add(), ay.reduce_add());
+    for j in whole..n {
+        let (dx, dy) = (x[i] - x[j], y[i] - y[j]);
+        let d2 = (dx * dx + dy * dy).max(MIN_D2);
+        if d2 <= cut2 {
+            let s = k / (d2 * d2.sqrt());
+            sx += dx * s;
+            sy += dy * s;
+        }
+    }
+    (sx, sy)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::random_positions;
+
+    fn forces_of(
+        kernel: impl Fn(&[f32], &[f32], &mut [f32], &mut [f32]),
+        x: &[f32],
+        y: &[f32],
+    ) -> (Vec<f32>, Vec<f32>) {
+        let (mut fx, mut fy) = (vec![0.0; x.len()], vec![0.0; x.len()]);
+        kernel(x, y, &mut fx, &mut fy);
+        (fx, fy)
+    }
+
+    /// Largest difference between two force fields, relative to the largest force.
+    fn relative_error(a: &(Vec<f32>, Vec<f32>), b: &(Vec<f32>, Vec<f32>)) -> f32 {
+        let scale = a.0.iter().chain(&a.1).fold(0.0f32, |m, v| m.max(v.abs()));
+        let diff =
+            a.0.iter()
+                .zip(&b.0)
+                .chain(a.1.iter().zip(&b.1))
+                .fold(0.0f32, |m, (p, q)| m.max((p - q).abs()));
+        diff / scale.max(f32::MIN_POSITIVE)
+    }
+
+    #[test]
+    fn simd_matches_scalar_for_every_size_and_cutoff() {
+        for n in [1, 2, 7, 8, 9, 15, 16, 17, 50, 203] {
+            for cutoff in [None, Some(1.5)] {
+                let (mut x, mut y) = (Vec::new(), Vec::new());
+                random_positions(n, 1.0, n as u64, &mut x, &mut y);
+                let p = LayoutParams {
+                    cutoff,
+                    ..Default::default()
+                };
+                let scalar = forces_of(|x, y, fx, fy| repulsion_scalar(x, y, fx, fy, &p), &x, &y);
+                for parallel in [false, true] {
+                    let simd = forces_of(
+                        |x, y, fx, fy| repulsion_simd(x, y, fx, fy, &p, parallel),
+                        &x,
+                        &y,
+                    );
+                    let err = relative_error(&scalar, &simd);
+                    assert!(
+                        err < 1e-4,
+                        "n {n} cutoff {cutoff:?} parallel {parallel}: {err}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn repulsion_pushes_apart_with_inverse_square_magnitude() {
+        let p = LayoutParams::default();
+        let (x, y) = (vec![0.0, 2.0], vec![0.0, 0.0]);
+        let (fx, fy) = forces_of(|x, y, fx, fy| repulsion_scalar(x, y, fx, fy, &p), &x, &y);
+        // k L (L / d)^2 = 0.1 / 4.
+        assert!(
+            (fx[0] + 0.025).abs() < 1e-6 && (fx[1] - 0.025).abs() < 1e-6,
+            "{fx:?}"
+        );
+        assert_eq!(fy, vec![0.0, 0.0]);
+    }
+
+    #[test]
+    fn coincident_vertices_stay_finite() {
+        let p = LayoutParams::default();
+        let (x, y) = (vec![1.0; 10], vec![1.0; 10]);
+        let simd = forces_of(
+            |x, y, fx, fy| repulsion_simd(x, y, fx, fy, &p, false),
+            &x,
+            &y,
+        );
+        assert!(simd.0.iter().chain(&simd.1).all(|f| f.is_finite()));
+    }
+
+    #[test]
+    fn spring_laws_vanish_at_the_target_and_pull_when_long() {
+        for s in [Spring::Log, Spring::Sigmoid, Spring::Linear] {
+            assert!(spring_law(s, 1.0).abs() < 1e-6);
+            assert!(spring_law(s, 2.0) > 0.0 && spring_law(s, 0.5) < 0.0);
+        }
+        // The log law pushes harder when short than it pulls when long (the seed's remark).
+        assert!(-spring_law(Spring::Log, 0.5) > spring_law(Spring::Log, 1.5));
+    }
+}

@@ -1,0 +1,356 @@
+//! Force-directed graph drawing (seed 000: "force based graph drawing", its slowest part): the
+//! solver that lays out graph-grammar levels, usable on any graph.
+//!
+//! Each iteration adds up spring forces along the edges ([`Spring`]: seed 000's logarithmic law,
+//! the sigmoid it proposes, or Hooke's linear law) and an inverse-square repulsion between vertex
+//! pairs (optionally only within a cutoff), then moves every vertex along its force, at most
+//! `max_delta` edge lengths per step. It stops when no vertex moves more than `tolerance` edge
+//! lengths, or at the iteration cap. Cosmetic edges pull like any other edge.
+//!
+//! Repulsion has three kernels with the same physics: exact all-pairs in scalar code (the
+//! reference), exact all-pairs on `wide::f32x8` lanes, and Barnes-Hut on a quadtree rebuilt every
+//! step ([`barnes_hut`]). [`Repulsion::Auto`] takes the exact SIMD kernel up to
+//! [`BARNES_HUT_FROM`] vertices and Barnes-Hut above. Graphs of [`PARALLEL_FROM`] vertices or
+//! more spread the repulsion over rayon's threads (each vertex's force is summed by one thread in
+//! a fixed order, so the result does not depend on the thread count).
+//!
+//! Positions are struct-of-arrays (`x`, `y`), like the rest of warren's graphs.
+
+pub mod barnes_hut;
+pub mod forces;
+pub mod quality;
+pub mod rooms;
+
+use crate::core::rng::WarrenRng;
+
+/// The spring law: force along an edge as a function of its length `d` and target `L`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Spring {
+    /// Seed 000's law, `k ln(d / L)`: a strong push when short, a gentle pull when long.
+    #[default]
+    Log,
+    /// The seed's proposed alternative, `k tanh(2 (d / L - 1))`: bounded both ways.
+    Sigmoid,
+    /// Hooke's law, `k (d / L - 1)`.
+    Linear,
+}
+
+/// Which repulsion kernel runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Repulsion {
+    /// Exact SIMD below [`BARNES_HUT_FROM`] vertices, Barnes-Hut from there.
+    #[default]
+    Auto,
+    /// Exact all-pairs, scalar (the reference the others are tested against).
+    Scalar,
+    /// Exact all-pairs on `wide::f32x8`.
+    Simd,
+    /// Barnes-Hut quadtree approximation (`theta`).
+    BarnesHut,
+}
+
+/// Vertex count from which [`Repulsion::Auto`] uses Barnes-Hut (measured with
+/// `benches/layout.rs`: the exact SIMD kernel is faster below it).
+pub const BARNES_HUT_FROM: usize = 1500;
+
+/// Vertex count from which the repulsion of one layout runs on rayon's threads.
+pub const PARALLEL_FROM: usize = 4096;
+
+/// Solver settings. Lengths are in units of the target edge length `length`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayoutParams {
+    /// Spring law.
+    pub spring: Spring,
+    /// Target edge length `L` (before each edge's length factor).
+    pub length: f32,
+    /// Spring strength: the law's value times this, in edge lengths per step.
+    pub spring_k: f32,
+    /// Repulsion strength: the push between two vertices one edge length apart, in edge
+    /// lengths per step (it falls off as `1 / d^2`).
+    pub repulse_k: f32,
+    /// Repulsion only between vertices closer than this many edge lengths (`None`: all pairs).
+    pub cutoff: Option<f32>,
+    /// Largest move of a vertex in one step, in edge lengths.
+    pub max_delta: f32,
+    /// Stop once no vertex moves more than this many edge lengths in a step.
+    pub tolerance: f32,
+    /// Iteration cap.
+    pub max_iterations: u32,
+    /// Barnes-Hut opening angle: a cell of width `w` at distance `d` counts as one body when
+    /// `w / d < theta`.
+    pub theta: f32,
+    /// Repulsion kernel.
+    pub repulsion: Repulsion,
+    /// Whether large graphs may use rayon inside one layout (off for small levels laid out by
+    /// the batch engine, which already parallelises across levels).
+    pub parallel: bool,
+}
+
+impl Default for LayoutParams {
+    fn default() -> Self {
+        Self {
+            spring: Spring::Log,
+            length: 1.0,
+            spring_k: 0.3,
+            repulse_k: 0.1,
+            cutoff: None,
+            max_delta: 0.25,
+            tolerance: 1e-3,
+            max_iterations: 300,
+            theta: 0.5,
+            repulsion: Repulsion::Auto,
+            parallel: true,
+        }
+    }
+}
+
+/// The edges to lay out: `src[e]`-`dst[e]`, each with an optional length factor (the target
+/// length of edge `e` is `length * factor[e]`).
+#[derive(Clone, Copy, Debug)]
+pub struct LayoutGraph<'a> {
+    /// Edge sources.
+    pub src: &'a [u32],
+    /// Edge targets.
+    pub dst: &'a [u32],
+    /// Per-edge length factors (`None`: all 1).
+    pub length_factor: Option<&'a [f32]>,
+}
+
+/// What a run of [`relax`] did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LayoutReport {
+    /// Iterations run.
+    pub iterations: u32,
+    /// The largest move in the last iteration, in edge lengths.
+    pub last_move: f32,
+    /// Whether it stopped below `tolerance` (rather than at the cap).
+    pub converged: bool,
+}
+
+/// Reusable solver memory (forces, the quadtree's arena).
+#[derive(Default)]
+pub struct LayoutScratch {
+    fx: Vec<f32>,
+    fy: Vec<f32>,
+    tree: barnes_hut::QuadTree,
+}
+
+/// Scatters `n` vertices uniformly over a square of side `sqrt(n) * length` (deterministic for
+/// `seed`), the usual start for a layout.
+pub fn random_positions(n: usize, length: f32, seed: u64, x: &mut Vec<f32>, y: &mut Vec<f32>) {
+    let mut rng = WarrenRng::new(seed);
+    let side = (n as f32).sqrt().max(1.0) * length;
+    x.clear();
+    y.clear();
+    for _ in 0..n {
+        x.push(rng.unit_f32() * side);
+        y.push(rng.unit_f32() * side);
+    }
+}
+
+/// Scales the layout by `factor` about its centroid (seed 000's "upscaling insertion": the
+/// solver contracts far better than it expands, so making room before inserting new vertices
+/// and letting the springs pull the graph back together works better than pushing it apart).
+pub fn upscale(x: &mut [f32], y: &mut [f32], factor: f32) {
+    let n = x.len().max(1) as f32;
+    let (cx, cy) = (x.iter().sum::<f32>() / n, y.iter().sum::<f32>() / n);
+    for (px, py) in x.iter_mut().zip(y.iter_mut()) {
+        *px = cx + (*px - cx) * factor;
+        *py = cy + (*py - cy) * factor;
+    }
+}
+
+/// Which kernel `params` selects for `n` vertices.
+pub fn kernel_for(params: &LayoutParams, n: usize) -> Repulsion {
+    match params.repulsion {
+        Repulsion::Auto if n >= BARNES_HUT_FROM => Repulsion::BarnesHut,
+        Repulsion::Auto => Repulsion::Simd,
+        k => k,
+    }
+}
+
+/// One step's forces: repulsion by the selected kernel plus the springs.
+pub fn forces(
+    graph: &LayoutGraph<'_>,
+    x: &[f32],
+    y: &[f32],
+    params: &LayoutParams,
+    scratch: &mut LayoutScratch,
+) {
+    let n = x.len();
+    scratch.fx.clear();
+    scratch.fx.resize(n, 0.0);
+    scratch.fy.clear();
+    scratch.fy.resize(n, 0.0);
+    let parallel = params.parallel && n >= PARALLEL_FROM;
+    let (fx, fy) = (&mut scratch.fx[..], &mut scratch.fy[..]);
+    match kernel_for(params, n) {
+        Repulsion::Scalar => forces::repulsion_scalar(x, y, fx, fy, params),
+        Repulsion::Simd | Repulsion::Auto => forces::repulsion_simd(x, y, fx, fy, params, parallel),
+        Repulsion::BarnesHut => {
+            scratch.tree.build(x, y);
+            scratch.tree.repulsion(x, y, fx, fy, params, parallel);
+        }
+    }
+    forces::springs(graph, x, y, fx, fy, params);
+}
+
+/// The force on each vertex after the last [`forces`] call.
+pub fn last_forces(scratch: &LayoutScratch) -> (&[f32], &[f32]) {
+    (&scratch.fx, &scratch.fy)
+}
+
+/// Runs the solver on positions `x`, `y` (one entry per vertex; edges index into them) until it
+/// settles or reaches the iteration cap.
+///
+/// # Runtime
+/// Per iteration O(n^2 + m) with the exact kernels, O(n log n + m) with Barnes-Hut; no
+/// allocation after the scratch has grown.
+pub fn relax(
+    graph: &LayoutGraph<'_>,
+    x: &mut [f32],
+    y: &mut [f32],
+    params: &LayoutParams,
+    scratch: &mut LayoutScratch,
+) -> LayoutReport {
+    debug_assert_eq!(x.len(), y.len());
+    let cap = params.max_delta * params.length;
+    let mut report = LayoutReport {
+        iterations: 0,
+        last_move: 0.0,
+        converged: false,
+    };
+    for _ in 0..params.max_iterations {
+        forces(graph, x, y, params, scratch);
+        let mut largest = 0.0f32;
+        for (((px, py), &fx), &fy) in x
+            .iter_mut()
+            .zip(y.iter_mut())
+            .zip(&scratch.fx)
+            .zip(&scratch.fy)
+        {
+            let len = (fx * fx + fy * fy).sqrt();
+            // PERF: one multiply caps the step and keeps its direction; no branch.
+            let scale = if len > cap { cap / len } else { 1.0 };
+            *px += fx * scale;
+            *py += fy * scale;
+            largest = largest.max(len.min(cap));
+        }
+        report.iterations += 1;
+        report.last_move = largest / params.length;
+        if largest < params.tolerance * params.length {
+            report.converged = true;
+            break;
+        }
+    }
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A path of `n` vertices.
+    fn path(n: u32) -> (Vec<u32>, Vec<u32>) {
+        ((0..n - 1).collect(), (1..n).collect())
+    }
+
+    #[test]
+    fn a_spring_pair_settles_near_the_target_length() {
+        for spring in [Spring::Log, Spring::Sigmoid, Spring::Linear] {
+            let (src, dst) = path(2);
+            let g = LayoutGraph {
+                src: &src,
+                dst: &dst,
+                length_factor: None,
+            };
+            let (mut x, mut y) = (vec![0.0, 3.0], vec![0.0, 0.5]);
+            let params = LayoutParams {
+                spring,
+                repulse_k: 0.0,
+                max_iterations: 2000,
+                tolerance: 1e-5,
+                ..Default::default()
+            };
+            let report = relax(&g, &mut x, &mut y, &params, &mut LayoutScratch::default());
+            let d = (x[1] - x[0]).hypot(y[1] - y[0]);
+            assert!(report.converged, "{spring:?}: {report:?}");
+            assert!((d - 1.0).abs() < 1e-3, "{spring:?}: length {d}");
+        }
+    }
+
+    #[test]
+    fn length_factors_scale_the_target() {
+        let (src, dst) = path(2);
+        let factor = [2.5f32];
+        let g = LayoutGraph {
+            src: &src,
+            dst: &dst,
+            length_factor: Some(&factor),
+        };
+        let (mut x, mut y) = (vec![0.0, 1.0], vec![0.0, 0.0]);
+        let params = LayoutParams {
+            repulse_k: 0.0,
+            max_iterations: 5000,
+            tolerance: 1e-6,
+            ..Default::default()
+        };
+        relax(&g, &mut x, &mut y, &params, &mut LayoutScratch::default());
+        assert!(((x[1] - x[0]).abs() - 2.5).abs() < 1e-2, "{x:?}");
+    }
+
+    #[test]
+    fn moves_are_capped_at_max_delta() {
+        let (src, dst) = path(2);
+        let g = LayoutGraph {
+            src: &src,
+            dst: &dst,
+            length_factor: None,
+        };
+        let (mut x, mut y) = (vec![0.0, 1000.0], vec![0.0, 0.0]);
+        let params = LayoutParams {
+            max_iterations: 1,
+            ..Default::default()
+        };
+        let report = relax(&g, &mut x, &mut y, &params, &mut LayoutScratch::default());
+        assert!(
+            (x[0] - 0.25).abs() < 1e-4 && (x[1] - 999.75).abs() < 1e-3,
+            "{x:?}"
+        );
+        assert!((report.last_move - 0.25).abs() < 1e-5);
+    }
+
+    #[test]
+    fn a_layout_is_deterministic_for_its_seed() {
+        let (src, dst) = path(40);
+        let g = LayoutGraph {
+            src: &src,
+            dst: &dst,
+            length_factor: None,
+        };
+        let run = |repulsion| {
+            let (mut x, mut y) = (Vec::new(), Vec::new());
+            random_positions(40, 1.0, 7, &mut x, &mut y);
+            let params = LayoutParams {
+                repulsion,
+                max_iterations: 100,
+                ..Default::default()
+            };
+            relax(&g, &mut x, &mut y, &params, &mut LayoutScratch::default());
+            (x, y)
+        };
+        for k in [Repulsion::Scalar, Repulsion::Simd, Repulsion::BarnesHut] {
+            assert_eq!(run(k), run(k), "{k:?}");
+        }
+    }
+
+    #[test]
+    fn upscale_keeps_the_centroid() {
+        let (mut x, mut y) = (vec![0.0, 2.0, 4.0], vec![1.0, 1.0, 4.0]);
+        upscale(&mut x, &mut y, 2.0);
+        assert_eq!(x, vec![-2.0, 2.0, 6.0]);
+        assert_eq!(y, vec![0.0, 0.0, 6.0]);
+    }
+}
