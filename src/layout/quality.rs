@@ -54,3 +54,52 @@ pub fn crossings_brute(x: &[f32], y: &[f32], src: &[u32], dst: &[u32]) -> u64 {
     }
     count
 }
+
+/// Coefficient of variation of the edge lengths (0 without edges).
+pub fn length_cv(x: &[f32], y: &[f32], src: &[u32], dst: &[u32]) -> f32 {
+    let m = src.len();
+    if m == 0 {
+        return 0.0;
+    }
+    let lengths = src.iter().zip(dst).map(|(&a, &b)| {
+        let (a, b) = (a as usize, b as usize);
+        f64::from((x[b] - x[a]).hypot(y[b] - y[a]))
+    });
+    let (mut sum, mut sum2) = (0.0f64, 0.0f64);
+    for l in lengths {
+        sum += l;
+        sum2 += l * l;
+    }
+    let mean = sum / m as f64;
+    let var = (sum2 / m as f64 - mean * mean).max(0.0);
+    if mean > 0.0 {
+        (var.sqrt() / mean) as f32
+    } else {
+        0.0
+    }
+}
+
+/// All quality figures; `cosmetic[e]` marks edges that do not count for self-intersection.
+pub fn measure(
+    x: &[f32],
+    y: &[f32],
+    src: &[u32],
+    dst: &[u32],
+    cosmetic: Option<&[bool]>,
+) -> Quality {
+    let crossings = crossings_brute(x, y, src, dst);
+    let self_intersecting = match cosmetic {
+        None => crossings > 0,
+        Some(c) => {
+            let keep: Vec<usize> = (0..src.len()).filter(|&e| !c[e]).collect();
+            let s: Vec<u32> = keep.iter().map(|&e| src[e]).collect();
+            let d: Vec<u32> = keep.iter().map(|&e| dst[e]).collect();
+            crossings_brute(x, y, &s, &d) > 0
+        }
+    };
+    Quality {
+        crossings,
+        self_intersecting,
+        length_cv: length_cv(x, y, src, dst),
+    }
+}
