@@ -2,18 +2,22 @@
 //! vertices, rebuilt every step, in which a far cell acts as one body at its centre of mass.
 //!
 //! The tree is built by partitioning an index array in place (no per-node allocation; the node
-//! list is reused across steps). A cell of width `w` whose centre of mass lies `d` away is one
-//! body when `w / d < theta`; otherwise its children are opened, and leaves (at most
-//! [`LEAF_SIZE`] vertices) are summed exactly. With a cutoff, cells wholly beyond it are skipped.
-//! Each vertex's sum is independent, so rayon can split the vertices without changing results.
+//! list is reused across steps). The walk is done once per leaf, not once per vertex (Barnes'
+//! grouping): a cell of width `w` whose centre of mass lies `d` from the leaf's bounding box is
+//! one body when `w / d < theta` (so it is one for every vertex of the leaf); otherwise its
+//! children are opened, and the vertices of opened leaves act one by one. The leaf's vertices
+//! then sum both lists on `wide::f32x8` lanes. With a cutoff, cells wholly beyond it are
+//! skipped. Each leaf's sums are independent, so rayon can split the leaves without changing
+//! results.
 
 use rayon::prelude::*;
+use wide::f32x8;
 
 use crate::layout::LayoutParams;
 use crate::layout::forces::MIN_D2;
 
-/// Most vertices a leaf holds.
-pub const LEAF_SIZE: usize = 8;
+/// Most vertices a leaf holds (unless they sit closer than the depth cap can separate).
+pub const LEAF_SIZE: usize = 16;
 
 /// Deepest subdivision (vertices closer than `2^-MAX_DEPTH` of the span share a leaf).
 const MAX_DEPTH: u32 = 24;
@@ -27,14 +31,14 @@ struct Node {
     cx: f32,
     cy: f32,
     mass: f32,
-    /// Cell centre and half width.
-    mx: f32,
-    my: f32,
+    /// Cell half width.
     half: f32,
     /// Children (`NO_CHILD` when absent), or for a leaf `[start, end, NO_CHILD, NO_CHILD]` into
     /// the permuted index array with `leaf` set.
     child: [u32; 4],
     leaf: bool,
+    /// Tight bounding box of the cell's vertices: min x, min y, max x, max y.
+    bbox: [f32; 4],
 }
 
 /// A quadtree over a point set, reusable across steps.
@@ -42,6 +46,27 @@ struct Node {
 pub struct QuadTree {
     nodes: Vec<Node>,
     order: Vec<u32>,
+    /// Positions in `order`'s sequence: a leaf's vertices are contiguous.
+    px: Vec<f32>,
+    py: Vec<f32>,
+    /// Leaf node indices in `order`'s sequence.
+    leaves: Vec<u32>,
+    /// Per-leaf forces in `order`'s sequence.
+    pfx: Vec<f32>,
+    pfy: Vec<f32>,
+}
+
+/// One leaf's interaction lists.
+#[derive(Default)]
+struct Lists {
+    /// Far cells: centre of mass and mass, padded to whole lanes with zero mass.
+    cx: Vec<f32>,
+    cy: Vec<f32>,
+    mass: Vec<f32>,
+    /// Near vertices (from opened leaves, the leaf itself included), padded with zero mass.
+    nx: Vec<f32>,
+    ny: Vec<f32>,
+    nm: Vec<f32>,
 }
 
 impl QuadTree {
@@ -67,6 +92,17 @@ impl QuadTree {
         let half = ((hi_x - lo_x).max(hi_y - lo_y) * 0.5).max(1e-6) * 1.0001;
         let (mx, my) = ((lo_x + hi_x) * 0.5, (lo_y + hi_y) * 0.5);
         self.subdivide(x, y, 0, n, mx, my, half, 0);
+        // PERF: positions copied into tree order, so a leaf's vertices are one contiguous run.
+        self.px.clear();
+        self.py.clear();
+        self.px.extend(self.order.iter().map(|&i| x[i as usize]));
+        self.py.extend(self.order.iter().map(|&i| y[i as usize]));
+        self.leaves.clear();
+        let mut leaves: Vec<u32> = (0..self.nodes.len() as u32)
+            .filter(|&i| self.nodes[i as usize].leaf)
+            .collect();
+        leaves.sort_by_key(|&i| self.nodes[i as usize].child[0]);
+        self.leaves = leaves;
     }
 
     /// Appends the node for `order[start..end]` (cell centre `mx`, `my`, half width `half`)
@@ -86,20 +122,32 @@ impl QuadTree {
         let at = self.nodes.len() as u32;
         let ids = &self.order[start..end];
         let (mut sx, mut sy) = (0.0f32, 0.0f32);
+        let mut bbox = [
+            f32::INFINITY,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NEG_INFINITY,
+        ];
         for &i in ids {
-            sx += x[i as usize];
-            sy += y[i as usize];
+            let (px, py) = (x[i as usize], y[i as usize]);
+            sx += px;
+            sy += py;
+            bbox = [
+                bbox[0].min(px),
+                bbox[1].min(py),
+                bbox[2].max(px),
+                bbox[3].max(py),
+            ];
         }
         let mass = ids.len() as f32;
         let mut node = Node {
             cx: sx / mass,
             cy: sy / mass,
             mass,
-            mx,
-            my,
             half,
             child: [start as u32, end as u32, NO_CHILD, NO_CHILD],
             leaf: true,
+            bbox,
         };
         self.nodes.push(node);
         if end - start <= LEAF_SIZE || depth >= MAX_DEPTH {
@@ -139,12 +187,13 @@ impl QuadTree {
     }
 
     /// Adds the Barnes-Hut repulsion to `fx`, `fy` (same physics as
-    /// [`repulsion_scalar`](crate::layout::forces::repulsion_scalar)).
+    /// [`repulsion_scalar`](crate::layout::forces::repulsion_scalar)). Needs the tree built on
+    /// the same `x`, `y`.
     ///
     /// # Runtime
-    /// O(n log n / theta^2) for evenly spread points.
+    /// O(n log n / theta^2) for evenly spread points; one tree walk per leaf.
     pub fn repulsion(
-        &self,
+        &mut self,
         x: &[f32],
         y: &[f32],
         fx: &mut [f32],
@@ -152,102 +201,194 @@ impl QuadTree {
         p: &LayoutParams,
         parallel: bool,
     ) {
+        debug_assert!(
+            self.px.len() == x.len() && self.py.len() == y.len(),
+            "build the tree on these positions first"
+        );
         if self.nodes.is_empty() {
             return;
         }
         let l = p.length;
-        let k = p.repulse_k * l * l * l;
-        let cut = p.cutoff.map(|c| c * l);
-        let theta2 = p.theta * p.theta;
-        let one = |i: usize| self.force_on(x, y, i, k, cut, theta2);
+        let consts = Consts {
+            k: p.repulse_k * l * l * l,
+            cut: p.cutoff.map(|c| c * l),
+            theta2: p.theta * p.theta,
+        };
+        let n = self.px.len();
+        self.pfx.clear();
+        self.pfx.resize(n, 0.0);
+        self.pfy.clear();
+        self.pfy.resize(n, 0.0);
+        let tree = Walk {
+            nodes: &self.nodes,
+            px: &self.px,
+            py: &self.py,
+        };
         if parallel {
-            fx.par_iter_mut()
-                .zip(fy.par_iter_mut())
-                .enumerate()
-                .with_min_len(256)
-                .for_each(|(i, (fxi, fyi))| {
-                    let (ax, ay) = one(i);
-                    *fxi += ax;
-                    *fyi += ay;
-                });
+            // Each leaf owns its run of the permuted force arrays: split them along the leaves.
+            let mut runs = Vec::with_capacity(self.leaves.len());
+            let (mut rest_x, mut rest_y) = (&mut self.pfx[..], &mut self.pfy[..]);
+            let mut at = 0;
+            for &leaf in &self.leaves {
+                let node = &self.nodes[leaf as usize];
+                let (start, end) = (node.child[0] as usize, node.child[1] as usize);
+                debug_assert_eq!(start, at, "leaves tile the order");
+                let (a, b) = std::mem::take(&mut rest_x).split_at_mut(end - start);
+                let (c, d) = std::mem::take(&mut rest_y).split_at_mut(end - start);
+                runs.push((leaf, a, c));
+                (rest_x, rest_y) = (b, d);
+                at = end;
+            }
+            runs.into_par_iter().with_min_len(8).for_each_init(
+                Lists::default,
+                |lists, (leaf, ox, oy)| {
+                    tree.leaf_forces(leaf, &consts, lists, ox, oy);
+                },
+            );
         } else {
-            for (i, (fxi, fyi)) in fx.iter_mut().zip(fy.iter_mut()).enumerate() {
-                let (ax, ay) = one(i);
-                *fxi += ax;
-                *fyi += ay;
+            let mut lists = Lists::default();
+            for &leaf in &self.leaves {
+                let node = &self.nodes[leaf as usize];
+                let (start, end) = (node.child[0] as usize, node.child[1] as usize);
+                let (ox, oy) = (&mut self.pfx[start..end], &mut self.pfy[start..end]);
+                tree.leaf_forces(leaf, &consts, &mut lists, ox, oy);
             }
         }
-    }
-
-    /// The force on vertex `i`.
-    fn force_on(
-        &self,
-        x: &[f32],
-        y: &[f32],
-        i: usize,
-        k: f32,
-        cut: Option<f32>,
-        theta2: f32,
-    ) -> (f32, f32) {
-        let (xi, yi) = (x[i], y[i]);
-        let (mut ax, mut ay) = (0.0f32, 0.0f32);
-        let cut2 = cut.map_or(f32::INFINITY, |c| c * c);
-        // PERF: an explicit stack (depth x 3 + 1 entries at most) instead of recursion.
-        let mut stack = [0u32; 4 * MAX_DEPTH as usize + 4];
-        let mut top = 1;
-        while top > 0 {
-            top -= 1;
-            let node = &self.nodes[stack[top] as usize];
-            if let Some(c) = cut {
-                // Skip cells wholly beyond the cutoff (distance from i to the cell's square).
-                let ox = ((xi - node.mx).abs() - node.half).max(0.0);
-                let oy = ((yi - node.my).abs() - node.half).max(0.0);
-                if ox * ox + oy * oy > c * c {
-                    continue;
-                }
-            }
-            if node.leaf {
-                for &j in &self.order[node.child[0] as usize..node.child[1] as usize] {
-                    let j = j as usize;
-                    let (dx, dy) = (xi - x[j], yi - y[j]);
-                    let d2 = (dx * dx + dy * dy).max(MIN_D2);
-                    // Vertex i itself: dx = dy = 0 adds nothing.
-                    if d2 <= cut2 {
-                        let s = k / (d2 * d2.sqrt());
-                        ax += dx * s;
-                        ay += dy * s;
-                    }
-                }
-                continue;
-            }
-            let (dx, dy) = (xi - node.cx, yi - node.cy);
-            let d2 = dx * dx + dy * dy;
-            let width = 2.0 * node.half;
-            let inside = (xi - node.mx).abs() <= node.half && (yi - node.my).abs() <= node.half;
-            if !inside && width * width < theta2 * d2 {
-                // Far enough: the whole cell as one body of its mass.
-                if d2 <= cut2 {
-                    let d2 = d2.max(MIN_D2);
-                    let s = k * node.mass / (d2 * d2.sqrt());
-                    ax += dx * s;
-                    ay += dy * s;
-                }
-                continue;
-            }
-            for &c in &node.child {
-                if c != NO_CHILD {
-                    stack[top] = c;
-                    top += 1;
-                }
-            }
+        for (k, &i) in self.order.iter().enumerate() {
+            fx[i as usize] += self.pfx[k];
+            fy[i as usize] += self.pfy[k];
         }
-        (ax, ay)
     }
 
     /// Nodes in the last tree (for tests and benches).
     pub fn node_count(&self) -> usize {
         self.nodes.len()
     }
+}
+
+/// Force constants of one step.
+struct Consts {
+    /// `repulse_k * L^3`.
+    k: f32,
+    /// Cutoff radius, absolute.
+    cut: Option<f32>,
+    theta2: f32,
+}
+
+/// The built tree, shared read-only by the leaf walks.
+#[derive(Clone, Copy)]
+struct Walk<'a> {
+    nodes: &'a [Node],
+    px: &'a [f32],
+    py: &'a [f32],
+}
+
+impl Walk<'_> {
+    /// Walks the tree for leaf `leaf`, then sums its vertices' forces into `ox`, `oy`.
+    fn leaf_forces(self, leaf: u32, c: &Consts, lists: &mut Lists, ox: &mut [f32], oy: &mut [f32]) {
+        let me = &self.nodes[leaf as usize];
+        let [bx0, by0, bx1, by1] = me.bbox;
+        for v in [
+            &mut lists.cx,
+            &mut lists.cy,
+            &mut lists.mass,
+            &mut lists.nx,
+            &mut lists.ny,
+            &mut lists.nm,
+        ] {
+            v.clear();
+        }
+        let cut2 = c.cut.map_or(f32::INFINITY, |r| r * r);
+        let mut stack = [0u32; 4 * MAX_DEPTH as usize + 4];
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let node = &self.nodes[stack[top] as usize];
+            if c.cut.is_some() {
+                // Skip cells wholly beyond the cutoff from every vertex of the leaf.
+                let gx = (node.bbox[0] - bx1).max(bx0 - node.bbox[2]).max(0.0);
+                let gy = (node.bbox[1] - by1).max(by0 - node.bbox[3]).max(0.0);
+                if gx * gx + gy * gy > cut2 {
+                    continue;
+                }
+            }
+            if node.leaf {
+                let (s, e) = (node.child[0] as usize, node.child[1] as usize);
+                lists.nx.extend_from_slice(&self.px[s..e]);
+                lists.ny.extend_from_slice(&self.py[s..e]);
+                lists.nm.resize(lists.nm.len() + (e - s), 1.0);
+                continue;
+            }
+            // Distance from the centre of mass to the nearest point of the leaf's box.
+            let dx = (bx0 - node.cx).max(node.cx - bx1).max(0.0);
+            let dy = (by0 - node.cy).max(node.cy - by1).max(0.0);
+            let width = 2.0 * node.half;
+            if width * width < c.theta2 * (dx * dx + dy * dy) {
+                lists.cx.push(node.cx);
+                lists.cy.push(node.cy);
+                lists.mass.push(node.mass);
+                continue;
+            }
+            for &ch in &node.child {
+                if ch != NO_CHILD {
+                    stack[top] = ch;
+                    top += 1;
+                }
+            }
+        }
+        // Pad both lists to whole lanes with massless bodies far away.
+        for (x, y, m) in [
+            (&mut lists.cx, &mut lists.cy, &mut lists.mass),
+            (&mut lists.nx, &mut lists.ny, &mut lists.nm),
+        ] {
+            let padded = x.len().div_ceil(8) * 8;
+            x.resize(padded, 0.0);
+            y.resize(padded, 0.0);
+            m.resize(padded, 0.0);
+        }
+        let (s, e) = (me.child[0] as usize, me.child[1] as usize);
+        for (k, (fx, fy)) in (s..e).zip(ox.iter_mut().zip(oy.iter_mut())) {
+            let (xi, yi) = (self.px[k], self.py[k]);
+            let (ax, ay) = sum_lanes(xi, yi, &lists.cx, &lists.cy, &lists.mass, c.k, cut2);
+            let (bx, by) = sum_lanes(xi, yi, &lists.nx, &lists.ny, &lists.nm, c.k, cut2);
+            *fx = ax + bx;
+            *fy = ay + by;
+        }
+    }
+}
+
+/// The push on `(xi, yi)` from bodies `(bx, by)` of masses `bm` (lengths multiples of 8).
+/// A body on the very spot (the vertex itself) adds nothing: its offset is zero.
+#[inline]
+fn sum_lanes(
+    xi: f32,
+    yi: f32,
+    bx: &[f32],
+    by: &[f32],
+    bm: &[f32],
+    k: f32,
+    cut2: f32,
+) -> (f32, f32) {
+    let (xv, yv) = (f32x8::splat(xi), f32x8::splat(yi));
+    let (kv, cutv, min2) = (f32x8::splat(k), f32x8::splat(cut2), f32x8::splat(MIN_D2));
+    let (mut ax, mut ay) = (f32x8::splat(0.0), f32x8::splat(0.0));
+    for ((x8, y8), m8) in bx
+        .chunks_exact(8)
+        .zip(by.chunks_exact(8))
+        .zip(bm.chunks_exact(8))
+    {
+        let dx = xv - f32x8::new(x8.try_into().expect("8 lanes"));
+        let dy = yv - f32x8::new(y8.try_into().expect("8 lanes"));
+        let d2 = (dx * dx + dy * dy).max(min2);
+        let m = f32x8::new(m8.try_into().expect("8 lanes"));
+        // PERF: one square root and one division per eight bodies.
+        let s = d2
+            .simd_le(cutv)
+            .select(kv * m / (d2 * d2.sqrt()), f32x8::splat(0.0));
+        ax += dx * s;
+        ay += dy * s;
+    }
+    (ax.reduce_add(), ay.reduce_add())
 }
 
 /// Moves the ids satisfying `left` to the front; returns how many there are.
