@@ -9,5 +9,6 @@ mod archive_integrity;
 mod bad_input;
 mod common;
 mod determinism;
+mod layout_cli;
 mod python_reader;
 mod render_cli;

@@ -3,6 +3,7 @@
 
 mod generate;
 mod inspect;
+mod layout;
 mod render;
 mod verify;
 
@@ -28,6 +29,8 @@ enum Command {
     Verify(verify::Args),
     /// Draw levels as SVG or PNG.
     Render(render::Args),
+    /// Lay out any edge list with the force solver; print time and quality, write positions.
+    Layout(layout::Args),
 }
 
 /// Runs the command line; returns the process exit code.
@@ -38,6 +41,7 @@ pub fn main() -> ExitCode {
         Command::Inspect(args) => inspect::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Render(args) => render::run(args),
+        Command::Layout(args) => layout::run(args),
     };
     match result {
         Ok(code) => code,

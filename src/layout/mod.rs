@@ -17,6 +17,7 @@
 //! Positions are struct-of-arrays (`x`, `y`), like the rest of warren's graphs.
 
 pub mod barnes_hut;
+pub mod edgelist;
 pub mod forces;
 pub mod quality;
 pub mod rooms;
@@ -224,20 +225,22 @@ pub fn relax(
     };
     for _ in 0..params.max_iterations {
         forces(graph, x, y, params, scratch);
-        let mut largest = 0.0f32;
+        let mut largest2 = 0.0f32;
+        let cap2 = cap * cap;
         for (((px, py), &fx), &fy) in x
             .iter_mut()
             .zip(y.iter_mut())
             .zip(&scratch.fx)
             .zip(&scratch.fy)
         {
-            let len = (fx * fx + fy * fy).sqrt();
-            // PERF: one multiply caps the step and keeps its direction; no branch.
-            let scale = if len > cap { cap / len } else { 1.0 };
+            let len2 = fx * fx + fy * fy;
+            // PERF: a square root and a division only for the moves that are capped.
+            let scale = if len2 > cap2 { cap / len2.sqrt() } else { 1.0 };
             *px += fx * scale;
             *py += fy * scale;
-            largest = largest.max(len.min(cap));
+            largest2 = largest2.max(len2.min(cap2));
         }
+        let largest = largest2.sqrt();
         report.iterations += 1;
         report.last_move = largest / params.length;
         if largest < params.tolerance * params.length {
