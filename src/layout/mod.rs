@@ -21,6 +21,7 @@ pub mod edgelist;
 pub mod forces;
 pub mod quality;
 pub mod rooms;
+pub mod start;
 
 use crate::core::rng::WarrenRng;
 

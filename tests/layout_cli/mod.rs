@@ -205,6 +205,38 @@ fn every_spring_and_kernel_runs() {
 }
 
 #[test]
+fn both_starts_run_and_the_curve_start_untangles_a_grid() {
+    // A 12 x 12 grid graph, vertex ids row by row.
+    let mut text = String::new();
+    for r in 0..12u32 {
+        for c in 0..12u32 {
+            let v = r * 12 + c;
+            if c + 1 < 12 {
+                text.push_str(&format!("{v} {}\n", v + 1));
+            }
+            if r + 1 < 12 {
+                text.push_str(&format!("{v} {}\n", v + 12));
+            }
+        }
+    }
+    let dir = TempDir::new("layout-starts");
+    let graph = graph_file(&dir, "grid.txt", &text);
+    let mut crossings = Vec::new();
+    for start in ["curve", "random"] {
+        let out = dir.join(&format!("{start}.tsv"));
+        let text = layout_ok(&graph, &out, &["--start", start, "--iterations", "300"]);
+        assert_eq!(figure(&text, "vertices "), "144", "{start}");
+        crossings.push(figure(&text, "crossings ").parse::<u64>().unwrap());
+    }
+    assert!(
+        crossings[0] <= crossings[1],
+        "curve {} random {}",
+        crossings[0],
+        crossings[1]
+    );
+}
+
+#[test]
 fn malformed_lines_are_one_line_errors_naming_file_line_and_column() {
     let dir = TempDir::new("layout-bad");
     let cases = [
