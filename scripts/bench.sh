@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces the README's performance table on this machine:
-#   scripts/bench.sh            criterion benches, then 1,000,000 mazes end to end and verify
+#   scripts/bench.sh            criterion benches, then 1,000,000 mazes end to end and verify,
+#                               then a 100,000-vertex `warren layout`
 #   scripts/bench.sh --quick    shorter criterion runs and 100,000 mazes
 # The archive goes to a temporary folder that is removed afterwards.
 set -euo pipefail
@@ -18,6 +19,7 @@ fi
 echo "== machine: $(nproc) cores, $(date -u +%Y-%m-%d)"
 cargo bench --bench maze "${criterion_args[@]}"
 cargo bench --bench archive "${criterion_args[@]}"
+cargo bench --bench layout "${criterion_args[@]}"
 
 cargo build --release --quiet
 out=$(mktemp -d)
@@ -33,3 +35,6 @@ for f in on off; do
   echo "-- merging $f"
   target/release/warren inspect "$out/$f.arrow" | grep -E '^  (dead_ends|merges|mergeable_dead_ends) +[0-9]'
 done
+echo "== warren layout: 100,000-vertex level-like graph, 300 iterations"
+python3 scripts/level_like_graph.py "$out/g100k.txt"
+/usr/bin/time -f "wall %e s, peak RSS %M KB" target/release/warren layout "$out/g100k.txt" --iterations 300 --tolerance 0

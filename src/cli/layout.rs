@@ -177,7 +177,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let quality = quality::measure(&first_x, &first_y, &list.src, &list.dst, None);
     if let Some(out) = &args.out {
-        write_atomic(out, positions_tsv(&list.ids, &first_x, &first_y).as_bytes())?;
+        super::write_atomic(out, positions_tsv(&list.ids, &first_x, &first_y).as_bytes())?;
     }
     let summary = Summary {
         vertices: n,
@@ -277,21 +277,6 @@ fn positions_tsv(ids: &[u64], x: &[f32], y: &[f32]) -> String {
         let _ = writeln!(tsv, "{id}\t{px}\t{py}");
     }
     tsv
-}
-
-/// Writes `bytes` to `path.tmp`, syncs, renames onto `path`.
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = crate::archive::temp_path(path);
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    };
-    write().map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        anyhow::anyhow!("{}: cannot write: {e}", path.display())
-    })
 }
 
 #[cfg(test)]

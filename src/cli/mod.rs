@@ -64,3 +64,20 @@ pub fn thousands(n: u64) -> String {
     }
     out
 }
+
+/// Writes `bytes` to `path.tmp`, syncs, renames onto `path` (a reader never sees a partial
+/// file; a failed write leaves nothing behind).
+pub(crate) fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write;
+    let tmp = crate::archive::temp_path(path);
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    };
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        anyhow::anyhow!("{}: cannot write: {e}", path.display())
+    })
+}

@@ -1,7 +1,7 @@
 //! `warren render FILE --index I --out PIC.svg|PIC.png [--sheet CxR]`: draw one level, or a sheet
 //! of consecutive levels starting at index I.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
@@ -127,27 +127,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "svg" => to_svg(&scene).into_bytes(),
         _ => to_png(&scene)?,
     };
-    write_atomic(&args.out, &bytes)?;
+    super::write_atomic(&args.out, &bytes)?;
     eprintln!(
         "warren: drew {} level(s) into {}",
         levels.len(),
         args.out.display()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// Writes `bytes` to `path.tmp`, syncs, renames onto `path`.
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    use std::io::Write;
-    let tmp = crate::archive::temp_path(path);
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    };
-    write().map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        anyhow::anyhow!("{}: cannot write: {e}", path.display())
-    })
 }
