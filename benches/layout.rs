@@ -6,7 +6,7 @@
 //! - `layout/full`: a whole layout (300 iterations, tolerance 0 so every iteration runs) for
 //!   n = 20, 50, 200, one thread;
 //! - `layout/iteration`: one iteration (forces and move) for n = 20 ... 100,000 with the kernel
-//!   `Auto` picks, one thread;
+//!   `Auto` picks, one thread (and at 10,000 once more with theta 0.9, d3-force's default);
 //! - `layout/kernel`: the repulsion alone, scalar against SIMD exact (n = 50, 200, 1,000) and
 //!   SIMD exact against Barnes-Hut (n = 1,000, 2,000, 5,000, 10,000): where the crossover lies.
 //!
@@ -118,6 +118,18 @@ fn iteration(c: &mut Criterion) {
                 layout::relax(&graph, &mut x, &mut y, &params, &mut scratch);
             })
         });
+        if n == 10_000 {
+            // d3-force's default opening angle, for comparison with its figures.
+            let wide_open = LayoutParams {
+                theta: 0.9,
+                ..params.clone()
+            };
+            group.bench_function(BenchmarkId::new("theta-0.9", n), |b| {
+                b.iter(|| {
+                    layout::relax(&graph, &mut x, &mut y, &wide_open, &mut scratch);
+                })
+            });
+        }
     }
     group.finish();
 }

@@ -16,8 +16,9 @@ use wide::f32x8;
 use crate::layout::LayoutParams;
 use crate::layout::forces::MIN_D2;
 
-/// Most vertices a leaf holds (unless they sit closer than the depth cap can separate).
-pub const LEAF_SIZE: usize = 16;
+/// Most vertices a leaf holds (unless they sit closer than the depth cap can separate); 24
+/// measured fastest against 12, 16, 32 and 48 at 2,000 and 10,000 vertices.
+pub const LEAF_SIZE: usize = 24;
 
 /// Deepest subdivision (vertices closer than `2^-MAX_DEPTH` of the span share a leaf).
 const MAX_DEPTH: u32 = 24;
