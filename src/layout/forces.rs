@@ -154,50 +154,95 @@ pub fn repulsion_simd(
             });
         return;
     }
+    if cut2.is_finite() {
+        pairs_once::<true>(x, y, fx, fy, k, cut2);
+    } else {
+        pairs_once::<false>(x, y, fx, fy, k, cut2);
+    }
+}
+
+/// Where padding lanes sit: far enough that their push underflows to zero, near enough that no
+/// arithmetic overflows to infinity times zero.
+const FAR: f32 = 1e18;
+
+/// One chunk of eight partners `j..j + 8` for vertex `(xi, yi)`: adds the pushes to `acc` and
+/// subtracts them from the partners' forces `fxj`, `fyj`. `live` masks lanes (partners at or
+/// before `i`, padding); `CUT` applies the cutoff.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn chunk<const CUT: bool>(
+    xi: f32x8,
+    yi: f32x8,
+    xj: f32x8,
+    yj: f32x8,
+    live: Option<f32x8>,
+    kv: f32x8,
+    cutv: f32x8,
+    acc: &mut (f32x8, f32x8),
+) -> (f32x8, f32x8) {
+    let (dx, dy) = (xi - xj, yi - yj);
+    let d2 = (dx * dx + dy * dy).max(f32x8::splat(MIN_D2));
+    let mut s = kv / (d2 * d2.sqrt());
+    if CUT {
+        s = d2.simd_le(cutv).select(s, f32x8::splat(0.0));
+    }
+    if let Some(live) = live {
+        s = live.select(s, f32x8::splat(0.0));
+    }
+    let (px, py) = (dx * s, dy * s);
+    acc.0 += px;
+    acc.1 += py;
+    (px, py)
+}
+
+/// Every pair once (Newton's third law), eight partners per step. PERF: only the chunk that
+/// holds `i` itself needs a lane mask; the last, partial chunk is padded with far-away partners
+/// instead of a scalar loop; without a cutoff no distance test runs at all.
+fn pairs_once<const CUT: bool>(
+    x: &[f32],
+    y: &[f32],
+    fx: &mut [f32],
+    fy: &mut [f32],
+    k: f32,
+    cut2: f32,
+) {
     let n = x.len();
-    let (kv, cutv, min2) = (f32x8::splat(k), f32x8::splat(cut2), f32x8::splat(MIN_D2));
+    let whole = n / 8 * 8;
+    let (kv, cutv) = (f32x8::splat(k), f32x8::splat(cut2));
     let lane = f32x8::new([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
+    let load = |v: &[f32], j: usize| f32x8::new(v[j..j + 8].try_into().expect("8 lanes"));
+    // The partial last chunk, padded.
+    let rest = n - whole;
+    let (mut tx, mut ty) = ([FAR; 8], [FAR; 8]);
+    tx[..rest].copy_from_slice(&x[whole..]);
+    ty[..rest].copy_from_slice(&y[whole..]);
+    let (tail_x, tail_y) = (f32x8::new(tx), f32x8::new(ty));
+    let (mut tail_fx, mut tail_fy) = (f32x8::splat(0.0), f32x8::splat(0.0));
     for i in 0..n {
         let (xi, yi) = (f32x8::splat(x[i]), f32x8::splat(y[i]));
-        let (mut ax, mut ay) = (f32x8::splat(0.0), f32x8::splat(0.0));
-        // Pairs (i, j) for j > i: whole chunks of 8 from the one holding i + 1, the lanes at or
-        // before i masked off; the tail past n is handled by the scalar loop below.
-        let start = (i + 1) / 8 * 8;
-        let whole = n / 8 * 8;
-        let mut j = start;
+        let mut acc = (f32x8::splat(0.0), f32x8::splat(0.0));
+        let mut j = (i + 1) / 8 * 8;
+        let mut live = Some((lane + f32x8::splat(j as f32)).simd_gt(f32x8::splat(i as f32)));
         while j < whole {
-            let xj = f32x8::new(x[j..j + 8].try_into().expect("8 lanes"));
-            let yj = f32x8::new(y[j..j + 8].try_into().expect("8 lanes"));
-            let (dx, dy) = (xi - xj, yi - yj);
-            let d2 = (dx * dx + dy * dy).max(min2);
-            let index = lane + f32x8::splat(j as f32);
-            // Only partners after i, within the cutoff.
-            let live = index.simd_gt(f32x8::splat(i as f32)) & d2.simd_le(cutv);
-            let s = live.select(kv / (d2 * d2.sqrt()), f32x8::splat(0.0));
-            let (px, py) = (dx * s, dy * s);
-            ax += px;
-            ay += py;
-            let fxj = f32x8::new(fx[j..j + 8].try_into().expect("8 lanes")) - px;
-            let fyj = f32x8::new(fy[j..j + 8].try_into().expect("8 lanes")) - py;
+            let (px, py) = chunk::<CUT>(xi, yi, load(x, j), load(y, j), live, kv, cutv, &mut acc);
+            let (fxj, fyj) = (load(fx, j) - px, load(fy, j) - py);
             fx[j..j + 8].copy_from_slice(&fxj.to_array());
             fy[j..j + 8].copy_from_slice(&fyj.to_array());
+            live = None;
             j += 8;
         }
-        let (mut sx, mut sy) = (ax.reduce_add(), ay.reduce_add());
-        for j in whole.max(i + 1)..n {
-            let (dx, dy) = (x[i] - x[j], y[i] - y[j]);
-            let d2 = (dx * dx + dy * dy).max(MIN_D2);
-            if d2 > cut2 {
-                continue;
-            }
-            let s = k / (d2 * d2.sqrt());
-            sx += dx * s;
-            sy += dy * s;
-            fx[j] -= dx * s;
-            fy[j] -= dy * s;
+        if rest > 0 {
+            let (px, py) = chunk::<CUT>(xi, yi, tail_x, tail_y, live, kv, cutv, &mut acc);
+            tail_fx -= px;
+            tail_fy -= py;
         }
-        fx[i] += sx;
-        fy[i] += sy;
+        fx[i] += acc.0.reduce_add();
+        fy[i] += acc.1.reduce_add();
+    }
+    let (tfx, tfy) = (tail_fx.to_array(), tail_fy.to_array());
+    for l in 0..rest {
+        fx[whole + l] += tfx[l];
+        fy[whole + l] += tfy[l];
     }
 }
 
