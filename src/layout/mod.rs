@@ -54,9 +54,9 @@ pub enum Repulsion {
 }
 
 /// Vertex count from which [`Repulsion::Auto`] uses Barnes-Hut (measured with
-/// `benches/layout.rs`, group `layout/kernel`: exact SIMD 0.24 ms against Barnes-Hut 0.27 ms at
-/// 1,000 vertices, 1.0 ms against 0.54 ms at 2,000).
-pub const BARNES_HUT_FROM: usize = 1200;
+/// `benches/layout.rs`, group `layout/kernel`: exact SIMD 0.19 ms against Barnes-Hut 0.24 ms at
+/// 1,000 vertices, 0.69 ms against 0.51 ms at 2,000; the curves cross near 1,300).
+pub const BARNES_HUT_FROM: usize = 1300;
 
 /// Vertex count from which the repulsion of one layout runs on rayon's threads.
 pub const PARALLEL_FROM: usize = 4096;
