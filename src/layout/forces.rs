@@ -39,7 +39,8 @@ fn spring_law8(spring: Spring, ratio: f32x8) -> f32x8 {
 /// Adds the spring forces of every edge to `fx`, `fy`.
 ///
 /// PERF: edges go eight at a time through the law (a logarithm per edge is most of a scalar
-/// spring's cost); endpoints are gathered and the forces scattered by scalar loads and stores.
+/// spring's cost), the last group padded; endpoints are gathered and the forces scattered by
+/// scalar loads and stores.
 ///
 /// # Runtime
 /// O(m).
@@ -53,11 +54,12 @@ pub fn springs(
 ) {
     let (k, base) = (params.spring_k * params.length, params.length);
     let m = graph.src.len();
-    let whole = m / 8 * 8;
     let (kv, min2) = (f32x8::splat(k), f32x8::splat(MIN_D2));
-    for e0 in (0..whole).step_by(8) {
-        let (mut dx, mut dy, mut target) = ([0.0f32; 8], [0.0f32; 8], [base; 8]);
-        for l in 0..8 {
+    for e0 in (0..m).step_by(8) {
+        // The last group may be partial: its unused lanes get a unit edge and are not applied.
+        let lanes = (m - e0).min(8);
+        let (mut dx, mut dy, mut target) = ([1.0f32; 8], [0.0f32; 8], [base; 8]);
+        for l in 0..lanes {
             let (a, b) = (graph.src[e0 + l] as usize, graph.dst[e0 + l] as usize);
             dx[l] = x[b] - x[a];
             dy[l] = y[b] - y[a];
@@ -69,25 +71,13 @@ pub fn springs(
         let d = (dxv * dxv + dyv * dyv).max(min2).sqrt();
         let f = kv * spring_law8(params.spring, d / f32x8::new(target)) / d;
         let (px, py) = ((f * dxv).to_array(), (f * dyv).to_array());
-        for l in 0..8 {
+        for l in 0..lanes {
             let (a, b) = (graph.src[e0 + l] as usize, graph.dst[e0 + l] as usize);
             fx[a] += px[l];
             fy[a] += py[l];
             fx[b] -= px[l];
             fy[b] -= py[l];
         }
-    }
-    for e in whole..m {
-        let (a, b) = (graph.src[e] as usize, graph.dst[e] as usize);
-        let target = base * graph.length_factor.map_or(1.0, |f| f[e]);
-        let (dx, dy) = (x[b] - x[a], y[b] - y[a]);
-        let d = (dx * dx + dy * dy).max(MIN_D2).sqrt();
-        // Along the unit vector a -> b, scaled by the law.
-        let f = k * spring_law(params.spring, d / target) / d;
-        fx[a] += f * dx;
-        fy[a] += f * dy;
-        fx[b] -= f * dx;
-        fy[b] -= f * dy;
     }
 }
 
