@@ -324,35 +324,27 @@ mod tests {
 
         /// Crossings found through the tree, whatever the edge count.
         fn tree(&self) -> u64 {
-            let mut count = 0;
-            let ControlFlow::Continue(()) = crossings_tree(
-                &self.x,
-                &self.y,
-                &self.src,
-                &self.dst,
-                |_| true,
-                |_, _| {
-                    count += 1;
-                    ControlFlow::<Infallible>::Continue(())
-                },
-            );
-            count
+            self.count_with(true)
         }
 
         /// Crossings found by the all-pairs path, whatever the edge count.
         fn all_pairs(&self) -> u64 {
+            self.count_with(false)
+        }
+
+        /// Counts the crossings one of the two search paths reports.
+        fn count_with(&self, tree: bool) -> u64 {
             let mut count = 0;
-            let ControlFlow::Continue(()) = crossings_all_pairs(
-                &self.x,
-                &self.y,
-                &self.src,
-                &self.dst,
-                |_| true,
-                |_, _| {
-                    count += 1;
-                    ControlFlow::<Infallible>::Continue(())
-                },
-            );
+            let found = |_: usize, _: usize| {
+                count += 1;
+                ControlFlow::<Infallible>::Continue(())
+            };
+            let (x, y, src, dst) = (&self.x, &self.y, &self.src, &self.dst);
+            let ControlFlow::Continue(()) = if tree {
+                crossings_tree(x, y, src, dst, |_| true, found)
+            } else {
+                crossings_all_pairs(x, y, src, dst, |_| true, found)
+            };
             count
         }
 
