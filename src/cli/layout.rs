@@ -54,7 +54,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Repulsion::Auto)]
     repulsion: Repulsion,
     /// Barnes-Hut opening angle (smaller is more exact and slower).
-    #[arg(long, default_value_t = 0.5, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 0.9, allow_negative_numbers = true)]
     theta: f32,
     /// Repulsion only between vertices closer than this many edge lengths (default: all pairs).
     #[arg(long, allow_negative_numbers = true)]

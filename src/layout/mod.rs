@@ -42,21 +42,23 @@ pub enum Spring {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Repulsion {
-    /// Exact SIMD below [`BARNES_HUT_FROM`] vertices, Barnes-Hut from there.
+    /// Exact SIMD for small graphs, Barnes-Hut from 700 vertices (`BARNES_HUT_FROM`).
     #[default]
     Auto,
     /// Exact all-pairs, scalar (the reference the others are tested against).
     Scalar,
-    /// Exact all-pairs on `wide::f32x8`.
+    /// Exact all-pairs on 8-lane SIMD.
     Simd,
-    /// Barnes-Hut quadtree approximation (`theta`).
+    /// Barnes-Hut quadtree approximation (opening angle: theta).
     BarnesHut,
 }
 
 /// Vertex count from which [`Repulsion::Auto`] uses Barnes-Hut (measured with
-/// `benches/layout.rs`, group `layout/kernel`: exact SIMD 0.19 ms against Barnes-Hut 0.24 ms at
-/// 1,000 vertices, 0.69 ms against 0.51 ms at 2,000; the curves cross near 1,300).
-pub const BARNES_HUT_FROM: usize = 1300;
+/// `benches/layout.rs`, group `layout/kernel`, at the default theta 0.9: exact SIMD 56 us against
+/// Barnes-Hut 65 us at 500 vertices, 106 against 100 us at 700, 193 against 146 us at 1,000).
+/// Level-sized graphs (up to 500 vertices) always get the exact kernel. At theta 0.5 Barnes-Hut
+/// costs about twice as much and only wins from about 1,300 vertices.
+pub const BARNES_HUT_FROM: usize = 700;
 
 /// Vertex count from which the repulsion of one layout runs on rayon's threads.
 pub const PARALLEL_FROM: usize = 4096;
@@ -102,7 +104,7 @@ impl Default for LayoutParams {
             max_delta: 0.25,
             tolerance: 1e-3,
             max_iterations: 300,
-            theta: 0.5,
+            theta: 0.9,
             repulsion: Repulsion::Auto,
             parallel: true,
         }
