@@ -28,6 +28,7 @@ pub mod archive;
 pub mod batch;
 pub mod cli;
 pub mod core;
+pub mod grammar;
 pub mod layout;
 pub mod maze;
 pub mod profile;

@@ -1,0 +1,946 @@
+//! The rule model of seed 000's graph grammar and its validation.
+//!
+//! A rule rewrites a *pattern* graph found in the host into a *substitute* graph. Both carry
+//! editor positions (the orientation test and the placement of fresh vertices use them) and
+//! vertex tags; every pattern vertex maps to a distinct substitute vertex (`Rule::map`), and the
+//! substitute vertices outside the map's image are *fresh*. A rule whose pattern is one vertex
+//! tagged `s` is a start rule.
+//!
+//! Validation ([`Grammar::check`]) enforces the seed's limits and names the rule and the vertex
+//! of every finding: only start rules have a one-vertex pattern, tagged `s`; no `s` in a
+//! substitute; other rules have at least two pattern vertices; pattern connected, substitute
+//! connected over non-cosmetic edges (a rewrite must never split a level's walkable graph); the
+//! map total and injective. It warns about "knots" (a substitute edge between mapped vertices
+//! whose pattern vertices are not adjacent, which the seed found the layout cannot untangle).
+
+use std::fmt;
+
+/// An interned tag name.
+pub type TagId = u16;
+
+/// The tag every start rule's pattern vertex carries.
+pub const START_TAG: &str = "s";
+
+/// Tag names and their ids, in order of first use.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TagTable {
+    names: Vec<String>,
+}
+
+impl TagTable {
+    /// The id of `name`, adding it if new.
+    ///
+    /// # Panics
+    /// Past 65,536 distinct tags.
+    pub fn intern(&mut self, name: &str) -> TagId {
+        if let Some(id) = self.id(name) {
+            return id;
+        }
+        let id = TagId::try_from(self.names.len()).expect("at most 65,536 tags");
+        self.names.push(name.to_string());
+        id
+    }
+
+    /// The id of `name`, if known.
+    pub fn id(&self, name: &str) -> Option<TagId> {
+        self.names
+            .iter()
+            .position(|n| n == name)
+            .map(|i| i as TagId)
+    }
+
+    /// The name of `id`.
+    pub fn name(&self, id: TagId) -> &str {
+        &self.names[id as usize]
+    }
+
+    /// All names, indexed by id.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Number of tags.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether no tag is known.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
+/// A place in a rule file (1-based line and column; 0 when the rule was built in code).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pos {
+    /// Line, from 1.
+    pub line: u32,
+    /// Column, from 1.
+    pub col: u32,
+}
+
+/// The host tags a pattern vertex (or a blocked neighbour) accepts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TagSet {
+    /// `*`: any tag.
+    Any,
+    /// `a|b|...`: one of these (sorted, no duplicates).
+    Of(Vec<TagId>),
+}
+
+impl TagSet {
+    /// A set of the given tags (sorted and deduplicated).
+    pub fn of(mut tags: Vec<TagId>) -> Self {
+        tags.sort_unstable();
+        tags.dedup();
+        TagSet::Of(tags)
+    }
+
+    /// Whether a host vertex tagged `tag` is accepted.
+    #[inline]
+    pub fn accepts(&self, tag: TagId) -> bool {
+        match self {
+            TagSet::Any => true,
+            TagSet::Of(tags) => tags.contains(&tag),
+        }
+    }
+
+    /// Whether this is exactly the one tag `tag`.
+    pub fn is_only(&self, tag: TagId) -> bool {
+        matches!(self, TagSet::Of(t) if t.as_slice() == [tag])
+    }
+
+    /// The set as written in rule files (`*` or `a|b`).
+    pub fn display(&self, tags: &TagTable) -> String {
+        match self {
+            TagSet::Any => "*".to_string(),
+            TagSet::Of(t) => t
+                .iter()
+                .map(|&id| tags.name(id))
+                .collect::<Vec<_>>()
+                .join("|"),
+        }
+    }
+}
+
+/// A vertex of a rule's pattern.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternVertex {
+    /// Name within the rule (files name vertices; imports number them).
+    pub name: String,
+    /// Editor x.
+    pub x: f32,
+    /// Editor y.
+    pub y: f32,
+    /// Host tags this vertex matches.
+    pub tags: TagSet,
+    /// `!c`: no match when the host vertex has a neighbour outside the match with one of these
+    /// tags.
+    pub blocked: Option<TagSet>,
+    /// `lock`: the host vertex's valence must equal this vertex's pattern valence.
+    pub lock: bool,
+    /// Where it was written.
+    pub at: Pos,
+}
+
+/// A vertex of a rule's substitute.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SubstituteVertex {
+    /// Name within the rule.
+    pub name: String,
+    /// Editor x.
+    pub x: f32,
+    /// Editor y.
+    pub y: f32,
+    /// The tag it gets; `None` is `*`: a mapped vertex keeps its host vertex's tag.
+    pub tag: Option<TagId>,
+    /// Where it was written.
+    pub at: Pos,
+}
+
+/// How an edge takes part in the level.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EdgeKind {
+    /// A corridor.
+    #[default]
+    Normal,
+    /// Shapes the drawing only: laid out like any edge, never a corridor, and matched only by
+    /// cosmetic pattern edges.
+    Cosmetic,
+    /// A corridor whose target length is its drawn length in the rule relative to the
+    /// pattern's edges (seed 000: "calculate the proportionate edge length in the substitute
+    /// graph as a multiplier for edge lengths").
+    Subdivide,
+}
+
+impl EdgeKind {
+    /// The archive's edge flag bits (`core::graph::edge_flag`).
+    pub fn flags(self) -> u8 {
+        use crate::core::graph::edge_flag;
+        match self {
+            EdgeKind::Normal => 0,
+            EdgeKind::Cosmetic => edge_flag::COSMETIC,
+            EdgeKind::Subdivide => edge_flag::SUBDIVIDE,
+        }
+    }
+}
+
+/// An edge of a pattern or substitute, by vertex index.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuleEdge {
+    /// One end.
+    pub a: u32,
+    /// The other end.
+    pub b: u32,
+    /// Its kind.
+    pub kind: EdgeKind,
+    /// An explicit length factor (substitutes; overrides the subdivide proportion).
+    pub length: Option<f32>,
+    /// Where it was written.
+    pub at: Pos,
+}
+
+/// A pattern or a substitute graph.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuleGraph<V> {
+    /// Vertices.
+    pub vertices: Vec<V>,
+    /// Edges between them.
+    pub edges: Vec<RuleEdge>,
+}
+
+impl<V> Default for RuleGraph<V> {
+    fn default() -> Self {
+        Self {
+            vertices: Vec::new(),
+            edges: Vec::new(),
+        }
+    }
+}
+
+impl<V> RuleGraph<V> {
+    /// Valence of every vertex (all edge kinds).
+    pub fn valences(&self) -> Vec<u32> {
+        let mut v = vec![0u32; self.vertices.len()];
+        for e in &self.edges {
+            v[e.a as usize] += 1;
+            v[e.b as usize] += 1;
+        }
+        v
+    }
+
+    /// Whether every vertex is reachable from vertex 0 over the edges `keep` accepts (an empty
+    /// graph is not connected).
+    pub fn connected_over(&self, keep: impl Fn(&RuleEdge) -> bool) -> bool {
+        let n = self.vertices.len();
+        if n == 0 {
+            return false;
+        }
+        // Rule graphs are tiny: a fixed-point sweep over the edge list is enough.
+        let mut seen = vec![false; n];
+        seen[0] = true;
+        let mut grew = true;
+        while grew {
+            grew = false;
+            for e in self.edges.iter().filter(|e| keep(e)) {
+                let (a, b) = (e.a as usize, e.b as usize);
+                if seen[a] != seen[b] {
+                    seen[a] = true;
+                    seen[b] = true;
+                    grew = true;
+                }
+            }
+        }
+        seen.iter().all(|&s| s)
+    }
+
+    /// Whether `a` and `b` are joined by an edge.
+    pub fn adjacent(&self, a: u32, b: u32) -> bool {
+        self.edges
+            .iter()
+            .any(|e| (e.a == a && e.b == b) || (e.a == b && e.b == a))
+    }
+}
+
+/// One production rule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rule {
+    /// Name (files name rules; imports number them `rule 3`).
+    pub name: String,
+    /// Relative chance of being picked among the rules that match.
+    pub weight: f32,
+    /// Applied at most this often in one level.
+    pub max_uses: Option<u32>,
+    /// Rules below their minimum are preferred while they match (0: no minimum).
+    pub min_uses: u32,
+    /// What is looked for.
+    pub pattern: RuleGraph<PatternVertex>,
+    /// What replaces it.
+    pub substitute: RuleGraph<SubstituteVertex>,
+    /// `map[p]`: the substitute vertex pattern vertex `p` becomes.
+    pub map: Vec<u32>,
+    /// Where the rule starts in its file.
+    pub at: Pos,
+}
+
+impl Rule {
+    /// Whether this is a start rule (a one-vertex pattern).
+    pub fn is_start(&self) -> bool {
+        self.pattern.vertices.len() == 1
+    }
+
+    /// Vertices a rewrite adds.
+    pub fn delta(&self) -> usize {
+        self.substitute
+            .vertices
+            .len()
+            .saturating_sub(self.pattern.vertices.len())
+    }
+
+    /// `fresh[s]`: whether substitute vertex `s` is not the image of a pattern vertex.
+    pub fn fresh(&self) -> Vec<bool> {
+        let mut fresh = vec![true; self.substitute.vertices.len()];
+        for &s in &self.map {
+            if let Some(f) = fresh.get_mut(s as usize) {
+                *f = false;
+            }
+        }
+        fresh
+    }
+}
+
+/// A room size for one tag, in layout units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RoomSize {
+    /// Width.
+    pub w: f32,
+    /// Height.
+    pub h: f32,
+}
+
+/// A set of rules with their tags and room sizes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grammar {
+    /// Where it came from (a file path, or `built-in ...`), for messages.
+    pub source: String,
+    /// Tag names.
+    pub tags: TagTable,
+    /// The rules, in file order.
+    pub rules: Vec<Rule>,
+    /// Room size per tag id (`None`: `default_room`).
+    pub rooms: Vec<Option<RoomSize>>,
+    /// Room size for tags without their own.
+    pub default_room: RoomSize,
+}
+
+impl Grammar {
+    /// An empty grammar from `source`, with the start tag interned as id 0.
+    pub fn new(source: impl Into<String>) -> Self {
+        let mut tags = TagTable::default();
+        tags.intern(START_TAG);
+        Self {
+            source: source.into(),
+            tags,
+            rules: Vec::new(),
+            rooms: Vec::new(),
+            default_room: RoomSize { w: 0.5, h: 0.5 },
+        }
+    }
+
+    /// The room size of `tag`.
+    pub fn room(&self, tag: TagId) -> RoomSize {
+        self.rooms
+            .get(tag as usize)
+            .copied()
+            .flatten()
+            .unwrap_or(self.default_room)
+    }
+
+    /// Sets the room size of `tag`.
+    pub fn set_room(&mut self, tag: TagId, size: RoomSize) {
+        if self.rooms.len() <= tag as usize {
+            self.rooms.resize(tag as usize + 1, None);
+        }
+        self.rooms[tag as usize] = Some(size);
+    }
+
+    /// Every error and warning, in rule order.
+    pub fn check(&self) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        let start_tag = self.tags.id(START_TAG);
+        if !self.rules.iter().any(Rule::is_start) {
+            out.push(Diagnostic::error(
+                self,
+                None,
+                None,
+                Pos::default(),
+                "no start rule (a rule whose pattern is one vertex tagged `s`)",
+            ));
+        }
+        for rule in &self.rules {
+            check_rule(self, rule, start_tag, &mut out);
+        }
+        out
+    }
+
+    /// The errors of [`check`](Self::check) as one [`GrammarError`], if any (warnings pass).
+    pub fn validate(&self) -> Result<(), GrammarError> {
+        let errors: Vec<Diagnostic> = self
+            .check()
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error)
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(GrammarError::Invalid(errors))
+        }
+    }
+}
+
+fn check_rule(g: &Grammar, rule: &Rule, start_tag: Option<TagId>, out: &mut Vec<Diagnostic>) {
+    let err = |out: &mut Vec<Diagnostic>, vertex: Option<&str>, at: Pos, msg: String| {
+        out.push(Diagnostic::error(g, Some(rule), vertex, at, msg));
+    };
+    let (p, s) = (&rule.pattern, &rule.substitute);
+    if !(rule.weight.is_finite() && rule.weight > 0.0) {
+        err(
+            out,
+            None,
+            rule.at,
+            format!("weight {} must be a positive number", rule.weight),
+        );
+    }
+    if let Some(max) = rule.max_uses
+        && max < rule.min_uses
+    {
+        err(
+            out,
+            None,
+            rule.at,
+            format!("max uses {max} is below min uses {}", rule.min_uses),
+        );
+    }
+    // Edges must name existing vertices before anything else can be checked.
+    let mut edges_ok = true;
+    for (what, n, edges) in [
+        ("pattern", p.vertices.len(), &p.edges),
+        ("substitute", s.vertices.len(), &s.edges),
+    ] {
+        for e in edges {
+            if e.a as usize >= n || e.b as usize >= n {
+                err(
+                    out,
+                    None,
+                    e.at,
+                    format!(
+                        "{what} edge {}-{} names a vertex that does not exist",
+                        e.a, e.b
+                    ),
+                );
+                edges_ok = false;
+            } else if e.a == e.b {
+                err(
+                    out,
+                    None,
+                    e.at,
+                    format!("{what} edge joins vertex {} to itself", e.a),
+                );
+                edges_ok = false;
+            }
+            if let Some(f) = e.length
+                && !(f.is_finite() && f > 0.0)
+            {
+                err(
+                    out,
+                    None,
+                    e.at,
+                    format!("{what} edge length factor {f} must be positive"),
+                );
+            }
+        }
+    }
+    if p.vertices.is_empty() {
+        err(
+            out,
+            None,
+            rule.at,
+            "the pattern has no vertices".to_string(),
+        );
+    } else if p.vertices.len() == 1 {
+        let v = &p.vertices[0];
+        if !start_tag.is_some_and(|t| v.tags.is_only(t)) {
+            err(
+                out,
+                Some(&v.name),
+                v.at,
+                format!(
+                    "a one-vertex pattern makes a start rule, whose vertex must be tagged `s` (it is `{}`)",
+                    v.tags.display(&g.tags)
+                ),
+            );
+        }
+    } else {
+        for v in &p.vertices {
+            if start_tag.is_some_and(|t| v.tags.is_only(t)) {
+                err(
+                    out,
+                    Some(&v.name),
+                    v.at,
+                    "`s` belongs only to a start rule's one-vertex pattern".to_string(),
+                );
+            }
+        }
+    }
+    if s.vertices.is_empty() {
+        err(
+            out,
+            None,
+            rule.at,
+            "the substitute has no vertices".to_string(),
+        );
+    }
+    for v in &s.vertices {
+        if v.tag.is_some() && v.tag == start_tag {
+            err(
+                out,
+                Some(&v.name),
+                v.at,
+                "no substitute vertex may be tagged `s`".to_string(),
+            );
+        }
+    }
+    // The map: total (one entry per pattern vertex) and injective.
+    if rule.map.len() != p.vertices.len() {
+        err(
+            out,
+            None,
+            rule.at,
+            format!(
+                "the map has {} entries for {} pattern vertices (every pattern vertex must map to a substitute vertex)",
+                rule.map.len(),
+                p.vertices.len()
+            ),
+        );
+    }
+    let mut image: Vec<Option<usize>> = vec![None; s.vertices.len()];
+    for (pi, &si) in rule.map.iter().enumerate() {
+        let pname = p.vertices.get(pi).map(|v| v.name.as_str());
+        match image.get_mut(si as usize) {
+            None => err(
+                out,
+                pname,
+                rule.at,
+                format!("maps to substitute vertex {si}, which does not exist"),
+            ),
+            Some(Some(other)) => err(
+                out,
+                pname,
+                rule.at,
+                format!(
+                    "maps to the same substitute vertex as pattern vertex `{}` (the map must be one-to-one)",
+                    p.vertices[*other].name
+                ),
+            ),
+            Some(slot) => *slot = Some(pi),
+        }
+    }
+    // A fresh substitute vertex has no host tag to keep.
+    for (si, v) in s.vertices.iter().enumerate() {
+        if v.tag.is_none() && image[si].is_none() {
+            err(
+                out,
+                Some(&v.name),
+                v.at,
+                "`*` keeps the host vertex's tag, so it is only for mapped vertices".to_string(),
+            );
+        }
+    }
+    if !edges_ok {
+        return;
+    }
+    if p.vertices.len() > 1 && !p.connected_over(|_| true) {
+        err(
+            out,
+            None,
+            rule.at,
+            "the pattern is not connected".to_string(),
+        );
+    }
+    if !s.vertices.is_empty() && !s.connected_over(|e| e.kind != EdgeKind::Cosmetic) {
+        err(
+            out,
+            None,
+            rule.at,
+            "the substitute is not connected over non-cosmetic edges (a rewrite could split the level)".to_string(),
+        );
+    }
+    // Knots: a substitute edge between two mapped vertices not adjacent in the pattern.
+    for e in &s.edges {
+        if let (Some(Some(pa)), Some(Some(pb))) = (image.get(e.a as usize), image.get(e.b as usize))
+            && !p.adjacent(*pa as u32, *pb as u32)
+        {
+            out.push(Diagnostic::warning(
+                g,
+                Some(rule),
+                Some(&s.vertices[e.a as usize].name),
+                e.at,
+                format!(
+                    "substitute edge {}-{} joins vertices whose pattern vertices are not adjacent (a knot the layout may not undo)",
+                    s.vertices[e.a as usize].name, s.vertices[e.b as usize].name
+                ),
+            ));
+        }
+    }
+}
+
+/// How serious a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    /// The grammar cannot be used.
+    Error,
+    /// Allowed, but likely to hurt.
+    Warning,
+}
+
+/// One finding of [`Grammar::check`] (or of a rule-file parser): where, which rule and vertex,
+/// and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// The grammar's source.
+    pub source: String,
+    /// The rule's name, if it concerns one.
+    pub rule: Option<String>,
+    /// The vertex's name, if it concerns one.
+    pub vertex: Option<String>,
+    /// Where (0:0 when unknown).
+    pub at: Pos,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl Diagnostic {
+    fn new(
+        severity: Severity,
+        g: &Grammar,
+        rule: Option<&Rule>,
+        vertex: Option<&str>,
+        at: Pos,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            severity,
+            source: g.source.clone(),
+            rule: rule.map(|r| r.name.clone()),
+            vertex: vertex.map(str::to_string),
+            at: if at == Pos::default() {
+                rule.map_or(at, |r| r.at)
+            } else {
+                at
+            },
+            message: message.into(),
+        }
+    }
+
+    /// An error about `rule` (and `vertex`).
+    pub fn error(
+        g: &Grammar,
+        rule: Option<&Rule>,
+        vertex: Option<&str>,
+        at: Pos,
+        message: impl Into<String>,
+    ) -> Self {
+        Self::new(Severity::Error, g, rule, vertex, at, message)
+    }
+
+    /// A warning about `rule` (and `vertex`).
+    pub fn warning(
+        g: &Grammar,
+        rule: Option<&Rule>,
+        vertex: Option<&str>,
+        at: Pos,
+        message: impl Into<String>,
+    ) -> Self {
+        Self::new(Severity::Warning, g, rule, vertex, at, message)
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    /// `file:line:col: error: rule `r`, vertex `v`: message`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.source)?;
+        if self.at.line > 0 {
+            write!(f, ":{}:{}", self.at.line, self.at.col)?;
+        }
+        let kind = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(f, ": {kind}: ")?;
+        if let Some(r) = &self.rule {
+            write!(f, "rule `{r}`")?;
+            if let Some(v) = &self.vertex {
+                write!(f, ", vertex `{v}`")?;
+            }
+            write!(f, ": ")?;
+        }
+        write!(f, "{}", self.message)
+    }
+}
+
+/// A grammar could not be read or is not valid.
+#[derive(Debug, thiserror::Error)]
+pub enum GrammarError {
+    /// The file could not be read.
+    #[error("{path}: cannot read: {source}")]
+    Read {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Syntax errors (each with line and column).
+    #[error("{}", join(.0))]
+    Syntax(Vec<Diagnostic>),
+    /// The rules break the grammar's limits.
+    #[error("{}", join(.0))]
+    Invalid(Vec<Diagnostic>),
+}
+
+impl GrammarError {
+    /// The findings behind the error (empty for read errors).
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        match self {
+            GrammarError::Read { .. } => &[],
+            GrammarError::Syntax(d) | GrammarError::Invalid(d) => d,
+        }
+    }
+}
+
+fn join(d: &[Diagnostic]) -> String {
+    d.iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pv(name: &str, x: f32, y: f32, tags: TagSet) -> PatternVertex {
+        PatternVertex {
+            name: name.into(),
+            x,
+            y,
+            tags,
+            blocked: None,
+            lock: false,
+            at: Pos::default(),
+        }
+    }
+
+    fn sv(name: &str, x: f32, y: f32, tag: Option<TagId>) -> SubstituteVertex {
+        SubstituteVertex {
+            name: name.into(),
+            x,
+            y,
+            tag,
+            at: Pos::default(),
+        }
+    }
+
+    fn edge(a: u32, b: u32, kind: EdgeKind) -> RuleEdge {
+        RuleEdge {
+            a,
+            b,
+            kind,
+            length: None,
+            at: Pos::default(),
+        }
+    }
+
+    /// `s => a - a` and `a - a => a - a - a`.
+    fn small() -> Grammar {
+        let mut g = Grammar::new("test");
+        let (s, a) = (0, g.tags.intern("a"));
+        g.rules.push(Rule {
+            name: "start".into(),
+            weight: 1.0,
+            max_uses: None,
+            min_uses: 0,
+            pattern: RuleGraph {
+                vertices: vec![pv("S", 0.0, 0.0, TagSet::of(vec![s]))],
+                edges: vec![],
+            },
+            substitute: RuleGraph {
+                vertices: vec![sv("S", 0.0, 0.0, Some(a)), sv("B", 1.0, 0.0, Some(a))],
+                edges: vec![edge(0, 1, EdgeKind::Normal)],
+            },
+            map: vec![0],
+            at: Pos { line: 1, col: 1 },
+        });
+        g.rules.push(Rule {
+            name: "grow".into(),
+            weight: 1.0,
+            max_uses: None,
+            min_uses: 0,
+            pattern: RuleGraph {
+                vertices: vec![
+                    pv("A", 0.0, 0.0, TagSet::of(vec![a])),
+                    pv("B", 1.0, 0.0, TagSet::of(vec![a])),
+                ],
+                edges: vec![edge(0, 1, EdgeKind::Normal)],
+            },
+            substitute: RuleGraph {
+                vertices: vec![
+                    sv("A", 0.0, 0.0, Some(a)),
+                    sv("B", 1.0, 0.0, Some(a)),
+                    sv("C", 0.5, 1.0, Some(a)),
+                ],
+                edges: vec![edge(0, 2, EdgeKind::Normal), edge(2, 1, EdgeKind::Normal)],
+            },
+            map: vec![0, 1],
+            at: Pos { line: 10, col: 1 },
+        });
+        g
+    }
+
+    fn errors(g: &Grammar) -> Vec<String> {
+        g.check()
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| d.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_valid_grammar_has_no_findings() {
+        assert_eq!(small().check(), vec![]);
+        assert!(small().validate().is_ok());
+    }
+
+    #[test]
+    fn one_vertex_patterns_must_be_s() {
+        let mut g = small();
+        g.rules[0].pattern.vertices[0].tags = TagSet::of(vec![1]);
+        let e = errors(&g);
+        assert!(
+            e.iter()
+                .any(|m| m.contains("rule `start`, vertex `S`") && m.contains("tagged `s`")),
+            "{e:?}"
+        );
+        let mut g = small();
+        g.rules.remove(0);
+        let e = errors(&g);
+        assert!(e.iter().any(|m| m.contains("no start rule")), "{e:?}");
+    }
+
+    #[test]
+    fn s_is_not_allowed_in_substitutes_or_big_patterns() {
+        let mut g = small();
+        g.rules[1].substitute.vertices[2].tag = Some(0);
+        g.rules[1].pattern.vertices[1].tags = TagSet::of(vec![0]);
+        let e = errors(&g);
+        assert!(
+            e.iter().any(|m| m.contains("vertex `C`")
+                && m.contains("no substitute vertex may be tagged `s`")),
+            "{e:?}"
+        );
+        assert!(
+            e.iter()
+                .any(|m| m.contains("vertex `B`") && m.contains("only to a start rule")),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn patterns_and_substitutes_must_be_connected() {
+        let mut g = small();
+        g.rules[1].pattern.edges.clear();
+        g.rules[1].substitute.edges[1].kind = EdgeKind::Cosmetic;
+        let e = errors(&g);
+        assert!(
+            e.iter()
+                .any(|m| m.contains("rule `grow`") && m.contains("pattern is not connected")),
+            "{e:?}"
+        );
+        assert!(
+            e.iter()
+                .any(|m| m.contains("rule `grow`") && m.contains("non-cosmetic")),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn the_map_must_be_total_and_injective() {
+        let mut g = small();
+        g.rules[1].map = vec![0, 0];
+        let e = errors(&g);
+        assert!(
+            e.iter()
+                .any(|m| m.contains("vertex `B`") && m.contains("one-to-one")),
+            "{e:?}"
+        );
+        g.rules[1].map = vec![0];
+        let e = errors(&g);
+        assert!(
+            e.iter()
+                .any(|m| m.contains("1 entries for 2 pattern vertices")),
+            "{e:?}"
+        );
+        g.rules[1].map = vec![0, 7];
+        let e = errors(&g);
+        assert!(e.iter().any(|m| m.contains("does not exist")), "{e:?}");
+    }
+
+    #[test]
+    fn knots_are_warned_about() {
+        let mut g = Grammar::new("t");
+        let a = g.tags.intern("a");
+        let mut r = small().rules[1].clone();
+        // Pattern A - B - C (A, C not adjacent); substitute adds A - C.
+        r.pattern
+            .vertices
+            .push(pv("C", 2.0, 0.0, TagSet::of(vec![a])));
+        r.pattern.edges.push(edge(1, 2, EdgeKind::Normal));
+        r.substitute.vertices.push(sv("D", 2.0, 0.0, Some(a)));
+        r.substitute.edges.push(edge(1, 3, EdgeKind::Normal));
+        r.substitute.edges.push(edge(0, 3, EdgeKind::Normal));
+        r.map = vec![0, 1, 3];
+        g.rules = vec![small().rules[0].clone(), r];
+        let d = g.check();
+        assert!(d.iter().all(|d| d.severity == Severity::Warning), "{d:?}");
+        assert!(d.iter().any(|d| d.message.contains("knot")), "{d:?}");
+    }
+
+    #[test]
+    fn wildcards_only_on_mapped_substitute_vertices() {
+        let mut g = small();
+        g.rules[1].substitute.vertices[2].tag = None;
+        let e = errors(&g);
+        assert!(
+            e.iter()
+                .any(|m| m.contains("vertex `C`") && m.contains("only for mapped")),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn diagnostics_print_file_line_and_column() {
+        let g = small();
+        let d = Diagnostic::error(
+            &g,
+            Some(&g.rules[1]),
+            Some("B"),
+            Pos { line: 12, col: 3 },
+            "bad",
+        );
+        assert_eq!(
+            d.to_string(),
+            "test:12:3: error: rule `grow`, vertex `B`: bad"
+        );
+    }
+}
