@@ -1,0 +1,184 @@
+//! The host graph a grammar rewrites (seed 000): struct-of-arrays vertices and edges with
+//! adjacency lists rebuilt after each rewrite, all in buffers a worker reuses across levels.
+
+use crate::core::graph::edge_flag;
+use crate::grammar::rule::TagId;
+
+/// A tagged, positioned multigraph. Vertex ids are stable (rewrites only append vertices);
+/// edges are renumbered when a rewrite removes some.
+#[derive(Clone, Debug, Default)]
+pub struct Host {
+    /// Vertex x.
+    pub x: Vec<f32>,
+    /// Vertex y.
+    pub y: Vec<f32>,
+    /// Vertex tags.
+    pub tag: Vec<TagId>,
+    /// Edge ends.
+    pub src: Vec<u32>,
+    /// Edge ends.
+    pub dst: Vec<u32>,
+    /// Edge flags (`core::graph::edge_flag`).
+    pub flags: Vec<u8>,
+    /// Edge length factors (target length = base length x factor).
+    pub length: Vec<f32>,
+    /// Adjacency: the neighbours of `v` are `adj[off[v]..off[v + 1]]` as (neighbour, edge).
+    off: Vec<u32>,
+    adj: Vec<(u32, u32)>,
+    cursor: Vec<u32>,
+}
+
+impl Host {
+    /// Empties the graph, keeping its buffers.
+    pub fn clear(&mut self) {
+        self.x.clear();
+        self.y.clear();
+        self.tag.clear();
+        self.src.clear();
+        self.dst.clear();
+        self.flags.clear();
+        self.length.clear();
+        self.off.clear();
+        self.adj.clear();
+    }
+
+    /// Number of vertices.
+    #[inline]
+    pub fn vertex_count(&self) -> usize {
+        self.x.len()
+    }
+
+    /// Number of edges.
+    #[inline]
+    pub fn edge_count(&self) -> usize {
+        self.src.len()
+    }
+
+    /// Appends a vertex.
+    pub fn add_vertex(&mut self, x: f32, y: f32, tag: TagId) -> u32 {
+        self.x.push(x);
+        self.y.push(y);
+        self.tag.push(tag);
+        (self.x.len() - 1) as u32
+    }
+
+    /// Appends an edge (adjacency is stale until [`rebuild_adjacency`](Self::rebuild_adjacency)).
+    pub fn add_edge(&mut self, a: u32, b: u32, flags: u8, length: f32) {
+        self.src.push(a);
+        self.dst.push(b);
+        self.flags.push(flags);
+        self.length.push(length);
+    }
+
+    /// Whether edge `e` is cosmetic.
+    #[inline]
+    pub fn is_cosmetic(&self, e: u32) -> bool {
+        self.flags[e as usize] & edge_flag::COSMETIC != 0
+    }
+
+    /// Removes the edges `remove` marks, keeping the others in order.
+    pub fn remove_edges(&mut self, remove: &[bool]) {
+        let mut k = 0;
+        for e in 0..self.src.len() {
+            if !remove[e] {
+                self.src[k] = self.src[e];
+                self.dst[k] = self.dst[e];
+                self.flags[k] = self.flags[e];
+                self.length[k] = self.length[e];
+                k += 1;
+            }
+        }
+        self.src.truncate(k);
+        self.dst.truncate(k);
+        self.flags.truncate(k);
+        self.length.truncate(k);
+    }
+
+    /// Rebuilds the adjacency lists from the edge list.
+    ///
+    /// # Runtime
+    /// O(V + E), no allocation once the buffers have grown.
+    pub fn rebuild_adjacency(&mut self) {
+        let n = self.vertex_count();
+        self.off.clear();
+        self.off.resize(n + 1, 0);
+        for (&a, &b) in self.src.iter().zip(&self.dst) {
+            self.off[a as usize + 1] += 1;
+            self.off[b as usize + 1] += 1;
+        }
+        for v in 0..n {
+            self.off[v + 1] += self.off[v];
+        }
+        self.adj.clear();
+        self.adj.resize(self.off[n] as usize, (0, 0));
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.off[..n]);
+        for (e, (&a, &b)) in self.src.iter().zip(&self.dst).enumerate() {
+            let ca = &mut self.cursor[a as usize];
+            self.adj[*ca as usize] = (b, e as u32);
+            *ca += 1;
+            let cb = &mut self.cursor[b as usize];
+            self.adj[*cb as usize] = (a, e as u32);
+            *cb += 1;
+        }
+    }
+
+    /// `(neighbour, edge)` of `v`, in edge order.
+    #[inline]
+    pub fn neighbours(&self, v: u32) -> &[(u32, u32)] {
+        &self.adj[self.off[v as usize] as usize..self.off[v as usize + 1] as usize]
+    }
+
+    /// Valence of `v` (all edges, parallel ones counted).
+    #[inline]
+    pub fn degree(&self, v: u32) -> u32 {
+        self.off[v as usize + 1] - self.off[v as usize]
+    }
+
+    /// Whether every vertex is reachable from vertex 0 over non-cosmetic edges (true for an
+    /// empty graph).
+    pub fn connected_walkable(&self) -> bool {
+        let n = self.vertex_count();
+        if n == 0 {
+            return true;
+        }
+        let mut seen = vec![false; n];
+        let mut stack = vec![0u32];
+        seen[0] = true;
+        while let Some(v) = stack.pop() {
+            for &(w, e) in self.neighbours(v) {
+                if !self.is_cosmetic(e) && !seen[w as usize] {
+                    seen[w as usize] = true;
+                    stack.push(w);
+                }
+            }
+        }
+        seen.iter().all(|&s| s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adjacency_follows_edge_removal() {
+        let mut h = Host::default();
+        for i in 0..4 {
+            h.add_vertex(i as f32, 0.0, 0);
+        }
+        h.add_edge(0, 1, 0, 1.0);
+        h.add_edge(1, 2, edge_flag::COSMETIC, 1.0);
+        h.add_edge(2, 3, 0, 1.0);
+        h.rebuild_adjacency();
+        assert_eq!(h.neighbours(1), &[(0, 0), (2, 1)]);
+        assert_eq!(h.degree(2), 2);
+        assert!(!h.connected_walkable(), "1-2 is cosmetic");
+        h.remove_edges(&[false, true, false]);
+        h.add_edge(1, 2, 0, 0.5);
+        h.rebuild_adjacency();
+        assert_eq!(h.neighbours(2), &[(3, 1), (1, 2)]);
+        assert_eq!(h.length, vec![1.0, 1.0, 0.5]);
+        assert!(h.connected_walkable());
+    }
+}
