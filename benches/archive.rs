@@ -49,6 +49,7 @@ impl OwnedLevel {
             graph: None,
             metrics: &self.metrics,
             layout_hash: self.layout_hash,
+            ..Level::default()
         }
     }
 }

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use arrow_array::builder::ArrayBuilder;
 use arrow_array::builder::{
-    BinaryBuilder, Float32Builder, ListBuilder, UInt8Builder, UInt16Builder, UInt32Builder,
-    UInt64Builder,
+    BinaryBuilder, Float32Builder, Int32Builder, ListBuilder, UInt8Builder, UInt16Builder,
+    UInt32Builder, UInt64Builder,
 };
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{ArrowError, SchemaRef};
@@ -25,6 +25,7 @@ struct GraphBuilders {
     src: ListBuilder<UInt32Builder>,
     dst: ListBuilder<UInt32Builder>,
     flags: ListBuilder<UInt8Builder>,
+    rooms: Option<[ListBuilder<Int32Builder>; 4]>,
 }
 
 /// Accumulates levels into the columns of one record batch.
@@ -35,6 +36,7 @@ pub struct ChunkBuilder {
     hash: UInt64Builder,
     grid: Option<(UInt16Builder, UInt16Builder, BinaryBuilder)>,
     graph: Option<GraphBuilders>,
+    rule_uses: Option<ListBuilder<UInt32Builder>>,
     metrics: Vec<MetricBuilder>,
     rows: usize,
 }
@@ -58,7 +60,13 @@ impl ChunkBuilder {
             src: ListBuilder::with_capacity(UInt32Builder::new(), capacity),
             dst: ListBuilder::with_capacity(UInt32Builder::new(), capacity),
             flags: ListBuilder::with_capacity(UInt8Builder::new(), capacity),
+            rooms: columns.rooms.then(|| {
+                std::array::from_fn(|_| ListBuilder::with_capacity(Int32Builder::new(), capacity))
+            }),
         });
+        let rule_uses = columns
+            .rule_uses
+            .then(|| ListBuilder::with_capacity(UInt32Builder::new(), capacity));
         let metrics = columns
             .metrics
             .iter()
@@ -74,6 +82,7 @@ impl ChunkBuilder {
             hash: UInt64Builder::with_capacity(capacity),
             grid,
             graph,
+            rule_uses,
             metrics,
             rows: 0,
         }
@@ -92,8 +101,16 @@ impl ChunkBuilder {
                 + b.dst.values_ref().len())
                 + 2 * b.tag.as_ref().map_or(0, |t| t.values_ref().len())
                 + b.flags.values_ref().len()
+                + 4 * b
+                    .rooms
+                    .as_ref()
+                    .map_or(0, |r| r.iter().map(|c| c.values_ref().len()).sum())
         });
-        grid + graph
+        let uses = self
+            .rule_uses
+            .as_ref()
+            .map_or(0, |u| 4 * u.values_ref().len());
+        grid + graph + uses
     }
 
     /// Rows pushed since the last `finish`.
@@ -135,6 +152,19 @@ impl ChunkBuilder {
             b.dst.append(true);
             b.flags.values().append_slice(g.flags);
             b.flags.append(true);
+            if let Some(rooms) = &mut b.rooms {
+                let r = level
+                    .rooms
+                    .expect("generator declared rooms but produced none");
+                for (builder, values) in rooms.iter_mut().zip([r.x0, r.y0, r.x1, r.y1]) {
+                    builder.values().append_slice(values);
+                    builder.append(true);
+                }
+            }
+        }
+        if let Some(uses) = &mut self.rule_uses {
+            uses.values().append_slice(level.rule_uses);
+            uses.append(true);
         }
         debug_assert_eq!(
             level.metrics.len(),
@@ -171,6 +201,14 @@ impl ChunkBuilder {
             cols.push(Arc::new(b.src.finish()));
             cols.push(Arc::new(b.dst.finish()));
             cols.push(Arc::new(b.flags.finish()));
+            if let Some(rooms) = &mut b.rooms {
+                for r in rooms {
+                    cols.push(Arc::new(r.finish()));
+                }
+            }
+        }
+        if let Some(uses) = &mut self.rule_uses {
+            cols.push(Arc::new(uses.finish()));
         }
         for m in &mut self.metrics {
             match m {

@@ -3,11 +3,14 @@
 //! reported as errors (a file from another tool, or a damaged one), never unwrapped.
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Float32Type, UInt8Type, UInt16Type, UInt32Type, UInt64Type};
+use arrow_array::types::{
+    Float32Type, Int32Type, UInt8Type, UInt16Type, UInt32Type, UInt64Type,
+};
 use arrow_array::{Array, ArrowPrimitiveType, BinaryArray, ListArray, PrimitiveArray, RecordBatch};
 use arrow_schema::DataType;
 
-use crate::core::generator::{Columns, GraphView, Level, LevelRecord, MetricKind};
+use crate::archive::schema::ROOM_COLUMNS;
+use crate::core::generator::{Columns, GraphView, Level, LevelRecord, MetricKind, RoomsView};
 use crate::core::grid::GridView;
 
 /// A metric column of either type.
@@ -40,6 +43,8 @@ pub struct BatchView<'a> {
     xy: Option<[ListColumn<'a, f32>; 2]>,
     tags: Option<ListColumn<'a, u16>>,
     flags: Option<ListColumn<'a, u8>>,
+    rooms: Option<[ListColumn<'a, i32>; 4]>,
+    rule_uses: Option<ListColumn<'a, u32>>,
     metrics: Vec<MetricColumn<'a>>,
 }
 
@@ -127,6 +132,22 @@ impl<'a> BatchView<'a> {
         } else {
             None
         };
+        let rooms = if columns.graph && columns.rooms {
+            let [a, b, c, d] = ROOM_COLUMNS;
+            Some([
+                list::<Int32Type>(batch, a)?,
+                list::<Int32Type>(batch, b)?,
+                list::<Int32Type>(batch, c)?,
+                list::<Int32Type>(batch, d)?,
+            ])
+        } else {
+            None
+        };
+        let rule_uses = if columns.rule_uses {
+            Some(list::<UInt32Type>(batch, "rule_uses")?)
+        } else {
+            None
+        };
         let mut metrics = Vec::with_capacity(columns.metrics.len());
         for m in columns.metrics {
             metrics.push(match m.kind {
@@ -151,6 +172,8 @@ impl<'a> BatchView<'a> {
             xy,
             tags,
             flags,
+            rooms,
+            rule_uses,
             metrics,
         })
     }
@@ -183,9 +206,17 @@ impl<'a> BatchView<'a> {
             }),
             _ => None,
         };
+        let rooms = self.rooms.as_ref().map(|[x0, y0, x1, y1]| RoomsView {
+            x0: x0.row(i),
+            y0: y0.row(i),
+            x1: x1.row(i),
+            y1: y1.row(i),
+        });
         Level {
             grid,
             graph,
+            rooms,
+            rule_uses: self.rule_uses.as_ref().map_or(&[][..], |u| u.row(i)),
             metrics: &[],
             layout_hash: self.hash[i],
         }

@@ -12,6 +12,9 @@ use crate::core::generator::{Columns, MetricKind};
 /// Field metadata key holding a metric's one-sentence description.
 pub const DOC_KEY: &str = "warren.doc";
 
+/// The room rectangle columns, in schema order.
+pub const ROOM_COLUMNS: [&str; 4] = ["room_x0", "room_y0", "room_x1", "room_y1"];
+
 /// A list-of-`inner` type with Arrow's conventional nullable `item` field.
 pub fn list_of(inner: DataType) -> DataType {
     DataType::List(Arc::new(Field::new("item", inner, true)))
@@ -38,6 +41,14 @@ pub fn level_schema(columns: &Columns, metadata: HashMap<String, String>) -> Sch
         fields.push(Field::new("edge_src", list_of(DataType::UInt32), false));
         fields.push(Field::new("edge_dst", list_of(DataType::UInt32), false));
         fields.push(Field::new("edge_flags", list_of(DataType::UInt8), false));
+        if columns.rooms {
+            for name in ROOM_COLUMNS {
+                fields.push(Field::new(name, list_of(DataType::Int32), false));
+            }
+        }
+    }
+    if columns.rule_uses {
+        fields.push(Field::new("rule_uses", list_of(DataType::UInt32), false));
     }
     for m in columns.metrics {
         let ty = match m.kind {

@@ -384,6 +384,7 @@ mod tests {
                 graph: false,
                 tags: false,
                 metrics: &[],
+                ..Columns::default()
             }
         }
 
@@ -411,6 +412,7 @@ mod tests {
                 graph: None,
                 metrics: &[],
                 layout_hash: seed,
+                ..Level::default()
             })
         }
 

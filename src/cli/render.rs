@@ -72,6 +72,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         grid: names.contains(&"grid"),
         graph: names.contains(&"edge_src"),
         tags: names.contains(&"vertex_tag"),
+        rooms: names.contains(&"room_x0"),
+        rule_uses: false,
         metrics: &[],
     };
     if !columns.grid && !columns.graph {

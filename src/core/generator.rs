@@ -25,7 +25,7 @@ pub struct MetricSpec {
 }
 
 /// Which parts of the archive schema a generator fills (absent parts are omitted).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Columns {
     /// `grid_width`, `grid_height`, `grid`.
     pub grid: bool,
@@ -33,6 +33,11 @@ pub struct Columns {
     pub graph: bool,
     /// `vertex_tag` (only with `graph`).
     pub tags: bool,
+    /// `room_x0`, `room_y0`, `room_x1`, `room_y1`: one rectangle per vertex.
+    pub rooms: bool,
+    /// `rule_uses`: how often each rule of the generator's grammar was applied (rule names in
+    /// the schema metadata `warren.rules`).
+    pub rule_uses: bool,
     /// The metric columns, in the order of [`Level::metrics`].
     pub metrics: &'static [MetricSpec],
 }
@@ -54,13 +59,30 @@ pub struct GraphView<'a> {
     pub flags: &'a [u8],
 }
 
+/// Rooms as integer rectangles `[x0, x1) x [y0, y1)`, one per graph vertex.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoomsView<'a> {
+    /// Left edges.
+    pub x0: &'a [i32],
+    /// Top edges.
+    pub y0: &'a [i32],
+    /// Right edges (exclusive).
+    pub x1: &'a [i32],
+    /// Bottom edges (exclusive).
+    pub y1: &'a [i32],
+}
+
 /// One level, borrowed from the scratch that produced it (or from an archive batch).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Level<'a> {
     /// The tile grid, when the generator has one.
     pub grid: Option<GridView<'a>>,
     /// The graph, when the generator has one.
     pub graph: Option<GraphView<'a>>,
+    /// One room per graph vertex, when the generator places rooms.
+    pub rooms: Option<RoomsView<'a>>,
+    /// Applications of each grammar rule, when the generator has rules.
+    pub rule_uses: &'a [u32],
     /// Metric values in [`Columns::metrics`] order (integers are exact in `f64`).
     pub metrics: &'a [f64],
     /// Canonical content hash (see `core::hash`).

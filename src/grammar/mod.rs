@@ -4,3 +4,4 @@
 pub mod host;
 pub mod matcher;
 pub mod rule;
+pub mod build;

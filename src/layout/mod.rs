@@ -124,7 +124,7 @@ pub struct LayoutGraph<'a> {
 }
 
 /// What a run of [`relax`] did.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LayoutReport {
     /// Iterations run.
     pub iterations: u32,

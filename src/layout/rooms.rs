@@ -87,7 +87,7 @@ pub enum Fallback {
 }
 
 /// What [`place_rooms`] did.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Placement {
     /// The relaxation with room-sized edge lengths.
     pub relax: LayoutReport,

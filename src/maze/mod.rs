@@ -150,6 +150,7 @@ impl Generator for MazeGenerator {
             graph: !lattice,
             tags: false,
             metrics: &MAZE_METRICS,
+            ..Columns::default()
         }
     }
 
@@ -255,6 +256,7 @@ impl Generator for MazeGenerator {
                     graph: Some(graph),
                     metrics: &s.metrics,
                     layout_hash: graph_hash(&graph),
+                    ..Level::default()
                 })
             }
         }
@@ -280,6 +282,7 @@ fn grid_level<'s>(
         graph: None,
         metrics,
         layout_hash: hasher.finish(),
+        ..Level::default()
     }
 }
 

@@ -135,6 +135,7 @@ mod tests {
             graph: None,
             metrics: &[],
             layout_hash: 0,
+            ..Level::default()
         }
     }
 

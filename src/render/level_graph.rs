@@ -182,6 +182,7 @@ mod tests {
             graph: Some(graph),
             metrics: &[],
             layout_hash: 0,
+            ..Level::default()
         }
     }
 

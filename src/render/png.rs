@@ -160,6 +160,7 @@ mod tests {
             graph: None,
             metrics: &[],
             layout_hash: 0,
+            ..Level::default()
         };
         let mut scene = Scene::new(30.0, 30.0, Rgba::TRANSPARENT);
         draw_level(&level, 0.0, 0.0, 30.0, &mut scene);
