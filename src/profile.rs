@@ -9,10 +9,11 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::core::generator::Generator;
+use crate::grammar::{GrammarConfig, GrammarGenerator, GrammarSetupError};
 use crate::maze::{ConfigError, MazeConfig, MazeGenerator};
 
 /// The generator kinds this build knows.
-pub const KINDS: &[&str] = &["maze"];
+pub const KINDS: &[&str] = &["maze", "grammar"];
 
 /// A profile could not be loaded or changed.
 #[derive(Debug, Error)]
@@ -48,6 +49,18 @@ pub enum ProfileError {
     /// A value is out of its allowed range.
     #[error(transparent)]
     Invalid(#[from] ConfigError),
+    /// The grammar's rules could not be read or are invalid.
+    #[error(transparent)]
+    Rules(#[from] crate::grammar::rule::GrammarError),
+}
+
+impl From<GrammarSetupError> for ProfileError {
+    fn from(e: GrammarSetupError) -> Self {
+        match e {
+            GrammarSetupError::Config(c) => ProfileError::Invalid(c),
+            GrammarSetupError::Rules(r) => ProfileError::Rules(r),
+        }
+    }
 }
 
 /// A complete, resolved profile.
@@ -57,6 +70,11 @@ pub enum Profile {
     Maze {
         /// The maze parameters.
         maze: MazeConfig,
+    },
+    /// Seed 000 graph-grammar levels.
+    Grammar {
+        /// The grammar parameters.
+        grammar: GrammarConfig,
     },
 }
 
@@ -68,6 +86,8 @@ struct ProfileDoc<K> {
     kind: K,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     maze: Option<MazeConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    grammar: Option<GrammarConfig>,
 }
 
 impl Profile {
@@ -75,6 +95,7 @@ impl Profile {
     pub fn kind(&self) -> &'static str {
         match self {
             Profile::Maze { .. } => "maze",
+            Profile::Grammar { .. } => "grammar",
         }
     }
 
@@ -83,6 +104,9 @@ impl Profile {
         match kind {
             "maze" => Ok(Profile::Maze {
                 maze: MazeConfig::default(),
+            }),
+            "grammar" => Ok(Profile::Grammar {
+                grammar: GrammarConfig::default(),
             }),
             _ => Err(ProfileError::UnknownKind(kind.to_string())),
         }
@@ -122,9 +146,22 @@ impl Profile {
             toml::from_str(text).map_err(|e| at(e.span(), one_line(e.message())))?;
         let kind_span = Some(doc.kind.span());
         let profile = match doc.kind.get_ref().as_str() {
-            "maze" => Profile::Maze {
+            "maze" if doc.grammar.is_none() => Profile::Maze {
                 maze: doc.maze.unwrap_or_default(),
             },
+            "grammar" if doc.maze.is_none() => Profile::Grammar {
+                grammar: doc.grammar.unwrap_or_default(),
+            },
+            "maze" | "grammar" => {
+                return Err(at(
+                    kind_span,
+                    format!(
+                        "a `{}` profile takes only a [{}] section",
+                        doc.kind.get_ref(),
+                        doc.kind.get_ref()
+                    ),
+                ));
+            }
             other => {
                 let known = KINDS.join(", ");
                 return Err(at(
@@ -155,6 +192,7 @@ impl Profile {
     pub fn validate(&self) -> Result<(), ProfileError> {
         match self {
             Profile::Maze { maze } => Ok(maze.validate()?),
+            Profile::Grammar { grammar } => Ok(grammar.validate()?),
         }
     }
 
@@ -164,6 +202,12 @@ impl Profile {
             Profile::Maze { maze } => ProfileDoc {
                 kind: "maze",
                 maze: Some(maze.clone()),
+                grammar: None,
+            },
+            Profile::Grammar { grammar } => ProfileDoc {
+                kind: "grammar",
+                maze: None,
+                grammar: Some(grammar.clone()),
             },
         };
         toml::to_string(&doc).expect("profiles always serialise")
@@ -174,6 +218,10 @@ impl Profile {
         match self {
             Profile::Maze { maze } => {
                 let generator = MazeGenerator::new(maze.clone())?;
+                Ok(task.run(&generator))
+            }
+            Profile::Grammar { grammar } => {
+                let generator = GrammarGenerator::new(grammar.clone())?;
                 Ok(task.run(&generator))
             }
         }
@@ -346,7 +394,9 @@ mod tests {
         p.set("maze.width=64").unwrap();
         p.set("maze.topology=delaunay").unwrap();
         p.set("maze.gradient=x+y").unwrap();
-        let Profile::Maze { maze } = &p;
+        let Profile::Maze { maze } = &p else {
+            panic!("a maze profile")
+        };
         assert_eq!(maze.width, 64);
         assert_eq!(maze.topology, crate::maze::MazeTopology::Delaunay);
         assert_eq!(maze.gradient, crate::maze::Gradient::XPlusY);
@@ -365,7 +415,7 @@ mod tests {
         let e = p.set("maze.width=0").unwrap_err().to_string();
         assert!(e.contains("out of range"), "{e}");
         assert!(p.set("nonsense").is_err());
-        assert!(p.set("grammar.x=1").is_err());
+        assert!(p.set("grammar.max_vertices=1").is_err());
     }
 
     #[test]
@@ -373,9 +423,9 @@ mod tests {
         let err = |text: &str| Profile::from_toml(text, "p.toml").unwrap_err().to_string();
         let e = err("kind = \"maze\"\n[maze]\nwidht = 3\n");
         assert!(e.starts_with("p.toml:3:1: unknown field `widht`"), "{e}");
-        let e = err("kind = \"grammar\"\n");
+        let e = err("kind = \"gramar\"\n");
         assert!(
-            e.starts_with("p.toml:1:8: unknown generator kind `grammar`"),
+            e.starts_with("p.toml:1:8: unknown generator kind `gramar`"),
             "{e}"
         );
         let e = err("kind = \"maze\"\n[maze]\nwidth = \"x\"\n");

@@ -28,6 +28,8 @@ pub const META_MASTER_SEED: &str = "warren.master_seed";
 pub const META_CELL_CODES: &str = "warren.cell_codes";
 /// Schema metadata: the vertex tag names, as a JSON array indexed by tag id.
 pub const META_TAGS: &str = "warren.tags";
+/// Schema metadata: the rule names of `rule_uses`, as a JSON array.
+pub const META_RULES: &str = "warren.rules";
 /// Schema metadata: the shard of the run, `I/N`, and its index range.
 pub const META_SHARD: &str = "warren.shard";
 /// Footer metadata: levels written.

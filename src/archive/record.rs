@@ -3,9 +3,7 @@
 //! reported as errors (a file from another tool, or a damaged one), never unwrapped.
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{
-    Float32Type, Int32Type, UInt8Type, UInt16Type, UInt32Type, UInt64Type,
-};
+use arrow_array::types::{Float32Type, Int32Type, UInt8Type, UInt16Type, UInt32Type, UInt64Type};
 use arrow_array::{Array, ArrowPrimitiveType, BinaryArray, ListArray, PrimitiveArray, RecordBatch};
 use arrow_schema::DataType;
 

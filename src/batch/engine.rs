@@ -340,6 +340,12 @@ pub fn failures_json(reasons: &BTreeMap<String, u64>) -> String {
     format!("{{{}}}", body.join(","))
 }
 
+/// A JSON array of strings.
+pub fn json_array(items: &[String]) -> String {
+    let body: Vec<String> = items.iter().map(|s| json_string(s)).collect();
+    format!("[{}]", body.join(","))
+}
+
 /// A JSON string literal.
 pub fn json_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);

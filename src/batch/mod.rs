@@ -4,5 +4,7 @@ mod engine;
 mod progress;
 mod shard;
 
-pub use engine::{BatchError, BatchOptions, BatchSummary, failures_json, json_string, run};
+pub use engine::{
+    BatchError, BatchOptions, BatchSummary, failures_json, json_array, json_string, run,
+};
 pub use shard::Shard;

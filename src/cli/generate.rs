@@ -67,7 +67,14 @@ impl GeneratorTask for GenerateTask<'_> {
             (archive::META_PROFILE.to_string(), self.profile.to_toml()),
             (archive::META_MASTER_SEED.to_string(), args.seed.to_string()),
             (archive::META_CELL_CODES.to_string(), cell_legend_json()),
-            (archive::META_TAGS.to_string(), "[]".to_string()),
+            (
+                archive::META_TAGS.to_string(),
+                batch::json_array(&generator.tag_names()),
+            ),
+            (
+                archive::META_RULES.to_string(),
+                batch::json_array(&generator.rule_names()),
+            ),
             (
                 archive::META_SHARD.to_string(),
                 format!(

@@ -2,6 +2,7 @@
 //! line, `error: ...`, and exit with status 2; `verify` exits 1 when levels break invariants.
 
 mod generate;
+mod grammar;
 mod inspect;
 mod layout;
 mod render;
@@ -31,6 +32,8 @@ enum Command {
     Render(render::Args),
     /// Lay out any edge list with the force solver; print time and quality, write positions.
     Layout(layout::Args),
+    /// Check, list, show or import graph-grammar rule sets.
+    Grammar(grammar::Args),
 }
 
 /// Runs the command line; returns the process exit code.
@@ -42,6 +45,7 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Render(args) => render::run(args),
         Command::Layout(args) => layout::run(args),
+        Command::Grammar(args) => grammar::run(args),
     };
     match result {
         Ok(code) => code,

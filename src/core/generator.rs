@@ -24,6 +24,26 @@ pub struct MetricSpec {
     pub doc: &'static str,
 }
 
+impl MetricSpec {
+    /// A `u32` metric.
+    pub const fn u32(name: &'static str, doc: &'static str) -> Self {
+        Self {
+            name,
+            kind: MetricKind::U32,
+            doc,
+        }
+    }
+
+    /// An `f32` metric.
+    pub const fn f32(name: &'static str, doc: &'static str) -> Self {
+        Self {
+            name,
+            kind: MetricKind::F32,
+            doc,
+        }
+    }
+}
+
 /// Which parts of the archive schema a generator fills (absent parts are omitted).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Columns {
@@ -123,4 +143,15 @@ pub trait Generator: Sync {
 
     /// Re-checks a stored level's invariants.
     fn verify(&self, record: &LevelRecord<'_>) -> Result<(), Violation>;
+
+    /// Vertex tag names indexed by tag id (stored as `warren.tags`; empty without tags).
+    fn tag_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Names of the rules counted by `rule_uses` (stored as `warren.rules`; empty without
+    /// rules).
+    fn rule_names(&self) -> Vec<String> {
+        Vec::new()
+    }
 }

@@ -114,7 +114,7 @@ pub fn build(
     };
     let host = &mut s.host;
     host.clear();
-    host.add_vertex(0.0, 0.0, 0);
+    host.add_vertex(0.0, 0.0, 0, false);
     host.rebuild_adjacency();
     s.uses.clear();
     s.uses.resize(grammar.rules.len(), 0);
@@ -146,7 +146,8 @@ pub fn build(
             break;
         }
         // Rules still below their minimum go first.
-        let below_min = |c: &Candidate| s.uses[c.rule as usize] < grammar.rules[c.rule as usize].min_uses;
+        let below_min =
+            |c: &Candidate| s.uses[c.rule as usize] < grammar.rules[c.rule as usize].min_uses;
         let prefer_min = s.candidates.iter().any(below_min);
         let eligible = |c: &Candidate| !prefer_min || below_min(c);
         let total: f64 = s
@@ -189,14 +190,20 @@ pub fn build(
         report.rewrites += 1;
         report.rewrite_ns += nanos(t);
 
-        if params.relax_every > 0 && report.rewrites % params.relax_every == 0 {
+        if params.relax_every > 0 && report.rewrites.is_multiple_of(params.relax_every) {
             let t = Instant::now();
             let graph = LayoutGraph {
                 src: &host.src,
                 dst: &host.dst,
                 length_factor: Some(&host.length),
             };
-            let r = relax(&graph, &mut host.x, &mut host.y, &params.layout, &mut s.layout);
+            let r = relax(
+                &graph,
+                &mut host.x,
+                &mut host.y,
+                &params.layout,
+                &mut s.layout,
+            );
             report.layout_iterations += r.iterations;
             report.layout_ns += nanos(t);
         }
@@ -213,7 +220,11 @@ pub fn build(
                 "{n} vertices after {} rewrites (min_vertices {}){}",
                 report.rewrites,
                 params.min_vertices,
-                if report.stalled { ", no rule matched" } else { "" }
+                if report.stalled {
+                    ", no rule matched"
+                } else {
+                    ""
+                }
             ),
         });
     }
@@ -221,10 +232,11 @@ pub fn build(
     let t = Instant::now();
     s.room_w.clear();
     s.room_h.clear();
-    for &tag in &host.tag {
+    for (&tag, &cosmetic) in host.tag.iter().zip(&host.cosmetic) {
+        // Cosmetic vertices shape the drawing and get no room.
         let size = grammar.room(tag);
-        s.room_w.push(size.w);
-        s.room_h.push(size.h);
+        s.room_w.push(if cosmetic { 0.0 } else { size.w });
+        s.room_h.push(if cosmetic { 0.0 } else { size.h });
     }
     let graph = LayoutGraph {
         src: &host.src,

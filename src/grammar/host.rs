@@ -14,6 +14,8 @@ pub struct Host {
     pub y: Vec<f32>,
     /// Vertex tags.
     pub tag: Vec<TagId>,
+    /// Cosmetic vertices (laid out, never rooms).
+    pub cosmetic: Vec<bool>,
     /// Edge ends.
     pub src: Vec<u32>,
     /// Edge ends.
@@ -34,6 +36,7 @@ impl Host {
         self.x.clear();
         self.y.clear();
         self.tag.clear();
+        self.cosmetic.clear();
         self.src.clear();
         self.dst.clear();
         self.flags.clear();
@@ -55,10 +58,11 @@ impl Host {
     }
 
     /// Appends a vertex.
-    pub fn add_vertex(&mut self, x: f32, y: f32, tag: TagId) -> u32 {
+    pub fn add_vertex(&mut self, x: f32, y: f32, tag: TagId, cosmetic: bool) -> u32 {
         self.x.push(x);
         self.y.push(y);
         self.tag.push(tag);
+        self.cosmetic.push(cosmetic);
         (self.x.len() - 1) as u32
     }
 
@@ -79,8 +83,8 @@ impl Host {
     /// Removes the edges `remove` marks, keeping the others in order.
     pub fn remove_edges(&mut self, remove: &[bool]) {
         let mut k = 0;
-        for e in 0..self.src.len() {
-            if !remove[e] {
+        for (e, &gone) in remove.iter().enumerate().take(self.src.len()) {
+            if !gone {
                 self.src[k] = self.src[e];
                 self.dst[k] = self.dst[e];
                 self.flags[k] = self.flags[e];
@@ -135,16 +139,16 @@ impl Host {
         self.off[v as usize + 1] - self.off[v as usize]
     }
 
-    /// Whether every vertex is reachable from vertex 0 over non-cosmetic edges (true for an
-    /// empty graph).
+    /// Whether every non-cosmetic vertex is reachable from every other over non-cosmetic edges
+    /// (true when there are none).
     pub fn connected_walkable(&self) -> bool {
         let n = self.vertex_count();
-        if n == 0 {
+        let Some(first) = (0..n).find(|&v| !self.cosmetic[v]) else {
             return true;
-        }
+        };
         let mut seen = vec![false; n];
-        let mut stack = vec![0u32];
-        seen[0] = true;
+        let mut stack = vec![first as u32];
+        seen[first] = true;
         while let Some(v) = stack.pop() {
             for &(w, e) in self.neighbours(v) {
                 if !self.is_cosmetic(e) && !seen[w as usize] {
@@ -153,7 +157,7 @@ impl Host {
                 }
             }
         }
-        seen.iter().all(|&s| s)
+        (0..n).all(|v| seen[v] || self.cosmetic[v])
     }
 }
 
@@ -165,7 +169,7 @@ mod tests {
     fn adjacency_follows_edge_removal() {
         let mut h = Host::default();
         for i in 0..4 {
-            h.add_vertex(i as f32, 0.0, 0);
+            h.add_vertex(i as f32, 0.0, 0, false);
         }
         h.add_edge(0, 1, 0, 1.0);
         h.add_edge(1, 2, edge_flag::COSMETIC, 1.0);

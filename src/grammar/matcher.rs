@@ -186,6 +186,7 @@ impl Compiled {
         let deg = host.degree(h);
         let need = self.degree[p as usize];
         pv.tags.accepts(host.tag[h as usize])
+            && pv.cosmetic == host.cosmetic[h as usize]
             && deg >= need
             && (!pv.lock || deg == need)
             && (deg as i64 + self.grow[p as usize] as i64) <= max_valence as i64
@@ -346,16 +347,18 @@ impl Compiled {
         };
         for (p, &s) in rule.map.iter().enumerate() {
             ids[s as usize] = m[p];
-            if let Some(t) = sub.vertices[s as usize].tag {
+            let sv = &sub.vertices[s as usize];
+            if let Some(t) = sv.tag {
                 host.tag[m[p] as usize] = t;
             }
+            host.cosmetic[m[p] as usize] = sv.cosmetic;
         }
         let place = self.placement(rule, host, m, edge_length);
         for (s, v) in sub.vertices.iter().enumerate() {
             if self.fresh[s] {
                 let (x, y) = place.apply(v.x, v.y);
                 // Validation guarantees fresh vertices carry a tag.
-                ids[s] = host.add_vertex(x, y, v.tag.unwrap_or(0));
+                ids[s] = host.add_vertex(x, y, v.tag.unwrap_or(0), v.cosmetic);
             }
         }
 
@@ -539,6 +542,7 @@ mod tests {
             tags,
             blocked: None,
             lock: false,
+            cosmetic: false,
             at: Pos::default(),
         }
     }
@@ -549,6 +553,7 @@ mod tests {
             x,
             y,
             tag,
+            cosmetic: false,
             at: Pos::default(),
         }
     }
@@ -589,7 +594,7 @@ mod tests {
     fn host(vertices: &[(f32, f32, TagId)], edges: &[(u32, u32, u8)]) -> Host {
         let mut h = Host::default();
         for &(x, y, t) in vertices {
-            h.add_vertex(x, y, t);
+            h.add_vertex(x, y, t, false);
         }
         for &(a, b, f) in edges {
             h.add_edge(a, b, f, 1.0);
@@ -901,15 +906,15 @@ mod tests {
                     (
                         rng.unit_f32() * 10.0,
                         rng.unit_f32() * 10.0,
-                        if rng.next_u64() % 2 == 0 { a } else { b },
+                        if rng.next_u64().is_multiple_of(2) { a } else { b },
                     )
                 })
                 .collect();
             let mut es = Vec::new();
             for i in 0..n as u32 {
                 for j in i + 1..n as u32 {
-                    if rng.next_u64() % 3 == 0 {
-                        let f = if rng.next_u64() % 4 == 0 {
+                    if rng.next_u64().is_multiple_of(3) {
+                        let f = if rng.next_u64().is_multiple_of(4) {
                             edge_flag::COSMETIC
                         } else {
                             0

@@ -139,6 +139,9 @@ pub struct PatternVertex {
     pub blocked: Option<TagSet>,
     /// `lock`: the host vertex's valence must equal this vertex's pattern valence.
     pub lock: bool,
+    /// A cosmetic vertex (shapes the drawing, never a room): matches only cosmetic host
+    /// vertices.
+    pub cosmetic: bool,
     /// Where it was written.
     pub at: Pos,
 }
@@ -154,6 +157,9 @@ pub struct SubstituteVertex {
     pub y: f32,
     /// The tag it gets; `None` is `*`: a mapped vertex keeps its host vertex's tag.
     pub tag: Option<TagId>,
+    /// A cosmetic vertex: laid out like any vertex, never a room, joined to the level by any
+    /// edges (walkable connectivity does not need it).
+    pub cosmetic: bool,
     /// Where it was written.
     pub at: Pos,
 }
@@ -523,9 +529,14 @@ fn check_rule(g: &Grammar, rule: &Rule, start_tag: Option<TagId>, out: &mut Vec<
             ),
         );
     }
+    let mut map_ok = rule.map.len() == p.vertices.len();
     let mut image: Vec<Option<usize>> = vec![None; s.vertices.len()];
     for (pi, &si) in rule.map.iter().enumerate() {
         let pname = p.vertices.get(pi).map(|v| v.name.as_str());
+        match image.get_mut(si as usize) {
+            None | Some(Some(_)) => map_ok = false,
+            Some(None) => {}
+        }
         match image.get_mut(si as usize) {
             None => err(
                 out,
@@ -567,13 +578,15 @@ fn check_rule(g: &Grammar, rule: &Rule, start_tag: Option<TagId>, out: &mut Vec<
             "the pattern is not connected".to_string(),
         );
     }
-    if !s.vertices.is_empty() && !s.connected_over(|e| e.kind != EdgeKind::Cosmetic) {
+    if !s.vertices.is_empty() && !s.connected_over(|_| true) {
         err(
             out,
             None,
             rule.at,
-            "the substitute is not connected over non-cosmetic edges (a rewrite could split the level)".to_string(),
+            "the substitute is not connected".to_string(),
         );
+    } else if map_ok && let Some(problem) = walkable_problem(rule, &image) {
+        err(out, None, rule.at, problem);
     }
     // Knots: a substitute edge between two mapped vertices not adjacent in the pattern.
     for e in &s.edges {
@@ -592,6 +605,73 @@ fn check_rule(g: &Grammar, rule: &Rule, start_tag: Option<TagId>, out: &mut Vec<
             ));
         }
     }
+}
+
+/// Walkable components of a rule graph: over non-cosmetic edges.
+fn walkable_components<V>(g: &RuleGraph<V>) -> Vec<usize> {
+    let mut comp: Vec<usize> = (0..g.vertices.len()).collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for e in g.edges.iter().filter(|e| e.kind != EdgeKind::Cosmetic) {
+            let (a, b) = (e.a as usize, e.b as usize);
+            let m = comp[a].min(comp[b]);
+            if comp[a] != m || comp[b] != m {
+                comp[a] = m;
+                comp[b] = m;
+                changed = true;
+            }
+        }
+    }
+    comp
+}
+
+/// Why a rewrite by `rule` could cut a level's walkable graph (rooms joined by corridors), if
+/// it could. Walkable connectivity survives every rewrite when (1) pattern vertices joined by
+/// corridors in the pattern stay joined by corridors in the substitute, and (2) every
+/// non-cosmetic substitute vertex is joined by corridors to a mapped vertex that was a room in
+/// the pattern (for a start rule: all its non-cosmetic vertices are joined to each other).
+fn walkable_problem(rule: &Rule, image: &[Option<usize>]) -> Option<String> {
+    let (p, s) = (&rule.pattern, &rule.substitute);
+    let cs = walkable_components(s);
+    if rule.is_start() {
+        let rooms: Vec<usize> = (0..s.vertices.len())
+            .filter(|&v| !s.vertices[v].cosmetic)
+            .collect();
+        if rooms.windows(2).any(|w| cs[w[0]] != cs[w[1]]) {
+            return Some(
+                "the substitute's rooms (non-cosmetic vertices) are not all joined by corridors (non-cosmetic edges)"
+                    .to_string(),
+            );
+        }
+        return None;
+    }
+    for e in p.edges.iter().filter(|e| e.kind != EdgeKind::Cosmetic) {
+        let (a, b) = (
+            rule.map[e.a as usize] as usize,
+            rule.map[e.b as usize] as usize,
+        );
+        if cs[a] != cs[b] {
+            return Some(format!(
+                "pattern vertices `{}` and `{}` are joined by corridors in the pattern but not in the substitute (a rewrite could split the level)",
+                p.vertices[e.a as usize].name, p.vertices[e.b as usize].name
+            ));
+        }
+    }
+    for (v, sv) in s.vertices.iter().enumerate() {
+        if sv.cosmetic {
+            continue;
+        }
+        let anchored = (0..s.vertices.len())
+            .any(|m| cs[m] == cs[v] && image[m].is_some_and(|pv| !p.vertices[pv].cosmetic));
+        if !anchored {
+            return Some(format!(
+                "substitute vertex `{}` is not joined by corridors to any mapped room (a rewrite could split the level)",
+                sv.name
+            ));
+        }
+    }
+    None
 }
 
 /// How serious a finding is.
@@ -738,6 +818,7 @@ mod tests {
             tags,
             blocked: None,
             lock: false,
+            cosmetic: false,
             at: Pos::default(),
         }
     }
@@ -748,6 +829,7 @@ mod tests {
             x,
             y,
             tag,
+            cosmetic: false,
             at: Pos::default(),
         }
     }
@@ -860,18 +942,34 @@ mod tests {
     fn patterns_and_substitutes_must_be_connected() {
         let mut g = small();
         g.rules[1].pattern.edges.clear();
-        g.rules[1].substitute.edges[1].kind = EdgeKind::Cosmetic;
         let e = errors(&g);
         assert!(
             e.iter()
                 .any(|m| m.contains("rule `grow`") && m.contains("pattern is not connected")),
             "{e:?}"
         );
+        // A - B joined by a corridor in the pattern, only by a cosmetic edge in the substitute.
+        let mut g = small();
+        g.rules[1].substitute.edges[1].kind = EdgeKind::Cosmetic;
+        let e = errors(&g);
         assert!(
-            e.iter()
-                .any(|m| m.contains("rule `grow`") && m.contains("non-cosmetic")),
+            e.iter().any(|m| m.contains("rule `grow`")
+                && m.contains("`A` and `B` are joined by corridors in the pattern but not")),
             "{e:?}"
         );
+        // A fresh room joined to the rest only by a cosmetic edge.
+        let mut g = small();
+        g.rules[1].substitute.edges =
+            vec![edge(0, 1, EdgeKind::Normal), edge(1, 2, EdgeKind::Cosmetic)];
+        let e = errors(&g);
+        assert!(
+            e.iter()
+                .any(|m| m.contains("vertex `C` is not joined by corridors")),
+            "{e:?}"
+        );
+        // A cosmetic vertex needs no corridor.
+        g.rules[1].substitute.vertices[2].cosmetic = true;
+        assert_eq!(errors(&g), Vec::<String>::new());
     }
 
     #[test]

@@ -26,7 +26,17 @@ pub mod start;
 use crate::core::rng::WarrenRng;
 
 /// The spring law: force along an edge as a function of its length `d` and target `L`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize, clap::ValueEnum)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Spring {
     /// Seed 000's law, `k ln(d / L)`: a strong push when short, a gentle pull when long.
@@ -39,7 +49,17 @@ pub enum Spring {
 }
 
 /// Which repulsion kernel runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize, clap::ValueEnum)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Repulsion {
     /// Exact SIMD for small graphs, Barnes-Hut from 700 vertices (`BARNES_HUT_FROM`).

@@ -1,0 +1,135 @@
+//! Where a grammar's rules come from: the built-in rule sets (warren's own `.grammar` files and
+//! seed 000's seven demirogue rulesets, compiled into the binary so that `warren generate
+//! grammar` needs no files) or a rule file named by path.
+
+use std::path::Path;
+
+use crate::grammar::rule::{Grammar, GrammarError};
+use crate::grammar::{format, lua};
+
+/// A rule set shipped inside the binary.
+pub struct Builtin {
+    /// The name a profile uses (`rules = "dungeon"`).
+    pub name: &'static str,
+    /// One line on what it makes.
+    pub about: &'static str,
+    /// The file text.
+    text: &'static str,
+    /// Whether it is a demirogue Lua ruleset (else warren's format).
+    lua: bool,
+}
+
+macro_rules! builtin {
+    ($name:literal, $file:literal, $lua:literal, $about:literal) => {
+        Builtin {
+            name: $name,
+            about: $about,
+            text: include_str!(concat!("../../data/", $file)),
+            lua: $lua,
+        }
+    };
+}
+
+/// Every built-in rule set.
+pub const BUILTINS: &[Builtin] = &[
+    builtin!(
+        "dungeon",
+        "grammars/dungeon.grammar",
+        false,
+        "branching dungeon: halls, treasure, one boss"
+    ),
+    builtin!(
+        "catacomb",
+        "grammars/catacomb.grammar",
+        false,
+        "loop-heavy catacomb of triangles and squares"
+    ),
+    builtin!(
+        "keylock",
+        "grammars/keylock.grammar",
+        false,
+        "key-and-lock mission: the key always before its door"
+    ),
+    builtin!(
+        "ring",
+        "grammars/ring.grammar",
+        false,
+        "ring road around a central hall"
+    ),
+    builtin!(
+        "demirogue/catacomb",
+        "demirogue/catacomb.lua",
+        true,
+        "seed 000's catacomb ruleset"
+    ),
+    builtin!(
+        "demirogue/default",
+        "demirogue/default.lua",
+        true,
+        "seed 000's default ruleset"
+    ),
+    builtin!(
+        "demirogue/quads",
+        "demirogue/quads.lua",
+        true,
+        "seed 000's quads ruleset"
+    ),
+    builtin!(
+        "demirogue/silly",
+        "demirogue/silly.lua",
+        true,
+        "seed 000's silly ruleset"
+    ),
+    builtin!(
+        "demirogue/spiral",
+        "demirogue/spiral.lua",
+        true,
+        "seed 000's spiral ruleset"
+    ),
+    builtin!(
+        "demirogue/test",
+        "demirogue/test.lua",
+        true,
+        "seed 000's test ruleset (older file format)"
+    ),
+    builtin!(
+        "demirogue/tree",
+        "demirogue/tree.lua",
+        true,
+        "seed 000's tree ruleset"
+    ),
+];
+
+impl Builtin {
+    /// Parses the rule set (not yet validated).
+    pub fn parse(&self) -> Result<Grammar, GrammarError> {
+        let source = format!("built-in {}", self.name);
+        if self.lua {
+            lua::parse_lua(self.text, &source).map(|i| i.grammar)
+        } else {
+            format::parse(self.text, &source).map(|f| f.grammar)
+        }
+    }
+
+    /// The file text.
+    pub fn text(&self) -> &'static str {
+        self.text
+    }
+}
+
+/// The rules named by `rules`: a built-in name, or a path to a `.lua` (demirogue) or any other
+/// (warren format) rule file. Not yet validated.
+///
+/// # Errors
+/// An unreadable file, or syntax errors with line and column.
+pub fn load(rules: &str) -> Result<Grammar, GrammarError> {
+    if let Some(b) = BUILTINS.iter().find(|b| b.name == rules) {
+        return b.parse();
+    }
+    let path = Path::new(rules);
+    if path.extension().is_some_and(|e| e == "lua") {
+        lua::load_lua(path).map(|i| i.grammar)
+    } else {
+        format::load(path).map(|f| f.grammar)
+    }
+}

@@ -1,0 +1,1589 @@
+//! Import of demirogue rulesets: seed 000's rule import.
+//!
+//! demirogue, the Lua/LÖVE level generator seed 000 comes from, saves its graph-grammar rules as
+//! one Lua table literal, `return { rule, rule, ... }`. Each rule is a table with `leftGraph` (the
+//! pattern), `rightGraph` (the substitute) and `map` (`map[p]` is the 1-based substitute vertex
+//! that pattern vertex `p` becomes). A graph has `vertices` and `edges`; a vertex has `x` and `y`
+//! (the oldest files only write them as the first two positional entries), a pattern vertex has
+//! `tags = { ["a"] = true, ... }` and `lock`, a substitute vertex has `tag = "a"`; an edge is
+//! `{ v1, v2, ["cosmetic"] = bool, ["subdivide"] = bool }` with 1-based vertex numbers. Editor
+//! state (`side`, `mapped`) is ignored. A vertex's `cosmetic` is kept: catacomb.lua hangs such
+//! vertices (drawing anchors, never rooms) off its substitutes by cosmetic edges only.
+//!
+//! The module reads the subset of Lua these files use without a Lua interpreter: tables with
+//! positional, `["key"] =` and bare `key =` entries, `,` or `;` separators and trailing ones,
+//! numbers (decimal, exponent, hexadecimal, negated), strings in either quote with Lua's escapes
+//! and long brackets, `true`, `false`, `nil`, and `--` line and `--[[ ]]` block comments.
+//!
+//! Rules are named `rule N` after their place in the file and their vertices `1`, `2`, ... after
+//! their place in their graph, so messages point at what a demirogue user sees; every rule,
+//! vertex and edge keeps the line and column where its table starts. Placeholder rules (both
+//! graphs without vertices, which demirogue's editor leaves behind) are skipped and counted.
+//! Syntax errors are [`GrammarError::Syntax`]; a file that parses but does not have the shape of a
+//! ruleset (a missing `leftGraph`, an edge naming vertex 9 of 3, a string where a coordinate
+//! belongs, a map entry out of range) is [`GrammarError::Invalid`] naming the rule. What every
+//! grammar is checked for (connectivity, a one-to-one map, start rules) is left to
+//! [`Grammar::validate`], which the importer does not call.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use super::rule::{
+    Diagnostic, EdgeKind, Grammar, GrammarError, PatternVertex, Pos, Rule, RuleEdge, RuleGraph,
+    Severity, SubstituteVertex, TagId, TagSet, TagTable,
+};
+
+/// A demirogue ruleset read into a [`Grammar`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct LuaImport {
+    /// The rules, in file order, named `rule N` after their 1-based place in the file (skipped
+    /// placeholders keep their numbers), with weight 1, no use limits and default room sizes.
+    pub grammar: Grammar,
+    /// Placeholder rules skipped: both graphs without vertices.
+    pub skipped_empty: usize,
+}
+
+/// Reads a demirogue ruleset from `text`; `source` names it in messages (usually the path).
+///
+/// The grammar is not validated: call [`Grammar::validate`] for the checks every grammar gets.
+///
+/// # Errors
+/// [`GrammarError::Syntax`] with the first syntax error (line, column and what was expected);
+/// [`GrammarError::Invalid`] with the first malformed part of every rule that has one.
+///
+/// # Runtime
+/// O(n) in the length of `text`, plus O(t) per tag mention to intern it (t: distinct tags so
+/// far); allocates the parsed value tree, then the grammar.
+pub fn parse_lua(text: &str, source: &str) -> Result<LuaImport, GrammarError> {
+    let root = Parser::new(text)
+        .and_then(|mut p| p.chunk())
+        .map_err(|f| GrammarError::Syntax(vec![f.into_diagnostic(source, None)]))?;
+    convert(&root, source)
+}
+
+/// Reads the demirogue ruleset at `path` (see [`parse_lua`]); messages name the path.
+///
+/// # Errors
+/// [`GrammarError::Read`] when the file cannot be read (or is not UTF-8), else as [`parse_lua`].
+pub fn load_lua(path: &Path) -> Result<LuaImport, GrammarError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| GrammarError::Read {
+        path: name.clone(),
+        source,
+    })?;
+    parse_lua(&text, &name)
+}
+
+/// What went wrong where, before it knows its source and rule.
+#[derive(Debug)]
+struct Fault {
+    at: Pos,
+    vertex: Option<String>,
+    message: String,
+}
+
+impl Fault {
+    fn new(at: Pos, message: impl Into<String>) -> Self {
+        Self {
+            at,
+            vertex: None,
+            message: message.into(),
+        }
+    }
+
+    fn into_diagnostic(self, source: &str, rule: Option<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            source: source.to_string(),
+            rule,
+            vertex: self.vertex,
+            at: self.at,
+            message: self.message,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values
+
+/// A parsed Lua value and where it starts.
+#[derive(Debug)]
+struct Value {
+    at: Pos,
+    kind: Kind,
+}
+
+#[derive(Debug)]
+enum Kind {
+    Nil,
+    Bool(bool),
+    Number(f64),
+    Str(String),
+    Table(Table),
+}
+
+/// A table: its positional entries in order, and its keyed entries in order (Lua's last one
+/// wins on a repeated key).
+#[derive(Debug, Default)]
+struct Table {
+    list: Vec<Value>,
+    keyed: Vec<(String, Value)>,
+}
+
+impl Table {
+    /// The value under `key`, if it is there and not `nil`.
+    fn get(&self, key: &str) -> Option<&Value> {
+        self.keyed
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+            .filter(|v| !matches!(v.kind, Kind::Nil))
+    }
+
+    /// Positional entry `i` (0-based), if it is there and not `nil`.
+    fn nth(&self, i: usize) -> Option<&Value> {
+        self.list.get(i).filter(|v| !matches!(v.kind, Kind::Nil))
+    }
+}
+
+impl Value {
+    /// What kind of value this is, for messages.
+    fn describe(&self) -> &'static str {
+        match self.kind {
+            Kind::Nil => "`nil`",
+            Kind::Bool(_) => "a boolean",
+            Kind::Number(_) => "a number",
+            Kind::Str(_) => "a string",
+            Kind::Table(_) => "a table",
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lexer
+
+#[derive(Clone, Debug, PartialEq)]
+enum Token {
+    LBrace,
+    RBrace,
+    LBracket,
+    RBracket,
+    Assign,
+    Comma,
+    Semicolon,
+    Minus,
+    Number(f64),
+    Str(String),
+    Name(String),
+    Eof,
+}
+
+impl Token {
+    /// The token as a message names it.
+    fn describe(&self) -> String {
+        match self {
+            Token::LBrace => "`{`".into(),
+            Token::RBrace => "`}`".into(),
+            Token::LBracket => "`[`".into(),
+            Token::RBracket => "`]`".into(),
+            Token::Assign => "`=`".into(),
+            Token::Comma => "`,`".into(),
+            Token::Semicolon => "`;`".into(),
+            Token::Minus => "`-`".into(),
+            Token::Number(_) => "a number".into(),
+            Token::Str(_) => "a string".into(),
+            Token::Name(n) => format!("`{n}`"),
+            Token::Eof => "the end of the file".into(),
+        }
+    }
+}
+
+/// Lua's reserved words: none is a bare key.
+const KEYWORDS: [&str; 22] = [
+    "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in",
+    "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while",
+];
+
+/// Splits the text into tokens, tracking 1-based lines and columns (columns count characters).
+struct Lexer<'t> {
+    bytes: &'t [u8],
+    i: usize,
+    line: u32,
+    col: u32,
+}
+
+impl<'t> Lexer<'t> {
+    fn new(text: &'t str) -> Self {
+        Self {
+            bytes: text.as_bytes(),
+            i: 0,
+            line: 1,
+            col: 1,
+        }
+    }
+
+    fn pos(&self) -> Pos {
+        Pos {
+            line: self.line,
+            col: self.col,
+        }
+    }
+
+    fn peek(&self, ahead: usize) -> Option<u8> {
+        self.bytes.get(self.i + ahead).copied()
+    }
+
+    /// Moves past one byte, keeping the line and column.
+    fn bump(&mut self) -> Option<u8> {
+        let b = self.peek(0)?;
+        self.i += 1;
+        if b == b'\n' {
+            self.line = self.line.saturating_add(1);
+            self.col = 1;
+        } else if b & 0xC0 != 0x80 {
+            // NOTE: UTF-8 continuation bytes do not start a character, so they add no column.
+            self.col = self.col.saturating_add(1);
+        }
+        Some(b)
+    }
+
+    /// The next token and where it starts.
+    fn next(&mut self) -> Result<(Token, Pos), Fault> {
+        self.skip_trivia()?;
+        let at = self.pos();
+        let Some(b) = self.peek(0) else {
+            return Ok((Token::Eof, at));
+        };
+        let token = match b {
+            b'{' | b'}' | b']' | b'=' | b',' | b';' | b'-' => {
+                self.bump();
+                match b {
+                    b'{' => Token::LBrace,
+                    b'}' => Token::RBrace,
+                    b']' => Token::RBracket,
+                    b'=' => Token::Assign,
+                    b',' => Token::Comma,
+                    b';' => Token::Semicolon,
+                    _ => Token::Minus,
+                }
+            }
+            b'[' => match self.long_bracket_level() {
+                Some(level) => {
+                    let text = self.long_bracket(level, at, "string")?;
+                    Token::Str(utf8(text, at)?)
+                }
+                None => {
+                    self.bump();
+                    Token::LBracket
+                }
+            },
+            b'"' | b'\'' => self.string(b, at)?,
+            b'0'..=b'9' => self.number(at)?,
+            b'.' if self.peek(1).is_some_and(|c| c.is_ascii_digit()) => self.number(at)?,
+            b if b.is_ascii_alphabetic() || b == b'_' => {
+                let start = self.i;
+                while self
+                    .peek(0)
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
+                {
+                    self.bump();
+                }
+                Token::Name(String::from_utf8_lossy(&self.bytes[start..self.i]).into_owned())
+            }
+            _ => {
+                let c = self.rest_char();
+                return Err(Fault::new(
+                    at,
+                    format!("unexpected character `{}`", c.escape_debug()),
+                ));
+            }
+        };
+        Ok((token, at))
+    }
+
+    /// The character starting at the current byte.
+    fn rest_char(&self) -> char {
+        let end = (self.i + 4).min(self.bytes.len());
+        let chunk = &self.bytes[self.i..end];
+        let valid = match std::str::from_utf8(chunk) {
+            Ok(s) => s,
+            // The text is a `&str`, so the prefix up to the error is whole characters.
+            Err(e) => std::str::from_utf8(&chunk[..e.valid_up_to()]).unwrap_or(""),
+        };
+        valid.chars().next().unwrap_or('\u{FFFD}')
+    }
+
+    /// Skips white space and comments.
+    fn skip_trivia(&mut self) -> Result<(), Fault> {
+        loop {
+            match self.peek(0) {
+                Some(b) if b.is_ascii_whitespace() || b == 0x0B => {
+                    self.bump();
+                }
+                Some(b'-') if self.peek(1) == Some(b'-') => {
+                    let at = self.pos();
+                    self.bump();
+                    self.bump();
+                    if let Some(level) = self.long_bracket_level() {
+                        self.long_bracket(level, at, "comment")?;
+                    } else {
+                        while self.peek(0).is_some_and(|b| b != b'\n') {
+                            self.bump();
+                        }
+                    }
+                }
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// At `[`: the level of a long bracket opening here (`[[` is 0, `[==[` is 2), if one does.
+    fn long_bracket_level(&self) -> Option<usize> {
+        if self.peek(0) != Some(b'[') {
+            return None;
+        }
+        let level = self.bytes[self.i + 1..]
+            .iter()
+            .take_while(|&&b| b == b'=')
+            .count();
+        (self.peek(1 + level) == Some(b'[')).then_some(level)
+    }
+
+    /// Reads a long bracket of `level` opening here and returns its content (without a first
+    /// newline, as Lua does).
+    fn long_bracket(&mut self, level: usize, at: Pos, what: &str) -> Result<Vec<u8>, Fault> {
+        for _ in 0..level + 2 {
+            self.bump();
+        }
+        if self.peek(0) == Some(b'\r') {
+            self.bump();
+        }
+        if self.peek(0) == Some(b'\n') {
+            self.bump();
+        }
+        let start = self.i;
+        loop {
+            match self.peek(0) {
+                None => {
+                    let close = format!("]{}]", "=".repeat(level));
+                    return Err(Fault::new(
+                        at,
+                        format!(
+                            "unfinished long {what}: expected `{close}` before the end of the file"
+                        ),
+                    ));
+                }
+                Some(b']')
+                    if self.bytes[self.i + 1..]
+                        .iter()
+                        .take_while(|&&b| b == b'=')
+                        .count()
+                        == level
+                        && self.peek(1 + level) == Some(b']') =>
+                {
+                    let content = self.bytes[start..self.i].to_vec();
+                    for _ in 0..level + 2 {
+                        self.bump();
+                    }
+                    return Ok(content);
+                }
+                Some(_) => {
+                    self.bump();
+                }
+            }
+        }
+    }
+
+    /// Reads a numeral: decimal with optional fraction and exponent, or hexadecimal integer.
+    fn number(&mut self, at: Pos) -> Result<Token, Fault> {
+        let start = self.i;
+        let hex = self.peek(0) == Some(b'0') && matches!(self.peek(1), Some(b'x' | b'X'));
+        // Like Lua, read every character that may continue a numeral, then judge the whole.
+        while let Some(b) = self.peek(0) {
+            if !hex && matches!(b, b'e' | b'E') && matches!(self.peek(1), Some(b'+' | b'-')) {
+                self.bump();
+                self.bump();
+            } else if b.is_ascii_alphanumeric() || b == b'.' || b == b'_' {
+                self.bump();
+            } else {
+                break;
+            }
+        }
+        let text = String::from_utf8_lossy(&self.bytes[start..self.i]);
+        let value = if hex {
+            u64::from_str_radix(&text[2..], 16).ok().map(|n| n as f64)
+        } else {
+            text.parse::<f64>().ok()
+        };
+        match value {
+            Some(n) => Ok(Token::Number(n)),
+            None => Err(Fault::new(at, format!("malformed number `{text}`"))),
+        }
+    }
+
+    /// Reads a string in `quote`s, decoding escapes.
+    fn string(&mut self, quote: u8, at: Pos) -> Result<Token, Fault> {
+        self.bump();
+        let mut out = Vec::new();
+        loop {
+            match self.peek(0) {
+                None | Some(b'\n') => {
+                    return Err(Fault::new(
+                        at,
+                        format!(
+                            "unfinished string: expected a closing `{}` on the same line",
+                            quote as char
+                        ),
+                    ));
+                }
+                Some(b) if b == quote => {
+                    self.bump();
+                    return Ok(Token::Str(utf8(out, at)?));
+                }
+                Some(b'\\') => self.escape(&mut out)?,
+                Some(b) => {
+                    self.bump();
+                    out.push(b);
+                }
+            }
+        }
+    }
+
+    /// Decodes the escape sequence starting at the backslash here into `out`.
+    fn escape(&mut self, out: &mut Vec<u8>) -> Result<(), Fault> {
+        let at = self.pos();
+        self.bump();
+        let bad = |what: &str| Fault::new(at, format!("invalid escape sequence: {what}"));
+        let Some(b) = self.bump() else {
+            return Err(bad("expected a character after `\\`"));
+        };
+        let simple = match b {
+            b'n' | b'\n' => Some(b'\n'),
+            b't' => Some(b'\t'),
+            b'r' => Some(b'\r'),
+            b'a' => Some(0x07),
+            b'b' => Some(0x08),
+            b'f' => Some(0x0C),
+            b'v' => Some(0x0B),
+            b'\\' | b'"' | b'\'' => Some(b),
+            _ => None,
+        };
+        if let Some(c) = simple {
+            out.push(c);
+            return Ok(());
+        }
+        match b {
+            b'\r' => {
+                if self.peek(0) == Some(b'\n') {
+                    self.bump();
+                }
+                out.push(b'\n');
+            }
+            b'z' => {
+                while self.peek(0).is_some_and(|c| c.is_ascii_whitespace()) {
+                    self.bump();
+                }
+            }
+            b'x' => {
+                let digits = self.take_while_max(2, |c| c.is_ascii_hexdigit());
+                let value = (digits.len() == 2)
+                    .then(|| u8::from_str_radix(&digits, 16).ok())
+                    .flatten()
+                    .ok_or_else(|| bad("`\\x` needs two hexadecimal digits"))?;
+                out.push(value);
+            }
+            b'0'..=b'9' => {
+                let mut digits = (b as char).to_string();
+                digits.push_str(&self.take_while_max(2, |c| c.is_ascii_digit()));
+                let value = digits
+                    .parse::<u8>()
+                    .map_err(|_| bad("a decimal escape must be at most 255"))?;
+                out.push(value);
+            }
+            b'u' => {
+                let c = self.unicode_escape().ok_or_else(|| {
+                    bad("expected `\\u{XXXX}` with the hexadecimal code of a Unicode character")
+                })?;
+                let mut buf = [0u8; 4];
+                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            }
+            _ => {
+                let shown = if b.is_ascii_graphic() {
+                    format!("`\\{}`", b as char)
+                } else {
+                    "a backslash before an unexpected character".to_string()
+                };
+                return Err(bad(&shown));
+            }
+        }
+        Ok(())
+    }
+
+    /// After `\u`: reads `{hex}` and returns its character.
+    fn unicode_escape(&mut self) -> Option<char> {
+        if self.peek(0) != Some(b'{') {
+            return None;
+        }
+        self.bump();
+        let digits = self.take_while_max(8, |c| c.is_ascii_hexdigit());
+        if self.peek(0) != Some(b'}') {
+            return None;
+        }
+        self.bump();
+        u32::from_str_radix(&digits, 16)
+            .ok()
+            .and_then(char::from_u32)
+    }
+
+    /// Up to `max` bytes accepted by `keep`, as text.
+    fn take_while_max(&mut self, max: usize, keep: impl Fn(u8) -> bool) -> String {
+        let mut s = String::new();
+        while s.len() < max
+            && let Some(c) = self.peek(0).filter(|&c| keep(c))
+        {
+            self.bump();
+            s.push(c as char);
+        }
+        s
+    }
+}
+
+/// String bytes as text (escapes can make bytes that are not UTF-8).
+fn utf8(bytes: Vec<u8>, at: Pos) -> Result<String, Fault> {
+    String::from_utf8(bytes)
+        .map_err(|_| Fault::new(at, "the string's escapes do not make valid UTF-8 text"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parser
+
+/// Tables nested deeper than this are refused (the real files nest 6 deep), so that hostile
+/// input cannot exhaust the stack.
+const MAX_DEPTH: usize = 100;
+
+/// A recursive-descent parser over the lexer with one token of look-ahead.
+struct Parser<'t> {
+    lexer: Lexer<'t>,
+    token: Token,
+    at: Pos,
+}
+
+impl<'t> Parser<'t> {
+    fn new(text: &'t str) -> Result<Self, Fault> {
+        let mut lexer = Lexer::new(text);
+        let (token, at) = lexer.next()?;
+        Ok(Self { lexer, token, at })
+    }
+
+    /// Moves to the next token and returns the current one.
+    fn advance(&mut self) -> Result<Token, Fault> {
+        let (next, at) = self.lexer.next()?;
+        self.at = at;
+        Ok(std::mem::replace(&mut self.token, next))
+    }
+
+    fn expected(&self, what: &str) -> Fault {
+        Fault::new(
+            self.at,
+            format!("expected {what}, found {}", self.token.describe()),
+        )
+    }
+
+    /// The whole file: `return value [;]`.
+    fn chunk(&mut self) -> Result<Value, Fault> {
+        if self.token != Token::Name("return".into()) {
+            return Err(self.expected("`return` and the table of rules"));
+        }
+        self.advance()?;
+        let value = self.value(0)?;
+        if self.token == Token::Semicolon {
+            self.advance()?;
+        }
+        if self.token != Token::Eof {
+            return Err(self.expected("the end of the file after the returned value"));
+        }
+        Ok(value)
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Value, Fault> {
+        let at = self.at;
+        let kind = match &mut self.token {
+            Token::LBrace => {
+                if depth >= MAX_DEPTH {
+                    return Err(Fault::new(
+                        at,
+                        format!("tables are nested more than {MAX_DEPTH} deep"),
+                    ));
+                }
+                self.advance()?;
+                Kind::Table(self.table(depth + 1)?)
+            }
+            Token::Minus => {
+                self.advance()?;
+                match self.token {
+                    Token::Number(n) => {
+                        self.advance()?;
+                        Kind::Number(-n)
+                    }
+                    _ => return Err(self.expected("a number after `-`")),
+                }
+            }
+            Token::Name(n) if n == "true" || n == "false" || n == "nil" => {
+                let kind = match n.as_str() {
+                    "true" => Kind::Bool(true),
+                    "false" => Kind::Bool(false),
+                    _ => Kind::Nil,
+                };
+                self.advance()?;
+                kind
+            }
+            Token::Number(n) => {
+                let n = *n;
+                self.advance()?;
+                Kind::Number(n)
+            }
+            Token::Str(s) => {
+                let s = std::mem::take(s);
+                self.advance()?;
+                Kind::Str(s)
+            }
+            _ => {
+                return Err(self
+                    .expected("a value (a table, a string, a number, `true`, `false` or `nil`)"));
+            }
+        };
+        Ok(Value { at, kind })
+    }
+
+    /// The entries of a table, after its `{`, through its `}`.
+    fn table(&mut self, depth: usize) -> Result<Table, Fault> {
+        let mut table = Table::default();
+        loop {
+            if self.token == Token::RBrace {
+                self.advance()?;
+                return Ok(table);
+            }
+            self.entry(&mut table, depth)?;
+            match self.token {
+                Token::Comma | Token::Semicolon => {
+                    self.advance()?;
+                }
+                Token::RBrace => {}
+                _ => return Err(self.expected("`,`, `;` or `}` after a table entry")),
+            }
+        }
+    }
+
+    /// One entry: `["key"] = value`, `key = value` or a positional `value`.
+    fn entry(&mut self, table: &mut Table, depth: usize) -> Result<(), Fault> {
+        let key = match &mut self.token {
+            Token::LBracket => {
+                self.advance()?;
+                let Token::Str(key) = &mut self.token else {
+                    return Err(self.expected("a string key after `[`"));
+                };
+                let key = std::mem::take(key);
+                self.advance()?;
+                if self.token != Token::RBracket {
+                    return Err(self.expected("`]` after the key"));
+                }
+                self.advance()?;
+                Some(key)
+            }
+            Token::Name(n) if !KEYWORDS.contains(&n.as_str()) => {
+                let key = std::mem::take(n);
+                self.advance()?;
+                if self.token != Token::Assign {
+                    return Err(self.expected(&format!("`=` after the key `{key}`")));
+                }
+                Some(key)
+            }
+            _ => None,
+        };
+        match key {
+            Some(key) => {
+                if self.token != Token::Assign {
+                    return Err(self.expected(&format!("`=` after the key `[\"{key}\"]`")));
+                }
+                self.advance()?;
+                let value = self.value(depth)?;
+                table.keyed.push((key, value));
+            }
+            None => {
+                let value = self.value(depth)?;
+                table.list.push(value);
+            }
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conversion
+
+/// Turns the parsed file into a grammar, collecting the first fault of every rule.
+fn convert(root: &Value, source: &str) -> Result<LuaImport, GrammarError> {
+    let invalid = |f: Fault, rule: Option<String>| {
+        GrammarError::Invalid(vec![f.into_diagnostic(source, rule)])
+    };
+    let rules = list(root, "the returned value").map_err(|f| invalid(f, None))?;
+    let mut grammar = Grammar::new(source);
+    let mut skipped_empty = 0;
+    let mut errors = Vec::new();
+    for (i, value) in rules.iter().enumerate() {
+        let name = format!("rule {}", i + 1);
+        match convert_rule(&mut grammar.tags, &name, value) {
+            Ok(Some(rule)) => grammar.rules.push(rule),
+            Ok(None) => skipped_empty += 1,
+            Err(f) => errors.push(f.into_diagnostic(source, Some(name))),
+        }
+    }
+    if errors.is_empty() {
+        Ok(LuaImport {
+            grammar,
+            skipped_empty,
+        })
+    } else {
+        Err(GrammarError::Invalid(errors))
+    }
+}
+
+/// One rule, or `None` for a placeholder (both graphs without vertices).
+fn convert_rule(tags: &mut TagTable, name: &str, value: &Value) -> Result<Option<Rule>, Fault> {
+    let rule = table(value, "the rule")?;
+    let left = field(rule, value.at, "leftGraph", "the rule")?;
+    let right = field(rule, value.at, "rightGraph", "the rule")?;
+    let map = field(rule, value.at, "map", "the rule")?;
+    let pattern = graph(left, "`leftGraph`", |i, v, t| pattern_vertex(tags, i, v, t))?;
+    let substitute = graph(right, "`rightGraph`", |i, v, t| {
+        substitute_vertex(tags, i, v, t)
+    })?;
+    let map = list(map, "`map`")?
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let what = format!("`map` entry {}", i + 1);
+            vertex_number(v, &what, substitute.vertices.len(), "`rightGraph`")
+        })
+        .collect::<Result<Vec<u32>, Fault>>()?;
+    if pattern.vertices.is_empty() && substitute.vertices.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(Rule {
+        name: name.to_string(),
+        weight: 1.0,
+        max_uses: None,
+        min_uses: 0,
+        pattern,
+        substitute,
+        map,
+        at: value.at,
+    }))
+}
+
+/// A graph: its `vertices` (each read by `vertex` from its index, value and table) and its
+/// `edges` (absent means none).
+fn graph<V>(
+    value: &Value,
+    what: &str,
+    mut vertex: impl FnMut(usize, &Value, &Table) -> Result<V, Fault>,
+) -> Result<RuleGraph<V>, Fault> {
+    let t = table(value, what)?;
+    let vertex_values = list(field(t, value.at, "vertices", what)?, "`vertices`")?;
+    let mut vertices = Vec::with_capacity(vertex_values.len());
+    for (i, v) in vertex_values.iter().enumerate() {
+        let vt = table(v, &format!("{what} vertex {}", i + 1))?;
+        vertices.push(vertex(i, v, vt)?);
+    }
+    let edge_values = match t.get("edges") {
+        Some(e) => list(e, "`edges`")?,
+        None => &[],
+    };
+    let edges = edge_values
+        .iter()
+        .enumerate()
+        .map(|(i, e)| edge(e, &format!("{what} edge {}", i + 1), vertices.len(), what))
+        .collect::<Result<Vec<_>, Fault>>()?;
+    Ok(RuleGraph { vertices, edges })
+}
+
+fn pattern_vertex(
+    tags: &mut TagTable,
+    i: usize,
+    value: &Value,
+    t: &Table,
+) -> Result<PatternVertex, Fault> {
+    let name = (i + 1).to_string();
+    let in_vertex = |f: Fault| named(f, &name, "`leftGraph`");
+    let (x, y) = coordinates(t, value.at).map_err(in_vertex)?;
+    let tag_value = field(t, value.at, "tags", "the vertex").map_err(in_vertex)?;
+    let tag_set = tag_set(tags, tag_value).map_err(in_vertex)?;
+    let lock = flag(t, "lock").map_err(in_vertex)?;
+    let cosmetic = flag(t, "cosmetic").map_err(in_vertex)?;
+    Ok(PatternVertex {
+        name: name.clone(),
+        x,
+        y,
+        tags: tag_set,
+        blocked: None,
+        lock,
+        cosmetic,
+        at: value.at,
+    })
+}
+
+fn substitute_vertex(
+    tags: &mut TagTable,
+    i: usize,
+    value: &Value,
+    t: &Table,
+) -> Result<SubstituteVertex, Fault> {
+    let name = (i + 1).to_string();
+    let in_vertex = |f: Fault| named(f, &name, "`rightGraph`");
+    let (x, y) = coordinates(t, value.at).map_err(in_vertex)?;
+    let tag_value = field(t, value.at, "tag", "the vertex").map_err(in_vertex)?;
+    let tag = match &tag_value.kind {
+        Kind::Str(s) if s == "*" => None,
+        Kind::Str(s) => Some(intern(tags, s, tag_value.at).map_err(in_vertex)?),
+        _ => {
+            return Err(in_vertex(Fault::new(
+                tag_value.at,
+                format!("`tag` is {}; expected a string", tag_value.describe()),
+            )));
+        }
+    };
+    let cosmetic = flag(t, "cosmetic").map_err(in_vertex)?;
+    Ok(SubstituteVertex {
+        name: name.clone(),
+        x,
+        y,
+        tag,
+        cosmetic,
+        at: value.at,
+    })
+}
+
+/// Attributes a fault to vertex `name` of graph `what`.
+fn named(mut f: Fault, name: &str, what: &str) -> Fault {
+    f.vertex = Some(name.to_string());
+    f.message = format!("in {what}: {}", f.message);
+    f
+}
+
+/// `x` and `y`, or the first two positional entries where those are absent (the older format).
+fn coordinates(t: &Table, at: Pos) -> Result<(f32, f32), Fault> {
+    let one = |key: &str, i: usize| {
+        let v = t.get(key).or_else(|| t.nth(i)).ok_or_else(|| {
+            Fault::new(
+                at,
+                format!(
+                    "the vertex has no `{key}` (neither `{key} =` nor positional entry {})",
+                    i + 1
+                ),
+            )
+        })?;
+        let n = number(v, &format!("`{key}`"))? as f32;
+        if n.is_finite() {
+            Ok(n)
+        } else {
+            Err(Fault::new(v.at, format!("`{key}` is too large")))
+        }
+    };
+    Ok((one("x", 0)?, one("y", 1)?))
+}
+
+/// A pattern vertex's `tags`: `{ ["a"] = true, ... }`, several keys for `a|b`, `*` for any.
+fn tag_set(tags: &mut TagTable, value: &Value) -> Result<TagSet, Fault> {
+    let t = table(value, "`tags`")?;
+    if let Some(v) = t.list.first() {
+        return Err(Fault::new(
+            v.at,
+            format!(
+                "`tags` has a positional entry ({}); write each tag as `[\"name\"] = true`",
+                v.describe()
+            ),
+        ));
+    }
+    let mut any = false;
+    let mut ids = Vec::new();
+    // The last entry under a repeated key wins, as in Lua; tags are interned in file order.
+    let mut seen = HashSet::new();
+    let mut last: Vec<&(String, Value)> = t
+        .keyed
+        .iter()
+        .rev()
+        .filter(|(name, _)| seen.insert(name.as_str()))
+        .collect();
+    last.reverse();
+    for (name, v) in last {
+        match v.kind {
+            Kind::Bool(true) => {}
+            Kind::Bool(false) | Kind::Nil => continue,
+            _ => {
+                return Err(Fault::new(
+                    v.at,
+                    format!("tag `{name}` is set to {}; expected `true`", v.describe()),
+                ));
+            }
+        }
+        if name == "*" {
+            any = true;
+        } else {
+            ids.push(intern(tags, name, v.at)?);
+        }
+    }
+    if any {
+        Ok(TagSet::Any)
+    } else if ids.is_empty() {
+        Err(Fault::new(
+            value.at,
+            "`tags` names no tag, so the vertex would match nothing",
+        ))
+    } else {
+        Ok(TagSet::of(ids))
+    }
+}
+
+/// Interns a tag name, refusing names warren's tag sets cannot show and the 65,537th tag.
+fn intern(tags: &mut TagTable, name: &str, at: Pos) -> Result<TagId, Fault> {
+    if name.is_empty()
+        || name
+            .chars()
+            .any(|c| c.is_whitespace() || matches!(c, '|' | '!' | '*'))
+    {
+        return Err(Fault::new(
+            at,
+            format!(
+                "`{}` is not a usable tag name (tags are non-empty, without spaces, `|`, `!` or `*`)",
+                name.escape_debug()
+            ),
+        ));
+    }
+    if tags.id(name).is_none() && tags.len() > usize::from(TagId::MAX) {
+        return Err(Fault::new(at, "more than 65,536 distinct tags"));
+    }
+    Ok(tags.intern(name))
+}
+
+/// An edge `{ v1, v2, ["cosmetic"] = bool, ["subdivide"] = bool }` of a graph of `n` vertices.
+fn edge(value: &Value, what: &str, n: usize, graph: &str) -> Result<RuleEdge, Fault> {
+    let t = table(value, what)?;
+    let end = |i: usize| {
+        let v = t.nth(i).ok_or_else(|| {
+            Fault::new(
+                value.at,
+                format!("{what} needs two vertex numbers as its first entries"),
+            )
+        })?;
+        vertex_number(v, &format!("{what}'s vertex {}", i + 1), n, graph)
+    };
+    let (a, b) = (end(0)?, end(1)?);
+    let kind = if flag(t, "cosmetic")? {
+        EdgeKind::Cosmetic
+    } else if flag(t, "subdivide")? {
+        EdgeKind::Subdivide
+    } else {
+        EdgeKind::Normal
+    };
+    Ok(RuleEdge {
+        a,
+        b,
+        kind,
+        length: None,
+        at: value.at,
+    })
+}
+
+/// A 1-based vertex number of a graph of `n` vertices, made 0-based.
+fn vertex_number(v: &Value, what: &str, n: usize, graph: &str) -> Result<u32, Fault> {
+    let x = number(v, what)?;
+    if x.fract() == 0.0 && x >= 1.0 && x <= n as f64 {
+        // In range of a vertex count, so the cast is exact.
+        if let Ok(i) = u32::try_from(x as u64 - 1) {
+            return Ok(i);
+        }
+    }
+    let has = match n {
+        0 => "no vertices".to_string(),
+        1 => "1 vertex".to_string(),
+        n => format!("{n} vertices"),
+    };
+    Err(Fault::new(
+        v.at,
+        format!("{what} is {x}, but {graph} has {has}"),
+    ))
+}
+
+/// An optional boolean under `key` (absent: false).
+fn flag(t: &Table, key: &str) -> Result<bool, Fault> {
+    match t.get(key) {
+        None => Ok(false),
+        Some(Value {
+            kind: Kind::Bool(b),
+            ..
+        }) => Ok(*b),
+        Some(v) => Err(Fault::new(
+            v.at,
+            format!("`{key}` is {}; expected `true` or `false`", v.describe()),
+        )),
+    }
+}
+
+fn number(v: &Value, what: &str) -> Result<f64, Fault> {
+    match v.kind {
+        Kind::Number(n) => Ok(n),
+        _ => Err(Fault::new(
+            v.at,
+            format!("{what} is {}; expected a number", v.describe()),
+        )),
+    }
+}
+
+fn table<'v>(v: &'v Value, what: &str) -> Result<&'v Table, Fault> {
+    match &v.kind {
+        Kind::Table(t) => Ok(t),
+        _ => Err(Fault::new(
+            v.at,
+            format!("{what} is {}; expected a table", v.describe()),
+        )),
+    }
+}
+
+/// The positional entries of a table that must be a plain list.
+fn list<'v>(v: &'v Value, what: &str) -> Result<&'v [Value], Fault> {
+    let t = table(v, what)?;
+    match t.keyed.first() {
+        Some((key, kv)) => Err(Fault::new(
+            kv.at,
+            format!("{what} must be a list, but has the key `{key}`"),
+        )),
+        None => Ok(&t.list),
+    }
+}
+
+/// The value under `key` of table `t` (at `at`), which must be there.
+fn field<'v>(t: &'v Table, at: Pos, key: &str, what: &str) -> Result<&'v Value, Fault> {
+    t.get(key)
+        .ok_or_else(|| Fault::new(at, format!("{what} has no `{key}`")))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::core::rng::WarrenRng;
+
+    /// Fixed seed of the garbling test.
+    const SEED_1: u64 = 0x5EED_0001;
+
+    fn corpus(name: &str) -> PathBuf {
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/data/demirogue"))
+            .join(format!("{name}.lua"))
+    }
+
+    fn corpus_text(name: &str) -> String {
+        std::fs::read_to_string(corpus(name)).expect("the corpus is in data/demirogue")
+    }
+
+    fn at(line: u32, col: u32) -> Pos {
+        Pos { line, col }
+    }
+
+    /// The messages of a failed import, as printed.
+    fn messages(text: &str) -> Vec<String> {
+        match parse_lua(text, "t.lua") {
+            Ok(_) => panic!("expected an error for {text:?}"),
+            Err(e) => e.diagnostics().iter().map(|d| d.to_string()).collect(),
+        }
+    }
+
+    /// A start rule and a growth rule in the newer format, written compactly.
+    const TWO_RULES: &str = r#"return {
+  { leftGraph = { vertices = { { x = 0, y = 0, tags = { s = true } } }, edges = {} },
+    rightGraph = { vertices = { { x = 0, y = 0, tag = "a" }, { x = 1, y = 0, tag = "a" } }, edges = { { 1, 2 } } },
+    map = { 1 } },
+  { leftGraph = { vertices = { { x = 0, y = 0, tags = { a = true } }, { x = 1, y = 0, tags = { a = true } } }, edges = { { 1, 2 } } },
+    rightGraph = { vertices = { { x = 0, y = 0, tag = "a" }, { x = 1, y = 0, tag = "a" }, { x = 0.5, y = 1, tag = "b" } }, edges = { { 1, 3 }, { 3, 2 } } },
+    map = { 1, 2 } },
+}
+"#;
+
+    #[test]
+    fn all_seven_corpus_files_load_and_six_validate() {
+        // (file, rules kept, placeholders skipped)
+        let expected = [
+            ("catacomb", 3, 1),
+            ("default", 4, 0),
+            ("quads", 2, 2),
+            ("silly", 2, 2),
+            ("spiral", 4, 0),
+            ("test", 3, 0),
+            ("tree", 3, 0),
+        ];
+        for (name, rules, skipped) in expected {
+            let import = load_lua(&corpus(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let g = &import.grammar;
+            assert_eq!(
+                (g.rules.len(), import.skipped_empty),
+                (rules, skipped),
+                "{name}"
+            );
+            assert!(g.source.ends_with(&format!("{name}.lua")), "{}", g.source);
+            // Placeholders come last in the real files, so the kept rules are 1..=rules.
+            let names: Vec<&str> = g.rules.iter().map(|r| r.name.as_str()).collect();
+            let want: Vec<String> = (1..=rules).map(|i| format!("rule {i}")).collect();
+            assert_eq!(names, want, "{name}");
+            if let Err(e) = g.validate() {
+                panic!("{name} does not validate:\n{e}");
+            }
+        }
+    }
+
+    /// catacomb.lua hangs cosmetic vertices (`cosmetic = true`) off its substitutes by cosmetic
+    /// edges only; they are imported as cosmetic, and the rules validate.
+    #[test]
+    fn catacomb_marks_cosmetic_vertices() {
+        let import = load_lua(&corpus("catacomb")).expect("catacomb.lua loads");
+        let g = &import.grammar;
+        g.validate()
+            .expect("catacomb validates with its cosmetic vertices");
+        // 0-based: rule 1's substitute vertices 2 and 6, rule 2's 3, rule 3's 1 (and the
+        // pattern vertices they are mapped from).
+        let marked: Vec<Vec<usize>> = g
+            .rules
+            .iter()
+            .map(|r| {
+                (0..r.substitute.vertices.len())
+                    .filter(|&i| r.substitute.vertices[i].cosmetic)
+                    .collect()
+            })
+            .collect();
+        assert_eq!(marked, [vec![1, 5], vec![2], vec![0]]);
+        // Cosmetic vertices are reached by cosmetic edges only.
+        for r in &g.rules {
+            for e in &r.substitute.edges {
+                let ends = [e.a as usize, e.b as usize];
+                if ends.iter().any(|&v| r.substitute.vertices[v].cosmetic) {
+                    assert_eq!(e.kind, EdgeKind::Cosmetic, "{}", r.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn default_rule_2_is_read_exactly() {
+        let import = load_lua(&corpus("default")).expect("default.lua loads");
+        let g = &import.grammar;
+        let a = g.tags.id("a").expect("tag a");
+        assert_eq!(g.tags.names()[..2], ["s".to_string(), "a".to_string()]);
+        let pv = |name: &str, x: f32, y: f32, line: u32| PatternVertex {
+            name: name.into(),
+            x,
+            y,
+            tags: TagSet::of(vec![a]),
+            blocked: None,
+            lock: false,
+            cosmetic: false,
+            at: at(line, 9),
+        };
+        let sv = |name: &str, x: f32, y: f32, line: u32| SubstituteVertex {
+            name: name.into(),
+            x,
+            y,
+            tag: Some(a),
+            cosmetic: false,
+            at: at(line, 9),
+        };
+        let edge = |a: u32, b: u32, line: u32| RuleEdge {
+            a,
+            b,
+            kind: EdgeKind::Normal,
+            length: None,
+            at: at(line, 9),
+        };
+        let expected = Rule {
+            name: "rule 2".into(),
+            weight: 1.0,
+            max_uses: None,
+            min_uses: 0,
+            pattern: RuleGraph {
+                vertices: vec![pv("1", 226.0, 206.0, 143), pv("2", 162.0, 314.0, 155)],
+                edges: vec![edge(1, 0, 169)],
+            },
+            substitute: RuleGraph {
+                vertices: vec![
+                    sv("1", 547.0, 233.0, 75),
+                    sv("2", 626.0, 206.0, 85),
+                    sv("3", 596.0, 257.0, 95),
+                    sv("4", 562.0, 314.0, 105),
+                ],
+                edges: vec![edge(2, 3, 117), edge(2, 1, 123), edge(2, 0, 129)],
+            },
+            map: vec![1, 3],
+            at: at(72, 5),
+        };
+        assert_eq!(g.rules[1], expected);
+    }
+
+    #[test]
+    fn test_lua_takes_coordinates_from_positional_entries() {
+        let import = load_lua(&corpus("test")).expect("test.lua loads");
+        let g = &import.grammar;
+        let r = &g.rules[0];
+        let p = &r.pattern.vertices[0];
+        assert_eq!((p.x, p.y, &p.tags), (202.0, 301.0, &TagSet::of(vec![0])));
+        let s: Vec<(f32, f32)> = r.substitute.vertices.iter().map(|v| (v.x, v.y)).collect();
+        assert_eq!(s, [(547.0, 229.0), (631.0, 212.0), (602.0, 301.0)]);
+        assert_eq!(r.map, [2]);
+        // Where both are written, `x` and `y` win over the positional entries.
+        let text = TWO_RULES.replace(
+            "{ x = 1, y = 0, tag = \"a\" }",
+            "{ 7, 8, x = 1, tag = \"a\" }",
+        );
+        let g = parse_lua(&text, "t.lua").expect("parses").grammar;
+        let v = &g.rules[0].substitute.vertices[1];
+        assert_eq!((v.x, v.y), (1.0, 8.0));
+    }
+
+    #[test]
+    fn newer_files_write_x_and_y_equal_to_their_positional_entries() {
+        for name in ["catacomb", "default", "quads", "silly", "spiral", "tree"] {
+            let text = corpus_text(name);
+            let root = Parser::new(&text)
+                .and_then(|mut p| p.chunk())
+                .expect("parses");
+            let mut checked = 0;
+            for rule in list(&root, "rules").expect("a list") {
+                let rule = table(rule, "rule").expect("a table");
+                for side in ["leftGraph", "rightGraph"] {
+                    let graph = table(rule.get(side).expect("graph"), side).expect("a table");
+                    for v in list(graph.get("vertices").expect("vertices"), "v").expect("a list") {
+                        let v = table(v, "vertex").expect("a table");
+                        let num = |v: Option<&Value>| v.and_then(|v| number(v, "n").ok());
+                        assert_eq!(num(v.get("x")), num(v.nth(0)), "{name}");
+                        assert_eq!(num(v.get("y")), num(v.nth(1)), "{name}");
+                        assert!(num(v.get("x")).is_some(), "{name}");
+                        checked += 1;
+                    }
+                }
+            }
+            assert!(checked > 0, "{name}");
+        }
+    }
+
+    #[test]
+    fn the_lua_subset_is_read() {
+        let text = "-- a ruleset\nreturn { a = 1, [\"b\"] = 'x\\tq\\65\\u{48}\\z\n   r', -2.5e1; .5, 0x10,\n\
+                    { }, nil, true, false, [[\nlong]], --[[ block\n ]] --[==[ ]] ]==]\n 'it''s' == 1 }";
+        // `'it''s'` is two strings without a separator: a syntax error.
+        assert!(parse_lua(text, "t.lua").is_err());
+        let text = text.replace("'it''s' == 1", "\"q\\\"\\\\\", 1e2, -3, 7,");
+        let root = Parser::new(&text)
+            .and_then(|mut p| p.chunk())
+            .expect("parses");
+        let Kind::Table(t) = &root.kind else {
+            panic!("a table")
+        };
+        assert_eq!(root.at, at(2, 8));
+        let nums: Vec<Option<f64>> = t.list.iter().map(|v| number(v, "n").ok()).collect();
+        assert_eq!(
+            nums,
+            [
+                Some(-25.0),
+                Some(0.5),
+                Some(16.0),
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                Some(100.0),
+                Some(-3.0),
+                Some(7.0)
+            ]
+        );
+        assert!(matches!(t.list[3].kind, Kind::Table(ref e) if e.list.is_empty()));
+        assert!(matches!(t.list[4].kind, Kind::Nil));
+        assert!(matches!(t.list[5].kind, Kind::Bool(true)));
+        assert!(matches!(t.list[6].kind, Kind::Bool(false)));
+        assert!(matches!(&t.list[7].kind, Kind::Str(s) if s == "long"));
+        assert!(matches!(&t.list[8].kind, Kind::Str(s) if s == "q\"\\"));
+        assert!(matches!(
+            t.get("a").map(|v| &v.kind),
+            Some(Kind::Number(1.0))
+        ));
+        assert!(matches!(t.get("b").map(|v| &v.kind), Some(Kind::Str(s)) if s == "x\tqAHr"));
+        assert_eq!(t.list[8].at, at(7, 2));
+    }
+
+    #[test]
+    fn rules_in_loose_syntax_convert_tags_locks_and_edge_kinds() {
+        let text = "return {\n\
+            { leftGraph = { vertices = { { 0, 0, tags = { s = true } } } },\n\
+              rightGraph = { vertices = { { 0, 0, tag = 'a' }, { 1, 0, tag = 'b' }, { 2, 0, tag = 'c' } },\n\
+                edges = { { 1, 2 }; { 2, 3, subdivide = true }, { 1, 3, cosmetic = true, subdivide = true } } },\n\
+              map = { 1 }; },\n\
+            { leftGraph = { vertices = { { -1.5, 2e1, tags = { a = true, b = true, c = false }, lock = true },\n\
+                { 3, 4, tags = { ['*'] = true, a = true } } }, edges = { { 2, 1 } } },\n\
+              rightGraph = { vertices = { { 0, 0, tag = '*' }, { 1, 0, tag = 'a' } }, edges = { { 1, 2 } } },\n\
+              map = { 2, 1 } },\n\
+            }";
+        let import = parse_lua(text, "t.lua").expect("parses");
+        let g = &import.grammar;
+        assert_eq!(g.tags.names(), ["s", "a", "b", "c"]);
+        let kinds: Vec<EdgeKind> = g.rules[0].substitute.edges.iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            [EdgeKind::Normal, EdgeKind::Subdivide, EdgeKind::Cosmetic]
+        );
+        assert!(g.rules[0].pattern.edges.is_empty());
+        let p = &g.rules[1].pattern.vertices;
+        assert_eq!((p[0].x, p[0].y, p[0].lock), (-1.5, 20.0, true));
+        assert_eq!(p[0].tags, TagSet::Of(vec![1, 2]));
+        assert_eq!((p[1].tags.clone(), p[1].lock), (TagSet::Any, false));
+        assert_eq!(g.rules[1].substitute.vertices[0].tag, None);
+        assert_eq!(g.rules[1].map, [1, 0]);
+        assert_eq!(g.rules[1].at, at(6, 1));
+        assert!(g.validate().is_ok(), "{:?}", g.check());
+    }
+
+    #[test]
+    fn placeholders_are_skipped_and_keep_later_rule_numbers() {
+        let placeholder = "{ leftGraph = { vertices = {}, edges = {} }, rightGraph = { vertices = {}, edges = {} }, map = {} },\n";
+        let text = TWO_RULES.replacen(
+            "  { leftGraph = { vertices = { { x = 0, y = 0, tags = { a",
+            &format!("{placeholder}  {{ leftGraph = {{ vertices = {{ {{ x = 0, y = 0, tags = {{ a"),
+            1,
+        );
+        let import = parse_lua(&text, "t.lua").expect("parses");
+        assert_eq!(import.skipped_empty, 1);
+        let names: Vec<&str> = import
+            .grammar
+            .rules
+            .iter()
+            .map(|r| r.name.as_str())
+            .collect();
+        assert_eq!(names, ["rule 1", "rule 3"]);
+        // A placeholder with a map entry is not empty: its map points nowhere.
+        let text = text.replace("map = {} }", "map = { 1 } }");
+        assert_eq!(
+            messages(&text),
+            [
+                "t.lua:5:98: error: rule `rule 2`: `map` entry 1 is 1, but `rightGraph` has no vertices"
+            ]
+        );
+    }
+
+    #[test]
+    fn syntax_errors_name_line_column_and_what_was_expected() {
+        let cases = [
+            (
+                "",
+                "t.lua:1:1: error: expected `return` and the table of rules, found the end of the file",
+            ),
+            (
+                "{ }",
+                "t.lua:1:1: error: expected `return` and the table of rules, found `{`",
+            ),
+            (
+                "return {\n  1\n  2 }",
+                "t.lua:3:3: error: expected `,`, `;` or `}` after a table entry, found a number",
+            ),
+            (
+                "return {\n  \"abc }",
+                "t.lua:2:3: error: unfinished string: expected a closing `\"` on the same line",
+            ),
+            (
+                "return { 'a\\q' }",
+                "t.lua:1:12: error: invalid escape sequence: `\\q`",
+            ),
+            (
+                "return { 1.2.3 }",
+                "t.lua:1:10: error: malformed number `1.2.3`",
+            ),
+            (
+                "return { [1] = 2 }",
+                "t.lua:1:11: error: expected a string key after `[`, found a number",
+            ),
+            (
+                "return { [\"k\" = 2 }",
+                "t.lua:1:15: error: expected `]` after the key, found `=`",
+            ),
+            (
+                "return { foo }",
+                "t.lua:1:14: error: expected `=` after the key `foo`, found `}`",
+            ),
+            (
+                "return { end = 1 }",
+                "t.lua:1:10: error: expected a value (a table, a string, a number, `true`, `false` or `nil`), found `end`",
+            ),
+            (
+                "return { - }",
+                "t.lua:1:12: error: expected a number after `-`, found `}`",
+            ),
+            (
+                "return { @ }",
+                "t.lua:1:10: error: unexpected character `@`",
+            ),
+            (
+                "return {} x",
+                "t.lua:1:11: error: expected the end of the file after the returned value, found `x`",
+            ),
+            (
+                "return {\n  --[[ open",
+                "t.lua:2:3: error: unfinished long comment: expected `]]` before the end of the file",
+            ),
+            (
+                "return { \"\\300\" }",
+                "t.lua:1:11: error: invalid escape sequence: a decimal escape must be at most 255",
+            ),
+            (
+                "return { \"\\xff\" }",
+                "t.lua:1:10: error: the string's escapes do not make valid UTF-8 text",
+            ),
+            (
+                "return { {\n",
+                "t.lua:2:1: error: expected a value (a table, a string, a number, `true`, `false` or `nil`), found the end of the file",
+            ),
+        ];
+        for (text, want) in cases {
+            let err = parse_lua(text, "t.lua").expect_err(text);
+            assert!(matches!(err, GrammarError::Syntax(_)), "{text:?}: {err:?}");
+            assert_eq!(err.diagnostics()[0].rule, None);
+            assert_eq!(err.to_string(), want, "{text:?}");
+        }
+        let deep = format!("return {}", "{".repeat(100_000));
+        let m = messages(&deep);
+        assert_eq!(
+            m,
+            ["t.lua:1:108: error: tables are nested more than 100 deep"]
+        );
+    }
+
+    #[test]
+    fn structure_errors_name_the_rule_line_and_column() {
+        let cases = [
+            (
+                TWO_RULES.replacen("leftGraph", "leftGraf", 1),
+                "t.lua:2:3: error: rule `rule 1`: the rule has no `leftGraph`",
+            ),
+            (
+                TWO_RULES.replace("{ { 1, 3 }, { 3, 2 } }", "{ { 1, 3 }, { 9, 2 } }"),
+                "t.lua:6:146: error: rule `rule 2`: `rightGraph` edge 2's vertex 1 is 9, but `rightGraph` has 3 vertices",
+            ),
+            (
+                TWO_RULES.replace(
+                    "{ x = 0, y = 0, tags = { a = true } }",
+                    "{ x = \"ten\", y = 0, tags = { a = true } }",
+                ),
+                "t.lua:5:38: error: rule `rule 2`, vertex `1`: in `leftGraph`: `x` is a string; expected a number",
+            ),
+            (
+                TWO_RULES.replace("map = { 1, 2 }", "map = { 1, 4 }"),
+                "t.lua:7:16: error: rule `rule 2`: `map` entry 2 is 4, but `rightGraph` has 3 vertices",
+            ),
+            (
+                TWO_RULES.replace("map = { 1, 2 }", "map = { 1, 1.5 }"),
+                "t.lua:7:16: error: rule `rule 2`: `map` entry 2 is 1.5, but `rightGraph` has 3 vertices",
+            ),
+            (
+                TWO_RULES.replace("tag = \"b\"", "tag = true"),
+                "t.lua:6:115: error: rule `rule 2`, vertex `3`: in `rightGraph`: `tag` is a boolean; expected a string",
+            ),
+            (
+                TWO_RULES.replace(
+                    "{ x = 1, y = 0, tags = { a = true } }",
+                    "{ x = 1, tags = { a = true } }",
+                ),
+                "t.lua:5:71: error: rule `rule 2`, vertex `2`: in `leftGraph`: the vertex has no `y` (neither `y =` nor positional entry 2)",
+            ),
+            (
+                TWO_RULES.replace("tags = { s = true }", "tags = { s = 1 }"),
+                "t.lua:2:61: error: rule `rule 1`, vertex `1`: in `leftGraph`: tag `s` is set to a number; expected `true`",
+            ),
+            (
+                TWO_RULES.replacen("edges = { { 1, 2 } }", "edges = { { 1 } }", 1),
+                "t.lua:3:103: error: rule `rule 1`: `rightGraph` edge 1 needs two vertex numbers as its first entries",
+            ),
+            (
+                TWO_RULES.replace("tags = { s = true }", "tags = { s = true, s = nil }"),
+                "t.lua:2:55: error: rule `rule 1`, vertex `1`: in `leftGraph`: `tags` names no tag, so the vertex would match nothing",
+            ),
+            (
+                "return 5".to_string(),
+                "t.lua:1:8: error: the returned value is a number; expected a table",
+            ),
+        ];
+        for (text, want) in &cases {
+            let err = parse_lua(text, "t.lua").expect_err(want);
+            assert!(matches!(err, GrammarError::Invalid(_)), "{err:?}");
+            assert_eq!(err.to_string(), *want);
+        }
+        // Every broken rule is reported, not just the first.
+        let text = TWO_RULES
+            .replace("map = { 1 }", "map = { 3 }")
+            .replace("map = { 1, 2 }", "map = 2");
+        assert_eq!(
+            messages(&text),
+            [
+                "t.lua:4:13: error: rule `rule 1`: `map` entry 1 is 3, but `rightGraph` has 2 vertices",
+                "t.lua:7:11: error: rule `rule 2`: `map` is a number; expected a table",
+            ]
+        );
+    }
+
+    #[test]
+    fn garbled_files_never_panic() {
+        for name in ["default", "test"] {
+            let text = corpus_text(name);
+            let last_brace = text.rfind('}').expect("a table");
+            // Every prefix at a stride: cut before the last `}`, each must be a syntax error.
+            for end in (0..text.len()).step_by(3) {
+                let result = parse_lua(&text[..end], "t.lua");
+                if end <= last_brace {
+                    let err = result.expect_err("a cut file is an error");
+                    assert!(
+                        matches!(err, GrammarError::Syntax(_)),
+                        "{name}[..{end}]: {err}"
+                    );
+                    assert!(err.diagnostics()[0].at.line >= 1);
+                }
+            }
+        }
+        // Random byte flips, favouring the bytes the grammar cares about.
+        let text = corpus_text("catacomb").into_bytes();
+        let alphabet = b"{}[]=,;-\"'\\.0123456789eExtrufalsnil\n \x00\xff";
+        let mut rng = WarrenRng::new(SEED_1);
+        let mut failures = 0;
+        for _ in 0..3000 {
+            let mut garbled = text.clone();
+            for _ in 0..1 + rng.below(4) {
+                let i = rng.below(garbled.len() as u32) as usize;
+                garbled[i] = if rng.chance(0.8) {
+                    alphabet[rng.below(alphabet.len() as u32) as usize]
+                } else {
+                    rng.next_u32() as u8
+                };
+            }
+            let garbled = String::from_utf8_lossy(&garbled);
+            if let Err(e) = parse_lua(&garbled, "t.lua") {
+                failures += 1;
+                assert!(!e.diagnostics().is_empty());
+            }
+        }
+        // Most flips break something; a few land in ignored data or keep the meaning.
+        assert!(failures > 1000, "{failures}");
+    }
+
+    #[test]
+    fn unreadable_files_are_read_errors() {
+        let path = corpus("no-such-ruleset");
+        match load_lua(&path) {
+            Err(GrammarError::Read { path: p, .. }) => assert_eq!(p, path.display().to_string()),
+            other => panic!("expected a read error, got {other:?}"),
+        }
+    }
+}
