@@ -8,4 +8,5 @@ pub mod geom;
 pub mod graph;
 pub mod grid;
 pub mod hash;
+pub mod planar;
 pub mod rng;

@@ -10,7 +10,9 @@ use crate::core::rng::WarrenRng;
 use crate::grammar::host::Host;
 use crate::grammar::matcher::Compiled;
 use crate::grammar::rule::Grammar;
-use crate::layout::rooms::{Placement, RoomParams, place_rooms};
+use crate::layout::preserve::{PreserveScratch, relax_preserving};
+use crate::layout::quality::count_crossings;
+use crate::layout::rooms::{Placement, RoomParams, place_rooms_keeping};
 use crate::layout::{LayoutGraph, LayoutParams, LayoutScratch, relax, upscale};
 
 /// How a build runs.
@@ -48,6 +50,12 @@ pub struct BuildReport {
     pub stalled: bool,
     /// Solver iterations run during the build (not counting the room placement).
     pub layout_iterations: u32,
+    /// Relaxations that would have made corridors cross and were redone keeping them apart.
+    pub preserved_relaxations: u32,
+    /// Corridor crossings at the end of the build, before the rooms were placed.
+    pub crossings_before_rooms: u64,
+    /// Rewrites undone because their new corridors would have crossed the drawing.
+    pub rejected_matches: u32,
     /// How the rooms were placed.
     pub placement: Placement,
     /// Nanoseconds spent matching.
@@ -75,6 +83,12 @@ pub struct BuildScratch {
     candidates: Vec<Candidate>,
     removed: Vec<bool>,
     layout: LayoutScratch,
+    preserve: PreserveScratch,
+    keep_src: Vec<u32>,
+    keep_dst: Vec<u32>,
+    saved_x: Vec<f32>,
+    saved_y: Vec<f32>,
+    saved: Host,
 }
 
 /// A rule with matches in the current host: its matches are `count` runs of the rule's pattern
@@ -84,6 +98,49 @@ struct Candidate {
     rule: u32,
     start: u32,
     count: u32,
+}
+
+/// Rewrites tried and undone per step before one is kept whatever it does to the drawing.
+pub const MAX_REJECTIONS: u32 = 16;
+
+/// The host's corridors (non-cosmetic edges) into `src`, `dst`.
+fn corridors(host: &Host, src: &mut Vec<u32>, dst: &mut Vec<u32>) {
+    src.clear();
+    dst.clear();
+    for e in 0..host.edge_count() {
+        if !host.is_cosmetic(e as u32) {
+            src.push(host.src[e]);
+            dst.push(host.dst[e]);
+        }
+    }
+}
+
+/// Index of the candidate to apply: by rule weight, among the rules below their minimum use
+/// count if any of them matches.
+fn pick_candidate(
+    grammar: &Grammar,
+    candidates: &[Candidate],
+    uses: &[u32],
+    rng: &mut WarrenRng,
+) -> usize {
+    let below_min = |c: &Candidate| uses[c.rule as usize] < grammar.rules[c.rule as usize].min_uses;
+    let prefer_min = candidates.iter().any(below_min);
+    let eligible = |c: &Candidate| !prefer_min || below_min(c);
+    let weight = |c: &Candidate| f64::from(grammar.rules[c.rule as usize].weight);
+    let total: f64 = candidates.iter().filter(|c| eligible(c)).map(weight).sum();
+    let mut pick = rng.unit_f64() * total;
+    let mut chosen = candidates
+        .iter()
+        .rposition(eligible)
+        .expect("an eligible candidate exists");
+    for (i, c) in candidates.iter().enumerate().filter(|(_, c)| eligible(c)) {
+        if pick < weight(c) {
+            chosen = i;
+            break;
+        }
+        pick -= weight(c);
+    }
+    chosen
 }
 
 fn nanos(t: Instant) -> u64 {
@@ -106,6 +163,9 @@ pub fn build(
         rewrites: 0,
         stalled: false,
         layout_iterations: 0,
+        preserved_relaxations: 0,
+        crossings_before_rooms: 0,
+        rejected_matches: 0,
         placement: Placement::default(),
         match_ns: 0,
         rewrite_ns: 0,
@@ -145,53 +205,71 @@ pub fn build(
             report.stalled = true;
             break;
         }
-        // Rules still below their minimum go first.
-        let below_min =
-            |c: &Candidate| s.uses[c.rule as usize] < grammar.rules[c.rule as usize].min_uses;
-        let prefer_min = s.candidates.iter().any(below_min);
-        let eligible = |c: &Candidate| !prefer_min || below_min(c);
-        let total: f64 = s
-            .candidates
-            .iter()
-            .filter(|c| eligible(c))
-            .map(|c| f64::from(grammar.rules[c.rule as usize].weight))
-            .sum();
-        let mut pick = rng.unit_f64() * total;
-        let mut chosen = *s
-            .candidates
-            .iter()
-            .rfind(|c| eligible(c))
-            .expect("an eligible candidate exists");
-        for c in s.candidates.iter().filter(|c| eligible(c)) {
-            let w = f64::from(grammar.rules[c.rule as usize].weight);
-            if pick < w {
-                chosen = *c;
-                break;
-            }
-            pick -= w;
-        }
-        let r = chosen.rule as usize;
-        let k = compiled[r].pattern_len();
-        let which = rng.below(chosen.count) as usize;
-        let at = chosen.start as usize + which * k;
-
+        // Pick a rule (by weight; rules below their minimum first) and one of its matches
+        // (uniformly). On a drawing without crossings, a rewrite whose new corridors would
+        // cross it is undone and its match dropped, up to MAX_REJECTIONS times: levels stay
+        // crossing-free by construction whenever some match allows it.
         let t = Instant::now();
-        if params.upscale != 1.0 && host.edge_count() > 0 {
-            upscale(&mut host.x, &mut host.y, params.upscale);
-        }
-        compiled[r].apply(
-            &grammar.rules[r],
-            host,
-            &s.matches[at..at + k],
-            params.layout.length,
-            &mut s.removed,
-        );
+        corridors(host, &mut s.keep_src, &mut s.keep_dst);
+        let clean_before = count_crossings(&host.x, &host.y, &s.keep_src, &s.keep_dst) == 0;
+        let mut rejections = 0;
+        let r = loop {
+            if s.candidates.is_empty() {
+                break None;
+            }
+            let ci = pick_candidate(grammar, &s.candidates, &s.uses, &mut rng);
+            let chosen = s.candidates[ci];
+            let r = chosen.rule as usize;
+            let k = compiled[r].pattern_len();
+            let which = rng.below(chosen.count) as usize;
+            let at = chosen.start as usize + which * k;
+            let undoable = clean_before && rejections < MAX_REJECTIONS;
+            if undoable {
+                s.saved.copy_from(host);
+            }
+            if params.upscale != 1.0 && host.edge_count() > 0 {
+                upscale(&mut host.x, &mut host.y, params.upscale);
+            }
+            let clean = compiled[r].apply(
+                &grammar.rules[r],
+                host,
+                &s.matches[at..at + k],
+                params.layout.length,
+                &mut s.removed,
+            );
+            if clean || !undoable {
+                break Some(r);
+            }
+            host.copy_from(&s.saved);
+            rejections += 1;
+            report.rejected_matches += 1;
+            // Drop the match: the candidate's last match takes its place.
+            let last = chosen.start as usize + (chosen.count as usize - 1) * k;
+            for i in 0..k {
+                s.matches.swap(at + i, last + i);
+            }
+            s.candidates[ci].count -= 1;
+            if s.candidates[ci].count == 0 {
+                s.candidates.remove(ci);
+            }
+        };
+        report.rewrite_ns += nanos(t);
+        let Some(r) = r else {
+            report.stalled = true;
+            break;
+        };
         s.uses[r] += 1;
         report.rewrites += 1;
-        report.rewrite_ns += nanos(t);
 
         if params.relax_every > 0 && report.rewrites.is_multiple_of(params.relax_every) {
             let t = Instant::now();
+            // The corridors, which must not cross.
+            corridors(host, &mut s.keep_src, &mut s.keep_dst);
+            let before = count_crossings(&host.x, &host.y, &s.keep_src, &s.keep_dst);
+            s.saved_x.clear();
+            s.saved_x.extend_from_slice(&host.x);
+            s.saved_y.clear();
+            s.saved_y.extend_from_slice(&host.y);
             let graph = LayoutGraph {
                 src: &host.src,
                 dst: &host.dst,
@@ -205,6 +283,25 @@ pub fn build(
                 &mut s.layout,
             );
             report.layout_iterations += r.iterations;
+            // PERF: the plain relaxation is several times cheaper and keeps the drawing free of
+            // crossings most of the time; only when it made things worse is the step redone
+            // with moves limited so that no corridor crosses another.
+            if count_crossings(&host.x, &host.y, &s.keep_src, &s.keep_dst) > before {
+                host.x.copy_from_slice(&s.saved_x);
+                host.y.copy_from_slice(&s.saved_y);
+                let r = relax_preserving(
+                    &graph,
+                    &s.keep_src,
+                    &s.keep_dst,
+                    &mut host.x,
+                    &mut host.y,
+                    &params.layout,
+                    &mut s.layout,
+                    &mut s.preserve,
+                );
+                report.layout_iterations += r.iterations;
+                report.preserved_relaxations += 1;
+            }
             report.layout_ns += nanos(t);
         }
         if host.vertex_count() >= params.max_vertices as usize {
@@ -229,6 +326,8 @@ pub fn build(
         });
     }
 
+    corridors(host, &mut s.keep_src, &mut s.keep_dst);
+    report.crossings_before_rooms = count_crossings(&host.x, &host.y, &s.keep_src, &s.keep_dst);
     let t = Instant::now();
     s.room_w.clear();
     s.room_h.clear();
@@ -247,8 +346,9 @@ pub fn build(
         max_iterations: params.final_iterations,
         ..params.layout.clone()
     };
-    report.placement = place_rooms(
+    report.placement = place_rooms_keeping(
         &graph,
+        Some((&s.keep_src, &s.keep_dst)),
         &mut host.x,
         &mut host.y,
         &s.room_w,

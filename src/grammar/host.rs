@@ -45,6 +45,20 @@ impl Host {
         self.adj.clear();
     }
 
+    /// Makes this graph a copy of `other`, reusing this one's buffers.
+    pub fn copy_from(&mut self, other: &Host) {
+        self.x.clone_from(&other.x);
+        self.y.clone_from(&other.y);
+        self.tag.clone_from(&other.tag);
+        self.cosmetic.clone_from(&other.cosmetic);
+        self.src.clone_from(&other.src);
+        self.dst.clone_from(&other.dst);
+        self.flags.clone_from(&other.flags);
+        self.length.clone_from(&other.length);
+        self.off.clone_from(&other.off);
+        self.adj.clone_from(&other.adj);
+    }
+
     /// Number of vertices.
     #[inline]
     pub fn vertex_count(&self) -> usize {

@@ -310,7 +310,8 @@ impl Compiled {
 
     /// Rewrites the match `m` (one entry per pattern vertex) of `rule` in `host`: see the
     /// module doc. `edge_length` scales a start rule's substitute (the host has no edge to
-    /// measure yet). `removed` is scratch.
+    /// measure yet). `removed` is scratch. Returns whether the new corridors cross no corridor
+    /// (after pulling the fresh vertices in where that helps).
     pub fn apply(
         &self,
         rule: &Rule,
@@ -318,7 +319,7 @@ impl Compiled {
         m: &[u32],
         edge_length: f32,
         removed: &mut Vec<bool>,
-    ) {
+    ) -> bool {
         debug_assert_eq!(m.len(), self.n);
         // 1. The host edges that matched pattern edges.
         removed.clear();
@@ -363,6 +364,7 @@ impl Compiled {
         }
 
         // 3. The substitute's edges.
+        let first_new = host.edge_count();
         for (e, se) in sub.edges.iter().enumerate() {
             let flags = match se.kind {
                 EdgeKind::Normal => 0,
@@ -376,7 +378,80 @@ impl Compiled {
                 self.sub_length[e],
             );
         }
+        let clean = self.settle_fresh(rule, host, ids, first_new);
         host.rebuild_adjacency();
+        clean
+    }
+
+    /// Pulls the fresh vertices toward their mapped neighbours (halving their offsets, at most
+    /// [`SETTLE_STEPS`] times) until no new corridor crosses another corridor; when no scale
+    /// helps, leaves them where the rule put them.
+    ///
+    /// The similarity places the substitute as drawn, which can land a fresh vertex beyond the
+    /// face of the host drawing it belongs in; close enough to its anchor it is inside that
+    /// face, and the relaxation (which keeps corridors apart) grows it back to size.
+    fn settle_fresh(&self, rule: &Rule, host: &mut Host, ids: &[u32], first_new: usize) -> bool {
+        let sub = &rule.substitute;
+        if !crossing_from(host, first_new) {
+            return true;
+        }
+        if !self.fresh.iter().any(|&f| f) {
+            return false;
+        }
+        // Anchor of each fresh vertex: the mean host position of its mapped substitute
+        // neighbours, or of all mapped vertices when it has none.
+        let mapped_mean = |pick: &dyn Fn(usize) -> bool| {
+            let (mut sx, mut sy, mut k) = (0.0f32, 0.0f32, 0u32);
+            for (s, &fresh) in self.fresh.iter().enumerate() {
+                if !fresh && pick(s) {
+                    sx += host.x[ids[s] as usize];
+                    sy += host.y[ids[s] as usize];
+                    k += 1;
+                }
+            }
+            (k > 0).then(|| (sx / k as f32, sy / k as f32))
+        };
+        let mut moves: Vec<(usize, f32, f32, f32, f32)> = Vec::new();
+        for (s, &fresh) in self.fresh.iter().enumerate() {
+            if !fresh {
+                continue;
+            }
+            let neighbour = |t: usize| {
+                sub.edges.iter().any(|e| {
+                    (e.a as usize == s && e.b as usize == t)
+                        || (e.b as usize == s && e.a as usize == t)
+                })
+            };
+            let anchor = mapped_mean(&neighbour)
+                .or_else(|| mapped_mean(&|_| true))
+                .unwrap_or((0.0, 0.0));
+            let v = ids[s] as usize;
+            moves.push((
+                v,
+                anchor.0,
+                anchor.1,
+                host.x[v] - anchor.0,
+                host.y[v] - anchor.1,
+            ));
+        }
+        let mut t = 1.0f32;
+        for _ in 0..SETTLE_STEPS {
+            t *= 0.5;
+            for &(v, ax, ay, ox, oy) in &moves {
+                host.x[v] = ax + t * ox;
+                host.y[v] = ay + t * oy;
+            }
+            if !crossing_from(host, first_new) {
+                return true;
+            }
+        }
+        // No scale helped (the crossing is not the fresh vertices' distance but their side):
+        // back to the drawing as the rule has it, for the relaxation to sort out.
+        for &(v, ax, ay, ox, oy) in &moves {
+            host.x[v] = ax + ox;
+            host.y[v] = ay + oy;
+        }
+        false
     }
 
     /// The similarity taking the substitute's editor drawing into host coordinates.
@@ -420,6 +495,34 @@ impl Compiled {
             }
         }
     }
+}
+
+/// Halvings of the fresh vertices' offsets [`Compiled::apply`] tries before it leaves a
+/// crossing in place.
+pub const SETTLE_STEPS: u32 = 6;
+
+/// Whether a corridor added at or after edge `first_new` crosses any corridor.
+fn crossing_from(host: &Host, first_new: usize) -> bool {
+    let p = |v: u32| [host.x[v as usize], host.y[v as usize]];
+    for e in first_new..host.edge_count() {
+        if host.is_cosmetic(e as u32) {
+            continue;
+        }
+        let (a, b) = (host.src[e], host.dst[e]);
+        for g in 0..host.edge_count() {
+            if g == e || host.is_cosmetic(g as u32) {
+                continue;
+            }
+            let (c, d) = (host.src[g], host.dst[g]);
+            if a == c || a == d || b == c || b == d {
+                continue;
+            }
+            if crate::layout::quality::segments_intersect(p(a), p(b), p(c), p(d)) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// `p -> to + z (p - from)` with `z = zr + i zi`.
@@ -906,7 +1009,11 @@ mod tests {
                     (
                         rng.unit_f32() * 10.0,
                         rng.unit_f32() * 10.0,
-                        if rng.next_u64().is_multiple_of(2) { a } else { b },
+                        if rng.next_u64().is_multiple_of(2) {
+                            a
+                        } else {
+                            b
+                        },
                     )
                 })
                 .collect();

@@ -28,6 +28,7 @@ use crate::core::generator::{
 };
 use crate::core::graph::edge_flag;
 use crate::core::hash::ContentHasher;
+use crate::core::planar;
 use crate::ensure_level;
 use crate::grammar::build::{BuildParams, BuildScratch, build};
 use crate::grammar::matcher::Compiled;
@@ -37,7 +38,7 @@ use crate::layout::quality;
 pub use config::GrammarConfig;
 
 /// The grammar metric columns, in [`GrammarGenerator::generate`]'s order.
-pub const GRAMMAR_METRICS: [MetricSpec; 13] = [
+pub const GRAMMAR_METRICS: [MetricSpec; 15] = [
     MetricSpec::u32("vertices", "vertices (rooms) in the level"),
     MetricSpec::u32("edges", "corridors: non-cosmetic edges"),
     MetricSpec::u32(
@@ -56,6 +57,14 @@ pub const GRAMMAR_METRICS: [MetricSpec; 13] = [
     MetricSpec::u32(
         "self_intersecting",
         "1 when any two corridors cross (demirogue's failure test), else 0",
+    ),
+    MetricSpec::u32(
+        "planar",
+        "1 when the corridor graph is planar (left-right planarity test), else 0",
+    ),
+    MetricSpec::u32(
+        "rejected_matches",
+        "rewrites undone because their new corridors would have crossed the drawing",
     ),
     MetricSpec::u32("max_valence", "the largest number of edges at one vertex"),
     MetricSpec::u32(
@@ -311,6 +320,8 @@ impl Generator for GrammarGenerator {
             f64::from(u8::from(report.stalled)),
             crossings as f64,
             f64::from(u8::from(crossings > 0)),
+            f64::from(u8::from(planar::is_planar(n, &wsrc, &wdst))),
+            f64::from(report.rejected_matches),
             f64::from(max_valence),
             overlaps as f64,
             f64::from(report.placement.corridors_through_rooms),

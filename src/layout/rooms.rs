@@ -39,6 +39,7 @@
 use rstar::primitives::{GeomWithData, Rectangle};
 use rstar::{AABB, RTree};
 
+use super::preserve::{PreserveScratch, relax_preserving};
 use super::{LayoutGraph, LayoutParams, LayoutReport, LayoutScratch, relax};
 
 /// An R-tree entry: a room's (possibly grown) rectangle and its vertex id.
@@ -126,6 +127,25 @@ pub fn place_rooms(
     rooms: &RoomParams,
     scratch: &mut LayoutScratch,
 ) -> Placement {
+    place_rooms_keeping(graph, None, x, y, w, h, params, rooms, scratch)
+}
+
+/// [`place_rooms`], with the relaxation keeping the edges `keep = (src, dst)` from crossing
+/// each other when they do not already ([`relax_preserving`]): a planar drawing of the
+/// corridors stays planar through the room-sized relaxation. (The push-apart that follows moves
+/// single pairs of rooms and may still, rarely, make two corridors cross.)
+#[allow(clippy::too_many_arguments)]
+pub fn place_rooms_keeping(
+    graph: &LayoutGraph<'_>,
+    keep: Option<(&[u32], &[u32])>,
+    x: &mut [f32],
+    y: &mut [f32],
+    w: &[f32],
+    h: &[f32],
+    params: &LayoutParams,
+    rooms: &RoomParams,
+    scratch: &mut LayoutScratch,
+) -> Placement {
     debug_assert!(
         y.len() == x.len() && w.len() == x.len() && h.len() == x.len(),
         "x, y, w, h must have one entry per vertex"
@@ -150,7 +170,19 @@ pub fn place_rooms(
     if rooms.upscale {
         upscale_to_targets(&room_graph, x, y, room_params.length);
     }
-    let relax_report = relax(&room_graph, x, y, &room_params, scratch);
+    let relax_report = match keep {
+        None => relax(&room_graph, x, y, &room_params, scratch),
+        Some((ks, kd)) => relax_preserving(
+            &room_graph,
+            ks,
+            kd,
+            x,
+            y,
+            &room_params,
+            scratch,
+            &mut PreserveScratch::default(),
+        ),
+    };
 
     let mut pairs = Vec::new();
     crowded_pairs_into(x, y, w, h, rooms.margin, &mut pairs);
@@ -158,12 +190,31 @@ pub fn place_rooms(
         .iter()
         .filter(|&&(a, b)| rooms_crowded(x, y, w, h, a, b, 0.0))
         .count() as u32;
-    let (push_rounds_used, clear) = push_apart(x, y, w, h, rooms, &mut pairs);
-    let fallback = if clear {
+    // With corridors to keep apart, remember the drawing before the pushes: a push that makes
+    // two corridors cross is undone in favour of the uniform scaling, which keeps every
+    // crossing-free drawing crossing-free.
+    let kept = keep.filter(|_| !pairs.is_empty()).map(|(ks, kd)| {
+        (
+            x.to_vec(),
+            y.to_vec(),
+            crate::layout::quality::count_crossings(x, y, ks, kd),
+        )
+    });
+    let (mut push_rounds_used, clear) = push_apart(x, y, w, h, rooms, &mut pairs);
+    let mut fallback = if clear {
         Fallback::None
     } else {
         fallback_slow_path(x, y, w, h, rooms.margin, &mut pairs)
     };
+    if let (Some((x0, y0, before)), Some((ks, kd))) = (kept, keep)
+        && crate::layout::quality::count_crossings(x, y, ks, kd) > before
+    {
+        x.copy_from_slice(&x0);
+        y.copy_from_slice(&y0);
+        crowded_pairs_into(x, y, w, h, rooms.margin, &mut pairs);
+        push_rounds_used = 0;
+        fallback = fallback_slow_path(x, y, w, h, rooms.margin, &mut pairs);
+    }
     debug_assert!(
         overlapping_pairs(x, y, w, h).is_empty(),
         "the push-apart must end without overlap"
