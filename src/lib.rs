@@ -4,7 +4,9 @@
 //! all cores and streamed into Arrow IPC archives that Python and ML tooling read memory-mapped.
 //! The generator families come from five design seeds; this crate implements:
 //!
-//! - [`MazeGenerator`]: spanning-tree mazes with dead-end merging (seed 001).
+//! - [`MazeGenerator`]: spanning-tree mazes with dead-end merging (seed 001);
+//! - [`GrammarGenerator`]: graph-grammar levels grown by rewriting rules, drawn by the force
+//!   solver with corridors that never cross, rooms that never overlap (seed 000).
 //!
 //! The flat API: a generator from its configuration, levels from seeds, and archives written with
 //! [`batch::run`] and read back with [`archive::Archive`]. See `README.md` for the command line.
@@ -40,4 +42,5 @@ pub use crate::core::generator::{
 };
 pub use crate::core::grid::{Grid, GridView, cell};
 pub use crate::core::rng::{WarrenRng, mix};
+pub use grammar::{GrammarConfig, GrammarGenerator};
 pub use maze::{MazeConfig, MazeGenerator};

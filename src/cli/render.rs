@@ -1,5 +1,9 @@
 //! `warren render FILE --index I --out PIC.svg|PIC.png [--sheet CxR]`: draw one level, or a sheet
 //! of consecutive levels starting at index I.
+//!
+//! The columns to read come from the archive's schema (`drawn_columns`): grids, graphs, and
+//! with a graph its vertex tags and rooms when present, so graph-grammar levels (seed 000) are
+//! drawn as dungeon maps of tag-coloured rooms (see `crate::render::draw_level`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -50,6 +54,19 @@ fn parse_sheet(s: &str) -> Result<(u32, u32)> {
     Ok((c, r))
 }
 
+/// The columns `render` reads, from the archive's column names: the grid, the graph and, when
+/// present, vertex tags (room colours) and rooms. Rule uses and metrics are not drawn.
+fn drawn_columns(names: &[&str]) -> Columns {
+    Columns {
+        grid: names.contains(&"grid"),
+        graph: names.contains(&"edge_src"),
+        tags: names.contains(&"vertex_tag"),
+        rooms: names.contains(&"room_x0"),
+        rule_uses: false,
+        metrics: &[],
+    }
+}
+
 /// Runs `render`.
 pub fn run(args: Args) -> Result<ExitCode> {
     let (cols, rows) = parse_sheet(&args.sheet)?;
@@ -68,14 +85,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .iter()
         .map(|f| f.name().as_str())
         .collect();
-    let columns = Columns {
-        grid: names.contains(&"grid"),
-        graph: names.contains(&"edge_src"),
-        tags: names.contains(&"vertex_tag"),
-        rooms: names.contains(&"room_x0"),
-        rule_uses: false,
-        metrics: &[],
-    };
+    let columns = drawn_columns(&names);
     if !columns.grid && !columns.graph {
         bail!(
             "{}: the archive has neither grid nor graph columns to draw",
@@ -136,4 +146,35 @@ pub fn run(args: Args) -> Result<ExitCode> {
         args.out.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grammar_schema_reads_tags_and_rooms() {
+        let grammar = [
+            "index",
+            "vertex_x",
+            "vertex_tag",
+            "edge_src",
+            "room_x0",
+            "rule_uses",
+        ];
+        let columns = drawn_columns(&grammar);
+        assert!(columns.graph && columns.tags && columns.rooms);
+        assert!(!columns.grid && !columns.rule_uses);
+        let maze = drawn_columns(&["index", "vertex_x", "edge_src", "edge_flags"]);
+        assert!(maze.graph && !maze.tags && !maze.rooms);
+    }
+
+    #[test]
+    fn sheet_shapes_parse_and_refuse() {
+        assert_eq!(parse_sheet("4x4").unwrap(), (4, 4));
+        assert_eq!(parse_sheet(" 2 X 3 ").unwrap(), (2, 3));
+        for bad in ["4", "0x2", "x", "33x32"] {
+            assert!(parse_sheet(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -1,7 +1,9 @@
 //! Drawing levels into a [`Scene`]: the cell palette, grid levels as merged horizontal runs of
-//! rects, and contact sheets that tile many levels. Graph levels are drawn by `level_graph`.
+//! rects, and contact sheets that tile many levels. Graph levels are drawn by `level_rooms`
+//! when they have rooms (seed 000's graph grammar) and by `level_graph` otherwise (mazes).
 
 use super::level_graph::draw_graph;
+use super::level_rooms::draw_rooms;
 use super::scene::{Rgba, Scene};
 use crate::core::generator::Level;
 use crate::core::grid::{GridView, cell};
@@ -30,15 +32,21 @@ pub const fn cell_colour(code: u8) -> Rgba {
 /// preserved and centred.
 ///
 /// A grid becomes one rect per horizontal run of equally coloured cells; runs whose colour is
-/// the scene background or transparent (void) are skipped. A graph becomes a wall-coloured
-/// backdrop, thin faint lines for plain edges, thick light lines for passages
-/// ([`edge_flag::PASSAGE`](crate::core::graph::edge_flag::PASSAGE)) and small vertex circles.
-/// Malformed input (short cell arrays, out-of-range vertex ids, non-finite coordinates) draws
-/// what is valid and never panics.
+/// the scene background or transparent (void) are skipped. A graph without rooms (a maze)
+/// becomes a wall-coloured backdrop, thin faint lines for plain edges, thick light lines for
+/// passages ([`edge_flag::PASSAGE`](crate::core::graph::edge_flag::PASSAGE)) and small vertex
+/// circles. A graph with rooms (a graph-grammar dungeon) becomes a dungeon map: thick
+/// floor-coloured corridors from room centre to room centre under the rooms (subdivide
+/// corridors a little narrower), thin faint cosmetic edges, each room a rect filled with its
+/// tag's colour ([`tag_colour`](super::tag_colour)) inside a darker rim, and cosmetic vertices
+/// (empty rooms) as small dots; the rooms themselves are fitted into the square with a margin.
+/// Malformed input (short cell or room arrays, inverted rooms, out-of-range vertex ids,
+/// non-finite coordinates) draws what is valid and never panics.
 ///
 /// # Runtime
 /// O(cells) for a grid, O(V + E) for a graph (one temporary allocation for the median edge
-/// length); the scene grows by at most one item per run, edge and vertex.
+/// length or room side); the scene grows by at most one item per run, edge and vertex, and two
+/// per room.
 pub fn draw_level(level: &Level<'_>, x0: f32, y0: f32, size: f32, scene: &mut Scene) {
     if !(size > 0.0 && x0.is_finite() && y0.is_finite() && size.is_finite()) {
         return;
@@ -48,7 +56,10 @@ pub fn draw_level(level: &Level<'_>, x0: f32, y0: f32, size: f32, scene: &mut Sc
     if let Some(grid) = &level.grid {
         draw_grid(grid, x0, y0, size, scene);
     } else if let Some(graph) = &level.graph {
-        draw_graph(graph, x0, y0, size, scene);
+        match &level.rooms {
+            Some(rooms) => draw_rooms(graph, rooms, x0, y0, size, scene),
+            None => draw_graph(graph, x0, y0, size, scene),
+        }
     }
 }
 

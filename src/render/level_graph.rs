@@ -1,7 +1,9 @@
-//! Drawing graph levels (seed 001's irregular mazes and every later graph family): the graph is
+//! Drawing graph levels without rooms (seed 001's irregular mazes and any graph family that
+//! places no rooms; graph-grammar dungeons are drawn by `level_rooms`): the graph is
 //! fitted into a square, plain edges drawn thin and faint, passages thick and light like carved
 //! corridors on a wall-coloured backdrop, vertices as small dots.
 
+use super::fit::{Fit, grow, vertex};
 use super::level::cell_colour;
 use super::scene::{Rgba, Scene};
 use crate::core::generator::GraphView;
@@ -21,24 +23,6 @@ const VERTEX_RADIUS: f32 = 0.09;
 /// Thinnest stroke and smallest radius in pixels, so huge graphs stay visible.
 const MIN_PX: f32 = 0.5;
 
-/// Maps graph coordinates to scene pixels: `p = origin + (q - min) * scale`.
-struct Fit {
-    min_x: f32,
-    min_y: f32,
-    left: f32,
-    top: f32,
-    scale: f32,
-}
-
-impl Fit {
-    fn point(&self, x: f32, y: f32) -> (f32, f32) {
-        (
-            self.left + (x - self.min_x) * self.scale,
-            self.top + (y - self.min_y) * self.scale,
-        )
-    }
-}
-
 /// Draws `graph` centred in the square `[x0, x0 + size] x [y0, y0 + size]`.
 pub(super) fn draw_graph(graph: &GraphView<'_>, x0: f32, y0: f32, size: f32, scene: &mut Scene) {
     let Some([min_x, min_y, max_x, max_y]) = finite_bounds(graph) else {
@@ -50,26 +34,9 @@ pub(super) fn draw_graph(graph: &GraphView<'_>, x0: f32, y0: f32, size: f32, sce
         .unwrap_or(1.0);
     // NOTE: half a unit of padding keeps round passage caps and dots inside the square.
     let pad = unit * 0.5;
-    let (world_w, world_h) = (max_x - min_x + 2.0 * pad, max_y - min_y + 2.0 * pad);
-    let scale = size / world_w.max(world_h);
-    let fit = Fit {
-        min_x: min_x - pad,
-        min_y: min_y - pad,
-        left: x0 + (size - world_w * scale) * 0.5,
-        top: y0 + (size - world_h * scale) * 0.5,
-        scale,
-    };
-    let backdrop = cell_colour(cell::WALL);
-    if backdrop != scene.background {
-        scene.push_rect(
-            fit.left,
-            fit.top,
-            world_w * scale,
-            world_h * scale,
-            backdrop,
-        );
-    }
-    let unit_px = unit * scale;
+    let fit = Fit::into_square([min_x, min_y, max_x, max_y], pad, x0, y0, size);
+    fit.push_backdrop(cell_colour(cell::WALL), scene);
+    let unit_px = unit * fit.scale;
     // Plain edges first so passages paint over them where they share vertices.
     draw_edges(
         graph,
@@ -117,13 +84,6 @@ fn draw_edges(
     }
 }
 
-/// Vertex `id`'s coordinates, if it exists and is finite.
-fn vertex(graph: &GraphView<'_>, id: u32) -> Option<(f32, f32)> {
-    let x = *graph.x.get(id as usize)?;
-    let y = *graph.y.get(id as usize)?;
-    (x.is_finite() && y.is_finite()).then_some((x, y))
-}
-
 /// `[min_x, min_y, max_x, max_y]` over the finite vertices, or `None` when there are none.
 fn finite_bounds(graph: &GraphView<'_>) -> Option<[f32; 4]> {
     graph
@@ -131,10 +91,7 @@ fn finite_bounds(graph: &GraphView<'_>) -> Option<[f32; 4]> {
         .iter()
         .zip(graph.y)
         .filter(|(x, y)| x.is_finite() && y.is_finite())
-        .fold(None, |acc, (&x, &y)| match acc {
-            None => Some([x, y, x, y]),
-            Some([a, b, c, d]) => Some([a.min(x), b.min(y), c.max(x), d.max(y)]),
-        })
+        .fold(None, |acc, (&x, &y)| grow(acc, [x, y, x, y]))
 }
 
 /// The median length of the edges with two finite endpoints, if positive.

@@ -2,19 +2,28 @@
 //! filled from grid and graph levels ([`draw_level`], [`draw_sheet`]) and written out as SVG
 //! text ([`to_svg`]) or PNG bytes ([`to_png`]).
 //!
+//! Grids (seed 001's rasterised mazes and any tile family) are drawn cell by cell with
+//! [`cell_colour`]; graphs without rooms (seed 001's irregular mazes) as carved passages on a
+//! wall backdrop; graphs with rooms (seed 000's graph-grammar levels) as dungeon maps of
+//! tag-coloured rooms ([`tag_colour`]) joined by corridors, with cosmetic edges and vertices
+//! drawn faint.
+//!
 //! The pipeline is `Level -> Scene -> SVG | PNG`: drawing decides colours and geometry once, so
 //! both outputs show the same picture. Nothing here is on the generation hot path; it serves
 //! previews, contact sheets and debugging of every generator family.
 
 mod error;
+mod fit;
 mod level;
 mod level_graph;
+mod level_rooms;
 mod png;
 mod scene;
 mod svg;
 
 pub use error::RenderError;
 pub use level::{cell_colour, draw_level, draw_sheet};
+pub use level_rooms::{TAG_PALETTE, tag_colour};
 pub use png::{MAX_IMAGE_SIDE, to_png};
 pub use scene::{Item, Rgba, Scene};
 pub use svg::to_svg;

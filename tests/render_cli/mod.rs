@@ -1,4 +1,5 @@
-//! `warren render`: SVG and PNG pictures of one level or a sheet, and its refusals.
+//! `warren render`: SVG and PNG pictures of one level or a sheet (mazes and graph-grammar
+//! dungeons), and its refusals.
 
 use std::path::{Path, PathBuf};
 
@@ -77,6 +78,44 @@ fn renders_a_sheet() {
         sheet_len > one_len,
         "a 2x2 sheet ({sheet_len} bytes) is no larger than one level ({one_len} bytes)"
     );
+}
+
+/// An 8-level graph-grammar archive (seed 000's generator, built-in profile).
+fn grammar_archive(dir: &TempDir) -> PathBuf {
+    let path = dir.join("x.arrow");
+    let out = path.to_str().unwrap();
+    let output = warren([
+        "generate", "grammar", "--quiet", "--count", "8", "--out", out,
+    ]);
+    assert_eq!(exit_code(&output), 0, "{}", stderr(&output));
+    assert!(path.is_file(), "{} was not written", path.display());
+    path
+}
+
+#[test]
+fn renders_grammar_rooms_to_svg_and_a_png_sheet() {
+    let dir = TempDir::new("grammar");
+    let levels = grammar_archive(&dir);
+    let (svg, png) = (dir.join("three.svg"), dir.join("sheet.png"));
+    let output = render(&levels, &svg, &["--index", "3"]);
+    assert_eq!(exit_code(&output), 0, "{}", stderr(&output));
+    let output = render(&levels, &png, &["--index", "3", "--sheet", "2x2"]);
+    assert_eq!(exit_code(&output), 0, "{}", stderr(&output));
+    assert_svg(&svg);
+    assert_png(&png);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    // The backdrop plus a rim and a floor rect per room.
+    let rects = text.matches("<rect").count();
+    assert!(rects >= 5, "{rects} rects: rooms were not drawn");
+    // Tags reach the drawing: rooms of different kinds get different palette colours.
+    let tag_fills = warren::render::TAG_PALETTE[1..]
+        .iter()
+        .filter(|c| {
+            let [r, g, b, _] = c.0;
+            text.contains(&format!(r##"fill="#{r:02x}{g:02x}{b:02x}""##))
+        })
+        .count();
+    assert!(tag_fills >= 2, "{tag_fills} tag colours in the SVG");
 }
 
 #[test]
