@@ -4,7 +4,7 @@
 //! - [`rule`]: the rule model (patterns, substitutes, tag sets, blocked neighbours, `lock`,
 //!   edge kinds, the map) and its validation;
 //! - [`matcher`]: subgraph matching without mirrored matches, and rewriting;
-//! - [`build`]: the build loop, the layout after each rewrite and the room placement;
+//! - [`mod@build`]: the build loop, the layout after each rewrite and the room placement;
 //! - [`host`]: the graph being rewritten;
 //! - [`config`]: the profile section.
 //!

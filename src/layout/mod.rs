@@ -223,7 +223,7 @@ pub fn forces(
     forces::springs(graph, x, y, fx, fy, params);
 }
 
-/// The force on each vertex after the last [`forces`] call.
+/// The force on each vertex after the last [`forces()`] call.
 pub fn last_forces(scratch: &LayoutScratch) -> (&[f32], &[f32]) {
     (&scratch.fx, &scratch.fy)
 }

@@ -2,7 +2,7 @@
 //! (seed 000: a corridor crossing another is a failed level; the grammar's rewrites start from a
 //! drawing without crossings, so the drawing should stay that way).
 //!
-//! Each step computes the usual forces and moves ([`crate::layout::forces`]), then limits every
+//! Each step computes the usual forces and moves ([`crate::layout::forces()`]), then limits every
 //! vertex's move to less than half the distance between any two non-adjacent kept-apart edges it
 //! is an end of: every point of a segment moves at most as far as its farthest-moving end, so two
 //! segments whose ends all move less than half their distance cannot meet (the idea of

@@ -282,7 +282,7 @@ pub struct Explicit<'a> {
 }
 
 impl Explicit<'_> {
-    /// Largest physical degree; must be at most [`MAX_SLOTS`].
+    /// Largest physical degree; must be at most `MAX_SLOTS`.
     pub fn max_degree(&self) -> usize {
         self.csr
             .offset
