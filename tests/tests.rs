@@ -9,6 +9,7 @@ mod archive_integrity;
 mod bad_input;
 mod common;
 mod determinism;
+mod grammar_cli;
 mod layout_cli;
 mod python_reader;
 mod render_cli;

@@ -90,7 +90,9 @@ fn one_error(e: GrammarError) -> anyhow::Error {
 fn check(rules: &str) -> Result<ExitCode> {
     let grammar = match library::load(rules) {
         Ok(g) => g,
-        Err(e @ GrammarError::Read { .. }) => return Err(one_error(e)),
+        Err(e @ (GrammarError::Read { .. } | GrammarError::Unknown { .. })) => {
+            return Err(one_error(e));
+        }
         Err(e) => {
             for d in e.diagnostics() {
                 eprintln!("{d}");

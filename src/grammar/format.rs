@@ -124,9 +124,9 @@ pub fn load(path: &Path) -> Result<RuleFile, GrammarError> {
     let source = path.display().to_string();
     match std::fs::read_to_string(path) {
         Ok(text) => parse(&text, &source),
-        Err(e) => Err(GrammarError::Read {
+        Err(error) => Err(GrammarError::Read {
             path: source,
-            source: e,
+            error,
         }),
     }
 }

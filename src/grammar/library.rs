@@ -127,9 +127,23 @@ pub fn load(rules: &str) -> Result<Grammar, GrammarError> {
         return b.parse();
     }
     let path = Path::new(rules);
-    if path.extension().is_some_and(|e| e == "lua") {
+    let loaded = if path.extension().is_some_and(|e| e == "lua") {
         lua::load_lua(path).map(|i| i.grammar)
     } else {
         format::load(path).map(|f| f.grammar)
+    };
+    // A bare name that is no file was most likely meant as a built-in.
+    match loaded {
+        Err(GrammarError::Read { error, .. })
+            if error.kind() == std::io::ErrorKind::NotFound
+                && path.extension().is_none()
+                && path.components().count() == 1 =>
+        {
+            Err(GrammarError::Unknown {
+                name: rules.to_string(),
+                error,
+            })
+        }
+        other => other,
     }
 }

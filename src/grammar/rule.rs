@@ -773,13 +773,24 @@ impl fmt::Display for Diagnostic {
 /// A grammar could not be read or is not valid.
 #[derive(Debug, thiserror::Error)]
 pub enum GrammarError {
-    /// The file could not be read.
-    #[error("{path}: cannot read: {source}")]
+    /// The file could not be read. (The I/O error is part of the message, not a separate
+    /// cause, so that printing the error chain says it once.)
+    #[error("{path}: cannot read: {error}")]
     Read {
         /// The file.
         path: String,
         /// Why.
-        source: std::io::Error,
+        error: std::io::Error,
+    },
+    /// The name is neither a built-in rule set nor an existing file.
+    #[error(
+        "`{name}` is neither a built-in rule set (see `warren grammar list`) nor a readable file: {error}"
+    )]
+    Unknown {
+        /// The name as given.
+        name: String,
+        /// Why the file could not be read.
+        error: std::io::Error,
     },
     /// Syntax errors (each with line and column).
     #[error("{}", join(.0))]
@@ -793,7 +804,7 @@ impl GrammarError {
     /// The findings behind the error (empty for read errors).
     pub fn diagnostics(&self) -> &[Diagnostic] {
         match self {
-            GrammarError::Read { .. } => &[],
+            GrammarError::Read { .. } | GrammarError::Unknown { .. } => &[],
             GrammarError::Syntax(d) | GrammarError::Invalid(d) => d,
         }
     }
