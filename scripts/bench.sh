@@ -20,6 +20,7 @@ echo "== machine: $(nproc) cores, $(date -u +%Y-%m-%d)"
 cargo bench --bench maze "${criterion_args[@]}"
 cargo bench --bench archive "${criterion_args[@]}"
 cargo bench --bench layout "${criterion_args[@]}"
+cargo bench --bench grammar "${criterion_args[@]}"
 
 cargo build --release --quiet
 out=$(mktemp -d)
