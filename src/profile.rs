@@ -381,6 +381,15 @@ mod tests {
     }
 
     #[test]
+    fn the_shipped_grammar_profile_equals_the_builtin_one() {
+        let text = include_str!("../profiles/grammar.toml");
+        assert_eq!(
+            Profile::from_toml(text, "grammar.toml").unwrap(),
+            Profile::builtin("grammar").unwrap()
+        );
+    }
+
+    #[test]
     fn every_shipped_profile_loads() {
         for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/profiles")).unwrap() {
             let path = entry.unwrap().path();
