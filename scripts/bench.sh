@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces the README's performance table on this machine:
 #   scripts/bench.sh            criterion benches, then 1,000,000 mazes end to end and verify,
+#                               100,000 grammar levels and verify, the demirogue ruleset table,
 #                               then a 100,000-vertex `warren layout`
 #   scripts/bench.sh --quick    shorter criterion runs and 100,000 mazes
 # The archive goes to a temporary folder that is removed afterwards.
@@ -39,3 +40,9 @@ done
 echo "== warren layout: 100,000-vertex level-like graph, 300 iterations"
 python3 scripts/level_like_graph.py "$out/g100k.txt"
 /usr/bin/time -f "wall %e s, peak RSS %M KB" target/release/warren layout "$out/g100k.txt" --iterations 300 --tolerance 0
+gcount=$((count / 10))
+echo "== generate grammar --count $gcount, then verify"
+/usr/bin/time -f "wall %e s, peak RSS %M KB" target/release/warren generate grammar --count "$gcount" --out "$out/g.arrow"
+/usr/bin/time -f "wall %e s, peak RSS %M KB" target/release/warren verify "$out/g.arrow"
+echo "== seed 000's rulesets, one thread"
+scripts/grammar_report.sh "$gcount"
