@@ -8,6 +8,7 @@ use crate::grammar::build::BuildParams;
 use crate::layout::rooms::RoomParams;
 use crate::layout::{LayoutParams, Repulsion, Spring};
 use crate::maze::ConfigError;
+use crate::maze::config::check;
 
 /// Every grammar parameter. Unknown keys are errors; missing keys take their defaults.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -73,17 +74,6 @@ impl Default for GrammarConfig {
             room_margin: 1.0,
             room_scale: 1.0,
         }
-    }
-}
-
-fn check(ok: bool, key: &'static str, problem: impl FnOnce() -> String) -> Result<(), ConfigError> {
-    if ok {
-        Ok(())
-    } else {
-        Err(ConfigError {
-            key,
-            problem: problem(),
-        })
     }
 }
 

@@ -121,7 +121,11 @@ pub struct ConfigError {
 }
 
 /// `Err(ConfigError)` for `key` unless `ok`.
-fn check(ok: bool, key: &'static str, problem: impl FnOnce() -> String) -> Result<(), ConfigError> {
+pub(crate) fn check(
+    ok: bool,
+    key: &'static str,
+    problem: impl FnOnce() -> String,
+) -> Result<(), ConfigError> {
     if ok {
         Ok(())
     } else {

@@ -12,7 +12,7 @@
 //! the first in neighbour order (north, west, east, south on a lattice); merge passes visit rooms
 //! in id order.
 
-mod config;
+pub(crate) mod config;
 mod fast;
 mod merge;
 mod metrics;
