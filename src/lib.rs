@@ -30,6 +30,7 @@ pub mod archive;
 pub mod batch;
 pub mod cli;
 pub mod core;
+pub mod dungeon;
 pub mod grammar;
 pub mod layout;
 pub mod maze;

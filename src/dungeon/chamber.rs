@@ -1,0 +1,591 @@
+//! Placing a chamber at the end of a passage: seed 003's clearance-and-proposal algorithm.
+//!
+//! The chamber grows forward from the entrance (the passage end, `pwidth` squares wide).
+//!
+//! 1. **Probe.** At every length point `p` out from the entrance (the `p`-th square forward),
+//!    count the free squares to the left of the entrance's left edge and to the right of its right
+//!    edge (`clear_left`, `clear_right`, capped at the chamber width). The first point where the
+//!    entrance columns themselves are blocked ends the chamber's length; below the minimum length
+//!    (15 ft, 3 squares) the chamber is cancelled.
+//! 2. **Whole.** If both clearances reach half the chamber width at every point, the centred
+//!    chamber (the extra width split evenly, the odd square to the left) is placed as it is.
+//! 3. **Proposals.** Otherwise each point where a clearance is below half the width proposes
+//!    `(width + 1 - pwidth) - (width - min(clear_left + pwidth, width)) -
+//!    (width - min(clear_right + pwidth, width))` shifted chambers, from the leftmost shift the
+//!    left clearance allows rightward; where that count is below one, a single proposal fills
+//!    all the width there is.
+//! 4. **Trace.** Each proposal is drawn back from its point to the entrance and then forward until
+//!    its length or an obstacle. A proposal that meets an obstacle on the way back is abandoned in
+//!    the seed's original algorithm; by default it is *shrunk* past the obstacle instead (an
+//!    obstacle left of the entrance moves the left edge and narrows the chamber, one to the right
+//!    narrows it), which the seed found would have produced better rooms.
+//! 5. **Choice.** Each proposal scores `area_weight x area + align_weight x alignment`, where
+//!    alignment counts the squares along the chamber's two sides and its entrance wall that touch
+//!    something already dug (walls flush with existing walls), plus one when the chamber is
+//!    shifted fully right (`left` 0) or as far left as its point's clearance allows (`left` at
+//!    its maximum). The best score wins (ties: the earlier proposal); with a
+//!    temperature above zero a proposal is drawn with probability proportional to
+//!    `exp((score - best) / temperature)`.
+
+use crate::core::rng::WarrenRng;
+use crate::dungeon::map::{Cursor, Map};
+
+/// Where a chamber starts: a cursor on the first square beyond the passage end, at the passage's
+/// left edge, facing away from the passage, and the passage width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entrance {
+    /// On the chamber's first square at the entrance's left edge, facing into the chamber.
+    pub cursor: Cursor,
+    /// Passage width in squares.
+    pub width: i32,
+}
+
+/// The chamber the tables asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChamberRequest {
+    /// Squares across (perpendicular to the entrance direction).
+    pub width: i32,
+    /// Squares forward.
+    pub length: i32,
+    /// Shorter than this and the chamber is cancelled (the seed: 15 ft, 3 squares).
+    pub min_length: i32,
+}
+
+/// How proposals are judged.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlaceParams {
+    /// Weight of the area in a proposal's score.
+    pub area_weight: f32,
+    /// Weight of the alignment points.
+    pub align_weight: f32,
+    /// 0: always the best score; above 0, less optimal proposals are drawn at random.
+    pub temperature: f32,
+    /// Shrink a proposal past an obstacle met on the way back to the entrance (default) rather
+    /// than abandon it (the seed's original algorithm).
+    pub shrink: bool,
+}
+
+impl Default for PlaceParams {
+    fn default() -> Self {
+        Self {
+            area_weight: 1.0,
+            align_weight: 0.25,
+            temperature: 0.0,
+            shrink: true,
+        }
+    }
+}
+
+/// Clearance at one length point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clearance {
+    /// Free squares left of the entrance's left edge (capped at the chamber width).
+    pub left: i32,
+    /// Free squares right of the entrance's right edge (capped at the chamber width).
+    pub right: i32,
+}
+
+/// How a proposal came about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProposalKind {
+    /// The centred chamber fitted everywhere.
+    Whole,
+    /// Shifted sideways, full width.
+    Shifted,
+    /// Narrowed past an obstacle (or to the width available).
+    Shrunk,
+}
+
+/// A candidate placement: the chamber covers `width` squares across, starting `left` squares to
+/// the left of the entrance's left edge, and `length` squares forward.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Proposal {
+    /// Squares of the chamber to the left of the entrance's left edge.
+    pub left: i32,
+    /// Squares across.
+    pub width: i32,
+    /// Squares forward.
+    pub length: i32,
+    /// Alignment points.
+    pub align: i32,
+    /// The length point that proposed it (0 for the whole chamber).
+    pub point: i32,
+    /// How it came about.
+    pub kind: ProposalKind,
+}
+
+impl Proposal {
+    /// Squares covered.
+    pub fn area(&self) -> i32 {
+        self.width * self.length
+    }
+
+    /// The score under `params`.
+    pub fn score(&self, params: &PlaceParams) -> f32 {
+        params.area_weight * self.area() as f32 + params.align_weight * self.align as f32
+    }
+
+    /// Every map square of the chamber, row by row from the entrance.
+    pub fn squares(&self, e: &Entrance) -> impl Iterator<Item = (i32, i32)> + '_ {
+        let c = e.cursor;
+        (0..self.length)
+            .flat_map(move |a| (0..self.width).map(move |j| c.map_square(a, self.left - j)))
+    }
+}
+
+/// What the algorithm worked out, for tests, metrics and the curious.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Analysis {
+    /// Length the entrance columns allow (at most the requested length).
+    pub max_length: i32,
+    /// Clearance at points `1..=max_length`.
+    pub clearance: Vec<Clearance>,
+    /// Distinct proposals in the order they were made (too-short ones included).
+    pub proposals: Vec<Proposal>,
+}
+
+/// Probes, proposes and traces (steps 1 to 4 of the module doc) into `out`.
+pub fn analyse(map: &Map, e: &Entrance, req: &ChamberRequest, shrink: bool, out: &mut Analysis) {
+    out.clearance.clear();
+    out.proposals.clear();
+    let c = &e.cursor;
+    let pw = e.width;
+    let free = |a: i32, lateral: i32| {
+        let (x, y) = c.map_square(a, lateral);
+        map.free(x, y)
+    };
+    // 1. Length allowed by the entrance columns, and the clearances along it.
+    let mut max_length = 0;
+    while max_length < req.length && (0..pw).all(|k| free(max_length, -k)) {
+        let a = max_length;
+        let count = |dir: i32, from: i32| {
+            let mut n = 0;
+            while n < req.width && free(a, from + dir * (n + 1)) {
+                n += 1;
+            }
+            n
+        };
+        out.clearance.push(Clearance {
+            left: count(1, 0),
+            right: count(-1, -(pw - 1)),
+        });
+        max_length += 1;
+    }
+    out.max_length = max_length;
+    if max_length == 0 || req.width < pw {
+        return;
+    }
+    // 2. The centred chamber, placed whole when both clearances reach half the chamber width
+    // everywhere (the seed's test: it leaves the centred chamber a margin beyond the entrance).
+    let extra = req.width - pw;
+    let lw = (extra + 1) / 2;
+    let half = req.width / 2;
+    let fits_centred = |cl: &Clearance| cl.left >= half && cl.right >= half;
+    if out.clearance.iter().all(fits_centred) {
+        let mut p = Proposal {
+            left: lw,
+            width: req.width,
+            length: max_length,
+            align: 0,
+            point: 0,
+            kind: ProposalKind::Whole,
+        };
+        p.align = alignment(map, e, &p, extra);
+        out.proposals.push(p);
+        return;
+    }
+    // 3 and 4. Proposals from each point where it does not fit, traced.
+    for (i, cl) in out.clearance.clone().iter().enumerate() {
+        if fits_centred(cl) {
+            continue;
+        }
+        let point = i as i32 + 1;
+        let w = req.width;
+        let n = (w + 1 - pw) - (w - (cl.left + pw).min(w)) - (w - (cl.right + pw).min(w));
+        let max_left = cl.left.min(w - pw);
+        let mut push = |left: i32, width: i32, kind: ProposalKind| {
+            if let Some(p) = trace(map, e, req, shrink, point, left, width, kind, max_left)
+                && !out
+                    .proposals
+                    .iter()
+                    .any(|q| (q.left, q.width, q.length) == (p.left, p.width, p.length))
+            {
+                out.proposals.push(p);
+            }
+        };
+        if n >= 1 {
+            for k in 0..n {
+                push(max_left - k, w, ProposalKind::Shifted);
+            }
+        } else {
+            // Not enough width here: one proposal filling all there is.
+            push(cl.left, cl.left + pw + cl.right, ProposalKind::Shrunk);
+        }
+    }
+}
+
+/// Draws a proposal back from `point` to the entrance (abandoning it, or shrinking it past
+/// obstacles) and then forward to its length or the first obstacle.
+#[allow(clippy::too_many_arguments)]
+fn trace(
+    map: &Map,
+    e: &Entrance,
+    req: &ChamberRequest,
+    shrink: bool,
+    point: i32,
+    mut left: i32,
+    mut width: i32,
+    mut kind: ProposalKind,
+    max_left: i32,
+) -> Option<Proposal> {
+    let c = &e.cursor;
+    let pw = e.width;
+    let free = |a: i32, lateral: i32| {
+        let (x, y) = c.map_square(a, lateral);
+        map.free(x, y)
+    };
+    for a in 0..point {
+        // Lateral offsets `left` (leftmost) down to `left - width + 1`; the entrance columns
+        // are `0..=-(pw - 1)` and were probed free.
+        let mut lateral = left;
+        while lateral > left - width {
+            if !free(a, lateral) {
+                if !shrink {
+                    return None;
+                }
+                kind = ProposalKind::Shrunk;
+                if lateral > 0 {
+                    // Left of the entrance: the chamber now starts just right of it.
+                    width -= left - (lateral - 1);
+                    left = lateral - 1;
+                } else if lateral < -(pw - 1) {
+                    // Right of the entrance: the chamber now ends just left of it.
+                    width = left - lateral;
+                    break;
+                } else {
+                    return None;
+                }
+            }
+            lateral -= 1;
+        }
+    }
+    let mut length = point;
+    while length < req.length && (0..width).all(|j| free(length, left - j)) {
+        length += 1;
+    }
+    let mut p = Proposal {
+        left,
+        width,
+        length,
+        align: 0,
+        point,
+        kind,
+    };
+    p.align = alignment(map, e, &p, max_left);
+    Some(p)
+}
+
+/// Alignment points of a proposal: dug squares right outside its two sides and its entrance
+/// wall, plus one when it is shifted fully right (`left` 0) or as far left as its point allowed
+/// (`left == max_left`).
+pub fn alignment(map: &Map, e: &Entrance, p: &Proposal, max_left: i32) -> i32 {
+    let c = &e.cursor;
+    let dug = |a: i32, lateral: i32| {
+        let (x, y) = c.map_square(a, lateral);
+        map.get(x, y)
+            .is_some_and(|code| code != crate::core::grid::cell::WALL)
+    };
+    let mut n = 0;
+    for a in 0..p.length {
+        n += i32::from(dug(a, p.left + 1)) + i32::from(dug(a, p.left - p.width));
+    }
+    for j in 0..p.width {
+        n += i32::from(dug(-1, p.left - j));
+    }
+    let bonus = p.left == 0 || p.left == max_left;
+    n + i32::from(bonus)
+}
+
+/// Runs the whole algorithm and picks a placement (`None`: cancelled, nothing at least
+/// `min_length` long fits). `analysis` is scratch and keeps what was worked out.
+pub fn place_chamber(
+    map: &Map,
+    e: &Entrance,
+    req: &ChamberRequest,
+    params: &PlaceParams,
+    rng: &mut WarrenRng,
+    analysis: &mut Analysis,
+) -> Option<Proposal> {
+    analyse(map, e, req, params.shrink, analysis);
+    let eligible = || {
+        analysis
+            .proposals
+            .iter()
+            .filter(|p| p.length >= req.min_length && p.width >= 1)
+    };
+    let best = eligible()
+        .map(|p| p.score(params))
+        .fold(f32::NEG_INFINITY, f32::max);
+    if !best.is_finite() {
+        return None;
+    }
+    if params.temperature <= 0.0 {
+        return eligible().find(|p| p.score(params) == best).copied();
+    }
+    let weight = |p: &Proposal| ((p.score(params) - best) / params.temperature).exp();
+    let total: f32 = eligible().map(weight).sum();
+    let mut pick = rng.unit_f32() * total;
+    let mut last = None;
+    for p in eligible() {
+        last = Some(*p);
+        if pick < weight(p) {
+            return Some(*p);
+        }
+        pick -= weight(p);
+    }
+    last
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dungeon::map::Facing;
+
+    /// The seed's worked example: a 12 x 12 map with obstacles; a width-2 passage (the `#`s of
+    /// rows 4 and 5 at column 0) heading east; a chamber 6 wide and 8 long wanted beyond it. The
+    /// seed's map is a window of an open map (its clearances of 6 above the top obstacle say
+    /// so), so four open rows are added above it.
+    fn seed_map() -> (Map, Entrance) {
+        let rows = [
+            "............",
+            "............",
+            "............",
+            "............",
+            "#####.......",
+            "#####.......",
+            "............",
+            "............",
+            "#...........",
+            "#...........",
+            "............",
+            ".......#####",
+            ".......#####",
+            "..##...#####",
+            "..##...#####",
+            "..##........",
+        ];
+        let map = Map::from_rows(&rows);
+        // East-facing: left is north. The passage's left edge square is (0, 8); the chamber's
+        // first square at that edge is (1, 8).
+        let e = Entrance {
+            cursor: Cursor::at(1, 8, Facing::East),
+            width: 2,
+        };
+        (map, e)
+    }
+
+    const REQ: ChamberRequest = ChamberRequest {
+        width: 6,
+        length: 8,
+        min_length: 3,
+    };
+
+    fn p(
+        left: i32,
+        width: i32,
+        length: i32,
+        align: i32,
+        point: i32,
+        kind: ProposalKind,
+    ) -> Proposal {
+        Proposal {
+            left,
+            width,
+            length,
+            align,
+            point,
+            kind,
+        }
+    }
+
+    #[test]
+    fn the_seeds_clearances() {
+        let (map, e) = seed_map();
+        let mut a = Analysis::default();
+        analyse(&map, &e, &REQ, false, &mut a);
+        assert_eq!(a.max_length, 8);
+        let got: Vec<(i32, i32)> = a.clearance.iter().map(|c| (c.left, c.right)).collect();
+        // The seed: (2, 6), (2, 3), (2, 3), (2, 6), open, open, (6, 1), (6, 1).
+        assert_eq!(
+            got,
+            [
+                (2, 6),
+                (2, 3),
+                (2, 3),
+                (2, 6),
+                (6, 6),
+                (6, 6),
+                (6, 1),
+                (6, 1)
+            ]
+        );
+    }
+
+    /// The seed's original algorithm (abandon a proposal that meets an obstacle on its way back).
+    ///
+    /// The seed derives three proposals at point 1 (left 2, 1, 0), the same two again at points
+    /// 2 and 3, and abandons the rest; the winner is left 2, width 6. Its alignments match (7,
+    /// 4, and 2 + 1 for the left-0 bonus = 3). Its lengths of 5 for the two full-width
+    /// proposals are one short: their rows (2..=7 and 3..=8 of the seed's map) are free from
+    /// column 1 through column 6, and only column 7 is blocked, so both are 6 long.
+    #[test]
+    fn the_seeds_example_with_the_original_algorithm() {
+        let (map, e) = seed_map();
+        let mut a = Analysis::default();
+        analyse(&map, &e, &REQ, false, &mut a);
+        use ProposalKind::Shifted;
+        assert_eq!(
+            a.proposals,
+            [
+                p(2, 6, 6, 7, 1, Shifted),
+                p(1, 6, 6, 4, 1, Shifted),
+                p(0, 6, 1, 3, 1, Shifted),
+            ]
+        );
+        let params = PlaceParams {
+            shrink: false,
+            ..PlaceParams::default()
+        };
+        let won = place_chamber(&map, &e, &REQ, &params, &mut WarrenRng::new(1), &mut a);
+        assert_eq!(won.map(|w| (w.left, w.width, w.length)), Some((2, 6, 6)));
+    }
+
+    /// Shrinking instead of abandoning (the default): the seed notes that left 2, width 5,
+    /// length 8 "would have won", and it does. (The seed's alignments for the shrunk proposals,
+    /// 4 and 6, count fewer touching squares than it counts for the others; here every proposal
+    /// is counted the same way.)
+    #[test]
+    fn the_seeds_example_shrinking_past_obstacles() {
+        let (map, e) = seed_map();
+        let mut a = Analysis::default();
+        analyse(&map, &e, &REQ, true, &mut a);
+        use ProposalKind::{Shifted, Shrunk};
+        assert_eq!(
+            a.proposals,
+            [
+                p(2, 6, 6, 7, 1, Shifted),
+                p(1, 6, 6, 4, 1, Shifted),
+                p(0, 6, 1, 3, 1, Shifted),
+                p(0, 5, 6, 5, 4, Shrunk),
+                p(2, 4, 8, 6, 7, Shrunk),
+                p(2, 5, 8, 8, 7, Shrunk),
+            ]
+        );
+        let won = place_chamber(
+            &map,
+            &e,
+            &REQ,
+            &PlaceParams::default(),
+            &mut WarrenRng::new(1),
+            &mut a,
+        );
+        assert_eq!(won.map(|w| (w.left, w.width, w.length)), Some((2, 5, 8)));
+    }
+
+    #[test]
+    fn an_open_map_places_the_centred_chamber_whole() {
+        let map = Map::new(30, 30);
+        let e = Entrance {
+            cursor: Cursor::at(10, 20, Facing::North),
+            width: 2,
+        };
+        let req = ChamberRequest {
+            width: 5,
+            length: 4,
+            min_length: 3,
+        };
+        let mut a = Analysis::default();
+        let won = place_chamber(
+            &map,
+            &e,
+            &req,
+            &PlaceParams::default(),
+            &mut WarrenRng::new(1),
+            &mut a,
+        )
+        .expect("fits");
+        // Extra width 3: two squares left (the odd one), one right.
+        assert_eq!(
+            (won.left, won.width, won.length, won.kind),
+            (2, 5, 4, ProposalKind::Whole)
+        );
+        let squares: Vec<(i32, i32)> = won.squares(&e).collect();
+        assert_eq!(squares.len(), 20);
+        assert!(squares.contains(&(8, 20)) && squares.contains(&(12, 17)));
+    }
+
+    #[test]
+    fn too_short_a_chamber_is_cancelled() {
+        // A wall two squares ahead of the entrance.
+        let mut map = Map::new(20, 20);
+        for x in 0..20 {
+            map.set(x, 8, crate::core::grid::cell::FLOOR);
+        }
+        let e = Entrance {
+            cursor: Cursor::at(10, 10, Facing::North),
+            width: 2,
+        };
+        let mut a = Analysis::default();
+        let won = place_chamber(
+            &map,
+            &e,
+            &REQ,
+            &PlaceParams::default(),
+            &mut WarrenRng::new(1),
+            &mut a,
+        );
+        // Rows 10 and 9 are free, row 8 is dug: two squares, below the minimum of three.
+        assert_eq!(a.max_length, 2);
+        assert_eq!(won, None);
+    }
+
+    /// Every proposal, in every rotation and in random maps, covers only free squares and
+    /// keeps the entrance columns inside it.
+    #[test]
+    fn proposals_never_cover_dug_squares() {
+        let mut rng = WarrenRng::new(5);
+        for round in 0..400 {
+            let mut map = Map::new(24, 24);
+            for _ in 0..(rng.below(60)) {
+                let (x, y) = (rng.below(24) as i32, rng.below(24) as i32);
+                map.set(x, y, crate::core::grid::cell::FLOOR);
+            }
+            let facing = [Facing::North, Facing::East, Facing::South, Facing::West][round % 4];
+            let e = Entrance {
+                cursor: Cursor::at(12, 12, facing),
+                width: 1 + rng.below(3) as i32,
+            };
+            let req = ChamberRequest {
+                width: e.width + rng.below(6) as i32,
+                length: 3 + rng.below(8) as i32,
+                min_length: 3,
+            };
+            for shrink in [false, true] {
+                let mut a = Analysis::default();
+                analyse(&map, &e, &req, shrink, &mut a);
+                for p in &a.proposals {
+                    assert!(p.width >= 1 && p.length >= 1, "{p:?}");
+                    assert!(
+                        p.squares(&e).all(|(x, y)| map.free(x, y)),
+                        "round {round}: {p:?}"
+                    );
+                    // The entrance columns `0..=-(width - 1)` lie inside the chamber.
+                    assert!(
+                        p.left >= 0 && p.left - p.width < -(e.width - 1) + 1,
+                        "{p:?}"
+                    );
+                }
+            }
+        }
+    }
+}
