@@ -22,6 +22,7 @@ cargo bench --bench maze "${criterion_args[@]}"
 cargo bench --bench archive "${criterion_args[@]}"
 cargo bench --bench layout "${criterion_args[@]}"
 cargo bench --bench grammar "${criterion_args[@]}"
+cargo bench --bench dungeon "${criterion_args[@]}"
 
 cargo build --release --quiet
 out=$(mktemp -d)

@@ -9,11 +9,12 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::core::generator::Generator;
+use crate::dungeon::{DmgConfig, DmgGenerator, DmgSetupError};
 use crate::grammar::{GrammarConfig, GrammarGenerator, GrammarSetupError};
 use crate::maze::{ConfigError, MazeConfig, MazeGenerator};
 
 /// The generator kinds this build knows.
-pub const KINDS: &[&str] = &["maze", "grammar"];
+pub const KINDS: &[&str] = &["maze", "grammar", "dmg"];
 
 /// A profile could not be loaded or changed.
 #[derive(Debug, Error)]
@@ -52,6 +53,18 @@ pub enum ProfileError {
     /// The grammar's rules could not be read or are invalid.
     #[error(transparent)]
     Rules(#[from] crate::grammar::rule::GrammarError),
+    /// A dungeon table file is unreadable or invalid.
+    #[error(transparent)]
+    Table(#[from] crate::dungeon::tables::TableError),
+}
+
+impl From<DmgSetupError> for ProfileError {
+    fn from(e: DmgSetupError) -> Self {
+        match e {
+            DmgSetupError::Config(c) => ProfileError::Invalid(c),
+            DmgSetupError::Table(t) => ProfileError::Table(t),
+        }
+    }
 }
 
 impl From<GrammarSetupError> for ProfileError {
@@ -76,6 +89,11 @@ pub enum Profile {
         /// The grammar parameters.
         grammar: GrammarConfig,
     },
+    /// Seed 003 DMG dungeons.
+    Dmg {
+        /// The dungeon parameters.
+        dmg: DmgConfig,
+    },
 }
 
 /// The file layout of a profile. A plain struct (not a tagged enum) so that toml keeps the
@@ -88,6 +106,8 @@ struct ProfileDoc<K> {
     maze: Option<MazeConfig>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     grammar: Option<GrammarConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    dmg: Option<DmgConfig>,
 }
 
 impl Profile {
@@ -96,6 +116,7 @@ impl Profile {
         match self {
             Profile::Maze { .. } => "maze",
             Profile::Grammar { .. } => "grammar",
+            Profile::Dmg { .. } => "dmg",
         }
     }
 
@@ -107,6 +128,9 @@ impl Profile {
             }),
             "grammar" => Ok(Profile::Grammar {
                 grammar: GrammarConfig::default(),
+            }),
+            "dmg" => Ok(Profile::Dmg {
+                dmg: DmgConfig::default(),
             }),
             _ => Err(ProfileError::UnknownKind(kind.to_string())),
         }
@@ -146,13 +170,16 @@ impl Profile {
             toml::from_str(text).map_err(|e| at(e.span(), one_line(e.message())))?;
         let kind_span = Some(doc.kind.span());
         let profile = match doc.kind.get_ref().as_str() {
-            "maze" if doc.grammar.is_none() => Profile::Maze {
+            "maze" if doc.grammar.is_none() && doc.dmg.is_none() => Profile::Maze {
                 maze: doc.maze.unwrap_or_default(),
             },
-            "grammar" if doc.maze.is_none() => Profile::Grammar {
+            "grammar" if doc.maze.is_none() && doc.dmg.is_none() => Profile::Grammar {
                 grammar: doc.grammar.unwrap_or_default(),
             },
-            "maze" | "grammar" => {
+            "dmg" if doc.maze.is_none() && doc.grammar.is_none() => Profile::Dmg {
+                dmg: doc.dmg.unwrap_or_default(),
+            },
+            "maze" | "grammar" | "dmg" => {
                 return Err(at(
                     kind_span,
                     format!(
@@ -193,6 +220,7 @@ impl Profile {
         match self {
             Profile::Maze { maze } => Ok(maze.validate()?),
             Profile::Grammar { grammar } => Ok(grammar.validate()?),
+            Profile::Dmg { dmg } => Ok(dmg.validate()?),
         }
     }
 
@@ -203,11 +231,19 @@ impl Profile {
                 kind: "maze",
                 maze: Some(maze.clone()),
                 grammar: None,
+                dmg: None,
             },
             Profile::Grammar { grammar } => ProfileDoc {
                 kind: "grammar",
                 maze: None,
                 grammar: Some(grammar.clone()),
+                dmg: None,
+            },
+            Profile::Dmg { dmg } => ProfileDoc {
+                kind: "dmg",
+                maze: None,
+                grammar: None,
+                dmg: Some(dmg.clone()),
             },
         };
         toml::to_string(&doc).expect("profiles always serialise")
@@ -222,6 +258,10 @@ impl Profile {
             }
             Profile::Grammar { grammar } => {
                 let generator = GrammarGenerator::new(grammar.clone())?;
+                Ok(task.run(&generator))
+            }
+            Profile::Dmg { dmg } => {
+                let generator = DmgGenerator::new(dmg.clone())?;
                 Ok(task.run(&generator))
             }
         }
@@ -386,6 +426,15 @@ mod tests {
         assert_eq!(
             Profile::from_toml(text, "grammar.toml").unwrap(),
             Profile::builtin("grammar").unwrap()
+        );
+    }
+
+    #[test]
+    fn the_shipped_dmg_profile_equals_the_builtin_one() {
+        let text = include_str!("../profiles/dmg.toml");
+        assert_eq!(
+            Profile::from_toml(text, "dmg.toml").unwrap(),
+            Profile::builtin("dmg").unwrap()
         );
     }
 

@@ -169,7 +169,8 @@ impl GeneratorTask for VerifyTask<'_> {
 }
 
 /// Levels are a pure function of (profile, seed): generating the seed again must give the
-/// stored level exactly. This catches what invariants alone cannot (a level of another profile,
+/// stored level exactly (`f32` metrics as stored, that is after rounding to `f32`). This catches
+/// what invariants alone cannot (a level of another profile,
 /// an edited metric that stays self-consistent) and any determinism regression between builds.
 fn regenerate<G: Generator>(
     generator: &G,
@@ -183,7 +184,7 @@ fn regenerate<G: Generator>(
         Ok(fresh) if fresh.layout_hash != record.level.layout_hash => {
             Some("differs from a fresh generation of its seed (layout_hash)".into())
         }
-        Ok(fresh) if fresh.metrics != record.level.metrics => {
+        Ok(fresh) if !same_metrics(generator, fresh.metrics, record.level.metrics) => {
             Some("metrics differ from a fresh generation of its seed".into())
         }
         Ok(_) => None,
@@ -297,4 +298,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Whether freshly computed metrics equal the stored ones: `u32` metrics exactly, `f32` ones
+/// after the same rounding to `f32` the archive applied.
+fn same_metrics<G: Generator>(generator: &G, fresh: &[f64], stored: &[f64]) -> bool {
+    let specs = generator.columns().metrics;
+    fresh.len() == stored.len()
+        && fresh.iter().zip(stored).enumerate().all(|(i, (&f, &s))| {
+            match specs.get(i).map(|m| m.kind) {
+                Some(crate::core::generator::MetricKind::F32) => f as f32 == s as f32,
+                _ => f == s,
+            }
+        })
 }

@@ -295,12 +295,15 @@ pub fn alignment(map: &Map, e: &Entrance, p: &Proposal, max_left: i32) -> i32 {
         map.get(x, y)
             .is_some_and(|code| code != crate::core::grid::cell::WALL)
     };
+    // With spacing, a chamber's wall is the ring of rock around it, and that wall is flush with
+    // another object's when the square beyond it is dug.
+    let gap = if map.spacing { 2 } else { 1 };
     let mut n = 0;
     for a in 0..p.length {
-        n += i32::from(dug(a, p.left + 1)) + i32::from(dug(a, p.left - p.width));
+        n += i32::from(dug(a, p.left + gap)) + i32::from(dug(a, p.left - p.width + 1 - gap));
     }
     for j in 0..p.width {
-        n += i32::from(dug(-1, p.left - j));
+        n += i32::from(dug(-gap, p.left - j));
     }
     let bonus = p.left == 0 || p.left == max_left;
     n + i32::from(bonus)

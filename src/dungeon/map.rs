@@ -129,32 +129,45 @@ impl Cursor {
 }
 
 /// The dungeon grid. Squares outside it count as occupied (nothing may be drawn there).
+///
+/// With `spacing` on (the generator's setting), a square is only [`free`](Self::free) when no
+/// square of its 3 x 3 neighbourhood is dug and it is not on the map's edge: new objects keep a
+/// wall of rock between themselves and everything else, and open into it only through the
+/// doorways the generator digs on purpose.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Map {
     /// The squares, `cell::WALL` where nothing has been dug.
     pub grid: Grid,
+    /// Whether free squares must keep a one-square wall from everything dug.
+    pub spacing: bool,
+    /// Dug squares in each square's 3 x 3 neighbourhood.
+    near: Vec<u8>,
 }
 
 impl Map {
-    /// An undug map of `width x height` squares.
+    /// An undug map of `width x height` squares, without spacing.
     pub fn new(width: u32, height: u32) -> Self {
+        let n = width as usize * height as usize;
         Self {
             grid: Grid {
                 width,
                 height,
-                cells: vec![cell::WALL; width as usize * height as usize],
+                cells: vec![cell::WALL; n],
             },
+            spacing: false,
+            near: vec![0; n],
         }
     }
 
     /// Reuses this map as an undug `width x height` one.
     pub fn reset(&mut self, width: u32, height: u32) {
+        let n = width as usize * height as usize;
         self.grid.width = width;
         self.grid.height = height;
         self.grid.cells.clear();
-        self.grid
-            .cells
-            .resize(width as usize * height as usize, cell::WALL);
+        self.grid.cells.resize(n, cell::WALL);
+        self.near.clear();
+        self.near.resize(n, 0);
     }
 
     /// Whether `(x, y)` is inside the map.
@@ -170,18 +183,47 @@ impl Map {
             .then(|| self.grid.cells[y as usize * self.grid.width as usize + x as usize])
     }
 
-    /// Whether `(x, y)` is free to dig: inside and still undug rock.
+    /// Whether `(x, y)` is free to dig: inside and still undug rock (and, with spacing, off
+    /// the map's edge with nothing dug around it).
     #[inline]
     pub fn free(&self, x: i32, y: i32) -> bool {
-        self.get(x, y) == Some(cell::WALL)
+        if !self.spacing {
+            return self.get(x, y) == Some(cell::WALL);
+        }
+        let (w, h) = (self.grid.width as i32, self.grid.height as i32);
+        x >= 1 && y >= 1 && x < w - 1 && y < h - 1 && self.near[(y * w + x) as usize] == 0
     }
 
-    /// Sets `(x, y)` to `code` (ignored outside).
+    /// Whether `(x, y)` is dug (inside and not rock).
+    #[inline]
+    pub fn dug(&self, x: i32, y: i32) -> bool {
+        self.get(x, y).is_some_and(|c| c != cell::WALL)
+    }
+
+    /// Sets `(x, y)` to `code` (ignored outside), keeping the neighbourhood counts.
     #[inline]
     pub fn set(&mut self, x: i32, y: i32, code: u8) {
-        if self.inside(x, y) {
-            let w = self.grid.width as usize;
-            self.grid.cells[y as usize * w + x as usize] = code;
+        if !self.inside(x, y) {
+            return;
+        }
+        let w = self.grid.width as usize;
+        let i = y as usize * w + x as usize;
+        let was = self.grid.cells[i] != cell::WALL;
+        let now = code != cell::WALL;
+        self.grid.cells[i] = code;
+        if was != now {
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    if self.inside(x + dx, y + dy) {
+                        let j = (y + dy) as usize * w + (x + dx) as usize;
+                        if now {
+                            self.near[j] += 1;
+                        } else {
+                            self.near[j] -= 1;
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -246,6 +288,17 @@ mod tests {
         assert_eq!(c.map_square(1, -1), (6, 4));
         let e = Cursor::at(5, 5, Facing::East);
         assert_eq!(e.map_square(2, 1), (7, 4));
+    }
+
+    #[test]
+    fn spacing_keeps_a_wall_around_dug_squares() {
+        let mut m = Map::new(8, 8);
+        m.spacing = true;
+        assert!(m.free(3, 3) && !m.free(0, 3) && !m.free(3, 7));
+        m.set(4, 4, cell::FLOOR);
+        assert!(!m.free(3, 3) && !m.free(5, 5) && m.free(2, 2) && m.free(4, 2));
+        m.set(4, 4, cell::WALL);
+        assert!(m.free(3, 3));
     }
 
     #[test]

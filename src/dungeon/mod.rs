@@ -3,8 +3,423 @@
 //!
 //! - [`map`]: the grid, and the cursor (position, facing, object-to-map offset) that draws;
 //! - [`chamber`]: placing a chamber at the end of a passage;
-//! - [`tables`]: the random tables, as validated data files.
+//! - [`tables`]: the random tables, as validated data files;
+//! - [`generate`]: the macro loop (start area, exits explored breadth-first).
+//!
+//! A level is stored as its grid (cell codes of DESIGN.md) and the metrics below.
 
 pub mod chamber;
+pub mod generate;
 pub mod map;
 pub mod tables;
+
+use serde::{Deserialize, Serialize};
+
+use crate::core::error::{GenError, Violation};
+use crate::core::generator::{Columns, Generator, Level, LevelRecord, MetricSpec};
+use crate::core::grid::{GridView, cell};
+use crate::core::hash::ContentHasher;
+use crate::core::rng::WarrenRng;
+use crate::dungeon::chamber::PlaceParams;
+use crate::dungeon::generate::{DungeonParams, DungeonScratch};
+use crate::dungeon::tables::{TableError, Tables};
+use crate::ensure_level;
+use crate::maze::ConfigError;
+use crate::maze::config::check;
+
+/// The `[dmg]` profile section.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DmgConfig {
+    /// Squares across (5 ft each).
+    pub width: u32,
+    /// Squares down.
+    pub height: u32,
+    /// Stop opening new exits once this share of the map is floor.
+    pub max_floor: f64,
+    /// Stop after exploring this many exits.
+    pub max_objects: u32,
+    /// Chamber placement: weight of the area in a proposal's score.
+    pub area_weight: f64,
+    /// Chamber placement: weight of the alignment points.
+    pub align_weight: f64,
+    /// Chamber placement: 0 takes the best proposal; above 0 less optimal ones are drawn at
+    /// random.
+    pub temperature: f64,
+    /// Chamber placement: shrink a proposal past an obstacle instead of abandoning it.
+    pub shrink: bool,
+    /// A folder whose `<table>.toml` files replace the built-in tables (empty: built-in).
+    pub tables: String,
+}
+
+impl Default for DmgConfig {
+    fn default() -> Self {
+        Self {
+            width: 100,
+            height: 100,
+            max_floor: 0.4,
+            max_objects: 400,
+            area_weight: 1.0,
+            align_weight: 0.25,
+            temperature: 0.0,
+            shrink: true,
+            tables: String::new(),
+        }
+    }
+}
+
+impl DmgConfig {
+    /// Checks value ranges; the error names the key.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        check((16..=4096).contains(&self.width), "dmg.width", || {
+            format!("= {} is out of range 16..=4096", self.width)
+        })?;
+        check((16..=4096).contains(&self.height), "dmg.height", || {
+            format!("= {} is out of range 16..=4096", self.height)
+        })?;
+        check(
+            self.max_floor > 0.0 && self.max_floor <= 1.0,
+            "dmg.max_floor",
+            || format!("= {} is out of range (0, 1]", self.max_floor),
+        )?;
+        check(self.max_objects >= 1, "dmg.max_objects", || {
+            "must be at least 1".into()
+        })?;
+        for (v, key) in [
+            (self.area_weight, "dmg.area_weight"),
+            (self.align_weight, "dmg.align_weight"),
+            (self.temperature, "dmg.temperature"),
+        ] {
+            check(v.is_finite() && v >= 0.0, key, || {
+                format!("= {v} must be a finite number >= 0")
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// The dungeon metric columns.
+pub const DMG_METRICS: [MetricSpec; 13] = [
+    MetricSpec::u32("chambers", "chambers placed"),
+    MetricSpec::u32("passages", "passage stretches drawn"),
+    MetricSpec::u32("doors", "doors of every kind"),
+    MetricSpec::u32("secret_doors", "secret doors"),
+    MetricSpec::u32("locked_doors", "locked, barred and portcullis doors"),
+    MetricSpec::u32(
+        "dead_ends",
+        "passages that end at an obstacle or a dead-end roll",
+    ),
+    MetricSpec::u32(
+        "false_doors",
+        "doors rolled that led nowhere (left as rock)",
+    ),
+    MetricSpec::u32("stairs", "stairs up or down"),
+    MetricSpec::f32(
+        "floor_fraction",
+        "share of the map's squares that are floor, doors or stairs",
+    ),
+    MetricSpec::u32("placed_whole", "chambers placed centred, as rolled"),
+    MetricSpec::u32("placed_shifted", "chambers shifted sideways to fit"),
+    MetricSpec::u32("placed_shrunk", "chambers narrowed past an obstacle"),
+    MetricSpec::u32(
+        "cancelled",
+        "chambers cancelled (nothing 15 ft long fitted)",
+    ),
+];
+
+/// The DMG dungeon generator.
+pub struct DmgGenerator {
+    cfg: DmgConfig,
+    tables: Tables,
+    params: DungeonParams,
+}
+
+/// A DMG generator could not be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum DmgSetupError {
+    /// A profile value is out of range.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// A table file is unreadable or invalid.
+    #[error(transparent)]
+    Table(#[from] TableError),
+}
+
+impl DmgGenerator {
+    /// A generator for `cfg`.
+    ///
+    /// # Errors
+    /// A value out of range, or a bad table file.
+    pub fn new(cfg: DmgConfig) -> Result<Self, DmgSetupError> {
+        cfg.validate()?;
+        let tables = if cfg.tables.is_empty() {
+            Tables::builtin()
+        } else {
+            Tables::with_overrides(std::path::Path::new(&cfg.tables))?
+        };
+        let params = DungeonParams {
+            width: cfg.width,
+            height: cfg.height,
+            max_floor: cfg.max_floor,
+            max_objects: cfg.max_objects,
+            place: PlaceParams {
+                area_weight: cfg.area_weight as f32,
+                align_weight: cfg.align_weight as f32,
+                temperature: cfg.temperature as f32,
+                shrink: cfg.shrink,
+            },
+        };
+        Ok(Self {
+            cfg,
+            tables,
+            params,
+        })
+    }
+}
+
+/// Per-worker memory.
+#[derive(Default)]
+pub struct DmgScratch {
+    dungeon: DungeonScratch,
+    metrics: Vec<f64>,
+}
+
+fn passable(code: u8) -> bool {
+    code != cell::WALL && code != cell::FILLED && code != cell::VOID
+}
+
+impl Generator for DmgGenerator {
+    type Scratch = DmgScratch;
+
+    fn kind(&self) -> &'static str {
+        "dmg"
+    }
+
+    fn columns(&self) -> Columns {
+        Columns {
+            grid: true,
+            metrics: &DMG_METRICS,
+            ..Columns::default()
+        }
+    }
+
+    fn new_scratch(&self) -> DmgScratch {
+        DmgScratch::default()
+    }
+
+    fn generate<'s>(&self, seed: u64, s: &'s mut DmgScratch) -> Result<Level<'s>, GenError> {
+        let mut rng = WarrenRng::new(seed);
+        let c = generate::generate(&self.tables, &self.params, &mut rng, &mut s.dungeon);
+        let grid = &s.dungeon.map.as_ref().expect("generated").grid;
+        let floor = grid.cells.iter().filter(|&&c| passable(c)).count();
+        s.metrics.clear();
+        s.metrics.extend([
+            f64::from(c.chambers),
+            f64::from(c.passages),
+            f64::from(c.doors.iter().sum::<u32>()),
+            f64::from(c.doors[3]),
+            f64::from(c.doors[2] + c.doors[4] + c.doors[5]),
+            f64::from(c.dead_ends),
+            f64::from(c.false_doors),
+            f64::from(c.stairs),
+            floor as f64 / grid.cells.len() as f64,
+            f64::from(c.placements[0]),
+            f64::from(c.placements[1]),
+            f64::from(c.placements[2]),
+            f64::from(c.placements[3]),
+        ]);
+        let mut h = ContentHasher::new();
+        h.word(u64::from(grid.width) << 32 | u64::from(grid.height));
+        h.bytes(&grid.cells);
+        Ok(Level {
+            grid: Some(GridView {
+                width: grid.width,
+                height: grid.height,
+                cells: &grid.cells,
+            }),
+            metrics: &s.metrics,
+            layout_hash: h.finish(),
+            ..Level::default()
+        })
+    }
+
+    fn verify(&self, record: &LevelRecord<'_>) -> Result<(), Violation> {
+        let g = record
+            .level
+            .grid
+            .ok_or_else(|| Violation::new("no grid columns"))?;
+        ensure_level!(
+            g.width == self.cfg.width && g.height == self.cfg.height,
+            "grid is {} x {}, the profile says {} x {}",
+            g.width,
+            g.height,
+            self.cfg.width,
+            self.cfg.height
+        );
+        let (w, h) = (g.width as i32, g.height as i32);
+        ensure_level!(
+            g.cells.len() == (w * h) as usize,
+            "grid holds {} cells",
+            g.cells.len()
+        );
+        let at = |x: i32, y: i32| -> u8 {
+            if x < 0 || y < 0 || x >= w || y >= h {
+                cell::WALL
+            } else {
+                g.cells[(y * w + x) as usize]
+            }
+        };
+        if let Some(&bad) = g.cells.iter().find(|&&c| c >= cell::COUNT) {
+            return Err(Violation::new(format!("unknown cell code {bad}")));
+        }
+        // The edge of the map stays rock.
+        for x in 0..w {
+            ensure_level!(
+                !passable(at(x, 0)) && !passable(at(x, h - 1)),
+                "floor on the map's edge at column {x}"
+            );
+        }
+        for y in 0..h {
+            ensure_level!(
+                !passable(at(0, y)) && !passable(at(w - 1, y)),
+                "floor on the map's edge at row {y}"
+            );
+        }
+        // Every door between two passable squares, opposite each other.
+        for y in 0..h {
+            for x in 0..w {
+                let c = at(x, y);
+                if c == cell::DOOR || c == cell::SECRET_DOOR {
+                    let ns = passable(at(x, y - 1)) && passable(at(x, y + 1));
+                    let ew = passable(at(x - 1, y)) && passable(at(x + 1, y));
+                    ensure_level!(
+                        ns || ew,
+                        "door at ({x}, {y}) does not join two floor squares"
+                    );
+                }
+            }
+        }
+        // Everything passable is reachable from the first passable square.
+        let Some(first) = g.cells.iter().position(|&c| passable(c)) else {
+            return Err(Violation::new("no floor at all"));
+        };
+        let mut seen = vec![false; g.cells.len()];
+        let mut stack = vec![first];
+        seen[first] = true;
+        let mut reached = 1usize;
+        while let Some(i) = stack.pop() {
+            let (x, y) = ((i as i32) % w, (i as i32) / w);
+            for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                let (nx, ny) = (x + dx, y + dy);
+                if passable(at(nx, ny)) {
+                    let j = (ny * w + nx) as usize;
+                    if !seen[j] {
+                        seen[j] = true;
+                        reached += 1;
+                        stack.push(j);
+                    }
+                }
+            }
+        }
+        let total = g.cells.iter().filter(|&&c| passable(c)).count();
+        ensure_level!(
+            reached == total,
+            "{} of {total} floor squares cannot be reached from the others",
+            total - reached
+        );
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::generator::LevelRecord;
+    use crate::core::rng::mix;
+
+    #[test]
+    fn generated_dungeons_verify_and_repeat_for_their_seed() {
+        let g = DmgGenerator::new(DmgConfig::default()).unwrap();
+        let (mut s, mut t) = (g.new_scratch(), g.new_scratch());
+        for i in 0..120 {
+            let seed = mix(3, i);
+            let level = g.generate(seed, &mut s).unwrap();
+            let record = LevelRecord {
+                index: i,
+                seed,
+                level,
+            };
+            g.verify(&record)
+                .unwrap_or_else(|v| panic!("seed {i}: {v}"));
+            // A second scratch that has seen other levels gives the same level.
+            let _ = g.generate(mix(9, i), &mut t);
+            let again = g.generate(seed, &mut t).unwrap();
+            assert_eq!(again.layout_hash, level.layout_hash);
+        }
+    }
+
+    #[test]
+    fn verify_rejects_a_door_into_rock_and_an_island() {
+        let g = DmgGenerator::new(DmgConfig::default()).unwrap();
+        let mut s = g.new_scratch();
+        let level = g.generate(mix(1, 1), &mut s).unwrap();
+        let grid = level.grid.unwrap();
+        let (w, h) = (grid.width as usize, grid.height as usize);
+        let check = |cells: &[u8]| {
+            let mut lv = level;
+            lv.grid = Some(GridView {
+                width: grid.width,
+                height: grid.height,
+                cells,
+            });
+            g.verify(&LevelRecord {
+                index: 0,
+                seed: 0,
+                level: lv,
+            })
+        };
+        assert!(check(grid.cells).is_ok());
+        // An island of floor far from everything.
+        let mut island = grid.cells.to_vec();
+        let spot = (0..w * h)
+            .find(|&i| {
+                let (x, y) = (i % w, i / w);
+                x > 2
+                    && y > 2
+                    && x < w - 3
+                    && y < h - 3
+                    && (0..9).all(|k| {
+                        let (dx, dy) = (k % 3, k / 3);
+                        island[(y + dy - 1) * w + x + dx - 1] == cell::WALL
+                    })
+            })
+            .expect("some rock");
+        island[spot] = cell::FLOOR;
+        assert!(
+            check(&island)
+                .unwrap_err()
+                .to_string()
+                .contains("cannot be reached")
+        );
+        // A door with rock on both sides.
+        let mut door = grid.cells.to_vec();
+        door[spot] = cell::DOOR;
+        assert!(
+            check(&door)
+                .unwrap_err()
+                .to_string()
+                .contains("does not join two floor squares")
+        );
+    }
+
+    #[test]
+    fn bad_values_name_their_key() {
+        let e = DmgConfig {
+            width: 8,
+            ..DmgConfig::default()
+        }
+        .validate()
+        .unwrap_err();
+        assert_eq!(e.key, "dmg.width");
+    }
+}

@@ -1,0 +1,704 @@
+//! The macro loop of seed 003: a starting area, then every open exit explored breadth-first
+//! until none remain or the size budget is reached.
+//!
+//! Passages are drawn square by square by a cursor of the passage's width; a passage stops one
+//! square short of anything in its way ("the passage needs to know what it will collide with as
+//! it is being drawn") and ends there as a dead end. At the end of each stretch the passage table
+//! says what comes next: more passage, a side door, a branch, a turn, a dead end (perhaps with a
+//! secret door), a chamber or stairs. Chambers are placed by [`chamber::place_chamber`]; their
+//! exits are rolled (how many, which wall, door or opening, door kind) and queued. Every object
+//! keeps a wall of rock around it and is reached through a doorway dug on purpose, so an exit
+//! that leads nowhere is never dug: it is recorded as a false door or a dead end, never left as a
+//! hole into rock.
+
+use std::collections::VecDeque;
+
+use crate::core::grid::cell;
+use crate::core::rng::WarrenRng;
+use crate::dungeon::chamber::{
+    self, Analysis, ChamberRequest, Entrance, PlaceParams, ProposalKind,
+};
+use crate::dungeon::map::{Cursor, Facing, Map};
+use crate::dungeon::tables::{TableKind, Tables};
+
+/// Feet per square.
+pub const FEET: u32 = 5;
+
+/// What a finished dungeon holds, besides its grid.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Chambers placed.
+    pub chambers: u32,
+    /// Passage stretches drawn.
+    pub passages: u32,
+    /// Doors dug, by kind index of the door table's outcomes (wooden, stone, locked, secret,
+    /// portcullis, barred).
+    pub doors: [u32; 6],
+    /// Passages that ended at an obstacle or a dead-end roll.
+    pub dead_ends: u32,
+    /// Doors that led nowhere and were left as rock.
+    pub false_doors: u32,
+    /// Stairs placed.
+    pub stairs: u32,
+    /// Chamber placements: whole, shifted, shrunk, cancelled.
+    pub placements: [u32; 4],
+}
+
+/// One rectangle of floor a chamber covers (its bounding box for round and cross shapes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChamberBox {
+    /// Left column.
+    pub x0: i32,
+    /// Top row.
+    pub y0: i32,
+    /// One past the right column.
+    pub x1: i32,
+    /// One past the bottom row.
+    pub y1: i32,
+}
+
+/// Settings of one dungeon.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DungeonParams {
+    /// Squares across.
+    pub width: u32,
+    /// Squares down.
+    pub height: u32,
+    /// Stop opening new exits once this share of the map is floor.
+    pub max_floor: f64,
+    /// Stop after this many objects (passages and chambers).
+    pub max_objects: u32,
+    /// Chamber placement.
+    pub place: PlaceParams,
+}
+
+/// Work a worker reuses across dungeons.
+#[derive(Default)]
+pub struct DungeonScratch {
+    /// The map of the last dungeon.
+    pub map: Option<Map>,
+    /// Its chambers.
+    pub chambers: Vec<ChamberBox>,
+    /// Where it starts (a floor square).
+    pub start: (i32, i32),
+    queue: VecDeque<Exit>,
+    analysis: Analysis,
+    floor: u32,
+    placed: Vec<Placed>,
+}
+
+/// A chamber's frame, for rolling exits on it.
+#[derive(Clone, Copy, Debug)]
+struct Placed {
+    cursor: Cursor,
+    left: i32,
+    width: i32,
+    length: i32,
+}
+
+/// What a passage opens from, dug only once the passage has a first square.
+#[derive(Clone, Copy, Debug)]
+enum Gate {
+    /// Nothing to dig (a continuation, a turn, a branch, the start).
+    Open,
+    /// A door square.
+    Door {
+        at: (i32, i32),
+        code: u8,
+        kind: usize,
+    },
+    /// A doorway through a chamber wall: `width` squares from `cursor`'s square rightward.
+    Doorway { cursor: Cursor, width: i32 },
+}
+
+/// An opening waiting to be explored.
+#[derive(Clone, Copy, Debug)]
+enum Exit {
+    /// A passage to draw from `cursor` (first square, left edge), `width` wide, `length` squares,
+    /// through `gate`.
+    Passage {
+        cursor: Cursor,
+        width: i32,
+        length: i32,
+        gate: Gate,
+    },
+    /// A door at `door` (a square of the wall) with `cursor` on the first square beyond it.
+    Door {
+        door: (i32, i32),
+        cursor: Cursor,
+        code: u8,
+        kind: usize,
+    },
+    /// An opening of `width` squares in a wall (`doorway`, the left edge square, and its
+    /// `width - 1` neighbours to the right), `cursor` beyond it.
+    Opening { doorway: Cursor, width: i32 },
+}
+
+fn squares(ft: u32) -> i32 {
+    (ft / FEET).max(1) as i32
+}
+
+/// Generates one dungeon into `s.map`; returns its counts.
+pub fn generate(
+    tables: &Tables,
+    p: &DungeonParams,
+    rng: &mut WarrenRng,
+    s: &mut DungeonScratch,
+) -> Counts {
+    // The map leaves the scratch while it is drawn on (the helpers take both) and goes back at
+    // the end.
+    let mut owned = s.map.take().unwrap_or_else(|| Map::new(p.width, p.height));
+    let map = &mut owned;
+    map.reset(p.width, p.height);
+    map.spacing = true;
+    s.chambers.clear();
+    s.placed.clear();
+    s.queue.clear();
+    s.floor = 0;
+    let mut counts = Counts::default();
+    // The start: the middle of the bottom edge's neighbourhood, facing north.
+    let start = Cursor::at(p.width as i32 / 2, p.height as i32 - 3, Facing::North);
+    s.start = (start.x, start.y);
+    let e = tables.get(TableKind::Start).roll(rng);
+    match e.outcome {
+        "chamber" => {
+            let entrance = Entrance {
+                cursor: start,
+                width: 1,
+            };
+            let req = ChamberRequest {
+                width: squares(e.width_ft),
+                length: squares(e.length_ft),
+                min_length: 3,
+            };
+            if !place(
+                map,
+                tables,
+                p,
+                rng,
+                &entrance,
+                req,
+                "rectangle",
+                s,
+                &mut counts,
+            ) {
+                // Too big for the map: a passage instead.
+                s.queue.push_back(Exit::Passage {
+                    cursor: start,
+                    width: 2,
+                    length: squares(e.width_ft.max(30)),
+                    gate: Gate::Open,
+                });
+            }
+        }
+        _ => s.queue.push_back(Exit::Passage {
+            cursor: start,
+            width: width_roll(tables, rng),
+            length: squares(e.length_ft),
+            gate: Gate::Open,
+        }),
+    }
+    let budget = (p.max_floor * f64::from(p.width * p.height)) as u32;
+    let mut objects = 0;
+    let mut reopened = 0;
+    loop {
+        if s.floor >= budget || objects >= p.max_objects {
+            break;
+        }
+        // When every exit is explored and the budget is not spent, a chamber grows new exits
+        // (the DMG's dungeon goes on as far as the map allows).
+        if s.queue.is_empty() && !s.placed.is_empty() && reopened < p.max_objects {
+            reopened += 1;
+            let pick = s.placed[rng.below(s.placed.len() as u32) as usize];
+            queue_exits(map, tables, rng, &mut s.queue, pick);
+        }
+        let Some(exit) = s.queue.pop_front() else {
+            break;
+        };
+        objects += 1;
+        match exit {
+            Exit::Passage {
+                cursor,
+                width,
+                length,
+                gate,
+            } => passage(
+                map,
+                tables,
+                p,
+                rng,
+                cursor,
+                width,
+                length,
+                gate,
+                s,
+                &mut counts,
+            ),
+            Exit::Door {
+                door,
+                cursor,
+                code,
+                kind,
+            } => {
+                let e = tables.get(TableKind::BeyondDoor).roll(rng);
+                let gate = Gate::Door {
+                    at: door,
+                    code,
+                    kind,
+                };
+                // Passages dig the door themselves once they have a first square.
+                let queued = match e.outcome {
+                    "passage_ahead" => {
+                        start_passage(map, &mut s.queue, cursor, 1, squares(e.length_ft), gate)
+                    }
+                    "passage_left_right" => {
+                        let l = squares(e.length_ft);
+                        let mut left = cursor;
+                        left.turn_left();
+                        let mut right = cursor;
+                        right.turn_right();
+                        let a = start_passage(map, &mut s.queue, left, 1, l, gate);
+                        let b = start_passage(map, &mut s.queue, right, 1, l, gate);
+                        a || b
+                    }
+                    _ => false,
+                };
+                let ok = queued
+                    || match e.outcome {
+                        "chamber" => {
+                            let c = tables.get(TableKind::Chamber).roll(rng);
+                            let req = ChamberRequest {
+                                width: squares(c.width_ft),
+                                length: squares(c.length_ft.max(c.width_ft)),
+                                min_length: 3,
+                            };
+                            let entrance = Entrance { cursor, width: 1 };
+                            let placed = place(
+                                map,
+                                tables,
+                                p,
+                                rng,
+                                &entrance,
+                                req,
+                                c.outcome,
+                                s,
+                                &mut counts,
+                            );
+                            if placed {
+                                dig_gate(map, gate, s, &mut counts);
+                            }
+                            placed
+                        }
+                        _ => false,
+                    };
+                if !ok {
+                    counts.false_doors += 1;
+                }
+            }
+            Exit::Opening { doorway, width } => {
+                let mut beyond = doorway;
+                beyond.forward(1);
+                let gate = Gate::Doorway {
+                    cursor: doorway,
+                    width,
+                };
+                if !start_passage(map, &mut s.queue, beyond, width, squares(30), gate) {
+                    counts.dead_ends += 1;
+                }
+            }
+        }
+    }
+    s.map = Some(owned);
+    counts
+}
+
+fn width_roll(tables: &Tables, rng: &mut WarrenRng) -> i32 {
+    squares(tables.get(TableKind::PassageWidth).roll(rng).width_ft)
+}
+
+/// Whether a passage row at `a` squares ahead of `c` (and its side walls, and the row beyond)
+/// can be dug: the squares themselves and the walls around them are undug and inside.
+fn row_clear(map: &Map, c: &Cursor, a: i32, width: i32) -> bool {
+    let (w, h) = (map.grid.width as i32, map.grid.height as i32);
+    let ok = |a: i32, lateral: i32| {
+        let (x, y) = c.map_square(a, lateral);
+        x >= 1 && y >= 1 && x < w - 1 && y < h - 1 && !map.dug(x, y)
+    };
+    (-width..=1).all(|l| ok(a, l) && ok(a + 1, l))
+}
+
+/// Queues a passage if at least its first row can be dug now.
+fn start_passage(
+    map: &Map,
+    queue: &mut VecDeque<Exit>,
+    cursor: Cursor,
+    width: i32,
+    length: i32,
+    gate: Gate,
+) -> bool {
+    if !row_clear(map, &cursor, 0, width) {
+        return false;
+    }
+    queue.push_back(Exit::Passage {
+        cursor,
+        width,
+        length,
+        gate,
+    });
+    true
+}
+
+/// Digs a passage's or chamber's gate (once: a door shared by two passages counts once).
+fn dig_gate(map: &mut Map, gate: Gate, s: &mut DungeonScratch, counts: &mut Counts) {
+    match gate {
+        Gate::Open => {}
+        Gate::Door { at, code, kind } => {
+            if map.get(at.0, at.1) != Some(code) {
+                map.set(at.0, at.1, code);
+                s.floor += 1;
+                counts.doors[kind] += 1;
+            }
+        }
+        Gate::Doorway { cursor, width } => {
+            for k in 0..width {
+                let (x, y) = cursor.map_square(0, -k);
+                if !map.dug(x, y) {
+                    map.set(x, y, cell::FLOOR);
+                    s.floor += 1;
+                }
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn passage(
+    map: &mut Map,
+    tables: &Tables,
+    p: &DungeonParams,
+    rng: &mut WarrenRng,
+    c: Cursor,
+    width: i32,
+    length: i32,
+    gate: Gate,
+    s: &mut DungeonScratch,
+    counts: &mut Counts,
+) {
+    let mut drawn = 0;
+    while drawn < length && row_clear(map, &c, drawn, width) {
+        for k in 0..width {
+            let (x, y) = c.map_square(drawn, -k);
+            map.set(x, y, cell::FLOOR);
+        }
+        s.floor += width as u32;
+        drawn += 1;
+    }
+    if drawn == 0 {
+        if matches!(gate, Gate::Door { .. }) {
+            counts.false_doors += 1;
+        } else {
+            counts.dead_ends += 1;
+        }
+        return;
+    }
+    dig_gate(map, gate, s, counts);
+
+    counts.passages += 1;
+    if drawn < length {
+        counts.dead_ends += 1;
+        return;
+    }
+    // What comes next.
+    let e = tables.get(TableKind::Passage).roll(rng);
+    let mut end = c;
+    end.forward(drawn);
+    let straight = |queue: &mut VecDeque<Exit>, len: i32| {
+        queue.push_back(Exit::Passage {
+            cursor: end,
+            width,
+            length: len,
+            gate: Gate::Open,
+        });
+    };
+    match e.outcome {
+        "straight" => straight(&mut s.queue, squares(e.length_ft)),
+        "door_left" | "door_right" | "door_ahead" => {
+            let (door, beyond) = match e.outcome {
+                "door_left" => {
+                    let d = c.map_square(drawn - 1, 1);
+                    let mut b = Cursor::at(d.0, d.1, c.facing.left());
+                    b.forward(1);
+                    (d, b)
+                }
+                "door_right" => {
+                    let d = c.map_square(drawn - 1, -width);
+                    let mut b = Cursor::at(d.0, d.1, c.facing.right());
+                    b.forward(1);
+                    (d, b)
+                }
+                _ => {
+                    let d = c.map_square(drawn, 0);
+                    let mut b = Cursor::at(d.0, d.1, c.facing);
+                    b.forward(1);
+                    (d, b)
+                }
+            };
+            queue_door(tables, rng, &mut s.queue, door, beyond);
+            if e.outcome != "door_ahead" {
+                straight(&mut s.queue, squares(30));
+            }
+        }
+        "branch_left" | "branch_right" => {
+            let w = width_roll(tables, rng);
+            let branch = if e.outcome == "branch_left" {
+                let (x, y) = c.map_square(drawn - w.min(drawn), 1);
+                Cursor::at(x, y, c.facing.left())
+            } else {
+                let (x, y) = c.map_square(drawn - 1, -width);
+                Cursor::at(x, y, c.facing.right())
+            };
+            if w <= drawn {
+                start_passage(map, &mut s.queue, branch, w, squares(30), Gate::Open);
+            }
+            straight(&mut s.queue, squares(30));
+        }
+        "turn_left" | "turn_right" if width <= drawn => {
+            let turned = if e.outcome == "turn_left" {
+                let (x, y) = c.map_square(drawn - width, 1);
+                Cursor::at(x, y, c.facing.left())
+            } else {
+                let (x, y) = c.map_square(drawn - 1, -width);
+                Cursor::at(x, y, c.facing.right())
+            };
+            if !start_passage(
+                map,
+                &mut s.queue,
+                turned,
+                width,
+                squares(e.length_ft),
+                Gate::Open,
+            ) {
+                counts.dead_ends += 1;
+            }
+        }
+        "dead_end" | "turn_left" | "turn_right" => {
+            counts.dead_ends += 1;
+            if e.chance > 0 && rng.below(100) < e.chance {
+                let door = c.map_square(drawn, 0);
+                let mut beyond = Cursor::at(door.0, door.1, c.facing);
+                beyond.forward(1);
+                s.queue.push_back(Exit::Door {
+                    door,
+                    cursor: beyond,
+                    code: cell::SECRET_DOOR,
+                    kind: 3,
+                });
+            }
+        }
+        "chamber" => {
+            // A doorway row, then the chamber.
+            let mut entrance_cursor = c;
+            entrance_cursor.forward(drawn + 1);
+            let ch = tables.get(TableKind::Chamber).roll(rng);
+            let req = ChamberRequest {
+                width: squares(ch.width_ft).max(width),
+                length: squares(ch.length_ft.max(ch.width_ft)),
+                min_length: 3,
+            };
+            let entrance = Entrance {
+                cursor: entrance_cursor,
+                width,
+            };
+            if place(map, tables, p, rng, &entrance, req, ch.outcome, s, counts) {
+                for k in 0..width {
+                    let (x, y) = c.map_square(drawn, -k);
+                    map.set(x, y, cell::FLOOR);
+                    s.floor += 1;
+                }
+            } else {
+                counts.dead_ends += 1;
+            }
+        }
+        _ => {
+            // Stairs at the passage end.
+            let st = tables.get(TableKind::Stairs).roll(rng);
+            let (x, y) = c.map_square(drawn - 1, 0);
+            map.set(
+                x,
+                y,
+                if st.outcome == "up" {
+                    cell::STAIRS_UP
+                } else {
+                    cell::STAIRS_DOWN
+                },
+            );
+            counts.stairs += 1;
+        }
+    }
+}
+
+fn queue_door(
+    tables: &Tables,
+    rng: &mut WarrenRng,
+    queue: &mut VecDeque<Exit>,
+    door: (i32, i32),
+    beyond: Cursor,
+) {
+    let d = tables.get(TableKind::Door).roll(rng);
+    let kind = tables
+        .get(TableKind::Door)
+        .kind
+        .outcomes()
+        .iter()
+        .position(|(n, _)| *n == d.outcome)
+        .unwrap_or(0);
+    let code = if d.outcome == "secret" {
+        cell::SECRET_DOOR
+    } else {
+        cell::DOOR
+    };
+    queue.push_back(Exit::Door {
+        door,
+        cursor: beyond,
+        code,
+        kind,
+    });
+}
+
+/// Places a chamber of `shape` at `entrance`; on success digs it, records it and queues its
+/// exits. Returns whether it was placed.
+#[allow(clippy::too_many_arguments)]
+fn place(
+    map: &mut Map,
+    tables: &Tables,
+    p: &DungeonParams,
+    rng: &mut WarrenRng,
+    entrance: &Entrance,
+    req: ChamberRequest,
+    shape: &str,
+    s: &mut DungeonScratch,
+    counts: &mut Counts,
+) -> bool {
+    let Some(won) = chamber::place_chamber(map, entrance, &req, &p.place, rng, &mut s.analysis)
+    else {
+        counts.placements[3] += 1;
+        return false;
+    };
+    counts.placements[match won.kind {
+        ProposalKind::Whole => 0,
+        ProposalKind::Shifted => 1,
+        ProposalKind::Shrunk => 2,
+    }] += 1;
+    counts.chambers += 1;
+    let c = entrance.cursor;
+    let (w, l) = (won.width, won.length);
+    // Round and cross shapes only where the chamber got the square it asked for: cut into a
+    // narrowed strip they could fall apart.
+    let as_rolled = (w, l) == (req.width, req.length);
+    let shape = if as_rolled && (w == l || shape == "cross") {
+        shape
+    } else {
+        "rectangle"
+    };
+    // Shapes inside the placed rectangle; the squares next to the entrance are always floor so
+    // the doorway opens into the chamber.
+    let inside = |a: i32, j: i32| -> bool {
+        let (cx, cy) = (f64::from(w - 1) / 2.0, f64::from(l - 1) / 2.0);
+        let (dx, dy) = (f64::from(j) - cx, f64::from(a) - cy);
+        match shape {
+            "circle" => {
+                let r = f64::from(w.min(l)) / 2.0;
+                dx * dx + dy * dy <= r * r + 0.5 || a == 0
+            }
+            "octagon" => {
+                let cut = f64::from(w.min(l)) * 0.3;
+                dx.abs() + dy.abs() <= cx + cy - cut + 0.5 || a == 0
+            }
+            "cross" => {
+                let (tx, ty) = (f64::from(w) / 6.0, f64::from(l) / 6.0);
+                dx.abs() <= cx - tx + 0.5 || dy.abs() <= cy - ty + 0.5 || a == 0
+            }
+            _ => true,
+        }
+    };
+    let (mut x0, mut y0, mut x1, mut y1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+    for a in 0..l {
+        for j in 0..w {
+            let (x, y) = c.map_square(a, won.left - j);
+            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x + 1), y1.max(y + 1));
+            if inside(a, j) {
+                map.set(x, y, cell::FLOOR);
+                s.floor += 1;
+            }
+        }
+    }
+    s.chambers.push(ChamberBox { x0, y0, x1, y1 });
+
+    let frame = Placed {
+        cursor: c,
+        left: won.left,
+        width: w,
+        length: l,
+    };
+    s.placed.push(frame);
+    queue_exits(map, tables, rng, &mut s.queue, frame);
+    true
+}
+
+/// Rolls a chamber's exits (how many, which wall, door or opening) and queues them.
+fn queue_exits(
+    map: &Map,
+    tables: &Tables,
+    rng: &mut WarrenRng,
+    queue: &mut VecDeque<Exit>,
+    f: Placed,
+) {
+    let (c, w, l) = (f.cursor, f.width, f.length);
+    // Exits.
+    let n = tables.get(TableKind::ChamberExits).roll(rng).count;
+    for _ in 0..n {
+        let loc = tables.get(TableKind::ExitLocation).roll(rng).outcome;
+        let kind = tables.get(TableKind::ExitKind).roll(rng).outcome;
+        let ew = if kind == "door" {
+            1
+        } else {
+            width_roll(tables, rng)
+        };
+        // The doorway: its left-edge square (looking out) and the facing out of the chamber.
+        let doorway = match loc {
+            "left" if ew <= l => {
+                let a0 = rng.below((l - ew + 1) as u32) as i32;
+                let (x, y) = c.map_square(a0, f.left + 1);
+                Some(Cursor::at(x, y, c.facing.left()))
+            }
+            "right" if ew <= l => {
+                let a0 = rng.below((l - ew + 1) as u32) as i32;
+                let (x, y) = c.map_square(a0 + ew - 1, f.left - w);
+                Some(Cursor::at(x, y, c.facing.right()))
+            }
+            "opposite" | "same" if ew <= w => {
+                let k = rng.below((w - ew + 1) as u32) as i32;
+                let (x, y) = c.map_square(l, f.left - k);
+                Some(Cursor::at(x, y, c.facing))
+            }
+            _ => None,
+        };
+        let Some(doorway) = doorway else { continue };
+        // The squares just inside the doorway must be floor (shaped chambers have corners).
+        let mut back = doorway;
+        back.forward(-1);
+        if !(0..ew).all(|k| {
+            let (x, y) = back.map_square(0, -k);
+            map.dug(x, y)
+        }) {
+            continue;
+        }
+        if kind == "door" {
+            let mut beyond = doorway;
+            beyond.forward(1);
+            queue_door(tables, rng, queue, (doorway.x, doorway.y), beyond);
+        } else {
+            queue.push_back(Exit::Opening { doorway, width: ew });
+        }
+    }
+}
