@@ -85,6 +85,66 @@ pub struct DungeonScratch {
     analysis: Analysis,
     floor: u32,
     placed: Vec<Placed>,
+    /// Objects (passage stretches and chambers): kind (`PASSAGE`, `CHAMBER`) and bounding box.
+    pub objects: Vec<(u8, Bbox)>,
+    /// Connections between objects: `(from, to, flags)`; flags carry the door (see
+    /// [`DOOR_FLAG`]).
+    pub links: Vec<(u32, u32, u8)>,
+}
+
+/// Object kind: a stretch of passage.
+pub const PASSAGE: u8 = 0;
+/// Object kind: a chamber.
+pub const CHAMBER: u8 = 1;
+/// No object (the start).
+pub const NO_OBJECT: u32 = u32::MAX;
+/// Edge flag: the connection is a door; bits 4 to 6 hold the door kind (the index of the door
+/// table's outcome: wooden, stone, locked, secret, portcullis, barred).
+pub const DOOR_FLAG: u8 = 1 << 3;
+
+/// An object's bounding box, `[x0, x1) x [y0, y1)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bbox {
+    /// Left column.
+    pub x0: i32,
+    /// Top row.
+    pub y0: i32,
+    /// One past the right column.
+    pub x1: i32,
+    /// One past the bottom row.
+    pub y1: i32,
+}
+
+impl Bbox {
+    const EMPTY: Bbox = Bbox {
+        x0: i32::MAX,
+        y0: i32::MAX,
+        x1: i32::MIN,
+        y1: i32::MIN,
+    };
+
+    fn add(&mut self, x: i32, y: i32) {
+        self.x0 = self.x0.min(x);
+        self.y0 = self.y0.min(y);
+        self.x1 = self.x1.max(x + 1);
+        self.y1 = self.y1.max(y + 1);
+    }
+}
+
+impl DungeonScratch {
+    /// Records an object reached from `from` through `gate`; returns its id.
+    fn record(&mut self, kind: u8, bbox: Bbox, from: u32, gate: Gate) -> u32 {
+        let id = self.objects.len() as u32;
+        self.objects.push((kind, bbox));
+        if from != NO_OBJECT {
+            let flags = match gate {
+                Gate::Door { kind, .. } => DOOR_FLAG | ((kind as u8) << 4),
+                _ => 0,
+            };
+            self.links.push((from, id, flags));
+        }
+        id
+    }
 }
 
 /// A chamber's frame, for rolling exits on it.
@@ -94,6 +154,7 @@ struct Placed {
     left: i32,
     width: i32,
     length: i32,
+    id: u32,
 }
 
 /// What a passage opens from, dug only once the passage has a first square.
@@ -121,6 +182,7 @@ enum Exit {
         width: i32,
         length: i32,
         gate: Gate,
+        from: u32,
     },
     /// A door at `door` (a square of the wall) with `cursor` on the first square beyond it.
     Door {
@@ -128,10 +190,15 @@ enum Exit {
         cursor: Cursor,
         code: u8,
         kind: usize,
+        from: u32,
     },
     /// An opening of `width` squares in a wall (`doorway`, the left edge square, and its
     /// `width - 1` neighbours to the right), `cursor` beyond it.
-    Opening { doorway: Cursor, width: i32 },
+    Opening {
+        doorway: Cursor,
+        width: i32,
+        from: u32,
+    },
 }
 
 fn squares(ft: u32) -> i32 {
@@ -153,6 +220,8 @@ pub fn generate(
     map.spacing = true;
     s.chambers.clear();
     s.placed.clear();
+    s.objects.clear();
+    s.links.clear();
     s.queue.clear();
     s.floor = 0;
     let mut counts = Counts::default();
@@ -179,6 +248,7 @@ pub fn generate(
                 &entrance,
                 req,
                 "rectangle",
+                (NO_OBJECT, Gate::Open),
                 s,
                 &mut counts,
             ) {
@@ -188,6 +258,7 @@ pub fn generate(
                     width: 2,
                     length: squares(e.width_ft.max(30)),
                     gate: Gate::Open,
+                    from: NO_OBJECT,
                 });
             }
         }
@@ -196,6 +267,7 @@ pub fn generate(
             width: width_roll(tables, rng),
             length: squares(e.length_ft),
             gate: Gate::Open,
+            from: NO_OBJECT,
         }),
     }
     let budget = (p.max_floor * f64::from(p.width * p.height)) as u32;
@@ -222,6 +294,7 @@ pub fn generate(
                 width,
                 length,
                 gate,
+                from,
             } => passage(
                 map,
                 tables,
@@ -230,7 +303,7 @@ pub fn generate(
                 cursor,
                 width,
                 length,
-                gate,
+                (from, gate),
                 s,
                 &mut counts,
             ),
@@ -239,6 +312,7 @@ pub fn generate(
                 cursor,
                 code,
                 kind,
+                from,
             } => {
                 let e = tables.get(TableKind::BeyondDoor).roll(rng);
                 let gate = Gate::Door {
@@ -248,17 +322,23 @@ pub fn generate(
                 };
                 // Passages dig the door themselves once they have a first square.
                 let queued = match e.outcome {
-                    "passage_ahead" => {
-                        start_passage(map, &mut s.queue, cursor, 1, squares(e.length_ft), gate)
-                    }
+                    "passage_ahead" => start_passage(
+                        map,
+                        &mut s.queue,
+                        cursor,
+                        1,
+                        squares(e.length_ft),
+                        gate,
+                        from,
+                    ),
                     "passage_left_right" => {
                         let l = squares(e.length_ft);
                         let mut left = cursor;
                         left.turn_left();
                         let mut right = cursor;
                         right.turn_right();
-                        let a = start_passage(map, &mut s.queue, left, 1, l, gate);
-                        let b = start_passage(map, &mut s.queue, right, 1, l, gate);
+                        let a = start_passage(map, &mut s.queue, left, 1, l, gate, from);
+                        let b = start_passage(map, &mut s.queue, right, 1, l, gate, from);
                         a || b
                     }
                     _ => false,
@@ -281,6 +361,7 @@ pub fn generate(
                                 &entrance,
                                 req,
                                 c.outcome,
+                                (from, gate),
                                 s,
                                 &mut counts,
                             );
@@ -295,14 +376,18 @@ pub fn generate(
                     counts.false_doors += 1;
                 }
             }
-            Exit::Opening { doorway, width } => {
+            Exit::Opening {
+                doorway,
+                width,
+                from,
+            } => {
                 let mut beyond = doorway;
                 beyond.forward(1);
                 let gate = Gate::Doorway {
                     cursor: doorway,
                     width,
                 };
-                if !start_passage(map, &mut s.queue, beyond, width, squares(30), gate) {
+                if !start_passage(map, &mut s.queue, beyond, width, squares(30), gate, from) {
                     counts.dead_ends += 1;
                 }
             }
@@ -335,6 +420,7 @@ fn start_passage(
     width: i32,
     length: i32,
     gate: Gate,
+    from: u32,
 ) -> bool {
     if !row_clear(map, &cursor, 0, width) {
         return false;
@@ -344,6 +430,7 @@ fn start_passage(
         width,
         length,
         gate,
+        from,
     });
     true
 }
@@ -380,15 +467,17 @@ fn passage(
     c: Cursor,
     width: i32,
     length: i32,
-    gate: Gate,
+    (from, gate): (u32, Gate),
     s: &mut DungeonScratch,
     counts: &mut Counts,
 ) {
     let mut drawn = 0;
+    let mut bbox = Bbox::EMPTY;
     while drawn < length && row_clear(map, &c, drawn, width) {
         for k in 0..width {
             let (x, y) = c.map_square(drawn, -k);
             map.set(x, y, cell::FLOOR);
+            bbox.add(x, y);
         }
         s.floor += width as u32;
         drawn += 1;
@@ -402,8 +491,8 @@ fn passage(
         return;
     }
     dig_gate(map, gate, s, counts);
-
     counts.passages += 1;
+    let id = s.record(PASSAGE, bbox, from, gate);
     if drawn < length {
         counts.dead_ends += 1;
         return;
@@ -418,6 +507,7 @@ fn passage(
             width,
             length: len,
             gate: Gate::Open,
+            from: id,
         });
     };
     match e.outcome {
@@ -443,7 +533,7 @@ fn passage(
                     (d, b)
                 }
             };
-            queue_door(tables, rng, &mut s.queue, door, beyond);
+            queue_door(tables, rng, &mut s.queue, door, beyond, id);
             if e.outcome != "door_ahead" {
                 straight(&mut s.queue, squares(30));
             }
@@ -458,7 +548,7 @@ fn passage(
                 Cursor::at(x, y, c.facing.right())
             };
             if w <= drawn {
-                start_passage(map, &mut s.queue, branch, w, squares(30), Gate::Open);
+                start_passage(map, &mut s.queue, branch, w, squares(30), Gate::Open, id);
             }
             straight(&mut s.queue, squares(30));
         }
@@ -477,6 +567,7 @@ fn passage(
                 width,
                 squares(e.length_ft),
                 Gate::Open,
+                id,
             ) {
                 counts.dead_ends += 1;
             }
@@ -492,6 +583,7 @@ fn passage(
                     cursor: beyond,
                     code: cell::SECRET_DOOR,
                     kind: 3,
+                    from: id,
                 });
             }
         }
@@ -509,12 +601,25 @@ fn passage(
                 cursor: entrance_cursor,
                 width,
             };
-            if place(map, tables, p, rng, &entrance, req, ch.outcome, s, counts) {
-                for k in 0..width {
-                    let (x, y) = c.map_square(drawn, -k);
-                    map.set(x, y, cell::FLOOR);
-                    s.floor += 1;
-                }
+            let mut doorway = c;
+            doorway.forward(drawn);
+            let gate = Gate::Doorway {
+                cursor: doorway,
+                width,
+            };
+            if place(
+                map,
+                tables,
+                p,
+                rng,
+                &entrance,
+                req,
+                ch.outcome,
+                (id, gate),
+                s,
+                counts,
+            ) {
+                dig_gate(map, gate, s, counts);
             } else {
                 counts.dead_ends += 1;
             }
@@ -543,6 +648,7 @@ fn queue_door(
     queue: &mut VecDeque<Exit>,
     door: (i32, i32),
     beyond: Cursor,
+    from: u32,
 ) {
     let d = tables.get(TableKind::Door).roll(rng);
     let kind = tables
@@ -562,6 +668,7 @@ fn queue_door(
         cursor: beyond,
         code,
         kind,
+        from,
     });
 }
 
@@ -576,6 +683,7 @@ fn place(
     entrance: &Entrance,
     req: ChamberRequest,
     shape: &str,
+    (from, gate): (u32, Gate),
     s: &mut DungeonScratch,
     counts: &mut Counts,
 ) -> bool {
@@ -633,12 +741,14 @@ fn place(
         }
     }
     s.chambers.push(ChamberBox { x0, y0, x1, y1 });
+    let id = s.record(CHAMBER, Bbox { x0, y0, x1, y1 }, from, gate);
 
     let frame = Placed {
         cursor: c,
         left: won.left,
         width: w,
         length: l,
+        id,
     };
     s.placed.push(frame);
     queue_exits(map, tables, rng, &mut s.queue, frame);
@@ -696,9 +806,13 @@ fn queue_exits(
         if kind == "door" {
             let mut beyond = doorway;
             beyond.forward(1);
-            queue_door(tables, rng, queue, (doorway.x, doorway.y), beyond);
+            queue_door(tables, rng, queue, (doorway.x, doorway.y), beyond, f.id);
         } else {
-            queue.push_back(Exit::Opening { doorway, width: ew });
+            queue.push_back(Exit::Opening {
+                doorway,
+                width: ew,
+                from: f.id,
+            });
         }
     }
 }

@@ -6,7 +6,10 @@
 //! - [`tables`]: the random tables, as validated data files;
 //! - [`generate`]: the macro loop (start area, exits explored breadth-first).
 //!
-//! A level is stored as its grid (cell codes of DESIGN.md) and the metrics below.
+//! A level is stored as its grid (cell codes of DESIGN.md), its objects as a graph (a vertex per
+//! passage stretch or chamber at the centre of its box, tag 0 passage, 1 chamber; an edge per
+//! connection, with [`generate::DOOR_FLAG`] and the door kind in bits 4 to 6 where it is a
+//! door), the objects' boxes as room rectangles, and the metrics below.
 
 pub mod chamber;
 pub mod generate;
@@ -16,7 +19,9 @@ pub mod tables;
 use serde::{Deserialize, Serialize};
 
 use crate::core::error::{GenError, Violation};
-use crate::core::generator::{Columns, Generator, Level, LevelRecord, MetricSpec};
+use crate::core::generator::{
+    Columns, Generator, GraphView, Level, LevelRecord, MetricSpec, RoomsView,
+};
 use crate::core::grid::{GridView, cell};
 use crate::core::hash::ContentHasher;
 use crate::core::rng::WarrenRng;
@@ -182,6 +187,16 @@ impl DmgGenerator {
 pub struct DmgScratch {
     dungeon: DungeonScratch,
     metrics: Vec<f64>,
+    x: Vec<f32>,
+    y: Vec<f32>,
+    tag: Vec<u16>,
+    src: Vec<u32>,
+    dst: Vec<u32>,
+    flags: Vec<u8>,
+    x0: Vec<i32>,
+    y0: Vec<i32>,
+    x1: Vec<i32>,
+    y1: Vec<i32>,
 }
 
 fn passable(code: u8) -> bool {
@@ -198,8 +213,11 @@ impl Generator for DmgGenerator {
     fn columns(&self) -> Columns {
         Columns {
             grid: true,
+            graph: true,
+            tags: true,
+            rooms: true,
+            rule_uses: false,
             metrics: &DMG_METRICS,
-            ..Columns::default()
         }
     }
 
@@ -228,14 +246,57 @@ impl Generator for DmgGenerator {
             f64::from(c.placements[2]),
             f64::from(c.placements[3]),
         ]);
+        let d = &s.dungeon;
+        for v in [&mut s.x, &mut s.y] {
+            v.clear();
+        }
+        for v in [&mut s.x0, &mut s.y0, &mut s.x1, &mut s.y1] {
+            v.clear();
+        }
+        s.tag.clear();
+        for &(kind, b) in &d.objects {
+            s.x.push((b.x0 + b.x1) as f32 / 2.0);
+            s.y.push((b.y0 + b.y1) as f32 / 2.0);
+            s.tag.push(u16::from(kind));
+            s.x0.push(b.x0);
+            s.y0.push(b.y0);
+            s.x1.push(b.x1);
+            s.y1.push(b.y1);
+        }
+        s.src.clear();
+        s.dst.clear();
+        s.flags.clear();
+        for &(a, b, f) in &d.links {
+            s.src.push(a);
+            s.dst.push(b);
+            s.flags.push(f);
+        }
         let mut h = ContentHasher::new();
         h.word(u64::from(grid.width) << 32 | u64::from(grid.height));
         h.bytes(&grid.cells);
+        h.u32s(&s.src);
+        h.u32s(&s.dst);
+        h.bytes(&s.flags);
+        let graph = GraphView {
+            x: &s.x,
+            y: &s.y,
+            tag: &s.tag,
+            src: &s.src,
+            dst: &s.dst,
+            flags: &s.flags,
+        };
         Ok(Level {
             grid: Some(GridView {
                 width: grid.width,
                 height: grid.height,
                 cells: &grid.cells,
+            }),
+            graph: Some(graph),
+            rooms: Some(RoomsView {
+                x0: &s.x0,
+                y0: &s.y0,
+                x1: &s.x1,
+                y1: &s.y1,
             }),
             metrics: &s.metrics,
             layout_hash: h.finish(),
@@ -327,6 +388,47 @@ impl Generator for DmgGenerator {
             "{} of {total} floor squares cannot be reached from the others",
             total - reached
         );
+        // Objects: inside the map, links between existing objects, chambers apart.
+        let (Some(graph), Some(rooms)) = (record.level.graph, record.level.rooms) else {
+            return Err(Violation::new("no object graph or room columns"));
+        };
+        let n = graph.x.len();
+        ensure_level!(
+            graph.tag.len() == n
+                && [rooms.x0, rooms.y0, rooms.x1, rooms.y1]
+                    .iter()
+                    .all(|c| c.len() == n),
+            "object columns disagree in length"
+        );
+        for v in 0..n {
+            ensure_level!(
+                rooms.x0[v] >= 0
+                    && rooms.y0[v] >= 0
+                    && rooms.x1[v] <= w
+                    && rooms.y1[v] <= h
+                    && rooms.x0[v] < rooms.x1[v]
+                    && rooms.y0[v] < rooms.y1[v],
+                "object {v}'s box lies outside the map or is empty"
+            );
+        }
+        for (&a, &b) in graph.src.iter().zip(graph.dst) {
+            ensure_level!(
+                (a as usize) < n && (b as usize) < n,
+                "link {a}-{b} with {n} objects"
+            );
+        }
+        let chambers: Vec<usize> = (0..n)
+            .filter(|&v| graph.tag[v] == u16::from(generate::CHAMBER))
+            .collect();
+        for (i, &a) in chambers.iter().enumerate() {
+            for &b in &chambers[i + 1..] {
+                let apart = rooms.x1[a] <= rooms.x0[b]
+                    || rooms.x1[b] <= rooms.x0[a]
+                    || rooms.y1[a] <= rooms.y0[b]
+                    || rooms.y1[b] <= rooms.y0[a];
+                ensure_level!(apart, "chambers {a} and {b} overlap");
+            }
+        }
         Ok(())
     }
 }

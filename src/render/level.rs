@@ -51,8 +51,8 @@ pub fn draw_level(level: &Level<'_>, x0: f32, y0: f32, size: f32, scene: &mut Sc
     if !(size > 0.0 && x0.is_finite() && y0.is_finite() && size.is_finite()) {
         return;
     }
-    // NOTE: no generator emits both parts today; if one ever does, the grid is the picture
-    // because the two need not share a coordinate space.
+    // NOTE: a level with both parts (DMG dungeons: the grid and the graph of its objects) is
+    // drawn as its grid, which is the level itself; the graph summarises it.
     if let Some(grid) = &level.grid {
         draw_grid(grid, x0, y0, size, scene);
     } else if let Some(graph) = &level.graph {
