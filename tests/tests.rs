@@ -9,6 +9,7 @@ mod archive_integrity;
 mod bad_input;
 mod common;
 mod determinism;
+mod dmg_cli;
 mod grammar_cli;
 mod layout_cli;
 mod python_reader;
