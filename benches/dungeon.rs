@@ -4,7 +4,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use warren::dungeon::{DmgConfig, DmgGenerator};
+use warren::dungeon::{DMG_METRICS, DmgConfig, DmgGenerator};
 use warren::{Generator, mix};
 
 fn dungeon(c: &mut Criterion) {
@@ -13,13 +13,20 @@ fn dungeon(c: &mut Criterion) {
     let g = DmgGenerator::new(DmgConfig::default()).expect("default profile");
     let mut scratch = g.new_scratch();
     // The quality of what is timed: mean floor share and chambers over the seeds cycled.
+    let at = |name: &str| {
+        DMG_METRICS
+            .iter()
+            .position(|m| m.name == name)
+            .expect("a dungeon metric")
+    };
+    let (chamber_col, floor_col) = (at("chambers"), at("floor_fraction"));
     let (mut floor, mut chambers) = (0.0, 0.0);
     for i in 0..64 {
         let level = g
             .generate(mix(1, i), &mut scratch)
             .expect("dungeons never fail");
-        chambers += level.metrics[0];
-        floor += level.metrics[8];
+        chambers += level.metrics[chamber_col];
+        floor += level.metrics[floor_col];
     }
     println!(
         "dungeon/100x100: mean floor share {:.3}, mean chambers {:.1} over 64 seeds",

@@ -85,6 +85,8 @@ pub struct DungeonScratch {
     analysis: Analysis,
     floor: u32,
     placed: Vec<Placed>,
+    /// Passage stretches: first-square cursor, width, length drawn, object id.
+    stretches: Vec<(Cursor, i32, i32, u32)>,
     /// Objects (passage stretches and chambers): kind (`PASSAGE`, `CHAMBER`) and bounding box.
     pub objects: Vec<(u8, Bbox)>,
     /// Connections between objects: `(from, to, flags)`; flags carry the door (see
@@ -220,6 +222,7 @@ pub fn generate(
     map.spacing = true;
     s.chambers.clear();
     s.placed.clear();
+    s.stretches.clear();
     s.objects.clear();
     s.links.clear();
     s.queue.clear();
@@ -278,11 +281,32 @@ pub fn generate(
             break;
         }
         // When every exit is explored and the budget is not spent, a chamber grows new exits
-        // (the DMG's dungeon goes on as far as the map allows).
-        if s.queue.is_empty() && !s.placed.is_empty() && reopened < p.max_objects {
+        // or a passage a side door (the DMG's dungeon goes on as far as the map allows).
+        // Chambers are asked when there are any (their exits lead on far more often than a door
+        // in a passage's side, which measured a quarter less floor per dungeon); a dungeon
+        // without a chamber yet grows from its passages.
+        let grown = s.placed.len() + s.stretches.len();
+        // A failed attempt (no room beside the chosen wall) tries again, up to a bound.
+        while s.queue.is_empty() && grown > 0 && reopened < 4 * p.max_objects {
             reopened += 1;
-            let pick = s.placed[rng.below(s.placed.len() as u32) as usize];
-            queue_exits(map, tables, rng, &mut s.queue, pick);
+            if !s.placed.is_empty() {
+                let pick = s.placed[rng.below(s.placed.len() as u32) as usize];
+                queue_exits(map, tables, rng, &mut s.queue, pick);
+            } else {
+                let pick = rng.below(s.stretches.len() as u32) as usize;
+                let (c, width, drawn, id) = s.stretches[pick];
+                let a = rng.below(drawn as u32) as i32;
+                let (door, facing) = if rng.below(2) == 0 {
+                    (c.map_square(a, 1), c.facing.left())
+                } else {
+                    (c.map_square(a, -width), c.facing.right())
+                };
+                let mut beyond = Cursor::at(door.0, door.1, facing);
+                beyond.forward(1);
+                if !map.dug(door.0, door.1) && row_clear(map, &beyond, 0, 1) {
+                    queue_door(tables, rng, &mut s.queue, door, beyond, id);
+                }
+            }
         }
         let Some(exit) = s.queue.pop_front() else {
             break;
@@ -493,6 +517,7 @@ fn passage(
     dig_gate(map, gate, s, counts);
     counts.passages += 1;
     let id = s.record(PASSAGE, bbox, from, gate);
+    s.stretches.push((c, width, drawn, id));
     if drawn < length {
         counts.dead_ends += 1;
         return;
@@ -710,7 +735,12 @@ fn place(
     };
     // Shapes inside the placed rectangle; the squares next to the entrance are always floor so
     // the doorway opens into the chamber.
+    let plain = shape == "rectangle";
     let inside = |a: i32, j: i32| -> bool {
+        // PERF: most chambers are rectangles; no arithmetic for them.
+        if plain {
+            return true;
+        }
         let (cx, cy) = (f64::from(w - 1) / 2.0, f64::from(l - 1) / 2.0);
         let (dx, dy) = (f64::from(j) - cx, f64::from(a) - cy);
         match shape {

@@ -212,6 +212,21 @@ impl Map {
         let now = code != cell::WALL;
         self.grid.cells[i] = code;
         if was != now {
+            let h = self.grid.height as i32;
+            // PERF: away from the edge the whole 3 x 3 block is inside; no per-square test.
+            if x >= 1 && y >= 1 && x < w as i32 - 1 && y < h - 1 {
+                for dy in 0..3 {
+                    let row = (y as usize + dy - 1) * w + x as usize - 1;
+                    for n in &mut self.near[row..row + 3] {
+                        if now {
+                            *n += 1;
+                        } else {
+                            *n -= 1;
+                        }
+                    }
+                }
+                return;
+            }
             for dy in -1..=1 {
                 for dx in -1..=1 {
                     if self.inside(x + dx, y + dy) {

@@ -104,12 +104,16 @@ impl DmgConfig {
 }
 
 /// The dungeon metric columns.
-pub const DMG_METRICS: [MetricSpec; 13] = [
+pub const DMG_METRICS: [MetricSpec; 17] = [
     MetricSpec::u32("chambers", "chambers placed"),
     MetricSpec::u32("passages", "passage stretches drawn"),
     MetricSpec::u32("doors", "doors of every kind"),
+    MetricSpec::u32("wooden_doors", "wooden doors"),
+    MetricSpec::u32("stone_doors", "stone doors"),
+    MetricSpec::u32("locked_doors", "locked doors"),
     MetricSpec::u32("secret_doors", "secret doors"),
-    MetricSpec::u32("locked_doors", "locked, barred and portcullis doors"),
+    MetricSpec::u32("portcullises", "portcullises"),
+    MetricSpec::u32("barred_doors", "barred doors"),
     MetricSpec::u32(
         "dead_ends",
         "passages that end at an obstacle or a dead-end roll",
@@ -235,8 +239,12 @@ impl Generator for DmgGenerator {
             f64::from(c.chambers),
             f64::from(c.passages),
             f64::from(c.doors.iter().sum::<u32>()),
+            f64::from(c.doors[0]),
+            f64::from(c.doors[1]),
+            f64::from(c.doors[2]),
             f64::from(c.doors[3]),
-            f64::from(c.doors[2] + c.doors[4] + c.doors[5]),
+            f64::from(c.doors[4]),
+            f64::from(c.doors[5]),
             f64::from(c.dead_ends),
             f64::from(c.false_doors),
             f64::from(c.stairs),
