@@ -144,30 +144,50 @@ pub struct Analysis {
     pub proposals: Vec<Proposal>,
 }
 
+/// Free squares stepping `step` at a time from state index `from` (not counted), at most
+/// `max`. `from` must be free, so the walk stops at a blocked square inside the padded map.
+#[inline]
+fn free_run(map: &Map, from: usize, step: isize, max: i32) -> i32 {
+    let mut n = 0;
+    let mut i = from;
+    while n < max {
+        i = (i as isize + step) as usize;
+        if !map.free_at(i) {
+            break;
+        }
+        n += 1;
+    }
+    n
+}
+
 /// Probes, proposes and traces (steps 1 to 4 of the module doc) into `out`.
 pub fn analyse(map: &Map, e: &Entrance, req: &ChamberRequest, shrink: bool, out: &mut Analysis) {
     out.clearance.clear();
     out.proposals.clear();
+    out.max_length = 0;
     let c = &e.cursor;
     let pw = e.width;
-    let free = |a: i32, lateral: i32| {
-        let (x, y) = c.map_square(a, lateral);
-        map.free(x, y)
-    };
+    if !map.free(c.map_x(), c.map_y()) {
+        return;
+    }
+    // PERF: every walk below starts from a free square and stops at the first blocked one, so
+    // it reads one state byte per square through the frame, with no coordinate turning and no
+    // bounds arithmetic (the map's blocked padding ends every walk).
+    let f = map.frame(c);
+    let left = f.left_step();
     // 1. Length allowed by the entrance columns, and the clearances along it.
     let mut max_length = 0;
-    while max_length < req.length && (0..pw).all(|k| free(max_length, -k)) {
-        let a = max_length;
-        let count = |dir: i32, from: i32| {
-            let mut n = 0;
-            while n < req.width && free(a, from + dir * (n + 1)) {
-                n += 1;
-            }
-            n
-        };
+    while max_length < req.length {
+        let edge = f.at(max_length, 0);
+        // The entrance's left-edge square (one step past the free row before it), then its
+        // other columns rightward while they are free.
+        if !map.free_at(edge) || free_run(map, edge, -left, pw - 1) < pw - 1 {
+            break;
+        }
+        let right_edge = f.at(max_length, -(pw - 1));
         out.clearance.push(Clearance {
-            left: count(1, 0),
-            right: count(-1, -(pw - 1)),
+            left: free_run(map, edge, left, req.width),
+            right: free_run(map, right_edge, -left, req.width),
         });
         max_length += 1;
     }
@@ -190,13 +210,14 @@ pub fn analyse(map: &Map, e: &Entrance, req: &ChamberRequest, shrink: bool, out:
             point: 0,
             kind: ProposalKind::Whole,
         };
-        p.align = alignment(map, e, &p, extra);
+        p.align = alignment_in(map, &f, &p, extra);
         out.proposals.push(p);
         return;
     }
     // 3 and 4. Proposals from each point where it does not fit, traced.
-    for (i, cl) in out.clearance.clone().iter().enumerate() {
-        if fits_centred(cl) {
+    for i in 0..out.clearance.len() {
+        let cl = out.clearance[i];
+        if fits_centred(&cl) {
             continue;
         }
         let point = i as i32 + 1;
@@ -204,12 +225,13 @@ pub fn analyse(map: &Map, e: &Entrance, req: &ChamberRequest, shrink: bool, out:
         let n = (w + 1 - pw) - (w - (cl.left + pw).min(w)) - (w - (cl.right + pw).min(w));
         let max_left = cl.left.min(w - pw);
         let mut push = |left: i32, width: i32, kind: ProposalKind| {
-            if let Some(p) = trace(map, e, req, shrink, point, left, width, kind, max_left)
+            if let Some(mut p) = trace(&out.clearance, pw, shrink, point, left, width, kind)
                 && !out
                     .proposals
                     .iter()
                     .any(|q| (q.left, q.width, q.length) == (p.left, p.width, p.length))
             {
+                p.align = alignment_in(map, &f, &p, max_left);
                 out.proposals.push(p);
             }
         };
@@ -225,85 +247,81 @@ pub fn analyse(map: &Map, e: &Entrance, req: &ChamberRequest, shrink: bool, out:
 }
 
 /// Draws a proposal back from `point` to the entrance (abandoning it, or shrinking it past
-/// obstacles) and then forward to its length or the first obstacle.
-#[allow(clippy::too_many_arguments)]
+/// obstacles) and then forward to its length or the first obstacle; its alignment is left at 0.
+///
+/// Works on the clearances alone. Row `a` is free from lateral offset `clear[a].left` (left of
+/// the entrance's left edge) down to `-(pw - 1) - clear[a].right`, and the square just beyond
+/// each end is blocked unless the clearance reached its cap, the chamber width, which no
+/// proposal exceeds. Scanning a row from the proposal's left edge rightward, the seed's trace
+/// therefore meets (and, shrinking, moves its left edge past) the left obstacle exactly when
+/// `left > clear[a].left`, leaving `left = clear[a].left`, and then meets the right obstacle
+/// exactly when the proposal reaches beyond the right clearance. Rows from the maximum length
+/// on have a blocked entrance column, which every proposal covers.
 fn trace(
-    map: &Map,
-    e: &Entrance,
-    req: &ChamberRequest,
+    clear: &[Clearance],
+    pw: i32,
     shrink: bool,
     point: i32,
     mut left: i32,
     mut width: i32,
     mut kind: ProposalKind,
-    max_left: i32,
 ) -> Option<Proposal> {
-    let c = &e.cursor;
-    let pw = e.width;
-    let free = |a: i32, lateral: i32| {
-        let (x, y) = c.map_square(a, lateral);
-        map.free(x, y)
-    };
-    for a in 0..point {
-        // Lateral offsets `left` (leftmost) down to `left - width + 1`; the entrance columns
-        // are `0..=-(pw - 1)` and were probed free.
-        let mut lateral = left;
-        while lateral > left - width {
-            if !free(a, lateral) {
-                if !shrink {
-                    return None;
-                }
-                kind = ProposalKind::Shrunk;
-                if lateral > 0 {
-                    // Left of the entrance: the chamber now starts just right of it.
-                    width -= left - (lateral - 1);
-                    left = lateral - 1;
-                } else if lateral < -(pw - 1) {
-                    // Right of the entrance: the chamber now ends just left of it.
-                    width = left - lateral;
-                    break;
-                } else {
-                    return None;
-                }
+    for cl in &clear[..point as usize] {
+        if left > cl.left {
+            if !shrink {
+                return None;
             }
-            lateral -= 1;
+            // Left of the entrance: the chamber now starts just right of the obstacle.
+            kind = ProposalKind::Shrunk;
+            width -= left - cl.left;
+            left = cl.left;
+        }
+        let right_free = -(pw - 1) - cl.right;
+        if left - width + 1 < right_free {
+            if !shrink {
+                return None;
+            }
+            // Right of the entrance: the chamber now ends just left of the obstacle.
+            kind = ProposalKind::Shrunk;
+            width = left - right_free + 1;
         }
     }
+    let fits = |cl: &Clearance| left <= cl.left && left - width + 1 >= -(pw - 1) - cl.right;
     let mut length = point;
-    while length < req.length && (0..width).all(|j| free(length, left - j)) {
+    while (length as usize) < clear.len() && fits(&clear[length as usize]) {
         length += 1;
     }
-    let mut p = Proposal {
+    Some(Proposal {
         left,
         width,
         length,
         align: 0,
         point,
         kind,
-    };
-    p.align = alignment(map, e, &p, max_left);
-    Some(p)
+    })
 }
 
 /// Alignment points of a proposal: dug squares right outside its two sides and its entrance
 /// wall, plus one when it is shifted fully right (`left` 0) or as far left as its point allowed
-/// (`left == max_left`).
-pub fn alignment(map: &Map, e: &Entrance, p: &Proposal, max_left: i32) -> i32 {
-    let c = &e.cursor;
-    let dug = |a: i32, lateral: i32| {
-        let (x, y) = c.map_square(a, lateral);
-        map.get(x, y)
-            .is_some_and(|code| code != crate::core::grid::cell::WALL)
-    };
+/// (`left == max_left`). `f` is the entrance's frame; the proposal's squares are free.
+fn alignment_in(map: &Map, f: &crate::dungeon::map::Frame, p: &Proposal, max_left: i32) -> i32 {
     // With spacing, a chamber's wall is the ring of rock around it, and that wall is flush with
     // another object's when the square beyond it is dug.
-    let gap = if map.spacing { 2 } else { 1 };
+    // PERF: the squares looked at lie at most `gap` (2) past a free square: inside the map's
+    // padding, so plain index steps.
+    let gap = if map.spacing() { 2 } else { 1 };
+    let ahead = f.ahead_step();
     let mut n = 0;
-    for a in 0..p.length {
-        n += i32::from(dug(a, p.left + gap)) + i32::from(dug(a, p.left - p.width + 1 - gap));
+    let (mut l, mut r) = (f.at(0, p.left + gap), f.at(0, p.left - p.width + 1 - gap));
+    for _ in 0..p.length {
+        n += i32::from(map.dug_at(l)) + i32::from(map.dug_at(r));
+        l = (l as isize + ahead) as usize;
+        r = (r as isize + ahead) as usize;
     }
-    for j in 0..p.width {
-        n += i32::from(dug(-gap, p.left - j));
+    let mut b = f.at(-gap, p.left);
+    for _ in 0..p.width {
+        n += i32::from(map.dug_at(b));
+        b = (b as isize - f.left_step()) as usize;
     }
     let bonus = p.left == 0 || p.left == max_left;
     n + i32::from(bonus)
@@ -552,6 +570,42 @@ mod tests {
         assert_eq!(won, None);
     }
 
+    /// The clearance-based trace and frame-based alignment against the square-by-square
+    /// original, on random maps in every rotation, with and without spacing and shrinking.
+    #[test]
+    fn fast_analysis_matches_the_square_by_square_one() {
+        let mut rng = WarrenRng::new(11);
+        let mut proposals = 0;
+        for round in 0..600 {
+            let mut map = Map::new(24, 24);
+            map.set_spacing(round % 3 == 0);
+            for _ in 0..(rng.below(50)) {
+                let (x, y) = (rng.below(24) as i32, rng.below(24) as i32);
+                map.set(x, y, crate::core::grid::cell::FLOOR);
+            }
+            let facing = [Facing::North, Facing::East, Facing::South, Facing::West][round % 4];
+            let (x, y) = (rng.below(24) as i32, rng.below(24) as i32);
+            let e = Entrance {
+                cursor: Cursor::at(x, y, facing),
+                width: 1 + rng.below(3) as i32,
+            };
+            let req = ChamberRequest {
+                width: e.width + rng.below(8) as i32,
+                length: 3 + rng.below(10) as i32,
+                min_length: 3,
+            };
+            for shrink in [false, true] {
+                let (mut fast, mut slow) = (Analysis::default(), Analysis::default());
+                analyse(&map, &e, &req, shrink, &mut fast);
+                analyse_by_scanning(&map, &e, &req, shrink, &mut slow);
+                assert_eq!(fast, slow, "round {round}, shrink {shrink}");
+                proposals += fast.proposals.len();
+            }
+        }
+        // The maps are busy enough for many proposals to be compared.
+        assert!(proposals > 1000, "{proposals}");
+    }
+
     /// Every proposal, in every rotation and in random maps, covers only free squares and
     /// keeps the entrance columns inside it.
     #[test]
@@ -590,5 +644,176 @@ mod tests {
                 }
             }
         }
+    }
+
+    fn analyse_by_scanning(
+        map: &Map,
+        e: &Entrance,
+        req: &ChamberRequest,
+        shrink: bool,
+        out: &mut Analysis,
+    ) {
+        out.clearance.clear();
+        out.proposals.clear();
+        let c = &e.cursor;
+        let pw = e.width;
+        let free = |a: i32, lateral: i32| {
+            let (x, y) = c.map_square(a, lateral);
+            map.free(x, y)
+        };
+        // 1. Length allowed by the entrance columns, and the clearances along it.
+        let mut max_length = 0;
+        while max_length < req.length && (0..pw).all(|k| free(max_length, -k)) {
+            let a = max_length;
+            let count = |dir: i32, from: i32| {
+                let mut n = 0;
+                while n < req.width && free(a, from + dir * (n + 1)) {
+                    n += 1;
+                }
+                n
+            };
+            out.clearance.push(Clearance {
+                left: count(1, 0),
+                right: count(-1, -(pw - 1)),
+            });
+            max_length += 1;
+        }
+        out.max_length = max_length;
+        if max_length == 0 || req.width < pw {
+            return;
+        }
+        // 2. The centred chamber, placed whole when both clearances reach half the chamber width
+        // everywhere (the seed's test: it leaves the centred chamber a margin beyond the entrance).
+        let extra = req.width - pw;
+        let lw = (extra + 1) / 2;
+        let half = req.width / 2;
+        let fits_centred = |cl: &Clearance| cl.left >= half && cl.right >= half;
+        if out.clearance.iter().all(fits_centred) {
+            let mut p = Proposal {
+                left: lw,
+                width: req.width,
+                length: max_length,
+                align: 0,
+                point: 0,
+                kind: ProposalKind::Whole,
+            };
+            p.align = alignment_by_scanning(map, e, &p, extra);
+            out.proposals.push(p);
+            return;
+        }
+        // 3 and 4. Proposals from each point where it does not fit, traced.
+        for (i, cl) in out.clearance.clone().iter().enumerate() {
+            if fits_centred(cl) {
+                continue;
+            }
+            let point = i as i32 + 1;
+            let w = req.width;
+            let n = (w + 1 - pw) - (w - (cl.left + pw).min(w)) - (w - (cl.right + pw).min(w));
+            let max_left = cl.left.min(w - pw);
+            let mut push = |left: i32, width: i32, kind: ProposalKind| {
+                if let Some(p) =
+                    trace_by_scanning(map, e, req, shrink, point, left, width, kind, max_left)
+                    && !out
+                        .proposals
+                        .iter()
+                        .any(|q| (q.left, q.width, q.length) == (p.left, p.width, p.length))
+                {
+                    out.proposals.push(p);
+                }
+            };
+            if n >= 1 {
+                for k in 0..n {
+                    push(max_left - k, w, ProposalKind::Shifted);
+                }
+            } else {
+                // Not enough width here: one proposal filling all there is.
+                push(cl.left, cl.left + pw + cl.right, ProposalKind::Shrunk);
+            }
+        }
+    }
+
+    /// Draws a proposal back from `point` to the entrance (abandoning it, or shrinking it past
+    /// obstacles) and then forward to its length or the first obstacle.
+    #[allow(clippy::too_many_arguments)]
+    fn trace_by_scanning(
+        map: &Map,
+        e: &Entrance,
+        req: &ChamberRequest,
+        shrink: bool,
+        point: i32,
+        mut left: i32,
+        mut width: i32,
+        mut kind: ProposalKind,
+        max_left: i32,
+    ) -> Option<Proposal> {
+        let c = &e.cursor;
+        let pw = e.width;
+        let free = |a: i32, lateral: i32| {
+            let (x, y) = c.map_square(a, lateral);
+            map.free(x, y)
+        };
+        for a in 0..point {
+            // Lateral offsets `left` (leftmost) down to `left - width + 1`; the entrance columns
+            // are `0..=-(pw - 1)` and were probed free.
+            let mut lateral = left;
+            while lateral > left - width {
+                if !free(a, lateral) {
+                    if !shrink {
+                        return None;
+                    }
+                    kind = ProposalKind::Shrunk;
+                    if lateral > 0 {
+                        // Left of the entrance: the chamber now starts just right of it.
+                        width -= left - (lateral - 1);
+                        left = lateral - 1;
+                    } else if lateral < -(pw - 1) {
+                        // Right of the entrance: the chamber now ends just left of it.
+                        width = left - lateral;
+                        break;
+                    } else {
+                        return None;
+                    }
+                }
+                lateral -= 1;
+            }
+        }
+        let mut length = point;
+        while length < req.length && (0..width).all(|j| free(length, left - j)) {
+            length += 1;
+        }
+        let mut p = Proposal {
+            left,
+            width,
+            length,
+            align: 0,
+            point,
+            kind,
+        };
+        p.align = alignment_by_scanning(map, e, &p, max_left);
+        Some(p)
+    }
+
+    /// Alignment points of a proposal: dug squares right outside its two sides and its entrance
+    /// wall, plus one when it is shifted fully right (`left` 0) or as far left as its point allowed
+    /// (`left == max_left`).
+    fn alignment_by_scanning(map: &Map, e: &Entrance, p: &Proposal, max_left: i32) -> i32 {
+        let c = &e.cursor;
+        let dug = |a: i32, lateral: i32| {
+            let (x, y) = c.map_square(a, lateral);
+            map.get(x, y)
+                .is_some_and(|code| code != crate::core::grid::cell::WALL)
+        };
+        // With spacing, a chamber's wall is the ring of rock around it, and that wall is flush with
+        // another object's when the square beyond it is dug.
+        let gap = if map.spacing() { 2 } else { 1 };
+        let mut n = 0;
+        for a in 0..p.length {
+            n += i32::from(dug(a, p.left + gap)) + i32::from(dug(a, p.left - p.width + 1 - gap));
+        }
+        for j in 0..p.width {
+            n += i32::from(dug(-gap, p.left - j));
+        }
+        let bonus = p.left == 0 || p.left == max_left;
+        n + i32::from(bonus)
     }
 }

@@ -218,8 +218,7 @@ pub fn generate(
     // the end.
     let mut owned = s.map.take().unwrap_or_else(|| Map::new(p.width, p.height));
     let map = &mut owned;
-    map.reset(p.width, p.height);
-    map.spacing = true;
+    map.reset(p.width, p.height, true);
     s.chambers.clear();
     s.placed.clear();
     s.stretches.clear();

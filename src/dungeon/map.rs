@@ -128,46 +128,192 @@ impl Cursor {
     }
 }
 
+/// Squares of permanent "blocked, undug" padding around the map in [`Map`]'s state array, so
+/// walks that stop at the first blocked square, and looks two squares past a free one, never
+/// leave the array.
+const PAD: i32 = 2;
+/// State bit: the square is dug (not rock).
+const DUG: u8 = 1;
+/// State bit: the square is not free to dig (dug, outside, or with spacing: on the edge or next
+/// to something dug).
+const BLOCKED: u8 = 2;
+/// State bit: the square is outside the map or on its edge ring.
+const EDGE: u8 = 4;
+
+/// Index arithmetic for squares relative to a cursor: the square `a` ahead and `l` to the left
+/// is `base + a * ahead + l * left` in the map's state array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frame {
+    base: isize,
+    ahead: isize,
+    left: isize,
+}
+
+impl Frame {
+    /// The state index of the square `a` ahead and `l` to the left.
+    #[inline]
+    pub fn at(&self, a: i32, l: i32) -> usize {
+        (self.base + a as isize * self.ahead + l as isize * self.left) as usize
+    }
+
+    /// The index step of one square to the left.
+    #[inline]
+    pub fn left_step(&self) -> isize {
+        self.left
+    }
+
+    /// The index step of one square ahead.
+    #[inline]
+    pub fn ahead_step(&self) -> isize {
+        self.ahead
+    }
+}
+
 /// The dungeon grid. Squares outside it count as occupied (nothing may be drawn there).
 ///
 /// With `spacing` on (the generator's setting), a square is only [`free`](Self::free) when no
 /// square of its 3 x 3 neighbourhood is dug and it is not on the map's edge: new objects keep a
 /// wall of rock between themselves and everything else, and open into it only through the
 /// doorways the generator digs on purpose.
+///
+/// Beside the grid the map keeps one state byte per square (dug, blocked, edge), padded by
+/// [`PAD`] blocked squares on every side, so the hot walks of chamber placement read one byte
+/// per square through a [`Frame`] instead of turning coordinates and testing bounds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Map {
     /// The squares, `cell::WALL` where nothing has been dug.
     pub grid: Grid,
-    /// Whether free squares must keep a one-square wall from everything dug.
-    pub spacing: bool,
-    /// Dug squares in each square's 3 x 3 neighbourhood.
-    near: Vec<u8>,
+    spacing: bool,
+    /// Padded state bytes (`DUG | BLOCKED | EDGE`), row-major with `stride` per row.
+    state: Vec<u8>,
+    stride: usize,
 }
 
 impl Map {
     /// An undug map of `width x height` squares, without spacing.
     pub fn new(width: u32, height: u32) -> Self {
-        let n = width as usize * height as usize;
-        Self {
+        let mut m = Self {
             grid: Grid {
                 width,
                 height,
-                cells: vec![cell::WALL; n],
+                cells: Vec::new(),
             },
             spacing: false,
-            near: vec![0; n],
-        }
+            state: Vec::new(),
+            stride: 0,
+        };
+        m.reset(width, height, false);
+        m
     }
 
-    /// Reuses this map as an undug `width x height` one.
-    pub fn reset(&mut self, width: u32, height: u32) {
+    /// Reuses this map as an undug `width x height` one, with or without spacing.
+    pub fn reset(&mut self, width: u32, height: u32, spacing: bool) {
         let n = width as usize * height as usize;
         self.grid.width = width;
         self.grid.height = height;
         self.grid.cells.clear();
         self.grid.cells.resize(n, cell::WALL);
-        self.near.clear();
-        self.near.resize(n, 0);
+        self.spacing = spacing;
+        let pad = PAD as usize;
+        self.stride = width as usize + 2 * pad;
+        let rows = height as usize + 2 * pad;
+        self.state.clear();
+        self.state.resize(self.stride * rows, 0);
+        // The padding is blocked edge; the map's edge ring is edge, and blocked with spacing.
+        // PERF: whole rows and runs at a time; this runs once per level.
+        let (w, h, stride) = (width as usize, height as usize, self.stride);
+        let out = BLOCKED | EDGE;
+        let ring = if spacing { BLOCKED | EDGE } else { EDGE };
+        self.state[..pad * stride].fill(out);
+        self.state[(pad + h) * stride..].fill(out);
+        for y in 0..h {
+            let row = &mut self.state[(pad + y) * stride..(pad + y + 1) * stride];
+            row[..pad].fill(out);
+            row[pad + w..].fill(out);
+            if y == 0 || y + 1 == h {
+                row[pad..pad + w].fill(ring);
+            } else if w > 0 {
+                row[pad] = ring;
+                row[pad + w - 1] = ring;
+            }
+        }
+    }
+
+    /// Whether free squares keep a one-square wall from everything dug.
+    pub fn spacing(&self) -> bool {
+        self.spacing
+    }
+
+    /// Turns spacing on or off, recomputing which squares are free.
+    pub fn set_spacing(&mut self, spacing: bool) {
+        if spacing == self.spacing {
+            return;
+        }
+        self.spacing = spacing;
+        let (w, h) = (self.grid.width as i32, self.grid.height as i32);
+        for y in 0..h {
+            for x in 0..w {
+                self.refresh_blocked(x, y);
+            }
+        }
+    }
+
+    /// The state index of `(x, y)`; valid for `-PAD <= x < width + PAD` (and likewise `y`).
+    #[inline]
+    fn index(&self, x: i32, y: i32) -> usize {
+        (y + PAD) as usize * self.stride + (x + PAD) as usize
+    }
+
+    /// The state byte of `(x, y)`, `BLOCKED | EDGE` anywhere outside the padding.
+    #[inline]
+    fn state_at(&self, x: i32, y: i32) -> u8 {
+        let (w, h) = (self.grid.width as i32, self.grid.height as i32);
+        if x < -PAD || y < -PAD || x >= w + PAD || y >= h + PAD {
+            return BLOCKED | EDGE;
+        }
+        self.state[self.index(x, y)]
+    }
+
+    /// The index frame of `cursor` (its square must lie inside the padded map; squares reached
+    /// through the frame are only read when walks are bounded by blocked squares, see
+    /// [`Map::free_at`]).
+    #[inline]
+    pub fn frame(&self, c: &Cursor) -> Frame {
+        let (fx, fy) = c.facing.step();
+        let (lx, ly) = c.facing.left().step();
+        let stride = self.stride as isize;
+        Frame {
+            base: (c.map_y() + PAD) as isize * stride + (c.map_x() + PAD) as isize,
+            ahead: fy as isize * stride + fx as isize,
+            left: ly as isize * stride + lx as isize,
+        }
+    }
+
+    /// Whether the square at state index `i` (from a [`Frame`]) is free. Panics when `i` is
+    /// outside the padded array: callers only step one square past a free square, or up to
+    /// [`PAD`] squares past one, which the padding covers.
+    #[inline]
+    pub fn free_at(&self, i: usize) -> bool {
+        self.state[i] & BLOCKED == 0
+    }
+
+    /// Whether the square at state index `i` (from a [`Frame`]) is dug.
+    #[inline]
+    pub fn dug_at(&self, i: usize) -> bool {
+        self.state[i] & DUG != 0
+    }
+
+    /// Whether the square at state index `i` is inside, off the edge ring and undug: where a
+    /// passage square or its side wall may go.
+    #[inline]
+    pub fn open_at(&self, i: usize) -> bool {
+        self.state[i] & (DUG | EDGE) == 0
+    }
+
+    /// Whether `(x, y)` is inside, off the edge ring and undug (see [`Map::open_at`]).
+    #[inline]
+    pub fn open(&self, x: i32, y: i32) -> bool {
+        self.state_at(x, y) & (DUG | EDGE) == 0
     }
 
     /// Whether `(x, y)` is inside the map.
@@ -187,59 +333,72 @@ impl Map {
     /// the map's edge with nothing dug around it).
     #[inline]
     pub fn free(&self, x: i32, y: i32) -> bool {
-        if !self.spacing {
-            return self.get(x, y) == Some(cell::WALL);
-        }
-        let (w, h) = (self.grid.width as i32, self.grid.height as i32);
-        x >= 1 && y >= 1 && x < w - 1 && y < h - 1 && self.near[(y * w + x) as usize] == 0
+        self.state_at(x, y) & BLOCKED == 0
     }
 
     /// Whether `(x, y)` is dug (inside and not rock).
     #[inline]
     pub fn dug(&self, x: i32, y: i32) -> bool {
-        self.get(x, y).is_some_and(|c| c != cell::WALL)
+        self.state_at(x, y) & DUG != 0
     }
 
-    /// Sets `(x, y)` to `code` (ignored outside), keeping the neighbourhood counts.
+    /// Sets `(x, y)` to `code` (ignored outside), keeping the state bytes.
     #[inline]
     pub fn set(&mut self, x: i32, y: i32, code: u8) {
         if !self.inside(x, y) {
             return;
         }
         let w = self.grid.width as usize;
-        let i = y as usize * w + x as usize;
-        let was = self.grid.cells[i] != cell::WALL;
+        let c = &mut self.grid.cells[y as usize * w + x as usize];
+        let was = *c != cell::WALL;
         let now = code != cell::WALL;
-        self.grid.cells[i] = code;
-        if was != now {
-            let h = self.grid.height as i32;
-            // PERF: away from the edge the whole 3 x 3 block is inside; no per-square test.
-            if x >= 1 && y >= 1 && x < w as i32 - 1 && y < h - 1 {
-                for dy in 0..3 {
-                    let row = (y as usize + dy - 1) * w + x as usize - 1;
-                    for n in &mut self.near[row..row + 3] {
-                        if now {
-                            *n += 1;
-                        } else {
-                            *n -= 1;
-                        }
-                    }
-                }
-                return;
-            }
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    if self.inside(x + dx, y + dy) {
-                        let j = (y + dy) as usize * w + (x + dx) as usize;
-                        if now {
-                            self.near[j] += 1;
-                        } else {
-                            self.near[j] -= 1;
-                        }
-                    }
+        *c = code;
+        if was == now {
+            return;
+        }
+        let i = self.index(x, y);
+        if !now {
+            self.undig_slow_path(x, y);
+            return;
+        }
+        self.state[i] |= DUG | BLOCKED;
+        if self.spacing {
+            // PERF: digging only ever blocks; the padding keeps the 3 x 3 block in the array
+            // even on the edge, so no per-square test.
+            let s = self.stride;
+            for row in [i - s - 1, i - 1, i + s - 1] {
+                for b in &mut self.state[row..row + 3] {
+                    *b |= BLOCKED;
                 }
             }
         }
+    }
+
+    /// Filling a dug square back in (rare: tests and tools): its neighbourhood's blocked bits
+    /// are worked out again from what is still dug.
+    #[inline(never)]
+    fn undig_slow_path(&mut self, x: i32, y: i32) {
+        let i = self.index(x, y);
+        self.state[i] &= !DUG;
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                if self.inside(x + dx, y + dy) {
+                    self.refresh_blocked(x + dx, y + dy);
+                }
+            }
+        }
+    }
+
+    /// Recomputes the blocked bit of an inside square from the dug bits and the spacing.
+    fn refresh_blocked(&mut self, x: i32, y: i32) {
+        let i = self.index(x, y);
+        let s = self.state[i];
+        let blocked = if self.spacing {
+            s & EDGE != 0 || (-1..=1).any(|dy| (-1..=1).any(|dx| self.dug(x + dx, y + dy)))
+        } else {
+            s & DUG != 0
+        };
+        self.state[i] = if blocked { s | BLOCKED } else { s & !BLOCKED };
     }
 
     /// A map from rows of text: `.` undug, `#` floor (occupied), anything else its code's digit.
@@ -308,7 +467,7 @@ mod tests {
     #[test]
     fn spacing_keeps_a_wall_around_dug_squares() {
         let mut m = Map::new(8, 8);
-        m.spacing = true;
+        m.set_spacing(true);
         assert!(m.free(3, 3) && !m.free(0, 3) && !m.free(3, 7));
         m.set(4, 4, cell::FLOOR);
         assert!(!m.free(3, 3) && !m.free(5, 5) && m.free(2, 2) && m.free(4, 2));
