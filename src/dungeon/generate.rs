@@ -302,7 +302,7 @@ pub fn generate(
                 };
                 let mut beyond = Cursor::at(door.0, door.1, facing);
                 beyond.forward(1);
-                if !map.dug(door.0, door.1) && row_clear(map, &beyond, 0, 1) {
+                if !map.dug(door.0, door.1) && row_clear(map, &beyond, 1) {
                     queue_door(tables, rng, &mut s.queue, door, beyond, id);
                 }
             }
@@ -424,15 +424,40 @@ fn width_roll(tables: &Tables, rng: &mut WarrenRng) -> i32 {
     squares(tables.get(TableKind::PassageWidth).roll(rng).width_ft)
 }
 
-/// Whether a passage row at `a` squares ahead of `c` (and its side walls, and the row beyond)
-/// can be dug: the squares themselves and the walls around them are undug and inside.
-fn row_clear(map: &Map, c: &Cursor, a: i32, width: i32) -> bool {
-    let (w, h) = (map.grid.width as i32, map.grid.height as i32);
-    let ok = |a: i32, lateral: i32| {
-        let (x, y) = c.map_square(a, lateral);
-        x >= 1 && y >= 1 && x < w - 1 && y < h - 1 && !map.dug(x, y)
+/// Whether the first passage row from `c` (and its side walls, and the row beyond) can be dug.
+fn row_clear(map: &Map, c: &Cursor, width: i32) -> bool {
+    clear_rows(map, c, width, 1) == 1
+}
+
+/// How many passage rows, up to `max`, can be drawn from `c`: row `r` can when rows `r` and
+/// `r + 1` are open, from one square left of the passage to one right of it (the squares and
+/// their side walls undug, inside and off the map's edge).
+fn clear_rows(map: &Map, c: &Cursor, width: i32, max: i32) -> i32 {
+    // Row 0's two ends are checked with bounds; when both are open the row lies inside the map.
+    let (x0, y0) = c.map_square(0, 1);
+    let (x1, y1) = c.map_square(0, -width);
+    if !map.open(x0, y0) || !map.open(x1, y1) {
+        return 0;
+    }
+    let f = map.frame(c);
+    // PERF: one index step per square. A row is read only when the row before it was open
+    // (inside, off the edge), so it is at worst the edge ring, inside the state array.
+    let row_open = |r: i32| {
+        let mut i = f.at(r, 1);
+        (0..width + 2).all(|_| {
+            let open = map.open_at(i);
+            i = (i as isize - f.left_step()) as usize;
+            open
+        })
     };
-    (-width..=1).all(|l| ok(a, l) && ok(a + 1, l))
+    if !row_open(0) {
+        return 0;
+    }
+    let mut drawn = 0;
+    while drawn < max && row_open(drawn + 1) {
+        drawn += 1;
+    }
+    drawn
 }
 
 /// Queues a passage if at least its first row can be dug now.
@@ -445,7 +470,7 @@ fn start_passage(
     gate: Gate,
     from: u32,
 ) -> bool {
-    if !row_clear(map, &cursor, 0, width) {
+    if !row_clear(map, &cursor, width) {
         return false;
     }
     queue.push_back(Exit::Passage {
@@ -494,16 +519,20 @@ fn passage(
     s: &mut DungeonScratch,
     counts: &mut Counts,
 ) {
-    let mut drawn = 0;
     let mut bbox = Bbox::EMPTY;
-    while drawn < length && row_clear(map, &c, drawn, width) {
-        for k in 0..width {
-            let (x, y) = c.map_square(drawn, -k);
-            map.set(x, y, cell::FLOOR);
-            bbox.add(x, y);
-        }
-        s.floor += width as u32;
-        drawn += 1;
+    // Rows are checked before any is dug: a passage's own squares lie behind the rows checked.
+    let drawn = clear_rows(map, &c, width, length);
+    if drawn > 0 {
+        let (ax, ay) = c.map_square(0, 0);
+        let (bx, by) = c.map_square(drawn - 1, -(width - 1));
+        bbox.add(ax, ay);
+        bbox.add(bx, by);
+        map.dig_rect(
+            (ax.min(bx), ay.min(by)),
+            (ax.max(bx) + 1, ay.max(by) + 1),
+            cell::FLOOR,
+        );
+        s.floor += (width * drawn) as u32;
     }
     if drawn == 0 {
         if matches!(gate, Gate::Door { .. }) {
@@ -736,10 +765,6 @@ fn place(
     // the doorway opens into the chamber.
     let plain = shape == "rectangle";
     let inside = |a: i32, j: i32| -> bool {
-        // PERF: most chambers are rectangles; no arithmetic for them.
-        if plain {
-            return true;
-        }
         let (cx, cy) = (f64::from(w - 1) / 2.0, f64::from(l - 1) / 2.0);
         let (dx, dy) = (f64::from(j) - cx, f64::from(a) - cy);
         match shape {
@@ -759,13 +784,21 @@ fn place(
         }
     };
     let (mut x0, mut y0, mut x1, mut y1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
-    for a in 0..l {
-        for j in 0..w {
-            let (x, y) = c.map_square(a, won.left - j);
-            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x + 1), y1.max(y + 1));
-            if inside(a, j) {
-                map.set(x, y, cell::FLOOR);
-                s.floor += 1;
+    for (a, j) in [(0, 0), (l - 1, w - 1)] {
+        let (x, y) = c.map_square(a, won.left - j);
+        (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x + 1), y1.max(y + 1));
+    }
+    if plain {
+        map.dig_rect((x0, y0), (x1, y1), cell::FLOOR);
+        s.floor += (w * l) as u32;
+    } else {
+        for a in 0..l {
+            for j in 0..w {
+                if inside(a, j) {
+                    let (x, y) = c.map_square(a, won.left - j);
+                    map.set(x, y, cell::FLOOR);
+                    s.floor += 1;
+                }
             }
         }
     }
