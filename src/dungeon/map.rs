@@ -511,6 +511,55 @@ mod tests {
         assert!(m.free(3, 3));
     }
 
+    /// Digging a rectangle at once equals digging its squares one by one, with and without
+    /// spacing, on the edge and across it; every square's free/dug/open answer is compared.
+    #[test]
+    fn dig_rect_matches_square_by_square_digging() {
+        let mut rng = crate::core::rng::WarrenRng::new(3);
+        for round in 0..300 {
+            let spacing = round % 2 == 0;
+            let (mut a, mut b) = (Map::new(12, 9), Map::new(12, 9));
+            a.set_spacing(spacing);
+            b.set_spacing(spacing);
+            for _ in 0..3 {
+                let x0 = rng.below(14) as i32 - 1;
+                let y0 = rng.below(11) as i32 - 1;
+                let (x1, y1) = (x0 + rng.below(6) as i32, y0 + rng.below(6) as i32);
+                let code = [cell::FLOOR, cell::DOOR][rng.below(2) as usize];
+                a.dig_rect((x0, y0), (x1, y1), code);
+                for y in y0..y1 {
+                    for x in x0..x1 {
+                        b.set(x, y, code);
+                    }
+                }
+            }
+            assert_eq!(a.grid, b.grid, "round {round}");
+            for y in -3..12 {
+                for x in -3..15 {
+                    assert_eq!(
+                        (a.free(x, y), a.dug(x, y), a.open(x, y)),
+                        (b.free(x, y), b.dug(x, y), b.open(x, y)),
+                        "round {round} at ({x}, {y})"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Filling squares back in restores what is free, as if they had never been dug.
+    #[test]
+    fn undigging_restores_the_free_squares() {
+        let mut m = Map::new(10, 10);
+        m.set_spacing(true);
+        let fresh = m.clone();
+        m.dig_rect((3, 3), (6, 5), cell::FLOOR);
+        m.set(1, 1, cell::FLOOR);
+        assert!(!m.free(2, 2) && !m.free(6, 5));
+        m.dig_rect((3, 3), (6, 5), cell::WALL);
+        m.set(1, 1, cell::WALL);
+        assert_eq!(m, fresh);
+    }
+
     #[test]
     fn outside_the_map_is_never_free() {
         let m = Map::from_rows(&["..#", "..."]);
