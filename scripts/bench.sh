@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Reproduces the README's performance table on this machine:
 #   scripts/bench.sh            criterion benches, then 1,000,000 mazes end to end and verify,
-#                               100,000 grammar levels and verify, the demirogue ruleset table,
+#                               100,000 grammar levels and verify, 100,000 DMG dungeons and
+#                               verify, the demirogue ruleset table,
 #                               then a 100,000-vertex `warren layout`
 #   scripts/bench.sh --quick    shorter criterion runs and 100,000 mazes
 # The archive goes to a temporary folder that is removed afterwards.
@@ -45,5 +46,10 @@ gcount=$((count / 10))
 echo "== generate grammar --count $gcount, then verify"
 /usr/bin/time -f "wall %e s, peak RSS %M KB" target/release/warren generate grammar --count "$gcount" --out "$out/g.arrow"
 /usr/bin/time -f "wall %e s, peak RSS %M KB" target/release/warren verify "$out/g.arrow"
+dcount=$((count / 10))
+echo "== generate dmg --count $dcount, then verify"
+/usr/bin/time -f "wall %e s, peak RSS %M KB" target/release/warren generate dmg --count "$dcount" --out "$out/d.arrow"
+/usr/bin/time -f "wall %e s, peak RSS %M KB" target/release/warren verify "$out/d.arrow"
+rm -f "$out/d.arrow"
 echo "== seed 000's rulesets, one thread"
 scripts/grammar_report.sh "$gcount"
