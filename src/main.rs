@@ -2,6 +2,11 @@
 
 use std::process::ExitCode;
 
+/// With `--features count-allocations`, `warren bench` reports allocations per level.
+#[cfg(feature = "count-allocations")]
+#[global_allocator]
+static ALLOCATOR: warren::core::alloc::CountingAllocator = warren::core::alloc::CountingAllocator;
+
 fn main() -> ExitCode {
     // A closed pipe (`warren inspect f.arrow | head`) ends the process quietly, as it does any
     // Unix filter, instead of a panic in the middle of printing.

@@ -7,6 +7,7 @@
 
 mod archive_integrity;
 mod bad_input;
+mod bench_cli;
 mod common;
 mod determinism;
 mod dmg_cli;

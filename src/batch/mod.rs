@@ -1,5 +1,7 @@
-//! Batch runs: the parallel, ordered, memory-bounded engine, shards and progress reporting.
+//! Batch runs: the parallel, ordered, memory-bounded engine, shards, progress reporting, and the
+//! measurements behind `warren bench`.
 
+pub mod bench;
 mod engine;
 mod progress;
 mod shard;

@@ -1,6 +1,5 @@
 //! `warren generate <PROFILE|KIND> --count N --out FILE`: run a batch into an archive.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -10,7 +9,6 @@ use anyhow::{Context, Result};
 use crate::archive::{self, ArchiveWriter, level_schema};
 use crate::batch::{self, BatchOptions, BatchSummary, Shard};
 use crate::core::generator::Generator;
-use crate::core::grid::cell_legend_json;
 use crate::profile::{GeneratorTask, Profile};
 
 /// Arguments of `generate`.
@@ -42,6 +40,9 @@ pub struct Args {
     /// No progress bar and no summary line.
     #[arg(long, short)]
     quiet: bool,
+    /// Sample the run and write a flamegraph SVG.
+    #[arg(long, value_name = "OUT.svg")]
+    flamegraph: Option<PathBuf>,
 }
 
 struct GenerateTask<'a> {
@@ -55,34 +56,15 @@ impl GeneratorTask for GenerateTask<'_> {
     fn run<G: Generator>(self, generator: &G) -> Result<BatchSummary> {
         let args = self.args;
         let range = args.shard.range(args.count);
-        let metadata = HashMap::from([
-            (
-                archive::META_VERSION.to_string(),
-                env!("CARGO_PKG_VERSION").to_string(),
+        let mut metadata =
+            batch::bench::archive_metadata(generator, &self.profile.to_toml(), args.seed);
+        metadata.insert(
+            archive::META_SHARD.to_string(),
+            format!(
+                "{} of {} levels: {}..{}",
+                args.shard, args.count, range.start, range.end
             ),
-            (
-                archive::META_GENERATOR.to_string(),
-                generator.kind().to_string(),
-            ),
-            (archive::META_PROFILE.to_string(), self.profile.to_toml()),
-            (archive::META_MASTER_SEED.to_string(), args.seed.to_string()),
-            (archive::META_CELL_CODES.to_string(), cell_legend_json()),
-            (
-                archive::META_TAGS.to_string(),
-                batch::json_array(&generator.tag_names()),
-            ),
-            (
-                archive::META_RULES.to_string(),
-                batch::json_array(&generator.rule_names()),
-            ),
-            (
-                archive::META_SHARD.to_string(),
-                format!(
-                    "{} of {} levels: {}..{}",
-                    args.shard, args.count, range.start, range.end
-                ),
-            ),
-        ]);
+        );
         let schema = Arc::new(level_schema(&generator.columns(), metadata));
         let writer = ArchiveWriter::create(&args.out, &schema)?;
         let opts = BatchOptions {
@@ -108,12 +90,28 @@ pub fn run(args: Args) -> Result<ExitCode> {
     {
         anyhow::bail!("{}: output folder does not exist", parent.display());
     }
+    let sampler = args
+        .flamegraph
+        .as_deref()
+        .map(super::flamegraph::Flamegraph::start)
+        .transpose()?;
     let summary = profile
         .with_generator(GenerateTask {
             args: &args,
             profile: &profile,
         })?
         .with_context(|| format!("generating {}", args.out.display()))?;
+    if let Some(s) = sampler {
+        let out = s.out().to_path_buf();
+        let samples = s.finish()?;
+        if !args.quiet {
+            eprintln!(
+                "warren: flamegraph of {} samples written to {}",
+                super::thousands(samples),
+                out.display()
+            );
+        }
+    }
     if !args.quiet {
         let reasons = if summary.failure_reasons.is_empty() {
             String::new()

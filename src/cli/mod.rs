@@ -1,6 +1,8 @@
 //! The command line (DESIGN.md, "Command line"): one file per subcommand. Errors print as one
 //! line, `error: ...`, and exit with status 2; `verify` exits 1 when levels break invariants.
 
+mod bench;
+mod flamegraph;
 mod generate;
 mod grammar;
 mod inspect;
@@ -34,6 +36,8 @@ enum Command {
     Layout(layout::Args),
     /// Check, list, show or import graph-grammar rule sets.
     Grammar(grammar::Args),
+    /// Time every generator here: levels/s per core, µs per level, scaling, MB/s, memory.
+    Bench(bench::Args),
 }
 
 /// Runs the command line; returns the process exit code.
@@ -46,6 +50,7 @@ pub fn main() -> ExitCode {
         Command::Render(args) => render::run(args),
         Command::Layout(args) => layout::run(args),
         Command::Grammar(args) => grammar::run(args),
+        Command::Bench(args) => bench::run(args),
     };
     match result {
         Ok(code) => code,

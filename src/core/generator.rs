@@ -154,4 +154,18 @@ pub trait Generator: Sync {
     fn rule_names(&self) -> Vec<String> {
         Vec::new()
     }
+
+    /// Names of the stages a level's generation is timed in (`warren bench` reports each
+    /// stage's share of the time; empty: no stages).
+    fn stage_names(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Turns the stage timing of `scratch` on or off (generators whose stages cost a clock read
+    /// each keep it off unless asked).
+    fn time_stages(&self, _scratch: &mut Self::Scratch, _on: bool) {}
+
+    /// Nanoseconds the last level generated with `scratch` spent in each of
+    /// [`stage_names`](Self::stage_names), written into `out` (one entry per stage).
+    fn stage_nanos(&self, _scratch: &Self::Scratch, _out: &mut [u64]) {}
 }

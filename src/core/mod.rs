@@ -1,7 +1,8 @@
 //! Shared foundations: the SoA graph in an arena, the tile grid and its cell codes, geometry,
 //! seeds and the PRNG, the content hash, the [`Generator`](generator::Generator) trait and the
-//! errors every generator shares.
+//! errors every generator shares, and the counting allocator of the allocation audits.
 
+pub mod alloc;
 pub mod error;
 pub mod generator;
 pub mod geom;

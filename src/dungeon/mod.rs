@@ -229,6 +229,19 @@ impl Generator for DmgGenerator {
         DmgScratch::default()
     }
 
+    fn stage_names(&self) -> &'static [&'static str] {
+        &["passages and exits", "chamber placement"]
+    }
+
+    fn time_stages(&self, s: &mut DmgScratch, on: bool) {
+        s.dungeon.time_chambers = on;
+    }
+
+    fn stage_nanos(&self, s: &DmgScratch, out: &mut [u64]) {
+        let chambers = s.dungeon.chamber_ns.min(s.dungeon.total_ns);
+        out.copy_from_slice(&[s.dungeon.total_ns - chambers, chambers]);
+    }
+
     fn generate<'s>(&self, seed: u64, s: &'s mut DmgScratch) -> Result<Level<'s>, GenError> {
         let mut rng = WarrenRng::new(seed);
         let c = generate::generate(&self.tables, &self.params, &mut rng, &mut s.dungeon);

@@ -101,6 +101,8 @@ pub struct GrammarGenerator {
 #[derive(Default)]
 pub struct GrammarScratch {
     build: BuildScratch,
+    /// Nanoseconds of the last build in matching, rewriting, layout and rooms.
+    stage_ns: [u64; 4],
     x0: Vec<i32>,
     y0: Vec<i32>,
     x1: Vec<i32>,
@@ -266,6 +268,14 @@ impl Generator for GrammarGenerator {
         GrammarScratch::default()
     }
 
+    fn stage_names(&self) -> &'static [&'static str] {
+        &["matching", "rewriting", "layout", "rooms"]
+    }
+
+    fn stage_nanos(&self, s: &GrammarScratch, out: &mut [u64]) {
+        out.copy_from_slice(&s.stage_ns);
+    }
+
     fn generate<'s>(&self, seed: u64, s: &'s mut GrammarScratch) -> Result<Level<'s>, GenError> {
         let report = build(
             &self.grammar,
@@ -274,6 +284,12 @@ impl Generator for GrammarGenerator {
             seed,
             &mut s.build,
         )?;
+        s.stage_ns = [
+            report.match_ns,
+            report.rewrite_ns,
+            report.layout_ns,
+            report.rooms_ns,
+        ];
         let host = &s.build.host;
         let n = host.vertex_count();
         s.x0.clear();

@@ -1,0 +1,81 @@
+//! End to end, every generator kind: levels per second from seeds to a finished archive on disk
+//! (all workers, the batch engine, the archive writer), with each kind's built-in profile. One
+//! place where a regression anywhere in the pipeline shows. `cargo bench --bench pipeline`.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use warren::Generator;
+use warren::archive::{ArchiveWriter, level_schema};
+use warren::batch::bench::archive_metadata;
+use warren::batch::{BatchOptions, run};
+use warren::profile::{GeneratorTask, KINDS, Profile};
+
+/// Levels per timed run: enough for several record batches where levels are cheap.
+fn levels_of(kind: &str) -> u64 {
+    match kind {
+        "maze" => 8192,
+        "dmg" => 2048,
+        "grammar" => 128,
+        _ => 512,
+    }
+}
+
+struct Pipeline<'a, 'c> {
+    c: &'a mut Criterion,
+    toml: String,
+    dir: &'a Path,
+    _marker: std::marker::PhantomData<&'c ()>,
+}
+
+impl GeneratorTask for Pipeline<'_, '_> {
+    type Output = ();
+
+    fn run<G: Generator>(self, g: &G) {
+        let kind = g.kind();
+        let count = levels_of(kind);
+        let path: PathBuf = self.dir.join(format!("{kind}.arrow"));
+        let schema = Arc::new(level_schema(
+            &g.columns(),
+            archive_metadata(g, &self.toml, 1),
+        ));
+        let opts = BatchOptions {
+            count,
+            seed: 1,
+            ..BatchOptions::default()
+        };
+        let mut group = self.c.benchmark_group("pipeline");
+        group.sample_size(10);
+        group.throughput(Throughput::Elements(count));
+        group.bench_function(BenchmarkId::from_parameter(kind), |b| {
+            b.iter(|| {
+                let writer = ArchiveWriter::create(&path, &schema).expect("archive");
+                let summary = run(g, schema.clone(), &opts, writer, Vec::new()).expect("run");
+                black_box(summary.bytes)
+            })
+        });
+        group.finish();
+        let _ = std::fs::remove_file(&path);
+    }
+}
+
+fn pipeline(c: &mut Criterion) {
+    let dir = std::env::temp_dir().join(format!("warren-pipeline-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    for kind in KINDS {
+        let profile = Profile::builtin(kind).expect("built-in profile");
+        let task = Pipeline {
+            c: &mut *c,
+            toml: profile.to_toml(),
+            dir: &dir,
+            _marker: std::marker::PhantomData,
+        };
+        profile.with_generator(task).expect("built-in generator");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, pipeline);
+criterion_main!(benches);

@@ -1,0 +1,329 @@
+//! `warren bench`'s measurements for one generator kind: per-level latency and stage shares on
+//! one thread, end-to-end runs into an archive on one thread and on all, allocations per level
+//! and peak memory.
+//!
+//! Levels come from fixed seeds (`mix(seed, i)` for `i` in `0..count`), so two runs of the
+//! bench on one machine time the same levels. Three passes run per kind:
+//! 1. **Latency**: every level generated alone on the calling thread and timed, after a
+//!    warm-up; this gives the median and 99th percentile per level, levels per second per core
+//!    (generation only), each stage's share where the generator has stages, and (when the
+//!    counting allocator is installed) allocations per level.
+//! 2. **One thread, end to end**: [`batch::run`](crate::batch::run) into an archive in a
+//!    temporary folder, with one worker.
+//! 3. **All threads, end to end**: the same with every worker; the scaling factor is its
+//!    levels per second over pass 2's, and MB/s is the archive bytes over its wall time.
+//!
+//! Peak memory is the process's high-water mark over the three passes (Linux resets it per
+//! kind through `/proc/self/clear_refs`; elsewhere it is not reported).
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::archive::{self, ArchiveWriter, level_schema};
+use crate::batch::{BatchError, BatchOptions, BatchSummary, json_array, run};
+use crate::core::alloc;
+use crate::core::generator::Generator;
+use crate::core::grid::cell_legend_json;
+use crate::core::rng::mix;
+
+/// What to measure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchPlan {
+    /// Levels per pass; 0 picks a count worth about a second of one core's work.
+    pub count: u64,
+    /// Workers of the all-threads pass (0: all cores).
+    pub threads: usize,
+    /// Master seed of the levels.
+    pub seed: u64,
+}
+
+impl Default for BenchPlan {
+    fn default() -> Self {
+        Self {
+            count: 0,
+            threads: 0,
+            seed: 1,
+        }
+    }
+}
+
+/// One kind's results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KindReport {
+    /// The generator kind.
+    pub kind: &'static str,
+    /// Levels per pass.
+    pub count: u64,
+    /// Seeds that failed (counted in every pass alike; the latency pass's count).
+    pub failures: u64,
+    /// Median microseconds per level, generation only, one thread.
+    pub median_us: f64,
+    /// 99th percentile microseconds per level.
+    pub p99_us: f64,
+    /// Levels per second on one core, generation only.
+    pub levels_per_core: f64,
+    /// Each stage's share of the generation time (the rest is reported as `other`).
+    pub stages: Vec<(&'static str, f64)>,
+    /// Heap allocations per level after warm-up, when counted.
+    pub allocations_per_level: Option<f64>,
+    /// Levels per second end to end (archive included) on one thread.
+    pub one_thread: f64,
+    /// Workers of the all-threads pass.
+    pub threads: usize,
+    /// Levels per second end to end on all workers.
+    pub all_threads: f64,
+    /// `all_threads / one_thread`.
+    pub scaling: f64,
+    /// Archive megabytes (10^6 bytes) written per second in the all-threads pass.
+    pub mb_per_s: f64,
+    /// Archive size of one pass, in megabytes.
+    pub archive_mb: f64,
+    /// Peak resident memory over this kind's passes, in megabytes.
+    pub peak_rss_mb: Option<f64>,
+}
+
+/// Levels timed to pick a count when the plan leaves it to the bench.
+const CALIBRATION_SECONDS: f64 = 0.25;
+/// One-core seconds of work a picked count aims at.
+const TARGET_SECONDS: f64 = 1.0;
+
+/// Measures `g` (whose resolved profile is `profile_toml`) under `plan`, writing its archives
+/// into `dir` (removed again).
+pub fn bench_kind<G: Generator>(
+    g: &G,
+    profile_toml: &str,
+    plan: &BenchPlan,
+    dir: &Path,
+) -> Result<KindReport, BatchError> {
+    reset_peak_rss();
+    let mut scratch = g.new_scratch();
+    g.time_stages(&mut scratch, true);
+    let count = if plan.count > 0 {
+        plan.count
+    } else {
+        calibrate(g, &mut scratch, plan.seed)
+    };
+    // Warm-up: the scratch grows to its working size on other seeds than the timed ones.
+    for i in 0..count.min(32) {
+        let _ = g.generate(mix(plan.seed ^ 0x5EED, i), &mut scratch);
+    }
+    let stage_names = g.stage_names();
+    let mut stage_ns = vec![0u64; stage_names.len()];
+    let mut last = vec![0u64; stage_names.len()];
+    let mut times = Vec::with_capacity(count as usize);
+    let mut failures = 0;
+    let counting = alloc::counting();
+    let allocations_before = alloc::thread_allocations();
+    for i in 0..count {
+        let seed = mix(plan.seed, i);
+        let started = Instant::now();
+        let ok = g.generate(seed, &mut scratch).is_ok();
+        times.push(started.elapsed().as_nanos() as u64);
+        if ok {
+            g.stage_nanos(&scratch, &mut last);
+            for (t, l) in stage_ns.iter_mut().zip(&last) {
+                *t += l;
+            }
+        } else {
+            failures += 1;
+        }
+    }
+    let allocations = alloc::thread_allocations() - allocations_before;
+    let total_ns: u64 = times.iter().sum();
+    times.sort_unstable();
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize] as f64 / 1e3;
+    let share = |ns: u64| ns as f64 / total_ns.max(1) as f64;
+    let mut stages: Vec<(&'static str, f64)> = stage_names
+        .iter()
+        .zip(&stage_ns)
+        .map(|(&name, &ns)| (name, share(ns)))
+        .collect();
+    if !stages.is_empty() {
+        let rest = 1.0 - stages.iter().map(|s| s.1).sum::<f64>();
+        stages.push(("other", rest.max(0.0)));
+    }
+    drop(scratch);
+
+    let one = archive_pass(g, profile_toml, plan, count, 1, dir)?;
+    let all = archive_pass(g, profile_toml, plan, count, plan.threads, dir)?;
+    let threads = if plan.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        plan.threads
+    };
+    Ok(KindReport {
+        kind: g.kind(),
+        count,
+        failures,
+        median_us: at(0.5),
+        p99_us: at(0.99),
+        levels_per_core: count as f64 / (total_ns.max(1) as f64 / 1e9),
+        stages,
+        allocations_per_level: counting.then(|| allocations as f64 / count as f64),
+        one_thread: one.levels_per_second(),
+        threads,
+        all_threads: all.levels_per_second(),
+        scaling: all.levels_per_second() / one.levels_per_second().max(1e-9),
+        mb_per_s: all.bytes as f64 / 1e6 / all.seconds.max(1e-9),
+        archive_mb: all.bytes as f64 / 1e6,
+        peak_rss_mb: peak_rss_mb(),
+    })
+}
+
+/// A count worth about [`TARGET_SECONDS`] of one core's work, from levels timed for
+/// [`CALIBRATION_SECONDS`] (they double as warm-up), rounded to one or two leading digits.
+fn calibrate<G: Generator>(g: &G, scratch: &mut G::Scratch, seed: u64) -> u64 {
+    let started = Instant::now();
+    let mut n = 0u64;
+    while n < 10_000 && (n < 4 || started.elapsed().as_secs_f64() < CALIBRATION_SECONDS) {
+        let _ = g.generate(mix(seed ^ 0xCA1B, n), scratch);
+        n += 1;
+    }
+    let per_level = started.elapsed().as_secs_f64() / n as f64;
+    let raw = (TARGET_SECONDS / per_level.max(1e-9)).clamp(100.0, 200_000.0) as u64;
+    let scale = 10u64.pow(raw.ilog10().saturating_sub(1));
+    raw / scale * scale
+}
+
+/// One end-to-end run of `count` levels into an archive in `dir`, removed afterwards.
+fn archive_pass<G: Generator>(
+    g: &G,
+    profile_toml: &str,
+    plan: &BenchPlan,
+    count: u64,
+    threads: usize,
+    dir: &Path,
+) -> Result<BatchSummary, BatchError> {
+    let path = dir.join(format!("bench-{}-{threads}.arrow", g.kind()));
+    let schema = Arc::new(level_schema(
+        &g.columns(),
+        archive_metadata(g, profile_toml, plan.seed),
+    ));
+    let writer = ArchiveWriter::create(&path, &schema)?;
+    let opts = BatchOptions {
+        count,
+        seed: plan.seed,
+        threads,
+        ..BatchOptions::default()
+    };
+    let summary = run(g, schema, &opts, writer, Vec::new());
+    let _ = std::fs::remove_file(&path);
+    summary
+}
+
+/// The `warren.*` schema metadata of an archive of `g`'s levels.
+pub fn archive_metadata<G: Generator>(
+    g: &G,
+    profile_toml: &str,
+    master_seed: u64,
+) -> HashMap<String, String> {
+    HashMap::from([
+        (
+            archive::META_VERSION.to_string(),
+            env!("CARGO_PKG_VERSION").to_string(),
+        ),
+        (archive::META_GENERATOR.to_string(), g.kind().to_string()),
+        (archive::META_PROFILE.to_string(), profile_toml.to_string()),
+        (
+            archive::META_MASTER_SEED.to_string(),
+            master_seed.to_string(),
+        ),
+        (archive::META_CELL_CODES.to_string(), cell_legend_json()),
+        (archive::META_TAGS.to_string(), json_array(&g.tag_names())),
+        (archive::META_RULES.to_string(), json_array(&g.rule_names())),
+    ])
+}
+
+/// Starts a new peak-memory window (Linux: resets the high-water mark `VmHWM`).
+pub fn reset_peak_rss() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// The process's peak resident memory since the last [`reset_peak_rss`], in megabytes (Linux).
+pub fn peak_rss_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dungeon::{DmgConfig, DmgGenerator};
+    use crate::maze::{MazeConfig, MazeGenerator};
+
+    fn dir() -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("warren-bench-test-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn a_small_bench_measures_every_pass_and_cleans_up() {
+        let g = MazeGenerator::new(MazeConfig {
+            width: 8,
+            height: 8,
+            ..MazeConfig::default()
+        })
+        .unwrap();
+        let plan = BenchPlan {
+            count: 200,
+            threads: 2,
+            seed: 1,
+        };
+        let d = dir();
+        let r = bench_kind(&g, "kind = \"maze\"\n", &plan, &d).unwrap();
+        assert_eq!(
+            (r.kind, r.count, r.failures, r.threads),
+            ("maze", 200, 0, 2)
+        );
+        assert!(r.median_us > 0.0 && r.p99_us >= r.median_us);
+        assert!(r.levels_per_core > 0.0 && r.one_thread > 0.0 && r.all_threads > 0.0);
+        assert!(r.archive_mb > 0.0 && r.mb_per_s > 0.0);
+        // Mazes have no stages; nothing counts allocations in the library's tests.
+        assert!(r.stages.is_empty());
+        assert_eq!(r.allocations_per_level, None);
+        assert_eq!(
+            std::fs::read_dir(&d).unwrap().count(),
+            0,
+            "archives removed"
+        );
+        std::fs::remove_dir(&d).unwrap();
+    }
+
+    #[test]
+    fn stage_shares_cover_the_time() {
+        let g = DmgGenerator::new(DmgConfig {
+            width: 40,
+            height: 40,
+            ..DmgConfig::default()
+        })
+        .unwrap();
+        let plan = BenchPlan {
+            count: 50,
+            threads: 1,
+            seed: 3,
+        };
+        let d = dir().join("dmg");
+        std::fs::create_dir_all(&d).unwrap();
+        let r = bench_kind(&g, "kind = \"dmg\"\n", &plan, &d).unwrap();
+        let names: Vec<&str> = r.stages.iter().map(|s| s.0).collect();
+        assert_eq!(names, ["passages and exits", "chamber placement", "other"]);
+        let sum: f64 = r.stages.iter().map(|s| s.1).sum();
+        assert!((sum - 1.0).abs() < 0.02, "{:?}", r.stages);
+        assert!(r.stages[1].1 > 0.0, "chambers are timed: {:?}", r.stages);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn peak_memory_is_read_where_the_system_reports_it() {
+        if cfg!(target_os = "linux") {
+            reset_peak_rss();
+            let mb = peak_rss_mb().expect("Linux reports VmHWM");
+            assert!(mb > 0.0);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! The allocation audit and the memory bound (their own test binary: it installs the counting
+//! allocator as the global allocator, and measures child processes' peak memory undisturbed).
+//!
+//! Where the design promises it (the lattice maze's compact scratch, the dungeon's reused map
+//! and buffers, the grammar's arena and reused scratch) a level makes no heap allocation once
+//! the worker's scratch has grown to its working size; the test fails on the first allocation.
+
+use warren::core::alloc::{CountingAllocator, thread_allocations};
+use warren::{Generator, mix};
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+#[test]
+fn the_counter_counts_this_threads_allocations() {
+    let before = thread_allocations();
+    let v: Vec<u64> = std::hint::black_box(vec![1, 2, 3]);
+    assert_eq!(thread_allocations() - before, 1);
+    drop(v);
+    assert!(warren::core::alloc::counting());
+}
+
+/// Levels per audit: the scratch first sees them all, then makes them again.
+const LEVELS: u64 = 64;
+
+/// Allocations while making `LEVELS` levels a second time with a scratch that has made them
+/// once (so has grown to their working size).
+fn allocations_after_warm_up<G: Generator>(g: &G) -> u64 {
+    let mut scratch = g.new_scratch();
+    for i in 0..LEVELS {
+        let _ = g.generate(mix(7, i), &mut scratch);
+    }
+    let before = thread_allocations();
+    for i in 0..LEVELS {
+        let _ = g.generate(mix(7, i), &mut scratch);
+    }
+    thread_allocations() - before
+}
+
+#[test]
+fn lattice_mazes_allocate_nothing_after_warm_up() {
+    for cfg in [
+        warren::MazeConfig::default(),
+        warren::MazeConfig {
+            holes: 0.1,
+            merge_dead_ends: false,
+            ..Default::default()
+        },
+    ] {
+        let g = warren::MazeGenerator::new(cfg).unwrap();
+        assert_eq!(allocations_after_warm_up(&g), 0);
+    }
+}
+
+#[test]
+fn dungeons_allocate_nothing_after_warm_up() {
+    let g = warren::dungeon::DmgGenerator::new(warren::dungeon::DmgConfig::default()).unwrap();
+    assert_eq!(allocations_after_warm_up(&g), 0);
+}
+
+/// The audit sees allocations where levels make them (Delaunay mazes triangulate afresh each
+/// level), so the zero counts above are not an idle counter's.
+#[test]
+fn the_audit_sees_allocations_where_levels_make_them() {
+    let delaunay = warren::MazeGenerator::new(warren::MazeConfig {
+        topology: warren::maze::MazeTopology::Delaunay,
+        width: 12,
+        height: 12,
+        ..Default::default()
+    })
+    .unwrap();
+    assert!(allocations_after_warm_up(&delaunay) > 0);
+}
+
+/// Peak memory of a `warren generate` run, in kilobytes: the largest peak of the children
+/// waited for so far (`getrusage(RUSAGE_CHILDREN)`).
+#[cfg(target_os = "linux")]
+fn children_peak_kb() -> i64 {
+    // SAFETY: `usage` is a valid, writable `rusage`; the call only fills it in.
+    unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        assert_eq!(libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage), 0);
+        usage.ru_maxrss
+    }
+}
+
+/// Ten times more levels raise peak memory by no more than a small constant: the batch keeps a
+/// bounded number of chunks in flight and streams the rest to disk.
+#[cfg(target_os = "linux")]
+#[test]
+fn ten_times_more_levels_take_no_more_memory() {
+    let dir = std::env::temp_dir().join(format!("warren-memory-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |count: u64| {
+        let out = dir.join(format!("m{count}.arrow"));
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_warren"))
+            .args(["generate", "maze", "--quiet", "--threads", "2"])
+            .args(["--set", "maze.width=8", "--set", "maze.height=8"])
+            .args(["--chunk-size", "512", "--count", &count.to_string()])
+            .arg("--out")
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        std::fs::remove_file(&out).unwrap();
+        children_peak_kb()
+    };
+    let small = run(10_000);
+    let large = run(100_000);
+    std::fs::remove_dir_all(&dir).unwrap();
+    // `large` is the larger of both runs' peaks.
+    assert!(
+        large - small <= 4 * 1024,
+        "10,000 levels peaked at {small} KB, 100,000 at {large} KB"
+    );
+}
