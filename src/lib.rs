@@ -39,7 +39,8 @@ pub mod render;
 
 pub use crate::core::error::{GenError, Violation};
 pub use crate::core::generator::{
-    Columns, Generator, GraphView, Level, LevelRecord, MetricKind, MetricSpec, RoomsView,
+    Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, GraphView, Level, LevelRecord,
+    MetricKind, MetricSpec, RoomsView,
 };
 pub use crate::core::grid::{Grid, GridView, cell};
 pub use crate::core::rng::{WarrenRng, mix};
