@@ -215,17 +215,15 @@ fn check_tree(g: &RegionsGenerator, t: &Tree<'_>) -> Result<(), Violation> {
         );
         let c = t.cells[i];
         ensure_level!(
-            c > 0 && c % (z * z) == 0 && c / (z * z) <= b.area(),
+            c > 0 && c.is_multiple_of(z * z) && c / (z * z) <= b.area(),
             "region {i}'s {c} cells are not whole {z} x {z} blocks of its box"
         );
         used[p] += c / (z * z);
     }
-    for p in 0..n {
+    for (p, (&u, &c)) in used.iter().zip(t.cells).enumerate() {
         ensure_level!(
-            used[p] < t.cells[p],
-            "the children of region {p} use {} of its {} cells, leaving none carved",
-            used[p],
-            t.cells[p]
+            u < c,
+            "the children of region {p} use {u} of its {c} cells, leaving none carved"
         );
     }
     Ok(())
