@@ -6,7 +6,9 @@
 //!
 //! - [`MazeGenerator`]: spanning-tree mazes with dead-end merging (seed 001);
 //! - [`GrammarGenerator`]: graph-grammar levels grown by rewriting rules, drawn by the force
-//!   solver with corridors that never cross, rooms that never overlap (seed 000).
+//!   solver with corridors that never cross, rooms that never overlap (seed 000);
+//! - [`RegionsGenerator`]: recursive zoom regions carved, split and zoomed with a pooled
+//!   [`RegionCache`] (seed 004).
 //!
 //! The flat API: a generator from its configuration, levels from seeds, and archives written with
 //! [`batch::run`] and read back with [`archive::Archive`]. See `README.md` for the command line.
@@ -35,13 +37,16 @@ pub mod grammar;
 pub mod layout;
 pub mod maze;
 pub mod profile;
+pub mod region;
 pub mod render;
 
 pub use crate::core::error::{GenError, Violation};
 pub use crate::core::generator::{
-    Columns, Generator, GraphView, Level, LevelRecord, MetricKind, MetricSpec, RoomsView,
+    Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, GraphView, Level, LevelRecord,
+    MetricKind, MetricSpec, RoomsView,
 };
 pub use crate::core::grid::{Grid, GridView, cell};
 pub use crate::core::rng::{WarrenRng, mix};
 pub use grammar::{GrammarConfig, GrammarGenerator};
 pub use maze::{MazeConfig, MazeGenerator};
+pub use region::{RegionCache, RegionStack, RegionsConfig, RegionsGenerator};

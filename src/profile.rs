@@ -12,9 +12,10 @@ use crate::core::generator::Generator;
 use crate::dungeon::{DmgConfig, DmgGenerator, DmgSetupError};
 use crate::grammar::{GrammarConfig, GrammarGenerator, GrammarSetupError};
 use crate::maze::{ConfigError, MazeConfig, MazeGenerator};
+use crate::region::{RegionsConfig, RegionsGenerator};
 
 /// The generator kinds this build knows.
-pub const KINDS: &[&str] = &["maze", "grammar", "dmg"];
+pub const KINDS: &[&str] = &["maze", "grammar", "dmg", "regions"];
 
 /// A profile could not be loaded or changed.
 #[derive(Debug, Error)]
@@ -94,6 +95,11 @@ pub enum Profile {
         /// The dungeon parameters.
         dmg: DmgConfig,
     },
+    /// Seed 004 recursive zoom regions.
+    Regions {
+        /// The region parameters.
+        regions: RegionsConfig,
+    },
 }
 
 /// The file layout of a profile. A plain struct (not a tagged enum) so that toml keeps the
@@ -108,6 +114,8 @@ struct ProfileDoc<K> {
     grammar: Option<GrammarConfig>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     dmg: Option<DmgConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    regions: Option<RegionsConfig>,
 }
 
 impl Profile {
@@ -117,6 +125,7 @@ impl Profile {
             Profile::Maze { .. } => "maze",
             Profile::Grammar { .. } => "grammar",
             Profile::Dmg { .. } => "dmg",
+            Profile::Regions { .. } => "regions",
         }
     }
 
@@ -131,6 +140,9 @@ impl Profile {
             }),
             "dmg" => Ok(Profile::Dmg {
                 dmg: DmgConfig::default(),
+            }),
+            "regions" => Ok(Profile::Regions {
+                regions: RegionsConfig::default(),
             }),
             _ => Err(ProfileError::UnknownKind(kind.to_string())),
         }
@@ -169,26 +181,33 @@ impl Profile {
         let doc: ProfileDoc<toml::Spanned<String>> =
             toml::from_str(text).map_err(|e| at(e.span(), one_line(e.message())))?;
         let kind_span = Some(doc.kind.span());
-        let profile = match doc.kind.get_ref().as_str() {
-            "maze" if doc.grammar.is_none() && doc.dmg.is_none() => Profile::Maze {
+        // A profile takes only the section of its own kind.
+        let present = [
+            ("maze", doc.maze.is_some()),
+            ("grammar", doc.grammar.is_some()),
+            ("dmg", doc.dmg.is_some()),
+            ("regions", doc.regions.is_some()),
+        ];
+        let kind = doc.kind.get_ref().as_str();
+        if KINDS.contains(&kind) && present.iter().any(|&(k, p)| p && k != kind) {
+            return Err(at(
+                kind_span,
+                format!("a `{kind}` profile takes only a [{kind}] section"),
+            ));
+        }
+        let profile = match kind {
+            "maze" => Profile::Maze {
                 maze: doc.maze.unwrap_or_default(),
             },
-            "grammar" if doc.maze.is_none() && doc.dmg.is_none() => Profile::Grammar {
+            "grammar" => Profile::Grammar {
                 grammar: doc.grammar.unwrap_or_default(),
             },
-            "dmg" if doc.maze.is_none() && doc.grammar.is_none() => Profile::Dmg {
+            "dmg" => Profile::Dmg {
                 dmg: doc.dmg.unwrap_or_default(),
             },
-            "maze" | "grammar" | "dmg" => {
-                return Err(at(
-                    kind_span,
-                    format!(
-                        "a `{}` profile takes only a [{}] section",
-                        doc.kind.get_ref(),
-                        doc.kind.get_ref()
-                    ),
-                ));
-            }
+            "regions" => Profile::Regions {
+                regions: doc.regions.unwrap_or_default(),
+            },
             other => {
                 let known = KINDS.join(", ");
                 return Err(at(
@@ -221,6 +240,7 @@ impl Profile {
             Profile::Maze { maze } => Ok(maze.validate()?),
             Profile::Grammar { grammar } => Ok(grammar.validate()?),
             Profile::Dmg { dmg } => Ok(dmg.validate()?),
+            Profile::Regions { regions } => Ok(regions.validate()?),
         }
     }
 
@@ -232,18 +252,28 @@ impl Profile {
                 maze: Some(maze.clone()),
                 grammar: None,
                 dmg: None,
+                regions: None,
             },
             Profile::Grammar { grammar } => ProfileDoc {
                 kind: "grammar",
                 maze: None,
                 grammar: Some(grammar.clone()),
                 dmg: None,
+                regions: None,
             },
             Profile::Dmg { dmg } => ProfileDoc {
                 kind: "dmg",
                 maze: None,
                 grammar: None,
                 dmg: Some(dmg.clone()),
+                regions: None,
+            },
+            Profile::Regions { regions } => ProfileDoc {
+                kind: "regions",
+                maze: None,
+                grammar: None,
+                dmg: None,
+                regions: Some(regions.clone()),
             },
         };
         toml::to_string(&doc).expect("profiles always serialise")
@@ -262,6 +292,10 @@ impl Profile {
             }
             Profile::Dmg { dmg } => {
                 let generator = DmgGenerator::new(dmg.clone())?;
+                Ok(task.run(&generator))
+            }
+            Profile::Regions { regions } => {
+                let generator = RegionsGenerator::new(regions.clone())?;
                 Ok(task.run(&generator))
             }
         }
@@ -435,6 +469,32 @@ mod tests {
         assert_eq!(
             Profile::from_toml(text, "dmg.toml").unwrap(),
             Profile::builtin("dmg").unwrap()
+        );
+    }
+
+    #[test]
+    fn the_shipped_regions_profile_equals_the_builtin_one() {
+        let text = include_str!("../profiles/regions.toml");
+        assert_eq!(
+            Profile::from_toml(text, "regions.toml").unwrap(),
+            Profile::builtin("regions").unwrap()
+        );
+    }
+
+    #[test]
+    fn a_regions_profile_names_its_bad_key_with_line_and_column() {
+        let err = |text: &str| Profile::from_toml(text, "r.toml").unwrap_err().to_string();
+        let e = err("kind = \"regions\"\n[regions]\nmax_zoom = 1\n");
+        assert!(
+            e.starts_with("r.toml:3:12: regions.max_zoom = 1 is out of range"),
+            "{e}"
+        );
+        let e = err("kind = \"regions\"\n[regions]\ndepht = 2\n");
+        assert!(e.starts_with("r.toml:3:1: unknown field `depht`"), "{e}");
+        let e = err("kind = \"regions\"\n[maze]\nwidth = 9\n");
+        assert!(
+            e.contains("a `regions` profile takes only a [regions] section"),
+            "{e}"
         );
     }
 

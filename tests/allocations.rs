@@ -2,8 +2,8 @@
 //! allocator as the global allocator, and measures child processes' peak memory undisturbed).
 //!
 //! Where the design promises it (the lattice maze's compact scratch, the dungeon's reused map
-//! and buffers, the grammar's arena and reused scratch) a level makes no heap allocation once
-//! the worker's scratch has grown to its working size; the test fails on the first allocation.
+//! and buffers, the regions' RegionCache) a level makes no heap allocation once the worker's
+//! scratch has grown to its working size; each test fails on the first allocation.
 
 use warren::core::alloc::{CountingAllocator, thread_allocations};
 use warren::{Generator, mix};
@@ -56,6 +56,42 @@ fn lattice_mazes_allocate_nothing_after_warm_up() {
 fn dungeons_allocate_nothing_after_warm_up() {
     let g = warren::dungeon::DmgGenerator::new(warren::dungeon::DmgConfig::default()).unwrap();
     assert_eq!(allocations_after_warm_up(&g), 0);
+}
+
+/// The RegionCache promise (seed 004): a warm worker's scratch makes regions levels, seen or
+/// new, without a heap allocation; a cold one does allocate (the counter works).
+#[test]
+fn regions_allocate_nothing_after_warm_up() {
+    use warren::{RegionsConfig, RegionsGenerator};
+    let g = RegionsGenerator::new(RegionsConfig::default()).expect("default profile");
+    let mut scratch = g.new_scratch();
+    let allocations = |scratch: &mut _, seeds: std::ops::Range<u64>| {
+        let before = thread_allocations();
+        let mut hashes = 0u64;
+        for i in seeds {
+            let level = g
+                .generate(mix(4, i), scratch)
+                .expect("regions levels succeed");
+            hashes ^= level.layout_hash;
+        }
+        std::hint::black_box(hashes);
+        thread_allocations() - before
+    };
+    assert!(
+        allocations(&mut scratch, 0..1) > 0,
+        "a cold scratch allocates"
+    );
+    allocations(&mut scratch, 1..96);
+    assert_eq!(
+        allocations(&mut scratch, 0..96),
+        0,
+        "levels seen before allocated"
+    );
+    assert_eq!(
+        allocations(&mut scratch, 96..128),
+        0,
+        "new levels allocated"
+    );
 }
 
 /// The audit sees allocations where levels make them (Delaunay mazes triangulate afresh each

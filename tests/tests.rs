@@ -14,4 +14,5 @@ mod dmg_cli;
 mod grammar_cli;
 mod layout_cli;
 mod python_reader;
+mod regions_cli;
 mod render_cli;

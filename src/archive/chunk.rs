@@ -5,17 +5,107 @@ use std::sync::Arc;
 
 use arrow_array::builder::ArrayBuilder;
 use arrow_array::builder::{
-    BinaryBuilder, Float32Builder, Int32Builder, ListBuilder, UInt8Builder, UInt16Builder,
-    UInt32Builder, UInt64Builder,
+    BinaryBuilder, Float32Builder, Int32Builder, ListBuilder, StringBuilder, UInt8Builder,
+    UInt16Builder, UInt32Builder, UInt64Builder,
 };
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{ArrowError, SchemaRef};
 
-use crate::core::generator::{Columns, Level, MetricKind};
+use crate::core::generator::{Columns, ExtraKind, ExtraValue, Level, MetricKind};
 
 enum MetricBuilder {
     U32(UInt32Builder),
     F32(Float32Builder),
+}
+
+/// The builder of one extra column.
+enum ExtraBuilder {
+    U32(ListBuilder<UInt32Builder>),
+    I32(ListBuilder<Int32Builder>),
+    F32(ListBuilder<Float32Builder>),
+    U8(ListBuilder<UInt8Builder>),
+    U16(ListBuilder<UInt16Builder>),
+    Binary(BinaryBuilder),
+    Utf8(StringBuilder),
+}
+
+impl ExtraBuilder {
+    fn new(kind: ExtraKind, capacity: usize) -> Self {
+        match kind {
+            ExtraKind::ListU32 => {
+                Self::U32(ListBuilder::with_capacity(UInt32Builder::new(), capacity))
+            }
+            ExtraKind::ListI32 => {
+                Self::I32(ListBuilder::with_capacity(Int32Builder::new(), capacity))
+            }
+            ExtraKind::ListF32 => {
+                Self::F32(ListBuilder::with_capacity(Float32Builder::new(), capacity))
+            }
+            ExtraKind::ListU8 => {
+                Self::U8(ListBuilder::with_capacity(UInt8Builder::new(), capacity))
+            }
+            ExtraKind::ListU16 => {
+                Self::U16(ListBuilder::with_capacity(UInt16Builder::new(), capacity))
+            }
+            ExtraKind::Binary => Self::Binary(BinaryBuilder::with_capacity(capacity, 0)),
+            ExtraKind::Utf8 => Self::Utf8(StringBuilder::with_capacity(capacity, 0)),
+        }
+    }
+
+    /// Appends one row; `false` when the value's type is not the column's.
+    fn push(&mut self, value: &ExtraValue<'_>) -> bool {
+        match (self, *value) {
+            (Self::U32(b), ExtraValue::ListU32(v)) => {
+                b.values().append_slice(v);
+                b.append(true);
+            }
+            (Self::I32(b), ExtraValue::ListI32(v)) => {
+                b.values().append_slice(v);
+                b.append(true);
+            }
+            (Self::F32(b), ExtraValue::ListF32(v)) => {
+                b.values().append_slice(v);
+                b.append(true);
+            }
+            (Self::U8(b), ExtraValue::ListU8(v)) => {
+                b.values().append_slice(v);
+                b.append(true);
+            }
+            (Self::U16(b), ExtraValue::ListU16(v)) => {
+                b.values().append_slice(v);
+                b.append(true);
+            }
+            (Self::Binary(b), ExtraValue::Binary(v)) => b.append_value(v),
+            (Self::Utf8(b), ExtraValue::Utf8(v)) => b.append_value(v),
+            _ => return false,
+        }
+        true
+    }
+
+    /// Bytes of values pushed since the last `finish`.
+    fn bytes(&self) -> usize {
+        match self {
+            Self::U32(b) => 4 * b.values_ref().len(),
+            Self::I32(b) => 4 * b.values_ref().len(),
+            Self::F32(b) => 4 * b.values_ref().len(),
+            Self::U8(b) => b.values_ref().len(),
+            Self::U16(b) => 2 * b.values_ref().len(),
+            Self::Binary(b) => b.values_slice().len(),
+            Self::Utf8(b) => b.values_slice().len(),
+        }
+    }
+
+    fn finish(&mut self) -> ArrayRef {
+        match self {
+            Self::U32(b) => Arc::new(b.finish()),
+            Self::I32(b) => Arc::new(b.finish()),
+            Self::F32(b) => Arc::new(b.finish()),
+            Self::U8(b) => Arc::new(b.finish()),
+            Self::U16(b) => Arc::new(b.finish()),
+            Self::Binary(b) => Arc::new(b.finish()),
+            Self::Utf8(b) => Arc::new(b.finish()),
+        }
+    }
 }
 
 struct GraphBuilders {
@@ -37,6 +127,7 @@ pub struct ChunkBuilder {
     grid: Option<(UInt16Builder, UInt16Builder, BinaryBuilder)>,
     graph: Option<GraphBuilders>,
     rule_uses: Option<ListBuilder<UInt32Builder>>,
+    extra: Vec<(&'static str, ExtraBuilder)>,
     metrics: Vec<MetricBuilder>,
     rows: usize,
 }
@@ -67,6 +158,11 @@ impl ChunkBuilder {
         let rule_uses = columns
             .rule_uses
             .then(|| ListBuilder::with_capacity(UInt32Builder::new(), capacity));
+        let extra = columns
+            .extra
+            .iter()
+            .map(|e| (e.name, ExtraBuilder::new(e.kind, capacity)))
+            .collect();
         let metrics = columns
             .metrics
             .iter()
@@ -83,6 +179,7 @@ impl ChunkBuilder {
             grid,
             graph,
             rule_uses,
+            extra,
             metrics,
             rows: 0,
         }
@@ -110,7 +207,8 @@ impl ChunkBuilder {
             .rule_uses
             .as_ref()
             .map_or(0, |u| 4 * u.values_ref().len());
-        grid + graph + uses
+        let extra: usize = self.extra.iter().map(|(_, b)| b.bytes()).sum();
+        grid + graph + uses + extra
     }
 
     /// Rows pushed since the last `finish`.
@@ -121,7 +219,8 @@ impl ChunkBuilder {
     /// Appends one level.
     ///
     /// # Panics
-    /// If the level lacks a part its generator's [`Columns`] declares (a generator bug).
+    /// If the level lacks a part its generator's [`Columns`] declares, or gives extra values
+    /// that do not match the declared extra columns in number or type (a generator bug).
     pub fn push(&mut self, index: u64, seed: u64, level: &Level<'_>) {
         self.index.append_value(index);
         self.seed.append_value(seed);
@@ -165,6 +264,20 @@ impl ChunkBuilder {
         if let Some(uses) = &mut self.rule_uses {
             uses.values().append_slice(level.rule_uses);
             uses.append(true);
+        }
+        assert_eq!(
+            level.extra.len(),
+            self.extra.len(),
+            "generator declared {} extra columns but produced {} values",
+            self.extra.len(),
+            level.extra.len()
+        );
+        for ((name, builder), value) in self.extra.iter_mut().zip(level.extra) {
+            assert!(
+                builder.push(value),
+                "extra column `{name}` got a {:?} value",
+                value.kind()
+            );
         }
         debug_assert_eq!(
             level.metrics.len(),
@@ -210,6 +323,9 @@ impl ChunkBuilder {
         if let Some(uses) = &mut self.rule_uses {
             cols.push(Arc::new(uses.finish()));
         }
+        for (_, e) in &mut self.extra {
+            cols.push(e.finish());
+        }
         for m in &mut self.metrics {
             match m {
                 MetricBuilder::U32(b) => cols.push(Arc::new(b.finish())),
@@ -218,5 +334,161 @@ impl ChunkBuilder {
         }
         self.rows = 0;
         RecordBatch::try_new(self.schema.clone(), cols)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::archive::{Archive, ArchiveWriter, BatchView, level_schema};
+    use crate::core::generator::ExtraSpec;
+
+    /// One column of every extra kind.
+    const ALL_KINDS: [ExtraSpec; 7] = [
+        ExtraSpec::new("e_u32", ExtraKind::ListU32, "u32 lists"),
+        ExtraSpec::new("e_i32", ExtraKind::ListI32, "i32 lists"),
+        ExtraSpec::new("e_f32", ExtraKind::ListF32, "f32 lists"),
+        ExtraSpec::new("e_u8", ExtraKind::ListU8, "u8 lists"),
+        ExtraSpec::new("e_u16", ExtraKind::ListU16, "u16 lists"),
+        ExtraSpec::new("e_bin", ExtraKind::Binary, "bytes"),
+        ExtraSpec::new("e_text", ExtraKind::Utf8, "text"),
+    ];
+
+    /// Owned values of level `i`: lists of length `i % 4`, so some rows are empty.
+    struct Row {
+        u32s: Vec<u32>,
+        i32s: Vec<i32>,
+        f32s: Vec<f32>,
+        u8s: Vec<u8>,
+        u16s: Vec<u16>,
+        text: String,
+    }
+
+    impl Row {
+        fn new(i: u32) -> Self {
+            let n = i % 4;
+            Self {
+                u32s: (0..n).map(|k| i * 10 + k).collect(),
+                i32s: (0..n).map(|k| -(i as i32) - k as i32).collect(),
+                f32s: (0..n).map(|k| i as f32 + 0.25 * k as f32).collect(),
+                u8s: (0..n).map(|k| (i + k) as u8).collect(),
+                u16s: (0..n).map(|k| (1000 + i + k) as u16).collect(),
+                text: format!("<level n=\"{i}\">é</level>"),
+            }
+        }
+
+        fn values(&self) -> [ExtraValue<'_>; 7] {
+            [
+                ExtraValue::ListU32(&self.u32s),
+                ExtraValue::ListI32(&self.i32s),
+                ExtraValue::ListF32(&self.f32s),
+                ExtraValue::ListU8(&self.u8s),
+                ExtraValue::ListU16(&self.u16s),
+                ExtraValue::Binary(&self.u8s),
+                ExtraValue::Utf8(&self.text),
+            ]
+        }
+    }
+
+    fn columns() -> Columns {
+        Columns {
+            extra: &ALL_KINDS,
+            ..Columns::default()
+        }
+    }
+
+    #[test]
+    fn extra_columns_of_every_kind_round_trip_through_a_file() {
+        let schema = Arc::new(level_schema(&columns(), Default::default()));
+        let rows: Vec<Row> = (0..9).map(Row::new).collect();
+        let mut builder = ChunkBuilder::new(schema.clone(), columns(), 4);
+        let dir = std::env::temp_dir().join(format!("warren-extra-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("extra.arrow");
+        let mut writer = ArchiveWriter::create(&path, &schema).unwrap();
+        for (i, row) in rows.iter().enumerate() {
+            let values = row.values();
+            let level = Level {
+                extra: &values,
+                layout_hash: i as u64,
+                ..Level::default()
+            };
+            builder.push(i as u64, 7, &level);
+            if builder.rows() == 4 {
+                writer.write(&builder.finish().unwrap()).unwrap();
+            }
+        }
+        writer.write(&builder.finish().unwrap()).unwrap();
+        writer.finish(&[]).unwrap();
+
+        let archive = Archive::open(&path).unwrap();
+        let field = archive.schema().field_with_name("e_text").unwrap();
+        assert_eq!(
+            field.metadata().get(crate::archive::DOC_KEY).unwrap(),
+            "text"
+        );
+        let mut seen = 0;
+        for b in 0..archive.batch_count() {
+            let batch = archive.batch(b).unwrap();
+            let view = BatchView::new(&batch, &columns()).unwrap();
+            let (mut metrics, mut extra) = (Vec::new(), Vec::new());
+            for r in 0..view.rows() {
+                let record = view.record(r, &mut metrics, &mut extra);
+                let want = rows[record.index as usize].values();
+                assert_eq!(record.level.extra, &want[..], "level {}", record.index);
+                assert_eq!(view.extra(6, r), want[6]);
+                seen += 1;
+            }
+        }
+        assert_eq!(seen, rows.len());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_mistyped_extra_column_is_an_error_naming_it() {
+        let schema = Arc::new(level_schema(&columns(), Default::default()));
+        let mut builder = ChunkBuilder::new(schema, columns(), 1);
+        let row = Row::new(3);
+        let values = row.values();
+        builder.push(
+            0,
+            0,
+            &Level {
+                extra: &values,
+                ..Level::default()
+            },
+        );
+        let batch = builder.finish().unwrap();
+        // Read it as if the text column were a u32 list.
+        let mut wrong = ALL_KINDS;
+        wrong[6].kind = ExtraKind::ListU32;
+        let leaked: &'static [ExtraSpec] = Box::leak(Box::new(wrong));
+        let cols = Columns {
+            extra: leaked,
+            ..Columns::default()
+        };
+        let err = BatchView::new(&batch, &cols).err().expect("a type error");
+        assert!(
+            err.contains("`e_text`") && err.contains("expected list"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "extra column `e_u32` got a ListI32 value")]
+    fn a_generator_giving_the_wrong_extra_type_is_caught() {
+        let schema = Arc::new(level_schema(&columns(), Default::default()));
+        let mut builder = ChunkBuilder::new(schema, columns(), 1);
+        let row = Row::new(2);
+        let mut values = row.values();
+        values.swap(0, 1);
+        builder.push(
+            0,
+            0,
+            &Level {
+                extra: &values,
+                ..Level::default()
+            },
+        );
     }
 }

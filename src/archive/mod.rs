@@ -13,7 +13,7 @@ pub use chunk::ChunkBuilder;
 pub use error::ArchiveError;
 pub use reader::Archive;
 pub use record::BatchView;
-pub use schema::{DOC_KEY, level_schema, list_of};
+pub use schema::{DOC_KEY, extra_type, level_schema, list_of};
 pub use writer::{ArchiveWriter, FOOTER_BATCH_CRC32, temp_path};
 
 /// Schema metadata: warren's version.

@@ -1,14 +1,19 @@
 //! Typed, zero-copy access to the rows of a decoded record batch: each row becomes a
-//! [`LevelRecord`] whose slices point into the archive's mapping. Missing or mistyped columns are
+//! [`LevelRecord`] whose slices point into the archive's mapping, extra (generator-specific)
+//! columns included. Missing or mistyped columns are
 //! reported as errors (a file from another tool, or a damaged one), never unwrapped.
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Int32Type, UInt8Type, UInt16Type, UInt32Type, UInt64Type};
-use arrow_array::{Array, ArrowPrimitiveType, BinaryArray, ListArray, PrimitiveArray, RecordBatch};
+use arrow_array::{
+    Array, ArrowPrimitiveType, BinaryArray, ListArray, PrimitiveArray, RecordBatch, StringArray,
+};
 use arrow_schema::DataType;
 
 use crate::archive::schema::ROOM_COLUMNS;
-use crate::core::generator::{Columns, GraphView, Level, LevelRecord, MetricKind, RoomsView};
+use crate::core::generator::{
+    Columns, ExtraKind, ExtraValue, GraphView, Level, LevelRecord, MetricKind, RoomsView,
+};
 use crate::core::grid::GridView;
 
 /// A metric column of either type.
@@ -30,6 +35,53 @@ impl<'a, T> ListColumn<'a, T> {
     }
 }
 
+/// An extra column of any declared type.
+enum ExtraColumn<'a> {
+    U32(ListColumn<'a, u32>),
+    I32(ListColumn<'a, i32>),
+    F32(ListColumn<'a, f32>),
+    U8(ListColumn<'a, u8>),
+    U16(ListColumn<'a, u16>),
+    Binary(&'a BinaryArray),
+    Utf8(&'a StringArray),
+}
+
+impl<'a> ExtraColumn<'a> {
+    fn new(batch: &'a RecordBatch, name: &str, kind: ExtraKind) -> Result<Self, String> {
+        Ok(match kind {
+            ExtraKind::ListU32 => Self::U32(list::<UInt32Type>(batch, name)?),
+            ExtraKind::ListI32 => Self::I32(list::<Int32Type>(batch, name)?),
+            ExtraKind::ListF32 => Self::F32(list::<Float32Type>(batch, name)?),
+            ExtraKind::ListU8 => Self::U8(list::<UInt8Type>(batch, name)?),
+            ExtraKind::ListU16 => Self::U16(list::<UInt16Type>(batch, name)?),
+            ExtraKind::Binary => {
+                let col = column(batch, name)?;
+                Self::Binary(col.as_binary_opt::<i32>().ok_or_else(|| {
+                    format!("column `{name}` is {}, expected binary", col.data_type())
+                })?)
+            }
+            ExtraKind::Utf8 => {
+                let col = column(batch, name)?;
+                Self::Utf8(col.as_string_opt::<i32>().ok_or_else(|| {
+                    format!("column `{name}` is {}, expected utf8", col.data_type())
+                })?)
+            }
+        })
+    }
+
+    fn value(&self, i: usize) -> ExtraValue<'a> {
+        match self {
+            Self::U32(c) => ExtraValue::ListU32(c.row(i)),
+            Self::I32(c) => ExtraValue::ListI32(c.row(i)),
+            Self::F32(c) => ExtraValue::ListF32(c.row(i)),
+            Self::U8(c) => ExtraValue::ListU8(c.row(i)),
+            Self::U16(c) => ExtraValue::ListU16(c.row(i)),
+            Self::Binary(c) => ExtraValue::Binary(c.value(i)),
+            Self::Utf8(c) => ExtraValue::Utf8(c.value(i)),
+        }
+    }
+}
+
 /// The columns of one batch, typed.
 pub struct BatchView<'a> {
     rows: usize,
@@ -43,6 +95,7 @@ pub struct BatchView<'a> {
     flags: Option<ListColumn<'a, u8>>,
     rooms: Option<[ListColumn<'a, i32>; 4]>,
     rule_uses: Option<ListColumn<'a, u32>>,
+    extra: Vec<ExtraColumn<'a>>,
     metrics: Vec<MetricColumn<'a>>,
 }
 
@@ -146,6 +199,11 @@ impl<'a> BatchView<'a> {
         } else {
             None
         };
+        let extra = columns
+            .extra
+            .iter()
+            .map(|e| ExtraColumn::new(batch, e.name, e.kind))
+            .collect::<Result<Vec<_>, _>>()?;
         let mut metrics = Vec::with_capacity(columns.metrics.len());
         for m in columns.metrics {
             metrics.push(match m.kind {
@@ -172,6 +230,7 @@ impl<'a> BatchView<'a> {
             flags,
             rooms,
             rule_uses,
+            extra,
             metrics,
         })
     }
@@ -186,7 +245,8 @@ impl<'a> BatchView<'a> {
         self.index[i]
     }
 
-    /// Row `i` as a level without metric values (grid and graph alias the batch).
+    /// Row `i` as a level without metric values and extra columns (grid and graph alias the
+    /// batch); [`BatchView::record`] gives both.
     pub fn level(&self, i: usize) -> Level<'a> {
         let grid = self.grid.map(|(w, h, cells)| GridView {
             width: u32::from(w[i]),
@@ -216,15 +276,24 @@ impl<'a> BatchView<'a> {
             rooms,
             rule_uses: self.rule_uses.as_ref().map_or(&[][..], |u| u.row(i)),
             metrics: &[],
+            extra: &[],
             layout_hash: self.hash[i],
         }
     }
 
-    /// Row `i` as a level record; metric values are written into `metrics` (reused buffer).
-    pub fn record<'m>(&self, i: usize, metrics: &'m mut Vec<f64>) -> LevelRecord<'m>
+    /// Row `i` as a level record; metric values are written into `metrics` and the extra
+    /// columns' values (which alias the batch) into `extra` (reused buffers).
+    pub fn record<'m>(
+        &self,
+        i: usize,
+        metrics: &'m mut Vec<f64>,
+        extra: &'m mut Vec<ExtraValue<'a>>,
+    ) -> LevelRecord<'m>
     where
         'a: 'm,
     {
+        extra.clear();
+        extra.extend(self.extra.iter().map(|c| c.value(i)));
         metrics.clear();
         metrics.extend(self.metrics.iter().map(|m| match m {
             MetricColumn::U32(v) => f64::from(v[i]),
@@ -235,9 +304,15 @@ impl<'a> BatchView<'a> {
             seed: self.seed[i],
             level: Level {
                 metrics,
+                extra,
                 ..self.level(i)
             },
         }
+    }
+
+    /// The value of extra column `e` (in [`Columns::extra`] order) at row `i`.
+    pub fn extra(&self, e: usize, i: usize) -> ExtraValue<'a> {
+        self.extra[e].value(i)
     }
 
     /// The metric value of column `m` at row `i`.

@@ -1,13 +1,14 @@
 //! The archive's Arrow schema (DESIGN.md, "Archive"): fixed identity columns, the grid and graph
-//! parts a generator declares in its [`Columns`], then one plain column per metric. Absent parts
-//! are omitted, never filled with junk.
+//! parts a generator declares in its [`Columns`], its extra (generator-specific) columns, then
+//! one plain column per metric. Absent parts are omitted, never filled with junk. Extra and
+//! metric columns carry their one-sentence description as field metadata [`DOC_KEY`].
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use arrow_schema::{DataType, Field, Schema};
 
-use crate::core::generator::{Columns, MetricKind};
+use crate::core::generator::{Columns, ExtraKind, MetricKind};
 
 /// Field metadata key holding a metric's one-sentence description.
 pub const DOC_KEY: &str = "warren.doc";
@@ -18,6 +19,19 @@ pub const ROOM_COLUMNS: [&str; 4] = ["room_x0", "room_y0", "room_x1", "room_y1"]
 /// A list-of-`inner` type with Arrow's conventional nullable `item` field.
 pub fn list_of(inner: DataType) -> DataType {
     DataType::List(Arc::new(Field::new("item", inner, true)))
+}
+
+/// The Arrow type of an extra column of kind `kind`.
+pub fn extra_type(kind: ExtraKind) -> DataType {
+    match kind {
+        ExtraKind::ListU32 => list_of(DataType::UInt32),
+        ExtraKind::ListI32 => list_of(DataType::Int32),
+        ExtraKind::ListF32 => list_of(DataType::Float32),
+        ExtraKind::ListU8 => list_of(DataType::UInt8),
+        ExtraKind::ListU16 => list_of(DataType::UInt16),
+        ExtraKind::Binary => DataType::Binary,
+        ExtraKind::Utf8 => DataType::Utf8,
+    }
 }
 
 /// The schema for `columns`, carrying `metadata` (the `warren.*` keys).
@@ -49,6 +63,10 @@ pub fn level_schema(columns: &Columns, metadata: HashMap<String, String>) -> Sch
     }
     if columns.rule_uses {
         fields.push(Field::new("rule_uses", list_of(DataType::UInt32), false));
+    }
+    for e in columns.extra {
+        let doc = HashMap::from([(DOC_KEY.to_string(), e.doc.to_string())]);
+        fields.push(Field::new(e.name, extra_type(e.kind), false).with_metadata(doc));
     }
     for m in columns.metrics {
         let ty = match m.kind {

@@ -56,6 +56,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .fields()
         .iter()
         .enumerate()
+        // Metric columns are the documented plain number columns; extra (list, binary, text)
+        // columns are documented too but listed with the schema.
+        .filter(|(_, f)| matches!(f.data_type(), DataType::UInt32 | DataType::Float32))
         .filter_map(|(i, f)| {
             f.metadata()
                 .get(DOC_KEY)
@@ -107,7 +110,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     println!("cell codes   {}", meta(archive::META_CELL_CODES));
     println!("\nschema");
     for f in schema.fields() {
-        println!("  {:<24} {}", f.name(), f.data_type());
+        let is_metric = metrics.iter().any(|(_, name, _)| name == f.name());
+        match f.metadata().get(DOC_KEY).filter(|_| !is_metric) {
+            Some(doc) => println!("  {:<24} {:<20} {doc}", f.name(), f.data_type().to_string()),
+            None => println!("  {:<24} {}", f.name(), f.data_type()),
+        }
     }
     println!("\nmetrics{:>28}{:>12}{:>12}", "min", "mean", "max");
     for ((_, name, doc), s) in metrics.iter().zip(&stats) {

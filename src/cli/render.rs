@@ -64,6 +64,7 @@ fn drawn_columns(names: &[&str]) -> Columns {
         rooms: names.contains(&"room_x0"),
         rule_uses: false,
         metrics: &[],
+        extra: &[],
     }
 }
 

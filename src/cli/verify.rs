@@ -81,13 +81,14 @@ impl GeneratorTask for VerifyTask<'_> {
                 let view = BatchView::new(&batch, &columns)
                     .map_err(|r| anyhow::anyhow!("{}: batch {b}: {r}", archive.path().display()))?;
                 let mut metrics = Vec::new();
+                let mut extra = Vec::new();
                 let mut scratch = generator.new_scratch();
                 let mut shown = Vec::new();
                 let mut count = 0u64;
                 let (mut first, mut last) = (u64::MAX, 0);
                 let mut previous: Option<u64> = None;
                 for row in 0..view.rows() {
-                    let record = view.record(row, &mut metrics);
+                    let record = view.record(row, &mut metrics, &mut extra);
                     let mut problem = None;
                     if let Some(p) = previous
                         && record.index <= p

@@ -44,6 +44,136 @@ impl MetricSpec {
     }
 }
 
+/// The Arrow type of one generator-specific extra column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExtraKind {
+    /// `list<u32>`, one list per level.
+    ListU32,
+    /// `list<i32>`.
+    ListI32,
+    /// `list<f32>`.
+    ListF32,
+    /// `list<u8>`.
+    ListU8,
+    /// `list<u16>`.
+    ListU16,
+    /// `binary`: opaque bytes (a raster, a serialised solution).
+    Binary,
+    /// `utf8`: text (for example a level's XML).
+    Utf8,
+}
+
+/// One generator-specific column: name, type and what it holds. Columns that only one
+/// generator needs (a region tree, a level's XML) are declared this way instead of growing
+/// [`Columns`] with a flag per generator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExtraSpec {
+    /// Column name in the archive (must not clash with the fixed columns or the metrics).
+    pub name: &'static str,
+    /// Column type.
+    pub kind: ExtraKind,
+    /// One sentence saying what the column holds (stored as the field's `warren.doc`).
+    pub doc: &'static str,
+}
+
+impl ExtraSpec {
+    /// An extra column.
+    pub const fn new(name: &'static str, kind: ExtraKind, doc: &'static str) -> Self {
+        Self { name, kind, doc }
+    }
+}
+
+/// One level's value of an extra column, borrowed; its variant matches the column's
+/// [`ExtraKind`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ExtraValue<'a> {
+    /// A `list<u32>` row.
+    ListU32(&'a [u32]),
+    /// A `list<i32>` row.
+    ListI32(&'a [i32]),
+    /// A `list<f32>` row.
+    ListF32(&'a [f32]),
+    /// A `list<u8>` row.
+    ListU8(&'a [u8]),
+    /// A `list<u16>` row.
+    ListU16(&'a [u16]),
+    /// A `binary` row.
+    Binary(&'a [u8]),
+    /// A `utf8` row.
+    Utf8(&'a str),
+}
+
+impl<'a> ExtraValue<'a> {
+    /// The column type this value belongs to.
+    pub fn kind(&self) -> ExtraKind {
+        match self {
+            ExtraValue::ListU32(_) => ExtraKind::ListU32,
+            ExtraValue::ListI32(_) => ExtraKind::ListI32,
+            ExtraValue::ListF32(_) => ExtraKind::ListF32,
+            ExtraValue::ListU8(_) => ExtraKind::ListU8,
+            ExtraValue::ListU16(_) => ExtraKind::ListU16,
+            ExtraValue::Binary(_) => ExtraKind::Binary,
+            ExtraValue::Utf8(_) => ExtraKind::Utf8,
+        }
+    }
+
+    /// The `list<u32>` values, or `None` for another type.
+    pub fn as_u32s(&self) -> Option<&'a [u32]> {
+        match *self {
+            ExtraValue::ListU32(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The `list<i32>` values, or `None` for another type.
+    pub fn as_i32s(&self) -> Option<&'a [i32]> {
+        match *self {
+            ExtraValue::ListI32(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The `list<f32>` values, or `None` for another type.
+    pub fn as_f32s(&self) -> Option<&'a [f32]> {
+        match *self {
+            ExtraValue::ListF32(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The `list<u8>` values, or `None` for another type.
+    pub fn as_u8s(&self) -> Option<&'a [u8]> {
+        match *self {
+            ExtraValue::ListU8(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The `list<u16>` values, or `None` for another type.
+    pub fn as_u16s(&self) -> Option<&'a [u16]> {
+        match *self {
+            ExtraValue::ListU16(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The `binary` bytes, or `None` for another type.
+    pub fn as_binary(&self) -> Option<&'a [u8]> {
+        match *self {
+            ExtraValue::Binary(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The `utf8` text, or `None` for another type.
+    pub fn as_str(&self) -> Option<&'a str> {
+        match *self {
+            ExtraValue::Utf8(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
 /// Which parts of the archive schema a generator fills (absent parts are omitted).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Columns {
@@ -60,6 +190,9 @@ pub struct Columns {
     pub rule_uses: bool,
     /// The metric columns, in the order of [`Level::metrics`].
     pub metrics: &'static [MetricSpec],
+    /// Generator-specific columns, in the order of [`Level::extra`] (written after
+    /// `rule_uses`, before the metrics).
+    pub extra: &'static [ExtraSpec],
 }
 
 /// A borrowed SoA graph.
@@ -105,6 +238,8 @@ pub struct Level<'a> {
     pub rule_uses: &'a [u32],
     /// Metric values in [`Columns::metrics`] order (integers are exact in `f64`).
     pub metrics: &'a [f64],
+    /// Extra column values in [`Columns::extra`] order (empty when the generator declares none).
+    pub extra: &'a [ExtraValue<'a>],
     /// Canonical content hash (see `core::hash`).
     pub layout_hash: u64,
 }

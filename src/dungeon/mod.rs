@@ -222,6 +222,7 @@ impl Generator for DmgGenerator {
             rooms: true,
             rule_uses: false,
             metrics: &DMG_METRICS,
+            extra: &[],
         }
     }
 

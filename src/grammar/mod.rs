@@ -261,6 +261,7 @@ impl Generator for GrammarGenerator {
             rooms: true,
             rule_uses: true,
             metrics: &GRAMMAR_METRICS,
+            extra: &[],
         }
     }
 

@@ -108,3 +108,38 @@ fn chunk_size_does_not_change_the_rows() {
     );
     assert_same_rows(&rows_of(&[&seven]), &rows_of(&[&default]));
 }
+
+/// Every generator kind with per-level scratch state obeys the contract; regions levels reuse a
+/// per-worker RegionCache, whose history must never show in the output.
+#[test]
+fn regions_levels_do_not_depend_on_threads_or_chunks() {
+    let dir = TempDir::new("regions-threads");
+    let (one, two) = (dir.join("r1.arrow"), dir.join("r2.arrow"));
+    let run = |out: &std::path::Path, threads: &str, chunk: &str| {
+        let output = crate::common::warren([
+            "generate",
+            "regions",
+            "--quiet",
+            "--count",
+            "400",
+            "--seed",
+            "13",
+            "--threads",
+            threads,
+            "--chunk-size",
+            chunk,
+            "--set",
+            "regions.depth=2",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(
+            output.status.success(),
+            "{}",
+            crate::common::stderr(&output)
+        );
+    };
+    run(&one, "1", "400");
+    run(&two, "2", "9");
+    assert_same_rows(&rows_of(&[&two]), &rows_of(&[&one]));
+}

@@ -871,7 +871,11 @@ fn owned_levels(path: &Path, generator: &GrammarGenerator) -> Vec<OwnedLevel> {
     for batch in batches(path) {
         let view = BatchView::new(&batch, &columns).unwrap();
         for row in 0..view.rows() {
-            out.push(OwnedLevel::from_record(&view.record(row, &mut metrics)));
+            out.push(OwnedLevel::from_record(&view.record(
+                row,
+                &mut metrics,
+                &mut Vec::new(),
+            )));
         }
     }
     out

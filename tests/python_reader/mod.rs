@@ -193,3 +193,115 @@ print(lf.select(pl.len()).collect().item(), lf.filter(pl.col("mergeable_dead_end
         "500 0"
     );
 }
+
+#[test]
+fn pyarrow_reads_the_region_tree_and_raster() {
+    if !python_ready() {
+        return;
+    }
+    let dir = TempDir::new("pyregions");
+    let path = dir.join("r.arrow");
+    let output = crate::common::warren([
+        "generate",
+        "regions",
+        "--quiet",
+        "--count",
+        "40",
+        "--set",
+        "regions.depth=2",
+        "--out",
+        path.to_str().expect("utf-8 path"),
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        crate::common::stderr(&output)
+    );
+    let script = r#"
+import sys, tomllib
+import numpy as np, pyarrow as pa
+t = pa.ipc.open_file(pa.memory_map(sys.argv[1])).read_all()
+assert t.schema.field("region_parent").type == pa.list_(pa.uint32())
+assert t.schema.field("region_x0").type == pa.list_(pa.uint16())
+assert t.schema.field("region_zoom").type == pa.list_(pa.uint8())
+assert t.schema.field("raster").type == pa.binary()
+assert t.schema.field("region_cells").metadata[b"warren.doc"]
+cfg = tomllib.loads(t.schema.metadata[b"warren.profile"].decode())["regions"]
+for row in range(t.num_rows):
+    parent = np.array(t["region_parent"][row].as_py(), dtype=np.uint32)
+    depth = np.array(t["region_depth"][row].as_py())
+    zoom = np.array(t["region_zoom"][row].as_py())
+    assert parent[0] == 2**32 - 1 and zoom[0] == 1 and len(depth) == t["regions"][row].as_py()
+    assert (parent[1:] < np.arange(1, len(parent))).all()
+    assert (depth[1:] == depth[parent[1:]] + 1).all()
+    raster = np.frombuffer(t["raster"][row].as_py(), dtype=np.uint8)
+    raster = raster.reshape(cfg["max_height"], cfg["max_width"])
+    assert set(np.unique(raster)) <= {0, 1, 7, 8}
+print(t.num_rows, len(t["region_parent"][0]) > 1)
+"#;
+    assert_eq!(
+        python(script, &[path.to_str().expect("utf-8 path")]).trim(),
+        "40 True"
+    );
+}
+
+/// Every extra column type a generator can declare, written by warren and read by pyarrow.
+#[test]
+fn pyarrow_reads_every_extra_column_type() {
+    if !python_ready() {
+        return;
+    }
+    use std::sync::Arc;
+    use warren::archive::{ArchiveWriter, ChunkBuilder, level_schema};
+    use warren::{Columns, ExtraKind, ExtraSpec, ExtraValue, Level};
+    const EXTRA: [ExtraSpec; 7] = [
+        ExtraSpec::new("a", ExtraKind::ListU32, "u32"),
+        ExtraSpec::new("b", ExtraKind::ListI32, "i32"),
+        ExtraSpec::new("c", ExtraKind::ListF32, "f32"),
+        ExtraSpec::new("d", ExtraKind::ListU8, "u8"),
+        ExtraSpec::new("e", ExtraKind::ListU16, "u16"),
+        ExtraSpec::new("f", ExtraKind::Binary, "bytes"),
+        ExtraSpec::new("g", ExtraKind::Utf8, "text"),
+    ];
+    let columns = Columns {
+        extra: &EXTRA,
+        ..Columns::default()
+    };
+    let dir = TempDir::new("pyextra");
+    let path = dir.join("x.arrow");
+    let schema = Arc::new(level_schema(&columns, Default::default()));
+    let mut writer = ArchiveWriter::create(&path, &schema).unwrap();
+    let mut builder = ChunkBuilder::new(schema, columns, 2);
+    for i in 0..2u32 {
+        let text = format!("<level id=\"{i}\"/>");
+        let values = [
+            ExtraValue::ListU32(&[i, 4_000_000_000]),
+            ExtraValue::ListI32(&[-7]),
+            ExtraValue::ListF32(&[0.5, 1.5]),
+            ExtraValue::ListU8(&[1, 2, 3]),
+            ExtraValue::ListU16(&[]),
+            ExtraValue::Binary(b"\x00\xff"),
+            ExtraValue::Utf8(&text),
+        ];
+        let level = Level {
+            extra: &values,
+            ..Level::default()
+        };
+        builder.push(u64::from(i), 0, &level);
+    }
+    writer.write(&builder.finish().unwrap()).unwrap();
+    writer.finish(&[]).unwrap();
+    let script = r#"
+import sys, pyarrow as pa
+t = pa.ipc.open_file(pa.memory_map(sys.argv[1])).read_all()
+r = {k: t[k][1].as_py() for k in "abcdefg"}
+assert r == {"a": [1, 4000000000], "b": [-7], "c": [0.5, 1.5], "d": [1, 2, 3], "e": [],
+             "f": b"\x00\xff", "g": '<level id="1"/>'}, r
+assert t.schema.field("g").metadata[b"warren.doc"] == b"text"
+print("ok")
+"#;
+    assert_eq!(
+        python(script, &[path.to_str().expect("utf-8 path")]).trim(),
+        "ok"
+    );
+}

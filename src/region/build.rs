@@ -1,0 +1,363 @@
+//! One level, depth first (seed 004, "PCG of regions"): the root region is carved and split;
+//! each sub-region is zoomed, carved and split in turn until the target depth. Regions live on
+//! the [`RegionStack`] while their children are made and come from, and go back to, the
+//! worker's [`RegionCache`], so after warm-up a level allocates nothing.
+//!
+//! Output (into [`LevelOut`], reused): the region tree in depth-first order (parent index,
+//! depth, box in parent coordinates, zoom, cells), the root's grid, the raster (see
+//! [`crate::region`]) and the counts behind the metrics. In checking mode (`verify`), every
+//! region is also tested against brute-force oracles: within Wmax x Hmax, connected, no
+//! Uninitialized cell, and carving gave no cell occupancy.
+
+use crate::core::error::Violation;
+use crate::core::grid::cell;
+use crate::core::rng::WarrenRng;
+use crate::region::cache::RegionCache;
+use crate::region::carve::{CarveParams, CarveWork, carve};
+use crate::region::cell::Cell;
+use crate::region::overlap::{Overlap, sibling_overlap};
+use crate::region::region::{NONE, Point, Region, RegionBox};
+use crate::region::split::{ChildSpec, SplitParams, SplitStats, SplitWork, split, zoom_piece};
+use crate::region::stack::{Frame, RegionStack};
+
+/// The deepest target depth (metric columns exist for depths 1 to this).
+pub const MAX_DEPTH: u32 = 4;
+
+/// Everything that shapes a level.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BuildParams {
+    /// Root region columns.
+    pub width: u32,
+    /// Root region rows.
+    pub height: u32,
+    /// Zoom levels below the root.
+    pub depth: u32,
+    /// A level with more regions than this fails.
+    pub max_regions: u32,
+    /// Carving.
+    pub carve: CarveParams,
+    /// Splitting (holds Wmax, Hmax and the zoom range).
+    pub split: SplitParams,
+}
+
+/// The region tree, grids and counts of one level (reused between levels).
+#[derive(Debug, Default)]
+pub struct LevelOut {
+    /// Parent's tree index ([`NONE`] for the root).
+    pub parent: Vec<u32>,
+    /// Depth (0 for the root).
+    pub depth: Vec<u8>,
+    /// Box left, in parent cells.
+    pub x0: Vec<u16>,
+    /// Box top.
+    pub y0: Vec<u16>,
+    /// Box right (exclusive).
+    pub x1: Vec<u16>,
+    /// Box bottom (exclusive).
+    pub y1: Vec<u16>,
+    /// Zoom (1 for the root).
+    pub zoom: Vec<u8>,
+    /// Cells of the region (its Occupied cells when made).
+    pub cells: Vec<u32>,
+    /// The root region's cell codes.
+    pub grid: Vec<u8>,
+    /// The raster: Wmax x Hmax codes.
+    pub raster: Vec<u8>,
+    /// Depth of the region drawn in the raster.
+    pub raster_depth: u32,
+    /// Sum of every region's array size.
+    pub cells_processed: u64,
+    /// Sum of every region's own cells.
+    pub region_cells: u64,
+    /// Sibling box overlap over the level.
+    pub overlap: Overlap,
+    /// The worst single family's overlap ratio.
+    pub worst_family: f64,
+    /// Split counts over the level.
+    pub split: SplitStats,
+    /// Carved cells of the root.
+    pub root_carved: u32,
+    /// Cache use as a cold worker would see it: (hits, misses).
+    pub cache: (u32, u32),
+}
+
+/// Per-worker memory of the builder.
+#[derive(Debug, Default)]
+pub struct BuildScratch {
+    /// The worker's region pool.
+    pub cache: RegionCache,
+    stack: RegionStack,
+    pending: Vec<ChildSpec>,
+    carve: CarveWork,
+    split: SplitWork,
+    cover: Vec<u8>,
+    check: Vec<u32>,
+    /// The level made last.
+    pub out: LevelOut,
+}
+
+impl BuildScratch {
+    /// Scratch for regions of at most `max_cells` cells.
+    pub fn new(max_cells: usize) -> Self {
+        Self {
+            cache: RegionCache::new(max_cells),
+            ..Self::default()
+        }
+    }
+}
+
+/// Why a level could not be made.
+#[derive(Debug)]
+pub enum BuildError {
+    /// More regions than `max_regions`.
+    TooManyRegions(u32),
+    /// Checking mode found a broken invariant.
+    Broken(Violation),
+}
+
+/// Makes one level into `s.out`; with `check`, tests every region's invariants as it goes.
+///
+/// # Runtime
+/// O(cells processed); no allocation once the scratch has grown to the level's size.
+pub fn build(
+    p: &BuildParams,
+    rng: &mut WarrenRng,
+    s: &mut BuildScratch,
+    check: bool,
+) -> Result<(), BuildError> {
+    let out = &mut s.out;
+    for v in [&mut out.parent, &mut out.cells] {
+        v.clear();
+    }
+    for v in [&mut out.x0, &mut out.y0, &mut out.x1, &mut out.y1] {
+        v.clear();
+    }
+    out.depth.clear();
+    out.zoom.clear();
+    out.cells_processed = 0;
+    out.region_cells = 0;
+    out.overlap = Overlap::default();
+    out.worst_family = 0.0;
+    out.split = SplitStats::default();
+    out.raster_depth = 0;
+    s.pending.clear();
+    s.cache.begin_level();
+
+    let mut root = s.cache.take();
+    root.reset(p.width, p.height);
+    for i in 0..(p.width * p.height) as usize {
+        root.set(i, Cell::Occupied);
+    }
+    root.seal();
+    root.bbox = RegionBox {
+        x0: 0,
+        y0: 0,
+        x1: p.width,
+        y1: p.height,
+    };
+    root.zoom = 1;
+    root.depth = 0;
+    root.parent = NONE;
+    root.entry = Point {
+        x: 0,
+        y: rng.below(p.height),
+    };
+    root.exit = Point {
+        x: p.width - 1,
+        y: rng.below(p.height),
+    };
+    let frame = process(p, rng, s, root, true, check)?;
+    s.stack.zoom_in(frame);
+
+    while let Some(top) = s.stack.top_mut() {
+        if top.next_child == top.end_child {
+            let done = s.stack.zoom_out().expect("a top frame");
+            s.pending.truncate(done.first_child as usize);
+            s.cache.give(done.region);
+            continue;
+        }
+        let k = top.next_child;
+        top.next_child += 1;
+        let on_path = top.path_child == k;
+        let spec = s.pending[k as usize];
+        let mut child = s.cache.take();
+        zoom_piece(&top.region, &spec, &mut child);
+        child.parent = top.region.node;
+        let frame = process(p, rng, s, child, on_path, check)?;
+        s.stack.zoom_in(frame);
+    }
+    s.out.cache = s.cache.level_counts();
+    Ok(())
+}
+
+/// Records, carves and splits one region (zoomed and sealed, ports set) into a stack frame.
+fn process(
+    p: &BuildParams,
+    rng: &mut WarrenRng,
+    s: &mut BuildScratch,
+    mut region: Region,
+    on_path: bool,
+    check: bool,
+) -> Result<Frame, BuildError> {
+    let out = &mut s.out;
+    if out.parent.len() as u32 >= p.max_regions {
+        return Err(BuildError::TooManyRegions(p.max_regions));
+    }
+    if check {
+        check_made(&region, &p.split, &mut s.check).map_err(BuildError::Broken)?;
+    }
+    region.node = out.parent.len() as u32;
+    let size = region.size();
+    out.parent.push(region.parent);
+    out.depth.push(region.depth as u8);
+    out.x0.push(region.bbox.x0 as u16);
+    out.y0.push(region.bbox.y0 as u16);
+    out.x1.push(region.bbox.x1 as u16);
+    out.y1.push(region.bbox.y1 as u16);
+    out.zoom.push(region.zoom as u8);
+    out.cells.push(size);
+    out.cells_processed += u64::from(region.width() * region.height());
+    out.region_cells += u64::from(size);
+
+    let carved = carve(&mut region, rng, &p.carve, &mut s.carve);
+    let first = s.pending.len();
+    split(
+        &mut region,
+        rng,
+        &p.split,
+        &mut s.split,
+        &mut s.pending,
+        &mut out.split,
+    );
+    if check {
+        check_carved(&region).map_err(BuildError::Broken)?;
+    }
+    if region.depth >= p.depth {
+        // The target depth: the region's sub-regions are not made.
+        s.pending.truncate(first);
+    }
+    let children = &s.pending[first..];
+    let family = sibling_overlap(
+        region.width(),
+        region.height(),
+        children.iter().map(|c| (c.bbox, c.zoom)),
+        &mut s.cover,
+    );
+    out.overlap.add(family);
+    if children.len() > 1 {
+        out.worst_family = out.worst_family.max(family.ratio());
+    }
+    if region.depth == 0 {
+        out.root_carved = carved;
+        encode(&region, &mut out.grid, region.width(), region.height());
+    }
+    let mut path_child = u32::MAX;
+    if on_path {
+        // The raster follows the largest child (first of equals) down to a region without any.
+        let largest = (0..children.len()).max_by_key(|&k| (children[k].cells, usize::MAX - k));
+        match largest {
+            Some(k) => path_child = (first + k) as u32,
+            None => {
+                out.raster_depth = region.depth;
+                encode(
+                    &region,
+                    &mut out.raster,
+                    p.split.max_width,
+                    p.split.max_height,
+                );
+            }
+        }
+    }
+    Ok(Frame {
+        region,
+        first_child: first as u32,
+        end_child: s.pending.len() as u32,
+        next_child: first as u32,
+        path_child,
+    })
+}
+
+/// Writes `region`'s codes at the top left of a `width x height` picture of void.
+fn encode(region: &Region, into: &mut Vec<u8>, width: u32, height: u32) {
+    into.clear();
+    into.resize((width * height) as usize, cell::VOID);
+    for y in 0..region.height() {
+        for x in 0..region.width() {
+            let i = region.index(x, y);
+            into[(y * width + x) as usize] = region.cells()[i].code(region.inside(i));
+        }
+    }
+}
+
+/// A freshly made region: fits Wmax x Hmax, no Uninitialized cell, its cells 4-connected (a
+/// flood fill from one of them reaches all), ports on its cells.
+fn check_made(r: &Region, p: &SplitParams, seen: &mut Vec<u32>) -> Result<(), Violation> {
+    let at = |what: &str| format!("region at depth {} box {:?}: {what}", r.depth, r.bbox);
+    if r.depth > 0 && (r.width() > p.max_width || r.height() > p.max_height) {
+        return Err(Violation::new(at(&format!(
+            "{} x {} exceeds Wmax x Hmax = {} x {}",
+            r.width(),
+            r.height(),
+            p.max_width,
+            p.max_height
+        ))));
+    }
+    if r.initial().contains(&Cell::Uninitialized) || r.cells().contains(&Cell::Uninitialized) {
+        return Err(Violation::new(at("holds Uninitialized cells")));
+    }
+    let inside: Vec<usize> = (0..r.cells().len()).filter(|&i| r.inside(i)).collect();
+    let Some(&first) = inside.first() else {
+        return Err(Violation::new(at("has no cells")));
+    };
+    seen.clear();
+    seen.resize(r.cells().len(), 0);
+    let mut stack = vec![first];
+    seen[first] = 1;
+    let mut reached = 1;
+    while let Some(i) = stack.pop() {
+        for d in 0..4 {
+            if let Some(j) = r.neighbour(i, d)
+                && r.inside(j)
+                && seen[j] == 0
+            {
+                seen[j] = 1;
+                reached += 1;
+                stack.push(j);
+            }
+        }
+    }
+    if reached != inside.len() {
+        return Err(Violation::new(at(&format!(
+            "is not connected: {reached} of {} cells reachable",
+            inside.len()
+        ))));
+    }
+    for (name, pt) in [("entry", r.entry), ("exit", r.exit)] {
+        let ok = pt.x < r.width() && pt.y < r.height() && r.inside(r.index(pt.x, pt.y));
+        if !ok {
+            return Err(Violation::new(at(&format!(
+                "{name} {pt:?} is not a region cell"
+            ))));
+        }
+    }
+    Ok(())
+}
+
+/// A carved and split region: no cell gained occupancy (Empty stays Empty; Filled only from
+/// Occupied), nothing Uninitialized.
+fn check_carved(r: &Region) -> Result<(), Violation> {
+    for (i, (&now, &was)) in r.cells().iter().zip(r.initial()).enumerate() {
+        let ok = match was {
+            Cell::Empty => now == Cell::Empty,
+            Cell::Occupied => now != Cell::Uninitialized,
+            _ => false,
+        };
+        if !ok {
+            return Err(Violation::new(format!(
+                "region at depth {} box {:?}: cell {i} went from {was:?} to {now:?}",
+                r.depth, r.bbox
+            )));
+        }
+    }
+    Ok(())
+}

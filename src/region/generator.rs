@@ -1,0 +1,393 @@
+//! [`RegionsGenerator`]: the `regions` generator kind, levels of recursive zoom regions
+//! (seed 004) with their region tree, grid, raster and metrics (see [`crate::region`]).
+
+use bumpalo::Bump;
+
+use crate::core::error::{GenError, Violation};
+use crate::core::generator::{
+    Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, Level, LevelRecord, MetricSpec,
+};
+use crate::core::grid::GridView;
+use crate::core::hash::ContentHasher;
+use crate::core::rng::WarrenRng;
+use crate::maze::ConfigError;
+use crate::region::build::{BuildError, BuildParams, BuildScratch, build};
+use crate::region::carve::CarveParams;
+use crate::region::config::RegionsConfig;
+use crate::region::split::SplitParams;
+
+/// The metric columns.
+pub const REGION_METRICS: [MetricSpec; 15] = [
+    MetricSpec::u32("regions", "regions made, the root included"),
+    MetricSpec::u32("regions_depth1", "regions at depth 1"),
+    MetricSpec::u32("regions_depth2", "regions at depth 2"),
+    MetricSpec::u32("regions_depth3", "regions at depth 3"),
+    MetricSpec::u32("regions_depth4", "regions at depth 4"),
+    MetricSpec::u32(
+        "cells_processed",
+        "cells of every region's array (padding included), summed",
+    ),
+    MetricSpec::f32(
+        "overlap_ratio",
+        "subcells processed more than once because sibling boxes overlap / subcells of all sub-region boxes",
+    ),
+    MetricSpec::f32(
+        "overlap_worst",
+        "the largest overlap ratio of one family of two or more siblings",
+    ),
+    MetricSpec::f32(
+        "padding_ratio",
+        "share of processed cells that are padding outside their region",
+    ),
+    MetricSpec::u32(
+        "divided",
+        "components divided because they exceeded Wmax/Z x Hmax/Z",
+    ),
+    MetricSpec::u32(
+        "filled_pieces",
+        "pieces made Filled (facing no passage, or one-cell pieces by chance)",
+    ),
+    MetricSpec::u32(
+        "cache_hits",
+        "region buffers a cold worker's RegionCache would reuse for this level",
+    ),
+    MetricSpec::u32(
+        "cache_misses",
+        "region buffers a cold worker's RegionCache would allocate for this level (peak in use)",
+    ),
+    MetricSpec::u32("raster_depth", "depth of the region drawn in the raster"),
+    MetricSpec::f32("root_open", "share of the root's cells carved"),
+];
+
+/// The extra columns: the region tree, one list entry per region in depth-first order, and the
+/// raster.
+pub const REGION_COLUMNS: [ExtraSpec; 9] = [
+    ExtraSpec::new(
+        "region_parent",
+        ExtraKind::ListU32,
+        "tree index of each region's parent (4294967295 for the root); parents come first",
+    ),
+    ExtraSpec::new(
+        "region_depth",
+        ExtraKind::ListU8,
+        "depth of each region, 0 for the root",
+    ),
+    ExtraSpec::new(
+        "region_x0",
+        ExtraKind::ListU16,
+        "left of each region's box, in parent cells",
+    ),
+    ExtraSpec::new(
+        "region_y0",
+        ExtraKind::ListU16,
+        "top of each region's box, in parent cells",
+    ),
+    ExtraSpec::new(
+        "region_x1",
+        ExtraKind::ListU16,
+        "right of each region's box (exclusive), in parent cells",
+    ),
+    ExtraSpec::new(
+        "region_y1",
+        ExtraKind::ListU16,
+        "bottom of each region's box (exclusive), in parent cells",
+    ),
+    ExtraSpec::new(
+        "region_zoom",
+        ExtraKind::ListU8,
+        "subcells per parent cell along each axis (1 for the root)",
+    ),
+    ExtraSpec::new(
+        "region_cells",
+        ExtraKind::ListU32,
+        "cells of each region (its Occupied cells when made, in its own zoom)",
+    ),
+    ExtraSpec::new(
+        "raster",
+        ExtraKind::Binary,
+        "max_width x max_height cell codes, row-major: the deepest region on the largest-child path, at the top left, void around it",
+    ),
+];
+
+/// The recursive zoom regions generator.
+pub struct RegionsGenerator {
+    pub(crate) cfg: RegionsConfig,
+    pub(crate) params: BuildParams,
+}
+
+impl RegionsGenerator {
+    /// A generator for `cfg`.
+    ///
+    /// # Errors
+    /// A value out of range, naming its key.
+    pub fn new(cfg: RegionsConfig) -> Result<Self, ConfigError> {
+        cfg.validate()?;
+        let params = BuildParams {
+            width: cfg.width,
+            height: cfg.height,
+            depth: cfg.depth,
+            max_regions: cfg.max_regions,
+            carve: CarveParams {
+                wander: cfg.wander,
+                branches: cfg.branches,
+                branch_length: cfg.branch_length,
+            },
+            split: SplitParams {
+                max_width: cfg.max_width,
+                max_height: cfg.max_height,
+                min_zoom: cfg.min_zoom,
+                max_zoom: cfg.max_zoom,
+                fill_chance: cfg.fill_chance,
+            },
+        };
+        Ok(Self { cfg, params })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &RegionsConfig {
+        &self.cfg
+    }
+
+    /// Makes the level of `seed` into `scratch` (checking every region when `check`).
+    pub(crate) fn build_level(
+        &self,
+        seed: u64,
+        scratch: &mut BuildScratch,
+        check: bool,
+    ) -> Result<(), BuildError> {
+        let mut rng = WarrenRng::new(seed);
+        build(&self.params, &mut rng, scratch, check)
+    }
+}
+
+/// Per-worker memory: the builder's scratch (with the RegionCache), metric values and an arena
+/// for the extra column list (reset between levels).
+pub struct RegionScratch {
+    build: BuildScratch,
+    metrics: Vec<f64>,
+    bump: Bump,
+}
+
+impl Generator for RegionsGenerator {
+    type Scratch = RegionScratch;
+
+    fn kind(&self) -> &'static str {
+        "regions"
+    }
+
+    fn columns(&self) -> Columns {
+        Columns {
+            grid: true,
+            metrics: &REGION_METRICS,
+            extra: &REGION_COLUMNS,
+            ..Columns::default()
+        }
+    }
+
+    fn new_scratch(&self) -> RegionScratch {
+        let max_cells = (self.cfg.max_width * self.cfg.max_height) as usize;
+        RegionScratch {
+            build: BuildScratch::new(max_cells.max((self.cfg.width * self.cfg.height) as usize)),
+            metrics: Vec::with_capacity(REGION_METRICS.len()),
+            bump: Bump::with_capacity(1024),
+        }
+    }
+
+    fn generate<'s>(&self, seed: u64, s: &'s mut RegionScratch) -> Result<Level<'s>, GenError> {
+        match self.build_level(seed, &mut s.build, false) {
+            Ok(()) => {}
+            Err(BuildError::TooManyRegions(cap)) => {
+                return Err(GenError {
+                    reason: "too many regions",
+                    detail: format!("more than max_regions = {cap}"),
+                });
+            }
+            Err(BuildError::Broken(v)) => unreachable!("checks are off: {v}"),
+        }
+        let RegionScratch {
+            build,
+            metrics,
+            bump,
+        } = s;
+        let o = &build.out;
+        let mut per_depth = [0u32; 5];
+        for &d in &o.depth {
+            per_depth[d as usize] += 1;
+        }
+        metrics.clear();
+        metrics.extend([
+            o.parent.len() as f64,
+            f64::from(per_depth[1]),
+            f64::from(per_depth[2]),
+            f64::from(per_depth[3]),
+            f64::from(per_depth[4]),
+            o.cells_processed as f64,
+            o.overlap.ratio(),
+            o.worst_family,
+            1.0 - o.region_cells as f64 / o.cells_processed as f64,
+            f64::from(o.split.divided),
+            f64::from(o.split.filled_pieces),
+            f64::from(o.cache.0),
+            f64::from(o.cache.1),
+            f64::from(o.raster_depth),
+            f64::from(o.root_carved) / f64::from(self.cfg.width * self.cfg.height),
+        ]);
+        let mut h = ContentHasher::new();
+        h.word(u64::from(self.cfg.width) << 32 | u64::from(self.cfg.height));
+        h.bytes(&o.grid);
+        h.bytes(&o.raster);
+        h.u32s(&o.parent);
+        h.u32s(&o.cells);
+        h.bytes(&o.depth);
+        h.bytes(&o.zoom);
+        for v in [&o.x0, &o.y0, &o.x1, &o.y1] {
+            for &c in v.iter() {
+                h.word(u64::from(c));
+            }
+        }
+        bump.reset();
+        // NOTE: the list of borrowed column values lives in the arena, not in the scratch,
+        // because it borrows the scratch's own buffers; after the first level the arena's chunk
+        // is reused and this allocates nothing.
+        let extra: &'s [ExtraValue<'s>] = bump.alloc_slice_copy(&[
+            ExtraValue::ListU32(&o.parent),
+            ExtraValue::ListU8(&o.depth),
+            ExtraValue::ListU16(&o.x0),
+            ExtraValue::ListU16(&o.y0),
+            ExtraValue::ListU16(&o.x1),
+            ExtraValue::ListU16(&o.y1),
+            ExtraValue::ListU8(&o.zoom),
+            ExtraValue::ListU32(&o.cells),
+            ExtraValue::Binary(&o.raster),
+        ]);
+        Ok(Level {
+            grid: Some(GridView {
+                width: self.cfg.width,
+                height: self.cfg.height,
+                cells: &o.grid,
+            }),
+            metrics,
+            extra,
+            layout_hash: h.finish(),
+            ..Level::default()
+        })
+    }
+
+    fn verify(&self, record: &LevelRecord<'_>) -> Result<(), Violation> {
+        crate::region::verify::verify(self, record)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::rng::mix;
+
+    fn small() -> RegionsConfig {
+        RegionsConfig {
+            width: 10,
+            height: 10,
+            max_width: 12,
+            max_height: 12,
+            depth: 2,
+            ..RegionsConfig::default()
+        }
+    }
+
+    fn record<'a>(level: Level<'a>, seed: u64) -> LevelRecord<'a> {
+        LevelRecord {
+            index: 0,
+            seed,
+            level,
+        }
+    }
+
+    #[test]
+    fn levels_verify_and_repeat_in_a_used_scratch() {
+        for cfg in [small(), RegionsConfig::default()] {
+            let g = RegionsGenerator::new(cfg).unwrap();
+            let (mut s, mut t) = (g.new_scratch(), g.new_scratch());
+            for i in 0..12 {
+                let seed = mix(4, i);
+                let level = g.generate(seed, &mut s).unwrap();
+                g.verify(&record(level, seed))
+                    .unwrap_or_else(|v| panic!("level {i}: {v}"));
+                let _ = g.generate(mix(5, i), &mut t).unwrap();
+                assert_eq!(
+                    g.generate(seed, &mut t).unwrap().layout_hash,
+                    level.layout_hash
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn verify_rejects_a_tampered_tree_grid_or_raster() {
+        let g = RegionsGenerator::new(small()).unwrap();
+        let mut s = g.new_scratch();
+        let seed = mix(4, 99);
+        let level = g.generate(seed, &mut s).unwrap();
+        let extra = level.extra.to_vec();
+        let fails = |extra: &[ExtraValue<'_>], cells: Option<&[u8]>, want: &str| {
+            let mut lv = level;
+            lv.extra = extra;
+            if let Some(c) = cells {
+                lv.grid = Some(GridView {
+                    cells: c,
+                    ..lv.grid.unwrap()
+                });
+            }
+            let e = g.verify(&record(lv, seed)).unwrap_err().to_string();
+            assert!(e.contains(want), "{e}");
+        };
+        // A zoom outside the range.
+        let mut zoom = extra[6].as_u8s().unwrap().to_vec();
+        zoom[1] = 9;
+        let mut bad = extra.clone();
+        bad[6] = ExtraValue::ListU8(&zoom);
+        fails(&bad, None, "zoom 9");
+        // A depth that does not follow its parent's.
+        let mut depth = extra[1].as_u8s().unwrap().to_vec();
+        let deep = depth
+            .iter()
+            .position(|&d| d == 2)
+            .expect("a depth-2 region");
+        depth[deep] = 1;
+        let mut bad = extra.clone();
+        bad[1] = ExtraValue::ListU8(&depth);
+        fails(&bad, None, "at depth 1 under a region at depth 1");
+        // A passage cut off in the grid.
+        let grid = level.grid.unwrap().cells;
+        let mut cut = grid.to_vec();
+        let w = 10;
+        let lonely = (0..cut.len())
+            .find(|&i| {
+                let (x, y) = (i % w, i / w);
+                x > 0
+                    && y > 0
+                    && x < w - 1
+                    && y < 9
+                    && [i - 1, i + 1, i - w, i + w, i].iter().all(|&j| cut[j] == 0)
+            })
+            .expect("solid cells");
+        cut[lonely] = 1;
+        fails(&extra, Some(&cut), "cut off");
+        // A raster cell changed: only the replay can see it.
+        let mut raster = extra[8].as_binary().unwrap().to_vec();
+        raster[0] = if raster[0] == 8 { 0 } else { 8 };
+        let mut bad = extra.clone();
+        bad[8] = ExtraValue::Binary(&raster);
+        fails(&bad, None, "raster differs");
+    }
+
+    #[test]
+    fn bad_values_name_their_key() {
+        let e = RegionsConfig {
+            width: 40,
+            ..RegionsConfig::default()
+        }
+        .validate()
+        .unwrap_err();
+        assert_eq!(e.key, "regions.width");
+    }
+}

@@ -1,0 +1,313 @@
+//! Re-checking a stored regions level: the grid and the region tree as stored, then a replay of
+//! the level's seed with every region tested as it is made (see `build`'s checking mode), whose
+//! output must equal the stored one.
+//!
+//! From the record alone: the grid's size and codes (no Uninitialized, no void in the root), its
+//! passages connected from the left edge to the right; every region's parent earlier in the
+//! tree, depth its parent's plus one and at most the target depth, zoom within
+//! `[min_zoom, max_zoom]`, box inside its parent and, zoomed, within Wmax x Hmax, cells a whole
+//! number of Z x Z blocks filling at most the box; the children of a region use fewer of its
+//! cells than it has (its path carved at least one); the depth-1 regions use exactly the root's
+//! Occupied cells; and the metrics agree with the tree (counts, cells processed, overlap ratio
+//! recomputed by the brute-force oracle).
+
+use crate::core::error::Violation;
+use crate::core::generator::LevelRecord;
+use crate::core::grid::cell;
+use crate::ensure_level;
+use crate::region::build::BuildError;
+use crate::region::generator::{REGION_COLUMNS, RegionsGenerator};
+use crate::region::overlap::{Overlap, sibling_overlap_brute};
+use crate::region::region::{NONE, RegionBox};
+
+/// The stored region tree, typed.
+struct Tree<'a> {
+    parent: &'a [u32],
+    depth: &'a [u8],
+    boxes: [&'a [u16]; 4],
+    zoom: &'a [u8],
+    cells: &'a [u32],
+    raster: &'a [u8],
+}
+
+impl Tree<'_> {
+    fn bbox(&self, i: usize) -> RegionBox {
+        let [x0, y0, x1, y1] = self.boxes;
+        RegionBox {
+            x0: u32::from(x0[i]),
+            y0: u32::from(y0[i]),
+            x1: u32::from(x1[i]),
+            y1: u32::from(y1[i]),
+        }
+    }
+
+    /// The region's own array size.
+    fn dims(&self, i: usize) -> (u32, u32) {
+        let (b, z) = (self.bbox(i), u32::from(self.zoom[i]));
+        (b.width() * z, b.height() * z)
+    }
+}
+
+fn tree<'a>(record: &LevelRecord<'a>) -> Result<Tree<'a>, Violation> {
+    let e = record.level.extra;
+    ensure_level!(
+        e.len() == REGION_COLUMNS.len(),
+        "{} extra columns, expected {}",
+        e.len(),
+        REGION_COLUMNS.len()
+    );
+    let bad = |k: usize| {
+        Violation::new(format!(
+            "column `{}` has the wrong type",
+            REGION_COLUMNS[k].name
+        ))
+    };
+    let u16s = |k: usize| e[k].as_u16s().ok_or_else(|| bad(k));
+    let t = Tree {
+        parent: e[0].as_u32s().ok_or_else(|| bad(0))?,
+        depth: e[1].as_u8s().ok_or_else(|| bad(1))?,
+        boxes: [u16s(2)?, u16s(3)?, u16s(4)?, u16s(5)?],
+        zoom: e[6].as_u8s().ok_or_else(|| bad(6))?,
+        cells: e[7].as_u32s().ok_or_else(|| bad(7))?,
+        raster: e[8].as_binary().ok_or_else(|| bad(8))?,
+    };
+    let n = t.parent.len();
+    ensure_level!(
+        n >= 1
+            && [t.depth.len(), t.zoom.len(), t.cells.len()]
+                .into_iter()
+                .chain(t.boxes.iter().map(|b| b.len()))
+                .all(|l| l == n),
+        "region tree columns disagree in length"
+    );
+    Ok(t)
+}
+
+/// See the module docs.
+pub fn verify(g: &RegionsGenerator, record: &LevelRecord<'_>) -> Result<(), Violation> {
+    let cfg = &g.cfg;
+    let grid = record
+        .level
+        .grid
+        .ok_or_else(|| Violation::new("no grid columns"))?;
+    let (w, h) = (cfg.width, cfg.height);
+    ensure_level!(
+        grid.width == w && grid.height == h && grid.cells.len() == (w * h) as usize,
+        "grid is {} x {}, the profile says {w} x {h}",
+        grid.width,
+        grid.height
+    );
+    if let Some(&c) = grid
+        .cells
+        .iter()
+        .find(|&&c| c != cell::WALL && c != cell::FLOOR && c != cell::FILLED)
+    {
+        return Err(Violation::new(format!("root grid holds cell code {c}")));
+    }
+    check_passages(grid.cells, w, h)?;
+    let t = tree(record)?;
+    check_tree(g, &t)?;
+    let occupied = grid.cells.iter().filter(|&&c| c == cell::WALL).count() as u32;
+    let used: u32 = (1..t.parent.len())
+        .filter(|&i| t.depth[i] == 1)
+        .map(|i| t.cells[i] / u32::from(t.zoom[i]).pow(2))
+        .sum();
+    ensure_level!(
+        cfg.depth == 0 || used == occupied,
+        "depth-1 regions use {used} root cells, the grid has {occupied} Occupied"
+    );
+    ensure_level!(
+        t.raster.len() == (cfg.max_width * cfg.max_height) as usize
+            && t.raster
+                .iter()
+                .all(|&c| matches!(c, cell::WALL | cell::FLOOR | cell::FILLED | cell::VOID)),
+        "the raster is not max_width x max_height cell codes"
+    );
+    check_metrics(&t, record.level.metrics)?;
+    replay(g, record, &t)
+}
+
+/// The root's passages are connected and run from the left edge to the right edge.
+fn check_passages(cells: &[u8], w: u32, h: u32) -> Result<(), Violation> {
+    let floor = |i: usize| cells[i] == cell::FLOOR;
+    let Some(start) = (0..h).map(|y| (y * w) as usize).find(|&i| floor(i)) else {
+        return Err(Violation::new("no passage on the root's left edge"));
+    };
+    let mut seen = vec![false; cells.len()];
+    let mut stack = vec![start];
+    seen[start] = true;
+    let mut reached = 1;
+    while let Some(i) = stack.pop() {
+        let (x, y) = (i as u32 % w, i as u32 / w);
+        let next = [
+            (x + 1 < w).then(|| i + 1),
+            (x > 0).then(|| i - 1),
+            (y + 1 < h).then(|| i + w as usize),
+            (y > 0).then(|| i - w as usize),
+        ];
+        for j in next.into_iter().flatten() {
+            if floor(j) && !seen[j] {
+                seen[j] = true;
+                reached += 1;
+                stack.push(j);
+            }
+        }
+    }
+    let total = cells.iter().filter(|&&c| c == cell::FLOOR).count();
+    ensure_level!(
+        reached == total,
+        "{} of {total} carved root cells are cut off from the entry",
+        total - reached
+    );
+    ensure_level!(
+        (0..h).any(|y| seen[(y * w + w - 1) as usize]),
+        "the root's passage does not reach its right edge"
+    );
+    Ok(())
+}
+
+fn check_tree(g: &RegionsGenerator, t: &Tree<'_>) -> Result<(), Violation> {
+    let cfg = &g.cfg;
+    let n = t.parent.len();
+    let root = RegionBox {
+        x0: 0,
+        y0: 0,
+        x1: cfg.width,
+        y1: cfg.height,
+    };
+    ensure_level!(
+        t.parent[0] == NONE && t.depth[0] == 0 && t.zoom[0] == 1 && t.bbox(0) == root,
+        "region 0 is not the root"
+    );
+    ensure_level!(
+        t.cells[0] == cfg.width * cfg.height,
+        "the root has {} cells",
+        t.cells[0]
+    );
+    let mut used = vec![0u32; n];
+    for i in 1..n {
+        let p = t.parent[i] as usize;
+        ensure_level!(p < i, "region {i}'s parent {p} does not come before it");
+        let (d, z) = (u32::from(t.depth[i]), u32::from(t.zoom[i]));
+        ensure_level!(
+            d == u32::from(t.depth[p]) + 1 && d <= cfg.depth,
+            "region {i} at depth {d} under a region at depth {} (target depth {})",
+            t.depth[p],
+            cfg.depth
+        );
+        ensure_level!(
+            (cfg.min_zoom..=cfg.max_zoom).contains(&z),
+            "region {i} has zoom {z}, outside {}..={}",
+            cfg.min_zoom,
+            cfg.max_zoom
+        );
+        let (b, (pw, ph)) = (t.bbox(i), t.dims(p));
+        ensure_level!(
+            b.x0 < b.x1 && b.y0 < b.y1 && b.x1 <= pw && b.y1 <= ph,
+            "region {i}'s box {b:?} is empty or outside its {pw} x {ph} parent"
+        );
+        let (rw, rh) = t.dims(i);
+        ensure_level!(
+            rw <= cfg.max_width && rh <= cfg.max_height,
+            "region {i} is {rw} x {rh}, beyond Wmax x Hmax = {} x {}",
+            cfg.max_width,
+            cfg.max_height
+        );
+        let c = t.cells[i];
+        ensure_level!(
+            c > 0 && c.is_multiple_of(z * z) && c / (z * z) <= b.area(),
+            "region {i}'s {c} cells are not whole {z} x {z} blocks of its box"
+        );
+        used[p] += c / (z * z);
+    }
+    for (p, (&u, &c)) in used.iter().zip(t.cells).enumerate() {
+        ensure_level!(
+            u < c,
+            "the children of region {p} use {u} of its {c} cells, leaving none carved"
+        );
+    }
+    Ok(())
+}
+
+fn check_metrics(t: &Tree<'_>, m: &[f64]) -> Result<(), Violation> {
+    ensure_level!(m.len() == 15, "{} metrics", m.len());
+    let n = t.parent.len();
+    let mut per_depth = [0u32; 5];
+    for &d in t.depth {
+        per_depth[usize::from(d).min(4)] += 1;
+    }
+    ensure_level!(m[0] == n as f64, "regions = {}, the tree has {n}", m[0]);
+    for d in 1..=4 {
+        ensure_level!(
+            m[d] == f64::from(per_depth[d]),
+            "regions_depth{d} = {}, the tree has {}",
+            m[d],
+            per_depth[d]
+        );
+    }
+    let processed: u64 = (0..n)
+        .map(|i| {
+            let (w, h) = t.dims(i);
+            u64::from(w * h)
+        })
+        .sum();
+    ensure_level!(
+        m[5] == processed as f64,
+        "cells_processed = {}, the tree gives {processed}",
+        m[5]
+    );
+    let mut overlap = Overlap::default();
+    let mut family = Vec::new();
+    for p in 0..n {
+        family.clear();
+        family.extend(
+            (p + 1..n)
+                .filter(|&i| t.parent[i] as usize == p)
+                .map(|i| (t.bbox(i), u32::from(t.zoom[i]))),
+        );
+        overlap.add(sibling_overlap_brute(&family));
+    }
+    ensure_level!(
+        overlap.ratio() as f32 == m[6] as f32,
+        "overlap_ratio = {}, the tree's boxes give {}",
+        m[6],
+        overlap.ratio()
+    );
+    Ok(())
+}
+
+/// Generates the seed again with every region checked, and compares.
+fn replay(g: &RegionsGenerator, record: &LevelRecord<'_>, t: &Tree<'_>) -> Result<(), Violation> {
+    let mut s = crate::region::build::BuildScratch::new(
+        (g.cfg.max_width * g.cfg.max_height).max(g.cfg.width * g.cfg.height) as usize,
+    );
+    match g.build_level(record.seed, &mut s, true) {
+        Ok(()) => {}
+        Err(BuildError::Broken(v)) => return Err(v),
+        Err(BuildError::TooManyRegions(cap)) => {
+            return Err(Violation::new(format!(
+                "its seed makes more than {cap} regions yet a level is stored"
+            )));
+        }
+    }
+    let o = &s.out;
+    let grid = record.level.grid.map_or(&[][..], |g| g.cells);
+    ensure_level!(o.grid == grid, "the grid differs from its seed's regions");
+    let [x0, y0, x1, y1] = t.boxes;
+    ensure_level!(
+        o.parent == t.parent
+            && o.depth == t.depth
+            && o.zoom == t.zoom
+            && o.cells == t.cells
+            && o.x0 == x0
+            && o.y0 == y0
+            && o.x1 == x1
+            && o.y1 == y1,
+        "the region tree differs from its seed's regions"
+    );
+    ensure_level!(
+        o.raster == t.raster,
+        "the raster differs from its seed's regions"
+    );
+    Ok(())
+}
