@@ -7,6 +7,8 @@
 //! - [`MazeGenerator`]: spanning-tree mazes with dead-end merging (seed 001);
 //! - [`GrammarGenerator`]: graph-grammar levels grown by rewriting rules, drawn by the force
 //!   solver with corridors that never cross, rooms that never overlap (seed 000);
+//! - [`DmgGenerator`]: DMG-style dungeons of passages and chambers drawn by cursors on a grid,
+//!   chambers placed by clearance proposals (seed 003);
 //! - [`RegionsGenerator`]: recursive zoom regions carved, split and zoomed with a pooled
 //!   [`RegionCache`] (seed 004).
 //!
@@ -47,6 +49,7 @@ pub use crate::core::generator::{
 };
 pub use crate::core::grid::{Grid, GridView, cell};
 pub use crate::core::rng::{WarrenRng, mix};
+pub use dungeon::{DmgConfig, DmgGenerator};
 pub use grammar::{GrammarConfig, GrammarGenerator};
 pub use maze::{MazeConfig, MazeGenerator};
 pub use region::{RegionCache, RegionStack, RegionsConfig, RegionsGenerator};
