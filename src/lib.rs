@@ -33,6 +33,7 @@ pub mod core;
 pub mod dungeon;
 pub mod grammar;
 pub mod layout;
+pub mod levelxml;
 pub mod maze;
 pub mod profile;
 pub mod render;
@@ -44,4 +45,5 @@ pub use crate::core::generator::{
 pub use crate::core::grid::{Grid, GridView, cell};
 pub use crate::core::rng::{WarrenRng, mix};
 pub use grammar::{GrammarConfig, GrammarGenerator};
+pub use levelxml::{LevelDoc, LevelList, evaluate, parse_level, read_level, write_level};
 pub use maze::{MazeConfig, MazeGenerator};

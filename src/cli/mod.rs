@@ -5,6 +5,7 @@ mod generate;
 mod grammar;
 mod inspect;
 mod layout;
+mod levelxml;
 mod render;
 mod verify;
 
@@ -34,6 +35,8 @@ enum Command {
     Layout(layout::Args),
     /// Check, list, show or import graph-grammar rule sets.
     Grammar(grammar::Args),
+    /// Evaluate or check GraphColoring level files.
+    Levelxml(levelxml::Args),
 }
 
 /// Runs the command line; returns the process exit code.
@@ -46,6 +49,7 @@ pub fn main() -> ExitCode {
         Command::Render(args) => render::run(args),
         Command::Layout(args) => layout::run(args),
         Command::Grammar(args) => grammar::run(args),
+        Command::Levelxml(args) => levelxml::run(args),
     };
     match result {
         Ok(code) => code,
