@@ -140,7 +140,7 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(e.starts_with("l.xml:2:37: bad color `#12`"), "{e}");
+        assert!(e.starts_with("l.xml:2:29: bad color `#12`"), "{e}");
         let e = parse_level_list(
             "<category-listing version=\"1\"><cat/></category-listing>",
             "l.xml",

@@ -41,3 +41,8 @@ pub use path::{Walk, resolve_walk, score_walk};
 pub use rules::{RuleResult, check_rule};
 pub use values::{FolderIncludes, IncludeLoader, Value, Values};
 pub use write::{escape_attr, hex, write_level};
+
+#[cfg(test)]
+mod eval_tests;
+#[cfg(test)]
+mod parse_tests;

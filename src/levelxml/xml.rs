@@ -50,6 +50,9 @@ impl Element {
 /// A syntax error: byte offset and message.
 pub(crate) type SyntaxError = (usize, String);
 
+/// Non-blank text outside every element: byte offset and its start.
+pub(crate) type Stray = Option<(usize, String)>;
+
 /// Byte offset of `part` inside `whole` when `part` borrows from it.
 fn offset_in(whole: &str, part: &[u8]) -> Option<usize> {
     let base = whole.as_ptr() as usize;
@@ -99,7 +102,7 @@ fn add_text(stack: &mut [Element], at: usize, s: &str, stray: &mut Option<(usize
 
 /// Reads every top-level element of `text`. Top-level text other than blanks comes back as
 /// `stray` (offset and start of the text) for the caller to report.
-pub(crate) fn read(text: &str) -> Result<(Vec<Element>, Option<(usize, String)>), SyntaxError> {
+pub(crate) fn read(text: &str) -> Result<(Vec<Element>, Stray), SyntaxError> {
     let mut reader = Reader::from_str(text);
     reader.config_mut().check_end_names = true;
     let mut top = Vec::new();
