@@ -12,5 +12,6 @@ mod determinism;
 mod dmg_cli;
 mod grammar_cli;
 mod layout_cli;
+mod levelxml_cli;
 mod python_reader;
 mod render_cli;
