@@ -1,5 +1,5 @@
 //! Planar puzzle graphs: the Delaunay triangulation (the maze module's
-//! [`delaunay_pairs`](crate::maze::delaunay_pairs)) of a jittered grid of points at integer
+//! [`delaunay_pairs`](crate::maze::delaunay_pairs())) of a jittered grid of points at integer
 //! pixel positions, thinned to a share of its edges.
 //!
 //! Points sit at whole pixels, the coordinates the level file stores, so the stored level
