@@ -13,6 +13,7 @@ mod determinism;
 mod dmg_cli;
 mod grammar_cli;
 mod layout_cli;
+mod levelxml_cli;
 mod python_reader;
 mod regions_cli;
 mod render_cli;

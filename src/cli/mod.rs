@@ -7,6 +7,7 @@ mod generate;
 mod grammar;
 mod inspect;
 mod layout;
+mod levelxml;
 mod render;
 mod verify;
 
@@ -38,6 +39,8 @@ enum Command {
     Grammar(grammar::Args),
     /// Time every generator here: levels/s per core, µs per level, scaling, MB/s, memory.
     Bench(bench::Args),
+    /// Evaluate or check GraphColoring level files.
+    Levelxml(levelxml::Args),
 }
 
 /// Runs the command line; returns the process exit code.
@@ -51,6 +54,7 @@ pub fn main() -> ExitCode {
         Command::Layout(args) => layout::run(args),
         Command::Grammar(args) => grammar::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Levelxml(args) => levelxml::run(args),
     };
     match result {
         Ok(code) => code,

@@ -26,7 +26,8 @@ mod weights;
 pub use config::{Axis, ConfigError, Gradient, MazeConfig, Topology as MazeTopology, Weighting};
 pub use merge::{merge_dead_ends, mergeable_dead_ends};
 pub use metrics::{MAZE_METRICS, MazeMetrics};
-pub use spanning::Tree;
+pub use physical::delaunay_pairs;
+pub use spanning::{Tree, UnionFind};
 pub use topology::{Explicit, Lattice, Link, Topology};
 
 use bumpalo::Bump;
@@ -40,7 +41,6 @@ use crate::core::hash::ContentHasher;
 use crate::core::rng::WarrenRng;
 use metrics::Bfs;
 use physical::HoleScratch;
-use spanning::UnionFind;
 use weights::OrderScratch;
 
 /// The maze generator for one configuration.

@@ -1,0 +1,278 @@
+//! Eulerian puzzles: a connected planar graph whose degrees are all even (cycle) or all even but
+//! two (path), every item protected, scored one point per edge walked against the objective `E`:
+//! only a walk through every edge once completes the level. Proof: Hierholzer's walk.
+//!
+//! The graph: a random share of the triangulation's edges, then for each pair of odd vertices
+//! (nearest first, in random order) the edges of a shortest triangulation path between them are
+//! toggled, which fixes both ends' parity and keeps every inner vertex's. The largest component
+//! by edges is kept; it must hold at least half the points (and, for a path, both odd vertices).
+
+use std::collections::VecDeque;
+
+use crate::core::error::GenError;
+use crate::core::graph::NONE;
+use crate::core::rng::WarrenRng;
+use crate::levelxml::model::Protect;
+use crate::levelxml::puzzle::planar::{PlanarGraph, jittered_points, triangulate};
+use crate::levelxml::puzzle::{
+    ColoringConfig, Puzzle, PuzzleKind, PuzzleMetrics, PuzzleScratch, Solution, base_doc, finish,
+    palette, score_values, walk_spec,
+};
+
+fn fail(reason: &'static str, detail: String) -> GenError {
+    GenError { reason, detail }
+}
+
+/// Adjacency lists of `(edge, other end)`.
+fn adjacency(n: usize, edges: &[(u32, u32)]) -> Vec<Vec<(u32, u32)>> {
+    let mut adj = vec![Vec::new(); n];
+    for (e, &(a, b)) in edges.iter().enumerate() {
+        adj[a as usize].push((e as u32, b));
+        adj[b as usize].push((e as u32, a));
+    }
+    adj
+}
+
+/// Toggles the edges of a shortest path from `u` to the nearest vertex marked in `odd`;
+/// returns that vertex.
+fn pair_up(u: u32, odd: &[bool], adj: &[Vec<(u32, u32)>], kept: &mut [bool]) -> Option<u32> {
+    let mut via = vec![NONE; adj.len()];
+    let mut seen = vec![false; adj.len()];
+    let mut queue = VecDeque::from([u]);
+    seen[u as usize] = true;
+    while let Some(v) = queue.pop_front() {
+        if v != u && odd[v as usize] {
+            let mut w = v;
+            while w != u {
+                let e = via[w as usize];
+                kept[e as usize] ^= true;
+                w = adj[w as usize]
+                    .iter()
+                    .find(|&&(f, _)| f == e)
+                    .map_or(u, |&(_, x)| x);
+            }
+            return Some(v);
+        }
+        for &(e, w) in &adj[v as usize] {
+            if !seen[w as usize] {
+                seen[w as usize] = true;
+                via[w as usize] = e;
+                queue.push_back(w);
+            }
+        }
+    }
+    None
+}
+
+/// Hierholzer's algorithm: an Eulerian walk from `start` as edge indices.
+pub(crate) fn hierholzer(n: usize, edges: &[(u32, u32)], start: u32) -> Vec<u32> {
+    let adj = adjacency(n, edges);
+    let mut next = vec![0usize; n];
+    let mut used = vec![false; edges.len()];
+    let mut stack = vec![(start, NONE)];
+    let mut walk = Vec::with_capacity(edges.len());
+    while let Some(&(v, arrived_by)) = stack.last() {
+        let list = &adj[v as usize];
+        while next[v as usize] < list.len() && used[list[next[v as usize]].0 as usize] {
+            next[v as usize] += 1;
+        }
+        match list.get(next[v as usize]) {
+            Some(&(e, w)) => {
+                used[e as usize] = true;
+                stack.push((w, e));
+            }
+            None => {
+                stack.pop();
+                if arrived_by != NONE {
+                    walk.push(arrived_by);
+                }
+            }
+        }
+    }
+    walk.reverse();
+    walk
+}
+
+/// One graph drawn, made Eulerian and walked.
+pub(super) fn attempt(
+    cfg: &ColoringConfig,
+    rng: &mut WarrenRng,
+    s: &mut PuzzleScratch,
+) -> Result<Puzzle, GenError> {
+    let cycle = cfg.puzzle == PuzzleKind::EulerCycle;
+    jittered_points(cfg, rng, &mut s.graph);
+    triangulate(&s.graph, &mut s.planar, &mut s.all).map_err(|d| fail("degenerate points", d))?;
+    let n = s.graph.vertex_count();
+    let all = &s.all;
+    let adj = adjacency(n, all);
+    let mut kept: Vec<bool> = all.iter().map(|_| rng.chance(cfg.keep)).collect();
+    let parity = |kept: &[bool]| {
+        let mut odd = vec![false; n];
+        for (&(a, b), _) in all.iter().zip(kept).filter(|(_, k)| **k) {
+            odd[a as usize] ^= true;
+            odd[b as usize] ^= true;
+        }
+        odd
+    };
+    let mut odd = parity(&kept);
+    let mut order: Vec<u32> = (0..n as u32).filter(|&v| odd[v as usize]).collect();
+    rng.shuffle(&mut order);
+    let target = if cycle { 0 } else { 2 };
+    while order.len() > target {
+        let u = order.pop().expect("more odd vertices than the target");
+        odd[u as usize] = false;
+        let w = pair_up(u, &odd, &adj, &mut kept)
+            .ok_or_else(|| fail("odd vertex alone", format!("vertex {u}")))?;
+        odd[w as usize] = false;
+        order.retain(|&x| x != w);
+    }
+    if !cycle && order.is_empty() {
+        let e = rng.below(all.len() as u32) as usize;
+        kept[e] ^= true;
+    }
+    let component = largest_component(n, all, &kept);
+    let odd = parity(&kept);
+    let odd_in: Vec<u32> = (0..n as u32)
+        .filter(|&v| odd[v as usize] && component[v as usize] != NONE)
+        .collect();
+    let inside = component.iter().filter(|&&c| c != NONE).count();
+    if inside * 2 < n || inside < 3 {
+        return Err(fail(
+            "component too small",
+            format!("{inside} of {n} vertices"),
+        ));
+    }
+    if odd_in.len() != target {
+        return Err(fail(
+            "odd vertices apart",
+            format!("{} odd vertices in the component", odd_in.len()),
+        ));
+    }
+    // The component's graph, vertices renumbered in order.
+    let mut sub = PlanarGraph::default();
+    for (v, _) in component.iter().enumerate().filter(|(_, c)| **c != NONE) {
+        sub.x.push(s.graph.x[v]);
+        sub.y.push(s.graph.y[v]);
+    }
+    for (&(a, b), _) in all.iter().zip(&kept).filter(|(_, k)| **k) {
+        let (a, b) = (component[a as usize], component[b as usize]);
+        if a != NONE {
+            debug_assert_ne!(b, NONE, "an edge lies in one component");
+            sub.edges.push((a, b));
+        }
+    }
+    sub.edges.sort_unstable();
+    let start = odd_in.first().map_or(0, |&v| component[v as usize]);
+    let walk = hierholzer(sub.vertex_count(), &sub.edges, start);
+    if walk.len() != sub.edges.len() {
+        return Err(fail(
+            "not eulerian",
+            format!("{} of {} edges walked", walk.len(), sub.edges.len()),
+        ));
+    }
+    let (title, description, objective) = if cycle {
+        (
+            "Eulerian cycle",
+            "Walk through every edge exactly once and come back to the start.;Right-click vertices in the order of the cycle.",
+            "Find an Eulerian cycle.",
+        )
+    } else {
+        (
+            "Eulerian path",
+            "Walk through every edge exactly once.;Two vertices have an odd degree: start at one of them.",
+            "Find an Eulerian path.",
+        )
+    };
+    let mut doc = base_doc(&sub, [title, description, objective], palette(1, false));
+    let all_protect = Protect::ADD.with(Protect::COLOR).with(Protect::DELETE);
+    doc.vertex_protect = Some(all_protect);
+    doc.edge_protect = Some(all_protect);
+    doc.paths = vec![walk_spec(cycle)];
+    doc.values = score_values("0", "E");
+    let metrics = PuzzleMetrics {
+        vertices: sub.vertex_count() as u32,
+        edges: sub.edges.len() as u32,
+        colors: 1,
+        solver_nodes: walk.len() as u64,
+        odd_vertices: odd_in.len() as u32,
+        ..PuzzleMetrics::default()
+    };
+    let kind = cfg.puzzle;
+    Ok(finish(kind, doc, &sub, Solution::Walk(walk), metrics))
+}
+
+/// The new index of each vertex of the component with the most kept edges (`NONE` outside).
+fn largest_component(n: usize, all: &[(u32, u32)], kept: &[bool]) -> Vec<u32> {
+    let kept_edges: Vec<(u32, u32)> = all
+        .iter()
+        .zip(kept)
+        .filter(|(_, k)| **k)
+        .map(|(&e, _)| e)
+        .collect();
+    let adj = adjacency(n, &kept_edges);
+    let mut comp = vec![NONE; n];
+    let mut best = (0usize, NONE);
+    let mut stack = Vec::new();
+    for root in 0..n as u32 {
+        if comp[root as usize] != NONE || adj[root as usize].is_empty() {
+            continue;
+        }
+        comp[root as usize] = root;
+        stack.push(root);
+        let mut degree_sum = 0;
+        while let Some(v) = stack.pop() {
+            degree_sum += adj[v as usize].len();
+            for &(_, w) in &adj[v as usize] {
+                if comp[w as usize] == NONE {
+                    comp[w as usize] = root;
+                    stack.push(w);
+                }
+            }
+        }
+        if degree_sum / 2 > best.0 {
+            best = (degree_sum / 2, root);
+        }
+    }
+    let mut next = 0;
+    comp.iter()
+        .map(|&c| {
+            if c != NONE && c == best.1 {
+                next += 1;
+                next - 1
+            } else {
+                NONE
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hierholzer_walks_every_edge_once() {
+        // Two triangles sharing vertex 0 (a bowtie): all degrees even.
+        let edges = [(0, 1), (1, 2), (0, 2), (0, 3), (3, 4), (0, 4)];
+        let walk = hierholzer(5, &edges, 0);
+        assert_eq!(walk.len(), 6);
+        let mut sorted = walk.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, [0, 1, 2, 3, 4, 5]);
+        // Consecutive edges share a vertex, and the walk returns to 0.
+        let mut at = 0;
+        for &e in &walk {
+            let (a, b) = edges[e as usize];
+            at = if a == at {
+                b
+            } else {
+                assert_eq!(b, at);
+                a
+            };
+        }
+        assert_eq!(at, 0);
+        // A path graph from an odd end.
+        let path = [(0, 1), (1, 2), (2, 3)];
+        assert_eq!(hierholzer(4, &path, 0), [0, 1, 2]);
+    }
+}

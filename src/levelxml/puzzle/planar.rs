@@ -1,0 +1,138 @@
+//! Planar puzzle graphs: the Delaunay triangulation (the maze module's
+//! [`delaunay_pairs`](crate::maze::delaunay_pairs())) of a jittered grid of points at integer
+//! pixel positions, thinned to a share of its edges.
+//!
+//! Points sit at whole pixels, the coordinates the level file stores, so the stored level
+//! re-triangulates to the same graph. Any subgraph of a triangulation is planar and drawn without
+//! crossings at these positions, which is what makes a coloring puzzle readable on screen.
+
+use bumpalo::Bump;
+
+use crate::core::rng::WarrenRng;
+use crate::levelxml::puzzle::config::ColoringConfig;
+use crate::maze::{UnionFind, delaunay_pairs};
+
+/// Margin in pixels around the grid.
+pub const MARGIN: u32 = 100;
+
+/// A puzzle graph: integer positions and edges `(a, b)` with `a < b`, sorted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlanarGraph {
+    /// Vertex x in pixels.
+    pub x: Vec<i32>,
+    /// Vertex y in pixels.
+    pub y: Vec<i32>,
+    /// Edges, sorted.
+    pub edges: Vec<(u32, u32)>,
+}
+
+impl PlanarGraph {
+    /// Number of vertices.
+    pub fn vertex_count(&self) -> usize {
+        self.x.len()
+    }
+}
+
+/// Reusable memory for drawing graphs.
+#[derive(Default)]
+pub struct PlanarScratch {
+    bump: Bump,
+    px: Vec<f32>,
+    py: Vec<f32>,
+    order: Vec<(u32, u32)>,
+    uf: UnionFind,
+}
+
+/// The jittered points of `cfg` in `g` (edges cleared).
+pub fn jittered_points(cfg: &ColoringConfig, rng: &mut WarrenRng, g: &mut PlanarGraph) {
+    g.x.clear();
+    g.y.clear();
+    g.edges.clear();
+    let s = cfg.spacing as f64;
+    for gy in 0..cfg.height {
+        for gx in 0..cfg.width {
+            let jx = cfg.jitter * (rng.unit_f64() - 0.5);
+            let jy = cfg.jitter * (rng.unit_f64() - 0.5);
+            g.x.push((f64::from(MARGIN) + (f64::from(gx) + 0.5 + jx) * s).round() as i32);
+            g.y.push((f64::from(MARGIN) + (f64::from(gy) + 0.5 + jy) * s).round() as i32);
+        }
+    }
+}
+
+/// All Delaunay edges of `g`'s points into `out` (sorted `(min, max)` pairs).
+pub fn triangulate(
+    g: &PlanarGraph,
+    s: &mut PlanarScratch,
+    out: &mut Vec<(u32, u32)>,
+) -> Result<(), String> {
+    s.bump.reset();
+    s.px.clear();
+    s.px.extend(g.x.iter().map(|&v| v as f32));
+    s.py.clear();
+    s.py.extend(g.y.iter().map(|&v| v as f32));
+    let pairs = delaunay_pairs(&s.px, &s.py, &s.bump)?;
+    out.clear();
+    out.extend_from_slice(pairs);
+    Ok(())
+}
+
+/// A connected planar graph: the triangulation's edges, a random spanning tree always kept,
+/// every other edge kept with probability `cfg.keep`.
+///
+/// # Runtime
+/// O(V log V) for the triangulation, O(E) after it; spade allocates its triangulation.
+pub fn connected_graph(
+    cfg: &ColoringConfig,
+    rng: &mut WarrenRng,
+    g: &mut PlanarGraph,
+    s: &mut PlanarScratch,
+) -> Result<(), String> {
+    jittered_points(cfg, rng, g);
+    let mut all = std::mem::take(&mut s.order);
+    let result = triangulate(g, s, &mut all);
+    if result.is_ok() {
+        rng.shuffle(&mut all);
+        s.uf.reset(g.vertex_count());
+        for &(a, b) in &all {
+            // NOTE: the union must run for every edge (tree edges are those that join sets);
+            // the coin is drawn only for the others, so `keep = 1` keeps the triangulation.
+            if s.uf.union(a, b) || rng.chance(cfg.keep) {
+                g.edges.push((a, b));
+            }
+        }
+        g.edges.sort_unstable();
+    }
+    s.order = all;
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::planar::is_planar;
+
+    #[test]
+    fn graphs_are_connected_planar_and_thinned() {
+        let mut s = PlanarScratch::default();
+        let mut g = PlanarGraph::default();
+        for seed in 0..20 {
+            let cfg = ColoringConfig {
+                keep: 0.5,
+                ..ColoringConfig::default()
+            };
+            connected_graph(&cfg, &mut WarrenRng::new(seed), &mut g, &mut s).unwrap();
+            let n = g.vertex_count();
+            assert_eq!(n, 30);
+            let (src, dst): (Vec<u32>, Vec<u32>) = g.edges.iter().copied().unzip();
+            assert!(is_planar(n, &src, &dst));
+            let mut uf = UnionFind::default();
+            uf.reset(n);
+            let joins = g.edges.iter().filter(|&&(a, b)| uf.union(a, b)).count();
+            assert_eq!(joins, n - 1, "seed {seed}: connected");
+            let mut all = Vec::new();
+            triangulate(&g, &mut s, &mut all).unwrap();
+            assert!(g.edges.len() < all.len(), "seed {seed}: thinned");
+            assert!(g.edges.iter().all(|e| all.binary_search(e).is_ok()));
+        }
+    }
+}
