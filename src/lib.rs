@@ -10,7 +10,10 @@
 //! - [`DmgGenerator`]: DMG-style dungeons of passages and chambers drawn by cursors on a grid,
 //!   chambers placed by clearance proposals (seed 003);
 //! - [`RegionsGenerator`]: recursive zoom regions carved, split and zoomed with a pooled
-//!   [`RegionCache`] (seed 004).
+//!   [`RegionCache`] (seed 004);
+//! - [`ColoringGenerator`]: GraphColoring puzzle levels (vertex and edge colorings, Eulerian
+//!   cycles and paths on planar graphs), each proven solvable, stored with their level XML and
+//!   solution (seed 002).
 //!
 //! The flat API: a generator from its configuration, levels from seeds, and archives written with
 //! [`batch::run`] and read back with [`archive::Archive`]. See `README.md` for the command line.
@@ -52,6 +55,9 @@ pub use crate::core::grid::{Grid, GridView, cell};
 pub use crate::core::rng::{WarrenRng, mix};
 pub use dungeon::{DmgConfig, DmgGenerator};
 pub use grammar::{GrammarConfig, GrammarGenerator};
-pub use levelxml::{LevelDoc, LevelList, evaluate, parse_level, read_level, write_level};
+pub use levelxml::puzzle::ColoringConfig;
+pub use levelxml::{
+    ColoringGenerator, LevelDoc, LevelList, evaluate, parse_level, read_level, write_level,
+};
 pub use maze::{MazeConfig, MazeGenerator};
 pub use region::{RegionCache, RegionStack, RegionsConfig, RegionsGenerator};

@@ -11,11 +11,13 @@ use thiserror::Error;
 use crate::core::generator::Generator;
 use crate::dungeon::{DmgConfig, DmgGenerator, DmgSetupError};
 use crate::grammar::{GrammarConfig, GrammarGenerator, GrammarSetupError};
+use crate::levelxml::ColoringGenerator;
+use crate::levelxml::puzzle::ColoringConfig;
 use crate::maze::{ConfigError, MazeConfig, MazeGenerator};
 use crate::region::{RegionsConfig, RegionsGenerator};
 
 /// The generator kinds this build knows.
-pub const KINDS: &[&str] = &["maze", "grammar", "dmg", "regions"];
+pub const KINDS: &[&str] = &["maze", "grammar", "dmg", "regions", "coloring"];
 
 /// A profile could not be loaded or changed.
 #[derive(Debug, Error)]
@@ -100,6 +102,11 @@ pub enum Profile {
         /// The region parameters.
         regions: RegionsConfig,
     },
+    /// Seed 002 GraphColoring puzzle levels.
+    Coloring {
+        /// The puzzle parameters.
+        coloring: ColoringConfig,
+    },
 }
 
 /// The file layout of a profile. A plain struct (not a tagged enum) so that toml keeps the
@@ -116,6 +123,8 @@ struct ProfileDoc<K> {
     dmg: Option<DmgConfig>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     regions: Option<RegionsConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    coloring: Option<ColoringConfig>,
 }
 
 impl Profile {
@@ -126,6 +135,7 @@ impl Profile {
             Profile::Grammar { .. } => "grammar",
             Profile::Dmg { .. } => "dmg",
             Profile::Regions { .. } => "regions",
+            Profile::Coloring { .. } => "coloring",
         }
     }
 
@@ -143,6 +153,9 @@ impl Profile {
             }),
             "regions" => Ok(Profile::Regions {
                 regions: RegionsConfig::default(),
+            }),
+            "coloring" => Ok(Profile::Coloring {
+                coloring: ColoringConfig::default(),
             }),
             _ => Err(ProfileError::UnknownKind(kind.to_string())),
         }
@@ -187,6 +200,7 @@ impl Profile {
             ("grammar", doc.grammar.is_some()),
             ("dmg", doc.dmg.is_some()),
             ("regions", doc.regions.is_some()),
+            ("coloring", doc.coloring.is_some()),
         ];
         let kind = doc.kind.get_ref().as_str();
         if KINDS.contains(&kind) && present.iter().any(|&(k, p)| p && k != kind) {
@@ -207,6 +221,9 @@ impl Profile {
             },
             "regions" => Profile::Regions {
                 regions: doc.regions.unwrap_or_default(),
+            },
+            "coloring" => Profile::Coloring {
+                coloring: doc.coloring.unwrap_or_default(),
             },
             other => {
                 let known = KINDS.join(", ");
@@ -241,41 +258,27 @@ impl Profile {
             Profile::Grammar { grammar } => Ok(grammar.validate()?),
             Profile::Dmg { dmg } => Ok(dmg.validate()?),
             Profile::Regions { regions } => Ok(regions.validate()?),
+            Profile::Coloring { coloring } => Ok(coloring.validate()?),
         }
     }
 
     /// The full resolved profile as TOML (stored in archives as `warren.profile`).
     pub fn to_toml(&self) -> String {
-        let doc = match self {
-            Profile::Maze { maze } => ProfileDoc {
-                kind: "maze",
-                maze: Some(maze.clone()),
-                grammar: None,
-                dmg: None,
-                regions: None,
-            },
-            Profile::Grammar { grammar } => ProfileDoc {
-                kind: "grammar",
-                maze: None,
-                grammar: Some(grammar.clone()),
-                dmg: None,
-                regions: None,
-            },
-            Profile::Dmg { dmg } => ProfileDoc {
-                kind: "dmg",
-                maze: None,
-                grammar: None,
-                dmg: Some(dmg.clone()),
-                regions: None,
-            },
-            Profile::Regions { regions } => ProfileDoc {
-                kind: "regions",
-                maze: None,
-                grammar: None,
-                dmg: None,
-                regions: Some(regions.clone()),
-            },
+        let mut doc = ProfileDoc {
+            kind: self.kind(),
+            maze: None,
+            grammar: None,
+            dmg: None,
+            regions: None,
+            coloring: None,
         };
+        match self {
+            Profile::Maze { maze } => doc.maze = Some(maze.clone()),
+            Profile::Grammar { grammar } => doc.grammar = Some(grammar.clone()),
+            Profile::Dmg { dmg } => doc.dmg = Some(dmg.clone()),
+            Profile::Regions { regions } => doc.regions = Some(regions.clone()),
+            Profile::Coloring { coloring } => doc.coloring = Some(coloring.clone()),
+        }
         toml::to_string(&doc).expect("profiles always serialise")
     }
 
@@ -296,6 +299,10 @@ impl Profile {
             }
             Profile::Regions { regions } => {
                 let generator = RegionsGenerator::new(regions.clone())?;
+                Ok(task.run(&generator))
+            }
+            Profile::Coloring { coloring } => {
+                let generator = ColoringGenerator::new(coloring.clone())?;
                 Ok(task.run(&generator))
             }
         }
@@ -496,6 +503,51 @@ mod tests {
             e.contains("a `regions` profile takes only a [regions] section"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn the_shipped_coloring_profile_equals_the_builtin_one() {
+        let text = include_str!("../profiles/coloring.toml");
+        assert_eq!(
+            Profile::from_toml(text, "coloring.toml").unwrap(),
+            Profile::builtin("coloring").unwrap()
+        );
+    }
+
+    #[test]
+    fn the_coloring_profiles_ask_for_their_puzzles() {
+        use crate::levelxml::puzzle::PuzzleKind;
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/profiles/");
+        for (file, puzzle, chromatic) in [
+            ("coloring.toml", PuzzleKind::Vertex, false),
+            ("coloring-chromatic.toml", PuzzleKind::Vertex, true),
+            ("coloring-edge.toml", PuzzleKind::Edge, false),
+            ("coloring-euler-cycle.toml", PuzzleKind::EulerCycle, false),
+            ("coloring-euler-path.toml", PuzzleKind::EulerPath, false),
+        ] {
+            let p = Profile::from_file(Path::new(&format!("{dir}{file}"))).unwrap();
+            let Profile::Coloring { coloring } = p else {
+                panic!("{file}: not a coloring profile")
+            };
+            assert_eq!((coloring.puzzle, coloring.chromatic), (puzzle, chromatic), "{file}");
+        }
+    }
+
+    #[test]
+    fn a_coloring_profile_names_its_bad_key_with_line_and_column() {
+        let err = |text: &str| Profile::from_toml(text, "c.toml").unwrap_err().to_string();
+        let e = err("kind = \"coloring\"\n[coloring]\npuzzle = \"edge\"\ncolors = 2\n");
+        assert!(
+            e.starts_with("c.toml:4:10: coloring.colors = 2: edge puzzles need at least 3"),
+            "{e}"
+        );
+        let e = err("kind = \"coloring\"\n[coloring]\npuzzle = \"face\"\n");
+        assert!(e.starts_with("c.toml:3:10: unknown variant `face`"), "{e}");
+        let mut p = Profile::builtin("coloring").unwrap();
+        p.set("coloring.puzzle=euler_path").unwrap();
+        assert!(p.to_toml().contains("puzzle = \"euler_path\""));
+        let e = p.set("coloring.keep=0").unwrap_err().to_string();
+        assert!(e.contains("coloring.keep = 0 is out of range"), "{e}");
     }
 
     #[test]

@@ -6,7 +6,9 @@
 //! - `graph`, `values`, `rules`, `path`, `evaluate`: the game's semantics ([`evaluate`]), with
 //!   errors where the game would crash ([`EvalError`]);
 //! - [`puzzle`]: vertex-coloring, edge-coloring and Eulerian puzzles on planar graphs, each
-//!   proven solvable.
+//!   proven solvable;
+//! - `generator`, `verify`: the `coloring` generator kind ([`ColoringGenerator`]), puzzles into
+//!   archives and the re-check of every stored level.
 //!
 //! The seed is the game's own format document; where the game's loader differs from it, this
 //! module follows the loader as recorded in the corpus notes (both are summarised in each
@@ -17,6 +19,7 @@
 
 mod error;
 mod evaluate;
+mod generator;
 mod graph;
 mod list;
 pub mod model;
@@ -25,10 +28,12 @@ mod path;
 pub mod puzzle;
 mod rules;
 mod values;
+mod verify;
 mod write;
 mod xml;
 
 pub use error::{EvalError, EvalErrorKind, Pos, XmlError, XmlErrorKind};
+pub use generator::{COLORING_COLUMNS, COLORING_METRICS, ColoringGenerator, ColoringScratch, EULER_COLUMNS};
 pub use evaluate::{EvalOptions, Evaluation, RuleReport, evaluate, rule_text};
 pub use graph::ResolvedGraph;
 pub use list::{parse_level_list, read_level_list, write_level_list};

@@ -20,6 +20,42 @@ pub enum PuzzleKind {
     EulerPath,
 }
 
+impl PuzzleKind {
+    /// Every kind, in the order of [`code`](Self::code).
+    pub const ALL: [PuzzleKind; 4] = [
+        PuzzleKind::Vertex,
+        PuzzleKind::Edge,
+        PuzzleKind::EulerCycle,
+        PuzzleKind::EulerPath,
+    ];
+
+    /// The kind's number in the archive's `puzzle_kind` metric: 0 vertex, 1 edge,
+    /// 2 euler_cycle, 3 euler_path.
+    pub fn code(self) -> u32 {
+        match self {
+            PuzzleKind::Vertex => 0,
+            PuzzleKind::Edge => 1,
+            PuzzleKind::EulerCycle => 2,
+            PuzzleKind::EulerPath => 3,
+        }
+    }
+
+    /// The profile's name for the kind (`vertex`, `edge`, `euler_cycle`, `euler_path`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PuzzleKind::Vertex => "vertex",
+            PuzzleKind::Edge => "edge",
+            PuzzleKind::EulerCycle => "euler_cycle",
+            PuzzleKind::EulerPath => "euler_path",
+        }
+    }
+
+    /// Whether the player colors something (vertex and edge puzzles) rather than walks.
+    pub fn is_coloring(self) -> bool {
+        matches!(self, PuzzleKind::Vertex | PuzzleKind::Edge)
+    }
+}
+
 /// Every coloring-puzzle parameter. Unknown keys are errors; missing keys take their defaults.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -45,8 +81,9 @@ pub struct ColoringConfig {
     pub chromatic: bool,
     /// Vertex puzzles: vertices given with their color protected (default 0).
     pub clues: u32,
-    /// The exact solver's budget in search nodes per proof; a graph it cannot settle within it
-    /// is redrawn (default 200,000).
+    /// The exact solver's budget in search nodes per proof, `1..=4294967295` (node counts are
+    /// stored as `u32` metrics); a graph it cannot settle within it is redrawn (default
+    /// 200,000).
     pub max_solver_nodes: u64,
     /// Graphs drawn per seed before the seed fails (default 64).
     pub max_attempts: u32,
@@ -121,9 +158,9 @@ impl ColoringConfig {
             format!("= {} is more than the {points} points", self.clues)
         })?;
         check(
-            self.max_solver_nodes >= 1,
+            (1..=u64::from(u32::MAX)).contains(&self.max_solver_nodes),
             "coloring.max_solver_nodes",
-            || "must be at least 1".into(),
+            || format!("= {} is out of range 1..={}", self.max_solver_nodes, u32::MAX),
         )?;
         check(self.max_attempts >= 1, "coloring.max_attempts", || {
             "must be at least 1".into()
@@ -159,6 +196,10 @@ mod tests {
         );
         assert_eq!(bad(|c| c.clues = 31), "coloring.clues");
         assert_eq!(bad(|c| c.max_attempts = 0), "coloring.max_attempts");
+        assert_eq!(
+            bad(|c| c.max_solver_nodes = 1 << 32),
+            "coloring.max_solver_nodes"
+        );
     }
 
     #[test]

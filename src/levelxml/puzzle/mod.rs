@@ -38,7 +38,7 @@ use crate::core::error::GenError;
 use crate::core::rng::WarrenRng;
 use crate::levelxml::evaluate::{EvalOptions, Evaluation, evaluate};
 use crate::levelxml::model::{
-    Color, Edge, LevelDoc, PathOp, PathRule, PathSpec, ValueNode, Vertex,
+    Color, Edge, LevelDoc, PathOp, PathRule, PathSpec, Protect, ValueNode, Vertex,
 };
 use crate::levelxml::parse::parse_level;
 use crate::levelxml::write::write_level;
@@ -169,6 +169,16 @@ fn color(name: &str, rgba: u32) -> Color {
     }
 }
 
+/// The colors of every level `cfg` makes, in the level's `<colors>` order: gray then k colors
+/// for vertex and edge puzzles, one color for Eulerian puzzles.
+pub fn level_palette(cfg: &ColoringConfig) -> Vec<Color> {
+    if cfg.puzzle.is_coloring() {
+        palette(cfg.colors, true)
+    } else {
+        palette(1, false)
+    }
+}
+
 /// `k` palette colors, after gray when `with_gray`.
 fn palette(k: u32, with_gray: bool) -> Vec<Color> {
     let gray = with_gray.then(|| color(GRAY.0, GRAY.1));
@@ -286,13 +296,45 @@ pub fn apply_solution(doc: &LevelDoc, solution: &Solution) -> (LevelDoc, Option<
 }
 
 /// Parses the puzzle's own XML, plays its solution and evaluates it: `Ok` with the evaluation
-/// when the level reads back to the same model and the solution completes it.
+/// when the level reads back to the same model and the solution completes it
+/// ([`check_played`]).
 pub fn check_solution(p: &Puzzle) -> Result<Evaluation, String> {
     let parsed = parse_level(&p.xml, "puzzle.xml").map_err(|e| e.to_string())?;
     if parsed.doc != p.doc {
         return Err("the XML does not read back to the level".into());
     }
-    let (played, walk) = apply_solution(&parsed.doc, &p.solution);
+    check_played(&parsed.doc, &p.solution)
+}
+
+/// Plays `solution` on the level `doc` and evaluates the result: `Ok` with the evaluation when
+/// the solution fits the level (one palette color per vertex or edge, all in the palette), keeps
+/// every protected color as the level gives it (a player cannot change those), and completes
+/// the level under the game's rules.
+///
+/// # Runtime
+/// O(V + E) plus the evaluation; clones the level once.
+pub fn check_played(doc: &LevelDoc, solution: &Solution) -> Result<Evaluation, String> {
+    let gray = usize::from(doc.colors.first().is_some_and(|c| c.name == GRAY.0));
+    let k = doc.colors.len() - gray;
+    let fits = |cs: &[u8], items: usize, what: &str| {
+        if cs.len() != items {
+            return Err(format!(
+                "the solution colors {} {what}s, the level has {items}",
+                cs.len()
+            ));
+        }
+        match cs.iter().find(|&&c| usize::from(c) >= k) {
+            Some(c) => Err(format!("the solution uses color {c}, the palette has {k}")),
+            None => Ok(()),
+        }
+    };
+    match solution {
+        Solution::VertexColors(cs) => fits(cs, doc.vertices.len(), "vertex")?,
+        Solution::EdgeColors(cs) => fits(cs, doc.edges.len(), "edge")?,
+        Solution::Walk(_) => {}
+    }
+    let (played, walk) = apply_solution(doc, solution);
+    keeps_protected_colors(doc, &played)?;
     let opts = EvalOptions {
         path: walk.as_deref(),
         ..EvalOptions::default()
@@ -305,6 +347,26 @@ pub fn check_solution(p: &Puzzle) -> Result<Evaluation, String> {
         ));
     }
     Ok(ev)
+}
+
+/// No vertex or edge whose color is protected (its own `c` or the global one) changed color
+/// between `start` and `played` (a missing color is the palette's first).
+fn keeps_protected_colors(start: &LevelDoc, played: &LevelDoc) -> Result<(), String> {
+    let first = start.colors.first().map(|c| c.name.as_str());
+    let shown = |c: &Option<String>| c.as_deref().or(first).map(str::to_string);
+    let global = |p: Option<Protect>| p.is_some_and(|p| p.contains(Protect::COLOR));
+    let (all_v, all_e) = (global(start.vertex_protect), global(start.edge_protect));
+    for (i, (a, b)) in start.vertices.iter().zip(&played.vertices).enumerate() {
+        if (all_v || a.protect.contains(Protect::COLOR)) && shown(&a.color) != shown(&b.color) {
+            return Err(format!("the solution recolors vertex {i}, whose color is protected"));
+        }
+    }
+    for (i, (a, b)) in start.edges.iter().zip(&played.edges).enumerate() {
+        if (all_e || a.protect.contains(Protect::COLOR)) && shown(&a.color) != shown(&b.color) {
+            return Err(format!("the solution recolors edge {i}, whose color is protected"));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,0 +1,280 @@
+//! [`ColoringGenerator`]: the `coloring` generator kind, GraphColoring puzzle levels (seed 002)
+//! from [`build_puzzle`] stored in an archive: the graph, the level's XML, its solution and its
+//! metrics.
+//!
+//! Seed 002 is a file format, so the archive layout is this module's decision:
+//!
+//! - **graph columns**: `vertex_x`, `vertex_y` are the level's pixel positions (whole numbers),
+//!   `edge_src`, `edge_dst` the level's edges in file order (vertex `i` is the level's `v{i}`),
+//!   `edge_flags` all 0 (no generator bits: every edge is a plain edge of the level), and
+//!   `vertex_tag` the vertex's start color as an index into the level's `<colors>`, so the tag
+//!   names (`warren.tags`) are the palette: gray then k colors for vertex and edge puzzles
+//!   (clues and the edge puzzles' fixed vertex colors show as tags), one color for Eulerian ones;
+//! - **`level_xml`** (utf8): the level file, exactly what `warren levelxml export` writes;
+//! - **the solution**: `solution` (list<u8>, a palette index per vertex or per edge, 0 = the
+//!   first color after gray) for vertex and edge puzzles; `walk` (list<u32>, edge indices in
+//!   walking order) for Eulerian puzzles, whose edge indices do not fit a byte. The columns
+//!   follow the profile's `puzzle`, so an archive never holds a column of junk;
+//! - **metrics**: see [`COLORING_METRICS`].
+//!
+//! `layout_hash` covers the puzzle kind, the XML and the solution: the XML holds the whole
+//! level, and `verify` checks the graph columns against it.
+
+use bumpalo::Bump;
+
+use crate::core::error::{GenError, Violation};
+use crate::core::generator::{
+    Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, GraphView, Level, LevelRecord,
+    MetricSpec,
+};
+use crate::core::hash::ContentHasher;
+use crate::levelxml::model::LevelDoc;
+use crate::levelxml::puzzle::{
+    ColoringConfig, Puzzle, PuzzleKind, PuzzleScratch, Solution, build_puzzle, level_palette,
+};
+use crate::maze::ConfigError;
+
+/// The metric columns, in [`Level::metrics`] order.
+pub const COLORING_METRICS: [MetricSpec; 11] = [
+    MetricSpec::u32(
+        "puzzle_kind",
+        "the puzzle: 0 vertex coloring, 1 edge coloring, 2 Eulerian cycle, 3 Eulerian path",
+    ),
+    MetricSpec::u32("vertices", "vertices of the level's graph"),
+    MetricSpec::u32("edges", "edges of the level's graph"),
+    MetricSpec::u32(
+        "colors",
+        "k, the colors the player chooses from (1 for Eulerian puzzles)",
+    ),
+    MetricSpec::u32(
+        "solver_nodes",
+        "difficulty: search nodes the exact solver explored solving the puzzle from its start (Eulerian puzzles: edges walked)",
+    ),
+    MetricSpec::u32(
+        "proof_nodes",
+        "search nodes the solver explored refuting every (k-1)-coloring (0 unless chromatic)",
+    ),
+    MetricSpec::u32(
+        "chromatic",
+        "1 when the chromatic number is proven to be exactly k (vertex puzzles of a chromatic profile)",
+    ),
+    MetricSpec::u32(
+        "clues",
+        "vertices given in their solution color, protected",
+    ),
+    MetricSpec::u32("odd_vertices", "vertices of odd degree"),
+    MetricSpec::u32(
+        "attempts",
+        "graphs drawn before this one was accepted (1 = the first)",
+    ),
+    MetricSpec::u32("xml_bytes", "length of the level's XML in bytes"),
+];
+
+/// The level file's column, first of the extra columns.
+const LEVEL_XML: ExtraSpec = ExtraSpec::new(
+    "level_xml",
+    ExtraKind::Utf8,
+    "the level as a GraphColoring .xml file",
+);
+
+/// The extra columns of vertex and edge puzzles.
+pub const COLORING_COLUMNS: [ExtraSpec; 2] = [
+    LEVEL_XML,
+    ExtraSpec::new(
+        "solution",
+        ExtraKind::ListU8,
+        "the answer: a color per vertex (vertex puzzles) or per edge (edge puzzles), as an index into the palette after gray",
+    ),
+];
+
+/// The extra columns of Eulerian puzzles.
+pub const EULER_COLUMNS: [ExtraSpec; 2] = [
+    LEVEL_XML,
+    ExtraSpec::new(
+        "walk",
+        ExtraKind::ListU32,
+        "the answer: an Eulerian walk as edge indices in walking order",
+    ),
+];
+
+/// The GraphColoring puzzle generator.
+pub struct ColoringGenerator {
+    pub(crate) cfg: ColoringConfig,
+}
+
+impl ColoringGenerator {
+    /// A generator for `cfg`.
+    ///
+    /// # Errors
+    /// A value out of range, naming its key.
+    pub fn new(cfg: ColoringConfig) -> Result<Self, ConfigError> {
+        cfg.validate()?;
+        Ok(Self { cfg })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ColoringConfig {
+        &self.cfg
+    }
+}
+
+/// Per-worker memory: the puzzle builder's scratch (triangulation, solver), the last puzzle
+/// (the level view borrows it), tag, flag and metric buffers, and an arena for the extra
+/// column list (reset between levels).
+///
+/// NOTE: [`build_puzzle`] returns an owned puzzle (its model, XML and graph), so each level
+/// allocates those; the solver, the triangulation's buffers and the column buffers here are
+/// reused.
+pub struct ColoringScratch {
+    puzzle: PuzzleScratch,
+    last: Option<Puzzle>,
+    tag: Vec<u16>,
+    flags: Vec<u8>,
+    metrics: Vec<f64>,
+    bump: Bump,
+}
+
+/// The solution as its column's value.
+pub(crate) fn solution_value(solution: &Solution) -> ExtraValue<'_> {
+    match solution {
+        Solution::VertexColors(c) | Solution::EdgeColors(c) => ExtraValue::ListU8(c),
+        Solution::Walk(w) => ExtraValue::ListU32(w),
+    }
+}
+
+/// The content hash of a level: its puzzle kind, XML and solution.
+pub(crate) fn content_hash(kind: PuzzleKind, xml: &str, solution: ExtraValue<'_>) -> u64 {
+    let mut h = ContentHasher::new();
+    h.word(u64::from(kind.code()));
+    h.bytes(xml.as_bytes());
+    match solution {
+        ExtraValue::ListU32(w) => h.u32s(w),
+        other => h.bytes(other.as_u8s().unwrap_or_default()),
+    }
+    h.finish()
+}
+
+/// Each vertex's start color as an index into the level's `<colors>` (a missing color is the
+/// first).
+pub(crate) fn start_colors(doc: &LevelDoc, out: &mut Vec<u16>) {
+    out.clear();
+    out.extend(doc.vertices.iter().map(|v| {
+        v.color.as_ref().map_or(0, |name| {
+            doc.colors
+                .iter()
+                .position(|c| &c.name == name)
+                .expect("puzzle vertices take palette colors") as u16
+        })
+    }));
+}
+
+/// Vertices of odd degree.
+pub(crate) fn odd_vertices(n: usize, src: &[u32], dst: &[u32]) -> u32 {
+    let mut odd = vec![false; n];
+    for (&a, &b) in src.iter().zip(dst) {
+        odd[a as usize] ^= true;
+        odd[b as usize] ^= true;
+    }
+    odd.iter().filter(|&&o| o).count() as u32
+}
+
+/// The metric values of `p`, in [`COLORING_METRICS`] order.
+pub(crate) fn metric_values(cfg: &ColoringConfig, p: &Puzzle) -> [f64; 11] {
+    let m = &p.metrics;
+    let chromatic = cfg.chromatic && cfg.puzzle == PuzzleKind::Vertex;
+    [
+        f64::from(p.kind.code()),
+        f64::from(m.vertices),
+        f64::from(m.edges),
+        f64::from(m.colors),
+        m.solver_nodes as f64,
+        m.proof_nodes as f64,
+        f64::from(u32::from(chromatic)),
+        f64::from(m.clues),
+        f64::from(odd_vertices(p.x.len(), &p.src, &p.dst)),
+        f64::from(m.attempts),
+        p.xml.len() as f64,
+    ]
+}
+
+impl Generator for ColoringGenerator {
+    type Scratch = ColoringScratch;
+
+    fn kind(&self) -> &'static str {
+        "coloring"
+    }
+
+    fn columns(&self) -> Columns {
+        Columns {
+            graph: true,
+            tags: true,
+            metrics: &COLORING_METRICS,
+            extra: if self.cfg.puzzle.is_coloring() {
+                &COLORING_COLUMNS
+            } else {
+                &EULER_COLUMNS
+            },
+            ..Columns::default()
+        }
+    }
+
+    fn new_scratch(&self) -> ColoringScratch {
+        ColoringScratch {
+            puzzle: PuzzleScratch::default(),
+            last: None,
+            tag: Vec::new(),
+            flags: Vec::new(),
+            metrics: Vec::with_capacity(COLORING_METRICS.len()),
+            bump: Bump::with_capacity(256),
+        }
+    }
+
+    fn generate<'s>(&self, seed: u64, s: &'s mut ColoringScratch) -> Result<Level<'s>, GenError> {
+        let ColoringScratch {
+            puzzle,
+            last,
+            tag,
+            flags,
+            metrics,
+            bump,
+        } = s;
+        let p: &'s Puzzle = last.insert(build_puzzle(&self.cfg, seed, puzzle)?);
+        start_colors(&p.doc, tag);
+        flags.clear();
+        flags.resize(p.src.len(), 0);
+        metrics.clear();
+        metrics.extend(metric_values(&self.cfg, p));
+        let solution = solution_value(&p.solution);
+        bump.reset();
+        // NOTE: the list of borrowed column values lives in the arena, not in the scratch,
+        // because it borrows the scratch's own buffers; after the first level the arena's chunk
+        // is reused and this allocates nothing.
+        let extra: &'s [ExtraValue<'s>] =
+            bump.alloc_slice_copy(&[ExtraValue::Utf8(&p.xml), solution]);
+        Ok(Level {
+            graph: Some(GraphView {
+                x: &p.x,
+                y: &p.y,
+                tag,
+                src: &p.src,
+                dst: &p.dst,
+                flags,
+            }),
+            metrics,
+            extra,
+            layout_hash: content_hash(p.kind, &p.xml, solution),
+            ..Level::default()
+        })
+    }
+
+    fn verify(&self, record: &LevelRecord<'_>) -> Result<(), Violation> {
+        crate::levelxml::verify::verify(self, record)
+    }
+
+    fn tag_names(&self) -> Vec<String> {
+        level_palette(&self.cfg)
+            .into_iter()
+            .map(|c| c.name)
+            .collect()
+    }
+}

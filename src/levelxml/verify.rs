@@ -1,0 +1,233 @@
+//! Re-checking a stored `coloring` level (seed 002) from its record alone:
+//!
+//! - the level XML reads with warren's own parser, and `layout_hash` is the hash of the stored
+//!   XML and solution (so, with `warren verify`'s fresh generation of the seed, which compares
+//!   hashes, the stored level is the one its seed makes);
+//! - the graph columns agree with the XML: positions, edges, start colors as tags, no flags;
+//! - the level is the profile's puzzle: its palette, and a start that is not already complete;
+//! - the stored solution, played on the level, keeps every protected color and completes the
+//!   level under warren's evaluator ([`check_played`]): every rule holds and the points reach
+//!   the objective (for Eulerian puzzles, the walk is a path or cycle through every edge once);
+//! - vertex puzzles: the solution is a proper k-coloring of the graph columns, and for a
+//!   chromatic profile the exact solver again refutes every (k-1)-coloring (within the
+//!   profile's node budget, which the generator's proof also met; this costs about what the
+//!   generation's own proof did, `proof_nodes` search nodes);
+//! - the metrics agree with the level.
+
+use crate::core::error::Violation;
+use crate::core::generator::{ExtraValue, LevelRecord};
+use crate::ensure_level;
+use crate::levelxml::generator::{
+    COLORING_METRICS, ColoringGenerator, content_hash, odd_vertices, start_colors,
+};
+use crate::levelxml::graph::ResolvedGraph;
+use crate::levelxml::model::{LevelDoc, Protect};
+use crate::levelxml::parse::parse_level;
+use crate::levelxml::puzzle::{
+    ColoringSolver, Outcome, PuzzleKind, Solution, check_played, is_proper, level_palette,
+};
+use crate::levelxml::{EvalOptions, evaluate};
+
+/// See the module docs.
+pub fn verify(g: &ColoringGenerator, record: &LevelRecord<'_>) -> Result<(), Violation> {
+    let cfg = &g.cfg;
+    let level = &record.level;
+    let [xml, stored] = level.extra else {
+        return Err(Violation::new(format!(
+            "{} extra columns, expected 2",
+            level.extra.len()
+        )));
+    };
+    let xml = xml
+        .as_str()
+        .ok_or_else(|| Violation::new("column `level_xml` is not text"))?;
+    let solution = match (cfg.puzzle, stored) {
+        (PuzzleKind::Vertex, ExtraValue::ListU8(c)) => Solution::VertexColors(c.to_vec()),
+        (PuzzleKind::Edge, ExtraValue::ListU8(c)) => Solution::EdgeColors(c.to_vec()),
+        (PuzzleKind::EulerCycle | PuzzleKind::EulerPath, ExtraValue::ListU32(w)) => {
+            Solution::Walk(w.to_vec())
+        }
+        _ => return Err(Violation::new("the solution column has the wrong type")),
+    };
+    ensure_level!(
+        level.layout_hash == content_hash(cfg.puzzle, xml, *stored),
+        "layout_hash is not the hash of the stored XML and solution"
+    );
+    let doc = parse_level(xml, &format!("level {}", record.index))
+        .map_err(|e| Violation::new(format!("the level XML does not read: {e}")))?
+        .doc;
+    let resolved = ResolvedGraph::new(&doc).map_err(|e| Violation::new(e.to_string()))?;
+    check_graph(record, &doc, &resolved)?;
+    let names: Vec<String> = level_palette(cfg).into_iter().map(|c| c.name).collect();
+    ensure_level!(
+        doc.colors.iter().map(|c| &c.name).eq(names.iter()),
+        "the level's colors are not the profile's palette {names:?}"
+    );
+    let start = evaluate(&doc, &EvalOptions::default())
+        .map_err(|e| Violation::new(format!("the level does not evaluate: {e}")))?;
+    ensure_level!(!start.complete, "the level is complete before any move");
+    check_played(&doc, &solution)
+        .map_err(|e| Violation::new(format!("the stored solution fails: {e}")))?;
+    if let Solution::VertexColors(colors) = &solution {
+        ensure_level!(
+            is_proper(&resolved.ends, colors, cfg.colors),
+            "the solution is not a proper {}-coloring of the graph",
+            cfg.colors
+        );
+        if cfg.chromatic {
+            refute(cfg.colors - 1, &resolved, cfg.max_solver_nodes)?;
+        }
+    }
+    check_metrics(g, &doc, &resolved, level.metrics, xml.len())
+}
+
+/// The graph columns are the level's graph.
+fn check_graph(
+    record: &LevelRecord<'_>,
+    doc: &LevelDoc,
+    resolved: &ResolvedGraph,
+) -> Result<(), Violation> {
+    let graph = record
+        .level
+        .graph
+        .ok_or_else(|| Violation::new("no graph columns"))?;
+    let n = doc.vertices.len();
+    ensure_level!(
+        graph.x.len() == n && graph.y.len() == n && graph.tag.len() == n,
+        "the graph columns hold {} vertices, the level {n}",
+        graph.x.len()
+    );
+    for (i, v) in doc.vertices.iter().enumerate() {
+        ensure_level!(
+            (graph.x[i], graph.y[i]) == (v.x as f32, v.y as f32),
+            "vertex {i} is at ({}, {}) in the graph columns, ({}, {}) in the level",
+            graph.x[i],
+            graph.y[i],
+            v.x,
+            v.y
+        );
+    }
+    let m = doc.edges.len();
+    ensure_level!(
+        graph.src.len() == m && graph.dst.len() == m && graph.flags.len() == m,
+        "the graph columns hold {} edges, the level {m}",
+        graph.src.len()
+    );
+    for (e, &(a, b)) in resolved.ends.iter().enumerate() {
+        ensure_level!(
+            (graph.src[e], graph.dst[e]) == (a, b),
+            "edge {e} joins {} and {} in the graph columns, {a} and {b} in the level",
+            graph.src[e],
+            graph.dst[e]
+        );
+    }
+    ensure_level!(
+        graph.flags.iter().all(|&f| f == 0),
+        "an edge has flags set"
+    );
+    let mut tags = Vec::new();
+    start_colors(doc, &mut tags);
+    ensure_level!(
+        graph.tag == tags,
+        "the vertex tags are not the level's start colors"
+    );
+    Ok(())
+}
+
+/// The exact solver finds no proper coloring with `k` colors.
+fn refute(k: u32, g: &ResolvedGraph, budget: u64) -> Result<(), Violation> {
+    let mut solver = ColoringSolver::default();
+    let n = g.vertex_color.len();
+    match solver.solve(n, &g.ends, k, &[], budget).0 {
+        Outcome::Impossible => Ok(()),
+        Outcome::Colored => Err(Violation::new(format!(
+            "the graph is {k}-colorable: its chromatic number is below k"
+        ))),
+        Outcome::GaveUp => Err(Violation::new(format!(
+            "no {k}-coloring refutation within {budget} nodes"
+        ))),
+    }
+}
+
+fn check_metrics(
+    g: &ColoringGenerator,
+    doc: &LevelDoc,
+    resolved: &ResolvedGraph,
+    m: &[f64],
+    xml_bytes: usize,
+) -> Result<(), Violation> {
+    let cfg = &g.cfg;
+    ensure_level!(
+        m.len() == COLORING_METRICS.len(),
+        "{} metrics, expected {}",
+        m.len(),
+        COLORING_METRICS.len()
+    );
+    let chromatic = cfg.chromatic && cfg.puzzle == PuzzleKind::Vertex;
+    let colors = if cfg.puzzle.is_coloring() {
+        cfg.colors
+    } else {
+        1
+    };
+    let clues = doc
+        .vertices
+        .iter()
+        .filter(|v| v.color.is_some() && v.protect.contains(Protect::COLOR))
+        .count();
+    let (src, dst): (Vec<u32>, Vec<u32>) = resolved.ends.iter().copied().unzip();
+    let expected = [
+        ("puzzle_kind", f64::from(cfg.puzzle.code())),
+        ("vertices", doc.vertices.len() as f64),
+        ("edges", doc.edges.len() as f64),
+        ("colors", f64::from(colors)),
+        ("chromatic", f64::from(u32::from(chromatic))),
+        (
+            "clues",
+            if cfg.puzzle == PuzzleKind::Vertex {
+                clues as f64
+            } else {
+                0.0
+            },
+        ),
+        (
+            "odd_vertices",
+            f64::from(odd_vertices(doc.vertices.len(), &src, &dst)),
+        ),
+        ("xml_bytes", xml_bytes as f64),
+    ];
+    for (name, want) in expected {
+        let i = COLORING_METRICS
+            .iter()
+            .position(|s| s.name == name)
+            .expect("a metric of the list");
+        ensure_level!(m[i] == want, "{name} = {}, the level gives {want}", m[i]);
+    }
+    let budget = cfg.max_solver_nodes as f64;
+    let (solver, proof, attempts) = (m[4], m[5], m[9]);
+    ensure_level!(
+        (0.0..=budget).contains(&solver),
+        "solver_nodes = {solver} is outside 0..={budget}"
+    );
+    ensure_level!(
+        if chromatic {
+            (1.0..=budget).contains(&proof)
+        } else {
+            proof == 0.0
+        },
+        "proof_nodes = {proof} for a profile with chromatic = {}",
+        cfg.chromatic
+    );
+    ensure_level!(
+        (1.0..=f64::from(cfg.max_attempts)).contains(&attempts),
+        "attempts = {attempts} is outside 1..={}",
+        cfg.max_attempts
+    );
+    if !cfg.puzzle.is_coloring() {
+        ensure_level!(
+            solver == doc.edges.len() as f64,
+            "solver_nodes = {solver}, an Eulerian walk takes {} edges",
+            doc.edges.len()
+        );
+    }
+    Ok(())
+}
