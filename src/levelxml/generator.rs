@@ -24,8 +24,7 @@ use bumpalo::Bump;
 
 use crate::core::error::{GenError, Violation};
 use crate::core::generator::{
-    Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, GraphView, Level, LevelRecord,
-    MetricSpec,
+    Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, GraphView, Level, LevelRecord, MetricSpec,
 };
 use crate::core::hash::ContentHasher;
 use crate::levelxml::model::LevelDoc;
@@ -58,10 +57,7 @@ pub const COLORING_METRICS: [MetricSpec; 11] = [
         "chromatic",
         "1 when the chromatic number is proven to be exactly k (vertex puzzles of a chromatic profile)",
     ),
-    MetricSpec::u32(
-        "clues",
-        "vertices given in their solution color, protected",
-    ),
+    MetricSpec::u32("clues", "vertices given in their solution color, protected"),
     MetricSpec::u32("odd_vertices", "vertices of odd degree"),
     MetricSpec::u32(
         "attempts",
@@ -276,5 +272,184 @@ impl Generator for ColoringGenerator {
             .into_iter()
             .map(|c| c.name)
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::rng::mix;
+
+    fn record<'a>(level: Level<'a>, seed: u64) -> LevelRecord<'a> {
+        LevelRecord {
+            index: 0,
+            seed,
+            level,
+        }
+    }
+
+    fn generator(puzzle: PuzzleKind, chromatic: bool, clues: u32) -> ColoringGenerator {
+        ColoringGenerator::new(ColoringConfig {
+            puzzle,
+            chromatic,
+            clues,
+            ..ColoringConfig::default()
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn levels_of_every_kind_verify_and_repeat_in_a_used_scratch() {
+        for (puzzle, chromatic) in [
+            (PuzzleKind::Vertex, false),
+            (PuzzleKind::Vertex, true),
+            (PuzzleKind::Edge, false),
+            (PuzzleKind::EulerCycle, false),
+            (PuzzleKind::EulerPath, false),
+        ] {
+            let clues = if puzzle == PuzzleKind::Vertex { 3 } else { 0 };
+            let g = generator(puzzle, chromatic, clues);
+            let (mut s, mut t) = (g.new_scratch(), g.new_scratch());
+            for i in 0..6 {
+                let seed = mix(2, i);
+                let level = g.generate(seed, &mut s).unwrap();
+                g.verify(&record(level, seed))
+                    .unwrap_or_else(|v| panic!("{puzzle:?} level {i}: {v}"));
+                assert_eq!(level.metrics[0], f64::from(puzzle.code()));
+                let graph = level.graph.unwrap();
+                let names = g.tag_names();
+                assert!(graph.tag.iter().all(|&t| usize::from(t) < names.len()));
+                let _ = g.generate(mix(3, i), &mut t).unwrap();
+                let again = g.generate(seed, &mut t).unwrap();
+                assert_eq!(again.layout_hash, level.layout_hash);
+                assert_eq!(again.extra, level.extra);
+            }
+        }
+    }
+
+    /// Verify the level of seed 5 of `g` with `change` applied to a copy; the error must
+    /// contain `want`.
+    fn tampered(g: &ColoringGenerator, want: &str, change: impl FnOnce(&mut Owned)) {
+        let mut s = g.new_scratch();
+        let level = g.generate(5, &mut s).unwrap();
+        let mut o = Owned::of(&level);
+        change(&mut o);
+        let graph = level.graph.unwrap();
+        let extra = [ExtraValue::Utf8(&o.xml), o.solution()];
+        let lv = Level {
+            graph: Some(GraphView {
+                x: &o.x,
+                tag: &o.tag,
+                src: &o.src,
+                ..graph
+            }),
+            metrics: &o.metrics,
+            extra: &extra,
+            layout_hash: if o.rehash {
+                content_hash(g.cfg.puzzle, &o.xml, o.solution())
+            } else {
+                level.layout_hash
+            },
+            ..level
+        };
+        let e = g.verify(&record(lv, 5)).unwrap_err().to_string();
+        assert!(e.contains(want), "wanted `{want}`: {e}");
+    }
+
+    /// An editable copy of a level's parts.
+    struct Owned {
+        xml: String,
+        colors: Vec<u8>,
+        walk: Vec<u32>,
+        x: Vec<f32>,
+        tag: Vec<u16>,
+        src: Vec<u32>,
+        metrics: Vec<f64>,
+        rehash: bool,
+    }
+
+    impl Owned {
+        fn of(level: &Level<'_>) -> Self {
+            let g = level.graph.unwrap();
+            Owned {
+                xml: level.extra[0].as_str().unwrap().to_string(),
+                colors: level.extra[1].as_u8s().unwrap_or_default().to_vec(),
+                walk: level.extra[1].as_u32s().unwrap_or_default().to_vec(),
+                x: g.x.to_vec(),
+                tag: g.tag.to_vec(),
+                src: g.src.to_vec(),
+                metrics: level.metrics.to_vec(),
+                rehash: true,
+            }
+        }
+
+        fn solution(&self) -> ExtraValue<'_> {
+            if self.walk.is_empty() {
+                ExtraValue::ListU8(&self.colors)
+            } else {
+                ExtraValue::ListU32(&self.walk)
+            }
+        }
+    }
+
+    #[test]
+    fn verify_rejects_tampered_levels() {
+        let vertex = generator(PuzzleKind::Vertex, false, 0);
+        tampered(&vertex, "layout_hash is not the hash", |o| {
+            o.colors[0] ^= 1;
+            o.rehash = false;
+        });
+        tampered(&vertex, "the level XML does not read: level 0:", |o| {
+            o.xml = o.xml.replacen("<vertex ", "<vertx ", 1);
+        });
+        tampered(&vertex, "vertex 2 is at", |o| o.x[2] += 1.0);
+        tampered(&vertex, "edge 0 joins", |o| o.src[0] += 1);
+        tampered(&vertex, "the vertex tags are not", |o| o.tag[0] = 3);
+        // Every vertex in one color: the edge rule fails.
+        tampered(&vertex, "does not complete the level", |o| o.colors.fill(0));
+        tampered(&vertex, "the palette has 4", |o| o.colors[0] = 4);
+        tampered(&vertex, "solver_nodes = ", |o| o.metrics[4] = 1e9);
+        tampered(&vertex, "clues = ", |o| o.metrics[7] = 2.0);
+        // A clue recolored: every rule may still hold, but the player cannot do it.
+        let clued = generator(PuzzleKind::Vertex, false, 3);
+        tampered(&clued, "whose color is protected", |o| {
+            let at = o.xml.find("protect=\"c\"").expect("a clue");
+            let v: usize = o.xml[..at].rsplit("id=\"v").next().unwrap()[..]
+                .split('"')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            o.colors[v] = (o.colors[v] + 1) % 4;
+        });
+        let euler = generator(PuzzleKind::EulerCycle, false, 0);
+        tampered(&euler, "the stored solution fails", |o| {
+            o.walk.pop();
+        });
+        tampered(&euler, "the stored solution fails", |o| o.walk.swap(0, 1));
+    }
+
+    #[test]
+    fn verify_refutes_k_minus_1_for_chromatic_profiles() {
+        // Sparse k = 4 levels are mostly 3-colorable: a chromatic profile's verify says so.
+        let sparse = |chromatic| {
+            ColoringGenerator::new(ColoringConfig {
+                keep: 0.3,
+                chromatic,
+                ..ColoringConfig::default()
+            })
+            .unwrap()
+        };
+        let (plain, strict) = (sparse(false), sparse(true));
+        let mut s = plain.new_scratch();
+        let caught = (0..10)
+            .filter(|&i| {
+                let level = plain.generate(mix(9, i), &mut s).unwrap();
+                strict
+                    .verify(&record(level, mix(9, i)))
+                    .is_err_and(|v| v.to_string().contains("chromatic number is below k"))
+            })
+            .count();
+        assert!(caught >= 5, "{caught} of 10");
     }
 }
