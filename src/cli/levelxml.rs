@@ -1,5 +1,6 @@
-//! `warren levelxml`: evaluate a GraphColoring level (seed 002) as the game scores it, or check
-//! level files and `level-list.xml` for errors.
+//! `warren levelxml`: evaluate a GraphColoring level (seed 002) as the game scores it, check
+//! level files and `level-list.xml` for errors, or export a `coloring` archive as a levels
+//! folder (`levelxml_export`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -42,6 +43,25 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Write a `coloring` archive's levels as a levels folder the game loads:
+    /// OUT/<category>/level-<index>.xml and OUT/level-list.xml (an existing list keeps its
+    /// other categories).
+    Export {
+        /// The archive (`warren generate coloring ...`).
+        archive: PathBuf,
+        /// The levels folder (created when missing).
+        #[arg(long)]
+        out: PathBuf,
+        /// The first level index to export (default: the first stored).
+        #[arg(long)]
+        index: Option<u64>,
+        /// At most this many levels (default: every level from --index on).
+        #[arg(long)]
+        count: Option<u64>,
+        /// The category id, which is also its folder (default: warren-<puzzle kind>).
+        #[arg(long)]
+        category: Option<String>,
+    },
 }
 
 /// Runs `levelxml`.
@@ -54,6 +74,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
             root,
         } => eval(&level, path.as_deref(), json, root),
         Command::Check { files } => check(&files),
+        Command::Export {
+            archive,
+            out,
+            index,
+            count,
+            category,
+        } => super::levelxml_export::run(super::levelxml_export::ExportArgs {
+            archive: &archive,
+            out: &out,
+            index,
+            count,
+            category,
+        }),
     }
 }
 

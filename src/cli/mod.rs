@@ -8,6 +8,7 @@ mod grammar;
 mod inspect;
 mod layout;
 mod levelxml;
+mod levelxml_export;
 mod render;
 mod verify;
 
@@ -39,7 +40,7 @@ enum Command {
     Grammar(grammar::Args),
     /// Time every generator here: levels/s per core, µs per level, scaling, MB/s, memory.
     Bench(bench::Args),
-    /// Evaluate or check GraphColoring level files.
+    /// Evaluate, check or export GraphColoring level files.
     Levelxml(levelxml::Args),
 }
 
