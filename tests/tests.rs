@@ -8,6 +8,7 @@
 mod archive_integrity;
 mod bad_input;
 mod bench_cli;
+mod coloring_cli;
 mod common;
 mod determinism;
 mod dmg_cli;

@@ -143,3 +143,45 @@ fn regions_levels_do_not_depend_on_threads_or_chunks() {
     run(&two, "2", "9");
     assert_same_rows(&rows_of(&[&two]), &rows_of(&[&one]));
 }
+
+/// Coloring puzzles keep the last puzzle and the solver's buffers in the worker's scratch: the
+/// archive must not depend on which worker made which level.
+#[test]
+fn coloring_levels_do_not_depend_on_threads_or_chunks() {
+    let dir = TempDir::new("coloring-threads");
+    let (one, two) = (dir.join("c1.arrow"), dir.join("c2.arrow"));
+    let run = |out: &std::path::Path, threads: &str, chunk: &str| {
+        let output = crate::common::warren([
+            "generate",
+            "coloring",
+            "--quiet",
+            "--count",
+            "300",
+            "--seed",
+            "17",
+            "--threads",
+            threads,
+            "--chunk-size",
+            chunk,
+            "--set",
+            "coloring.clues=2",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(
+            output.status.success(),
+            "{}",
+            crate::common::stderr(&output)
+        );
+    };
+    run(&one, "1", "300");
+    run(&two, "2", "7");
+    assert_same_rows(&rows_of(&[&two]), &rows_of(&[&one]));
+    let (three, four) = (dir.join("c3.arrow"), dir.join("c4.arrow"));
+    run(&three, "1", "50");
+    run(&four, "2", "50");
+    assert!(
+        std::fs::read(&three).unwrap() == std::fs::read(&four).unwrap(),
+        "--threads 1 and --threads 2 wrote different coloring archives"
+    );
+}
