@@ -529,7 +529,11 @@ mod tests {
             let Profile::Coloring { coloring } = p else {
                 panic!("{file}: not a coloring profile")
             };
-            assert_eq!((coloring.puzzle, coloring.chromatic), (puzzle, chromatic), "{file}");
+            assert_eq!(
+                (coloring.puzzle, coloring.chromatic),
+                (puzzle, chromatic),
+                "{file}"
+            );
         }
     }
 

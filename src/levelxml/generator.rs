@@ -11,8 +11,8 @@
 //!   names (`warren.tags`) are the palette: gray then k colors for vertex and edge puzzles
 //!   (clues and the edge puzzles' fixed vertex colors show as tags), one color for Eulerian ones;
 //! - **`level_xml`** (utf8): the level file, exactly what `warren levelxml export` writes;
-//! - **the solution**: `solution` (list<u8>, a palette index per vertex or per edge, 0 = the
-//!   first color after gray) for vertex and edge puzzles; `walk` (list<u32>, edge indices in
+//! - **the solution**: `solution` (`list<u8>`, a palette index per vertex or per edge, 0 = the
+//!   first color after gray) for vertex and edge puzzles; `walk` (`list<u32>`, edge indices in
 //!   walking order) for Eulerian puzzles, whose edge indices do not fit a byte. The columns
 //!   follow the profile's `puzzle`, so an archive never holds a column of junk;
 //! - **metrics**: see [`COLORING_METRICS`].

@@ -33,8 +33,10 @@ mod write;
 mod xml;
 
 pub use error::{EvalError, EvalErrorKind, Pos, XmlError, XmlErrorKind};
-pub use generator::{COLORING_COLUMNS, COLORING_METRICS, ColoringGenerator, ColoringScratch, EULER_COLUMNS};
 pub use evaluate::{EvalOptions, Evaluation, RuleReport, evaluate, rule_text};
+pub use generator::{
+    COLORING_COLUMNS, COLORING_METRICS, ColoringGenerator, ColoringScratch, EULER_COLUMNS,
+};
 pub use graph::ResolvedGraph;
 pub use list::{parse_level_list, read_level_list, write_level_list};
 pub use model::{

@@ -121,10 +121,7 @@ fn check_graph(
             graph.dst[e]
         );
     }
-    ensure_level!(
-        graph.flags.iter().all(|&f| f == 0),
-        "an edge has flags set"
-    );
+    ensure_level!(graph.flags.iter().all(|&f| f == 0), "an edge has flags set");
     let mut tags = Vec::new();
     start_colors(doc, &mut tags);
     ensure_level!(

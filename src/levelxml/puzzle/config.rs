@@ -160,7 +160,13 @@ impl ColoringConfig {
         check(
             (1..=u64::from(u32::MAX)).contains(&self.max_solver_nodes),
             "coloring.max_solver_nodes",
-            || format!("= {} is out of range 1..={}", self.max_solver_nodes, u32::MAX),
+            || {
+                format!(
+                    "= {} is out of range 1..={}",
+                    self.max_solver_nodes,
+                    u32::MAX
+                )
+            },
         )?;
         check(self.max_attempts >= 1, "coloring.max_attempts", || {
             "must be at least 1".into()

@@ -21,7 +21,8 @@
 //!   `<cycle>`/`<path>` with one point per edge and the objective `E`. Proof: Hierholzer's walk.
 //!
 //! Every puzzle's stored solution is checked by the module's own evaluator on the level's own
-//! XML (parsed back): [`check_solution`] is what a `verify` runs.
+//! XML (parsed back): [`check_solution`]; the `coloring` generator kind's `verify` runs
+//! [`check_played`] on the level it reads from an archive.
 
 pub mod config;
 pub mod dsatur;
@@ -358,12 +359,16 @@ fn keeps_protected_colors(start: &LevelDoc, played: &LevelDoc) -> Result<(), Str
     let (all_v, all_e) = (global(start.vertex_protect), global(start.edge_protect));
     for (i, (a, b)) in start.vertices.iter().zip(&played.vertices).enumerate() {
         if (all_v || a.protect.contains(Protect::COLOR)) && shown(&a.color) != shown(&b.color) {
-            return Err(format!("the solution recolors vertex {i}, whose color is protected"));
+            return Err(format!(
+                "the solution recolors vertex {i}, whose color is protected"
+            ));
         }
     }
     for (i, (a, b)) in start.edges.iter().zip(&played.edges).enumerate() {
         if (all_e || a.protect.contains(Protect::COLOR)) && shown(&a.color) != shown(&b.color) {
-            return Err(format!("the solution recolors edge {i}, whose color is protected"));
+            return Err(format!(
+                "the solution recolors edge {i}, whose color is protected"
+            ));
         }
     }
     Ok(())
