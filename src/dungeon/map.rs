@@ -177,7 +177,7 @@ impl Frame {
 /// doorways the generator digs on purpose.
 ///
 /// Beside the grid the map keeps one state byte per square (dug, blocked, edge), padded by
-/// [`PAD`] blocked squares on every side, so the hot walks of chamber placement read one byte
+/// two blocked squares (`PAD`) on every side, so the hot walks of chamber placement read one byte
 /// per square through a [`Frame`] instead of turning coordinates and testing bounds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Map {
@@ -291,7 +291,7 @@ impl Map {
 
     /// Whether the square at state index `i` (from a [`Frame`]) is free. Panics when `i` is
     /// outside the padded array: callers only step one square past a free square, or up to
-    /// [`PAD`] squares past one, which the padding covers.
+    /// two squares (`PAD`) past one, which the padding covers.
     #[inline]
     pub fn free_at(&self, i: usize) -> bool {
         self.state[i] & BLOCKED == 0
