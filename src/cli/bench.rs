@@ -101,11 +101,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
     })();
     let _ = std::fs::remove_dir_all(&dir);
     outcome?;
+    // A row is named by what was asked for: the kind, or the profile file's stem.
+    let labels: Vec<String> = names
+        .iter()
+        .map(|n| {
+            Path::new(n)
+                .file_stem()
+                .map_or_else(|| n.clone(), |s| s.to_string_lossy().into_owned())
+        })
+        .collect();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if args.json {
-        println!("{}", json(&reports, cores, args.seed));
+        println!("{}", json(&reports, &labels, cores, args.seed));
     } else {
-        print!("{}", table(&reports, cores, args.seed));
+        print!("{}", table(&reports, &labels, cores, args.seed));
     }
     if let Some(s) = sampler {
         let out = s.out().to_path_buf();
@@ -120,7 +129,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 /// The table `bench` prints.
-fn table(reports: &[KindReport], cores: usize, seed: u64) -> String {
+fn table(reports: &[KindReport], labels: &[String], cores: usize, seed: u64) -> String {
     let mut out = String::new();
     let threads = reports.first().map_or(cores, |r| r.threads);
     let _ = writeln!(
@@ -131,7 +140,7 @@ fn table(reports: &[KindReport], cores: usize, seed: u64) -> String {
         today()
     );
     let header = [
-        "kind".to_string(),
+        "profile".to_string(),
         "levels".into(),
         "levels/s/core".into(),
         "µs median".into(),
@@ -145,9 +154,10 @@ fn table(reports: &[KindReport], cores: usize, seed: u64) -> String {
     ];
     let rows: Vec<Vec<String>> = reports
         .iter()
-        .map(|r| {
+        .zip(labels)
+        .map(|(r, label)| {
             vec![
-                r.kind.to_string(),
+                label.clone(),
                 thousands(r.count),
                 thousands(r.levels_per_core.round() as u64),
                 figure(r.median_us),
@@ -186,13 +196,17 @@ fn table(reports: &[KindReport], cores: usize, seed: u64) -> String {
     for r in &rows {
         let _ = writeln!(out, "{}", line(r));
     }
-    for r in reports.iter().filter(|r| !r.stages.is_empty()) {
+    for (r, label) in reports
+        .iter()
+        .zip(labels)
+        .filter(|(r, _)| !r.stages.is_empty())
+    {
         let stages: Vec<String> = r
             .stages
             .iter()
             .map(|(name, share)| format!("{name} {:.0}%", 100.0 * share))
             .collect();
-        let _ = writeln!(out, "stages of {}: {}", r.kind, stages.join(", "));
+        let _ = writeln!(out, "stages of {label}: {}", stages.join(", "));
     }
     if reports.iter().any(|r| r.failures > 0) {
         for r in reports.iter().filter(|r| r.failures > 0) {
@@ -224,7 +238,7 @@ fn figure(x: f64) -> String {
 }
 
 /// The reports as one JSON object.
-fn json(reports: &[KindReport], cores: usize, seed: u64) -> String {
+fn json(reports: &[KindReport], labels: &[String], cores: usize, seed: u64) -> String {
     let num = |x: f64| {
         if x.is_finite() {
             format!("{x}")
@@ -235,18 +249,20 @@ fn json(reports: &[KindReport], cores: usize, seed: u64) -> String {
     let opt = |x: Option<f64>| x.map_or("null".into(), num);
     let kinds: Vec<String> = reports
         .iter()
-        .map(|r| {
+        .zip(labels)
+        .map(|(r, label)| {
             let stages: Vec<String> = r
                 .stages
                 .iter()
                 .map(|(n, s)| format!("{}:{}", json_string(n), num(*s)))
                 .collect();
             format!(
-                "{{\"kind\":{},\"levels\":{},\"failures\":{},\"levels_per_second_per_core\":{},\
+                "{{\"profile\":{},\"kind\":{},\"levels\":{},\"failures\":{},\"levels_per_second_per_core\":{},\
                  \"us_median\":{},\"us_p99\":{},\"one_thread_levels_per_second\":{},\
                  \"threads\":{},\"all_threads_levels_per_second\":{},\"scaling\":{},\
                  \"archive_mb_per_second\":{},\"archive_mb\":{},\"allocations_per_level\":{},\
                  \"peak_rss_mb\":{},\"stages\":{{{}}}}}",
+                json_string(label),
                 json_string(r.kind),
                 r.count,
                 r.failures,
@@ -330,9 +346,15 @@ mod tests {
 
     #[test]
     fn the_table_lines_up_and_says_what_is_missing() {
-        let t = table(&[report("maze", None), report("grammar", Some(0.0))], 2, 1);
+        let labels = ["maze".to_string(), "grammar".to_string()];
+        let t = table(
+            &[report("maze", None), report("grammar", Some(0.0))],
+            &labels,
+            2,
+            1,
+        );
         let lines: Vec<&str> = t.lines().collect();
-        assert!(lines[1].starts_with("kind") && lines[1].ends_with("peak MB"));
+        assert!(lines[1].starts_with("profile") && lines[1].ends_with("peak MB"));
         assert!(lines[2].starts_with("maze   ") && lines[2].contains("21.9"));
         assert!(lines[2].contains("1.75x") && lines[2].contains("45,000"));
         assert_eq!(lines[1].chars().count(), lines[2].chars().count());
@@ -343,9 +365,16 @@ mod tests {
 
     #[test]
     fn the_json_has_every_kind() {
-        let j = json(&[report("maze", None), report("dmg", Some(2.5))], 2, 7);
+        let labels = ["maze".to_string(), "dmg-small".to_string()];
+        let j = json(
+            &[report("maze", None), report("dmg", Some(2.5))],
+            &labels,
+            2,
+            7,
+        );
         assert!(j.starts_with("{\"version\":"));
         assert!(j.contains("\"kind\":\"maze\"") && j.contains("\"kind\":\"dmg\""));
+        assert!(j.contains("{\"profile\":\"dmg-small\",\"kind\":\"dmg\","));
         assert!(j.contains("\"allocations_per_level\":null"));
         assert!(j.contains("\"allocations_per_level\":2.5"));
         assert!(j.contains("\"stages\":{\"a\":0.25,\"other\":0.75}"));

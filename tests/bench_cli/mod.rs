@@ -15,7 +15,7 @@ fn bench_prints_a_row_per_kind_and_stages() {
         "{text}"
     );
     assert!(
-        lines[1].starts_with("kind") && lines[1].contains("2 threads/s"),
+        lines[1].starts_with("profile") && lines[1].contains("2 threads/s"),
         "{text}"
     );
     assert!(
@@ -25,6 +25,24 @@ fn bench_prints_a_row_per_kind_and_stages() {
     assert!(lines[3].starts_with("dmg "), "{text}");
     assert!(
         text.contains("stages of dmg: passages and exits "),
+        "{text}"
+    );
+}
+
+#[test]
+fn profile_files_are_named_by_their_stem() {
+    let out = warren([
+        "bench",
+        "profiles/coloring-edge.toml",
+        "--count",
+        "50",
+        "--threads",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.lines().nth(2).unwrap().starts_with("coloring-edge "),
         "{text}"
     );
 }
