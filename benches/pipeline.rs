@@ -9,7 +9,7 @@ use std::sync::Arc;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use warren::Generator;
 use warren::archive::{ArchiveWriter, level_schema};
-use warren::batch::bench::archive_metadata;
+use warren::batch::bench::{archive_metadata, bench_chunk_size};
 use warren::batch::{BatchOptions, run};
 use warren::profile::{GeneratorTask, KINDS, Profile};
 
@@ -41,9 +41,11 @@ impl GeneratorTask for Pipeline<'_, '_> {
             &g.columns(),
             archive_metadata(g, &self.toml, 1),
         ));
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
         let opts = BatchOptions {
             count,
             seed: 1,
+            chunk_size: bench_chunk_size(count, workers),
             ..BatchOptions::default()
         };
         let mut group = self.c.benchmark_group("pipeline");

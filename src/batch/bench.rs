@@ -202,15 +202,29 @@ fn archive_pass<G: Generator>(
         archive_metadata(g, profile_toml, plan.seed),
     ));
     let writer = ArchiveWriter::create(&path, &schema)?;
+    let workers = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    };
     let opts = BatchOptions {
         count,
         seed: plan.seed,
         threads,
+        // Several record batches per worker, or a short run would keep the others idle.
+        chunk_size: bench_chunk_size(count, workers),
         ..BatchOptions::default()
     };
     let summary = run(g, schema, &opts, writer, Vec::new());
     let _ = std::fs::remove_file(&path);
     summary
+}
+
+/// Levels per record batch for a timed run of `count` levels on `workers` workers: eight
+/// batches per worker where that keeps batches of at least 16 levels, at most the engine's
+/// default of 2,048.
+pub fn bench_chunk_size(count: u64, workers: usize) -> usize {
+    (count / (8 * workers.max(1) as u64)).clamp(16, 2048) as usize
 }
 
 /// The `warren.*` schema metadata of an archive of `g`'s levels.
