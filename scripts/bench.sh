@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Reproduces the README's performance table on this machine:
-#   scripts/bench.sh            criterion benches, then 1,000,000 mazes end to end and verify,
+#   scripts/bench.sh            `warren bench` (every kind, with the allocation counter),
+#                               criterion benches, then 1,000,000 mazes end to end and verify,
 #                               100,000 grammar levels and verify, 100,000 DMG dungeons and
 #                               verify, the demirogue ruleset table,
 #                               then a 100,000-vertex `warren layout`
@@ -19,11 +20,16 @@ if $quick; then
 fi
 
 echo "== machine: $(nproc) cores, $(date -u +%Y-%m-%d)"
+echo "== warren bench"
+cargo run --release --quiet --features count-allocations -- bench
 cargo bench --bench maze "${criterion_args[@]}"
 cargo bench --bench archive "${criterion_args[@]}"
 cargo bench --bench layout "${criterion_args[@]}"
 cargo bench --bench grammar "${criterion_args[@]}"
 cargo bench --bench dungeon "${criterion_args[@]}"
+cargo bench --bench region "${criterion_args[@]}"
+cargo bench --bench coloring "${criterion_args[@]}"
+cargo bench --bench pipeline "${criterion_args[@]}"
 
 cargo build --release --quiet
 out=$(mktemp -d)
