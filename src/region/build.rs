@@ -143,6 +143,26 @@ pub fn build(
     s.pending.clear();
     s.cache.begin_level();
 
+    let result = build_tree(p, rng, s, check);
+    if result.is_err() {
+        // A level stopped half-way (too many regions, or a broken invariant in checking mode):
+        // its frames' buffers go back to the pool, so the next level starts from a clean scratch
+        // and the cache counts stay those of the level alone.
+        while let Some(frame) = s.stack.zoom_out() {
+            s.cache.give(frame.region);
+        }
+        s.pending.clear();
+    }
+    result
+}
+
+/// The depth-first walk of [`build`]: the root, then every region's sub-regions.
+fn build_tree(
+    p: &BuildParams,
+    rng: &mut WarrenRng,
+    s: &mut BuildScratch,
+    check: bool,
+) -> Result<(), BuildError> {
     let mut root = s.cache.take();
     root.reset(p.width, p.height);
     for i in 0..(p.width * p.height) as usize {
@@ -199,13 +219,15 @@ fn process(
     on_path: bool,
     check: bool,
 ) -> Result<Frame, BuildError> {
-    let out = &mut s.out;
-    if out.parent.len() as u32 >= p.max_regions {
+    if s.out.parent.len() as u32 >= p.max_regions {
+        s.cache.give(region);
         return Err(BuildError::TooManyRegions(p.max_regions));
     }
-    if check {
-        check_made(&region, &p.split, &mut s.check).map_err(BuildError::Broken)?;
+    if check && let Err(v) = check_made(&region, &p.split, &mut s.check) {
+        s.cache.give(region);
+        return Err(BuildError::Broken(v));
     }
+    let out = &mut s.out;
     region.node = out.parent.len() as u32;
     let size = region.size();
     out.parent.push(region.parent);
@@ -229,8 +251,10 @@ fn process(
         &mut s.pending,
         &mut out.split,
     );
-    if check {
-        check_carved(&region).map_err(BuildError::Broken)?;
+    if check && let Err(v) = check_carved(&region) {
+        s.pending.truncate(first);
+        s.cache.give(region);
+        return Err(BuildError::Broken(v));
     }
     if region.depth >= p.depth {
         // The target depth: the region's sub-regions are not made.

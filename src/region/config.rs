@@ -131,6 +131,16 @@ impl RegionsConfig {
             "regions.max_regions",
             || format!("= {} is out of range 1..=10000000", self.max_regions),
         )?;
+        // The cells a level may process are counted in a u32 metric.
+        let most =
+            u64::from(self.max_regions) * u64::from(self.max_width) * u64::from(self.max_height);
+        check(most <= u64::from(u32::MAX), "regions.max_regions", || {
+            format!(
+                "= {}: with {} x {} regions a level could process {most} cells, more than \
+                 4,294,967,295",
+                self.max_regions, self.max_width, self.max_height
+            )
+        })?;
         Ok(())
     }
 }

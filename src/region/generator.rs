@@ -321,6 +321,35 @@ mod tests {
         }
     }
 
+    /// Levels that fail (too many regions) leave the scratch as clean as a fresh one: every
+    /// level, failed or not, comes out as a fresh scratch makes it.
+    #[test]
+    fn failed_levels_leave_a_clean_scratch() {
+        let g = RegionsGenerator::new(RegionsConfig {
+            max_regions: 50,
+            ..RegionsConfig::default()
+        })
+        .unwrap();
+        let mut used = g.new_scratch();
+        let (mut failed, mut made) = (0, 0);
+        for i in 0..60 {
+            let seed = mix(1, i);
+            let fresh = g
+                .generate(seed, &mut g.new_scratch())
+                .map(|l| l.layout_hash);
+            let reused = g.generate(seed, &mut used).map(|l| l.layout_hash);
+            assert_eq!(reused.is_ok(), fresh.is_ok(), "level {i}");
+            if let (Ok(a), Ok(b)) = (reused, fresh) {
+                assert_eq!(a, b, "level {i}");
+                made += 1;
+            } else {
+                failed += 1;
+            }
+        }
+        // Both outcomes occur, in one scratch.
+        assert!(failed > 0 && made > 0, "{failed} failed, {made} made");
+    }
+
     #[test]
     fn verify_rejects_a_tampered_tree_grid_or_raster() {
         let g = RegionsGenerator::new(small()).unwrap();
