@@ -253,6 +253,14 @@ pub enum EvalErrorKind {
         /// The expression.
         name: String,
     },
+    /// Values that refer to one another in a chain too long to follow (or includes that
+    /// expand to too many values).
+    TooDeep {
+        /// What ran out: `values` or `includes`.
+        what: &'static str,
+        /// The limit.
+        limit: usize,
+    },
     /// An integer result outside 64 bits.
     Overflow {
         /// The value being computed.
@@ -318,6 +326,9 @@ impl fmt::Display for EvalErrorKind {
             }
             EvalErrorKind::NumberAsList { name } => {
                 write!(f, "`{name}` is a number where a list is expected")
+            }
+            EvalErrorKind::TooDeep { what, limit } => {
+                write!(f, "{what} nested or chained beyond {limit}")
             }
             EvalErrorKind::Overflow { id } => {
                 write!(f, "integer overflow computing `{id}`")

@@ -555,3 +555,20 @@ fn bad_walks_are_errors() {
     .unwrap_err();
     assert_eq!(e.kind, EvalErrorKind::NoPathSpec);
 }
+
+/// A chain of values each needing the next is followed to a bound and then refused with an
+/// error, never a stack overflow; chains a level could need are evaluated.
+#[test]
+fn long_value_chains_are_refused_not_overflowed() {
+    let chain = |n: usize| {
+        let mut defs = String::from("<var id=\"x\" val=\"v0\"/>\n");
+        for i in 0..n {
+            defs.push_str(&format!("<var id=\"v{i}\" val=\"v{}\"/>\n", i + 1));
+        }
+        defs.push_str(&format!("<var id=\"v{n}\" val=\"7\"/>\n"));
+        defs
+    };
+    assert_eq!(value_of(&chain(200)).unwrap(), 7);
+    let e = error_of(&chain(5_000));
+    assert!(e.contains("values nested or chained beyond 256"), "{e}");
+}

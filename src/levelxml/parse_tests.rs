@@ -467,3 +467,12 @@ proptest! {
         prop_assert_eq!(again.doc, doc);
     }
 }
+
+/// Elements nested far deeper than the format's three levels are refused with their place.
+#[test]
+fn deep_nesting_is_refused() {
+    let text = format!("{}{}", "<a>".repeat(100), "</a>".repeat(100));
+    let e = parse_level(&text, "deep.xml").unwrap_err().to_string();
+    assert!(e.starts_with("deep.xml:1:"), "{e}");
+    assert!(e.contains("nested more than 64 deep"), "{e}");
+}

@@ -64,6 +64,14 @@ impl IncludeLoader for FolderIncludes {
     }
 }
 
+/// Longest chain of values needing values evaluated (each link is a few stack frames; far more
+/// than any level needs, far less than the stack holds).
+const MAX_CHAIN: usize = 256;
+
+/// Most value nodes includes may expand to (files that include the next one twice grow
+/// exponentially without ever forming a cycle).
+const MAX_EXPANDED: usize = 100_000;
+
 /// A value node with its place.
 struct Node {
     node: ValueNode,
@@ -96,6 +104,16 @@ fn expand(
                     let mut cycle = chain[first..].to_vec();
                     cycle.push(key);
                     return Err(fail(EvalErrorKind::IncludeCycle { chain: cycle }));
+                }
+                if chain.len() >= MAX_CHAIN || out.len() >= MAX_EXPANDED {
+                    return Err(fail(EvalErrorKind::TooDeep {
+                        what: "includes",
+                        limit: if chain.len() >= MAX_CHAIN {
+                            MAX_CHAIN
+                        } else {
+                            MAX_EXPANDED
+                        },
+                    }));
                 }
                 chain.push(key);
                 expand(
@@ -240,6 +258,15 @@ impl<'a> Values<'a> {
             return Err(EvalError {
                 at: self.nodes[i].at.clone(),
                 kind: EvalErrorKind::SelfReference { chain },
+            });
+        }
+        if self.active.len() >= MAX_CHAIN {
+            return Err(EvalError {
+                at: self.nodes[i].at.clone(),
+                kind: EvalErrorKind::TooDeep {
+                    what: "values",
+                    limit: MAX_CHAIN,
+                },
             });
         }
         self.active.push(i);

@@ -100,6 +100,9 @@ fn add_text(stack: &mut [Element], at: usize, s: &str, stray: &mut Option<(usize
     }
 }
 
+/// Deepest element nesting read (a level nests three deep: `<graph><vertices><vertex>`).
+const MAX_DEPTH: usize = 64;
+
 /// Reads every top-level element of `text`. Top-level text other than blanks comes back as
 /// `stray` (offset and start of the text) for the caller to report.
 pub(crate) fn read(text: &str) -> Result<(Vec<Element>, Stray), SyntaxError> {
@@ -114,7 +117,14 @@ pub(crate) fn read(text: &str) -> Result<(Vec<Element>, Stray), SyntaxError> {
             .read_event()
             .map_err(|e| (reader.error_position() as usize, e.to_string()))?;
         match event {
-            Event::Start(e) => stack.push(element(text, at, &e)?),
+            Event::Start(e) => {
+                // The format nests three deep; a file nested deeper than this is not a level,
+                // and would cost a deep tree (and a deep recursion to drop it).
+                if stack.len() >= MAX_DEPTH {
+                    return Err((at, format!("elements nested more than {MAX_DEPTH} deep")));
+                }
+                stack.push(element(text, at, &e)?)
+            }
             Event::Empty(e) => {
                 let el = element(text, at, &e)?;
                 match stack.last_mut() {
