@@ -24,8 +24,13 @@ use crate::profile::{GeneratorTask, KINDS, Profile};
 pub struct Args {
     /// Generator kinds (built-in profiles) or profile files; default: every kind.
     kinds: Vec<String>,
-    /// Levels per pass; 0 picks about one second of one core's work per kind.
-    #[arg(long, default_value_t = 0)]
+    /// Levels per pass (at most 10,000,000); 0 picks about one second of one core's work per
+    /// kind.
+    #[arg(
+        long,
+        default_value_t = 0,
+        value_parser = clap::value_parser!(u64).range(0..=crate::batch::bench::MAX_COUNT)
+    )]
     count: u64,
     /// Workers of the all-threads pass (default: all cores).
     #[arg(long, default_value_t = 0)]
