@@ -6,8 +6,10 @@
 //! `--category` names another; level ids `level-<index>` with the index zero-padded to six
 //! digits, so names sort in level order) and `DIR/level-list.xml` lists them. An existing
 //! `level-list.xml` in `DIR` keeps its other categories (the game's own folder can take the
-//! export); a category of the same id is replaced. Every file is written atomically (temp file,
-//! sync, rename), the list last, so the list never names a file that is not there.
+//! export); a category of the same id gets the new levels added to those it lists (each once,
+//! in index order), so exports of consecutive ranges add up. Every file is written atomically
+//! (temp file, sync, rename), the list last, so the list never names a file that is not there;
+//! when a level fails half-way, the levels written before it are listed before the error.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -132,8 +134,20 @@ pub fn run(args: ExportArgs<'_>) -> Result<ExitCode> {
                 Ok(id)
             })
             .collect();
+        let mut failed = None;
         for id in written {
-            ids.push(id?);
+            match id {
+                Ok(id) => ids.push(id),
+                Err(e) => failed = failed.or(Some(e)),
+            }
+        }
+        if let Some(e) = failed {
+            // The files already written are listed before the error is reported: nothing
+            // written is left out of the list.
+            if !ids.is_empty() {
+                list_levels(args.out, &category, kind, &ids)?;
+            }
+            return Err(e);
         }
         drop(batch);
         archive.release(b);
@@ -141,21 +155,8 @@ pub fn run(args: ExportArgs<'_>) -> Result<ExitCode> {
     if ids.is_empty() {
         bail!("{path}: no level with index {first} or above");
     }
-    let list_path = args.out.join("level-list.xml");
-    let mut list = existing_list(&list_path)?;
-    let (name, rgba) = category_of(kind);
-    let ours = Category {
-        name: name.to_string(),
-        id: category.clone(),
-        rgba,
-        levels: ids,
-    };
-    let count = ours.levels.len();
-    match list.categories.iter_mut().find(|c| c.id == category) {
-        Some(c) => *c = ours,
-        None => list.categories.push(ours),
-    }
-    write_atomic(&list_path, write_level_list(&list).as_bytes())?;
+    let count = ids.len();
+    let list_path = list_levels(args.out, &category, kind, &ids)?;
     println!(
         "{}: {} levels in {}, listed in {}",
         path,
@@ -164,6 +165,37 @@ pub fn run(args: ExportArgs<'_>) -> Result<ExitCode> {
         list_path.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Adds `ids` to `category` in `out`'s `level-list.xml` (created when missing): levels listed
+/// there before stay listed, each level once, in index order. Returns the list's path.
+fn list_levels(
+    out: &Path,
+    category: &str,
+    kind: PuzzleKind,
+    ids: &[String],
+) -> Result<std::path::PathBuf> {
+    let list_path = out.join("level-list.xml");
+    let mut list = existing_list(&list_path)?;
+    let (name, rgba) = category_of(kind);
+    let c = match list.categories.iter().position(|c| c.id == category) {
+        Some(i) => &mut list.categories[i],
+        None => {
+            list.categories.push(Category {
+                name: name.to_string(),
+                id: category.to_string(),
+                rgba,
+                levels: Vec::new(),
+            });
+            list.categories.last_mut().expect("just pushed")
+        }
+    };
+    c.levels.extend(ids.iter().cloned());
+    // Ids are `level-NNNNNN`: their order is the index order.
+    c.levels.sort();
+    c.levels.dedup();
+    write_atomic(&list_path, write_level_list(&list).as_bytes())?;
+    Ok(list_path)
 }
 
 /// The folder's `level-list.xml`, or an empty list when there is none.
