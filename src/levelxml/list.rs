@@ -116,6 +116,11 @@ mod tests {
         );
         let path = shared.join("corpus/graphcoloring-levels/level-list.xml");
         if !path.is_file() {
+            assert!(
+                std::env::var_os("WARREN_SHARED").is_none(),
+                "WARREN_SHARED is set but {} is missing",
+                path.display()
+            );
             eprintln!("skipped: no GraphColoring corpus at {}", path.display());
             return;
         }

@@ -10,7 +10,8 @@ use super::*;
 
 /// The GraphColoring corpus (`../shared/corpus/graphcoloring-levels` beside the crate, or under
 /// `$WARREN_SHARED`). The files are the game's (GPL), read where they stand and never copied into
-/// the crate; a checkout without them says so on stderr and skips the corpus tests.
+/// the crate; a checkout without them says so on stderr and skips the corpus tests (unless
+/// `$WARREN_SHARED` names the folder: then the corpus must be there).
 fn corpus() -> Option<PathBuf> {
     let shared = std::env::var_os("WARREN_SHARED").map_or_else(
         || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
@@ -20,6 +21,12 @@ fn corpus() -> Option<PathBuf> {
     if root.join("level-list.xml").is_file() {
         Some(root)
     } else {
+        // Asked for by name, the corpus must be there.
+        assert!(
+            std::env::var_os("WARREN_SHARED").is_none(),
+            "WARREN_SHARED is set but {} has no corpus",
+            root.display()
+        );
         eprintln!("skipped: no GraphColoring corpus at {}", root.display());
         None
     }
