@@ -109,21 +109,10 @@ mod tests {
 
     #[test]
     fn the_corpus_list_reads_and_round_trips() {
-        // The game's own list, where the corpus stands beside the crate (see parse_tests).
-        let shared = std::env::var_os("WARREN_SHARED").map_or_else(
-            || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-            std::path::PathBuf::from,
-        );
-        let path = shared.join("corpus/graphcoloring-levels/level-list.xml");
-        if !path.is_file() {
-            assert!(
-                std::env::var_os("WARREN_SHARED").is_none(),
-                "WARREN_SHARED is set but {} is missing",
-                path.display()
-            );
-            eprintln!("skipped: no GraphColoring corpus at {}", path.display());
+        let Some(corpus) = crate::levelxml::parse_tests::corpus() else {
             return;
-        }
+        };
+        let path = corpus.join("level-list.xml");
         let list = read_level_list(&path).unwrap();
         assert_eq!(list.version, "0.0.0");
         let ids: Vec<&str> = list.categories.iter().map(|c| c.id.as_str()).collect();

@@ -12,7 +12,7 @@ use super::*;
 /// `$WARREN_SHARED`). The files are the game's (GPL), read where they stand and never copied into
 /// the crate; a checkout without them says so on stderr and skips the corpus tests (unless
 /// `$WARREN_SHARED` names the folder: then the corpus must be there).
-fn corpus() -> Option<PathBuf> {
+pub(super) fn corpus() -> Option<PathBuf> {
     let shared = std::env::var_os("WARREN_SHARED").map_or_else(
         || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
         PathBuf::from,

@@ -109,27 +109,27 @@ fn chunk_size_does_not_change_the_rows() {
     assert_same_rows(&rows_of(&[&seven]), &rows_of(&[&default]));
 }
 
-/// Every generator kind with per-level scratch state obeys the contract; regions levels reuse a
-/// per-worker RegionCache, whose history must never show in the output.
-#[test]
-fn regions_levels_do_not_depend_on_threads_or_chunks() {
-    let dir = TempDir::new("regions-threads");
-    let (one, two) = (dir.join("r1.arrow"), dir.join("r2.arrow"));
-    let run = |out: &std::path::Path, threads: &str, chunk: &str| {
+/// Generates `count` levels of `kind` (seed `seed`, one `--set`) with one worker in one chunk
+/// and with two workers in chunks of `chunk`, then with one and two workers in the same chunks:
+/// the rows, and then the bytes, must agree.
+fn same_for_any_workers_and_chunks(kind: &str, count: &str, seed: &str, set: &str, chunk: &str) {
+    let dir = TempDir::new(&format!("{kind}-threads"));
+    let run = |name: &str, threads: &str, chunk: &str| {
+        let out = dir.join(name);
         let output = crate::common::warren([
             "generate",
-            "regions",
+            kind,
             "--quiet",
             "--count",
-            "400",
+            count,
             "--seed",
-            "13",
+            seed,
             "--threads",
             threads,
             "--chunk-size",
             chunk,
             "--set",
-            "regions.depth=2",
+            set,
             "--out",
             out.to_str().unwrap(),
         ]);
@@ -138,50 +138,26 @@ fn regions_levels_do_not_depend_on_threads_or_chunks() {
             "{}",
             crate::common::stderr(&output)
         );
+        out
     };
-    run(&one, "1", "400");
-    run(&two, "2", "9");
+    let (one, two) = (run("a1.arrow", "1", count), run("a2.arrow", "2", chunk));
     assert_same_rows(&rows_of(&[&two]), &rows_of(&[&one]));
+    let (three, four) = (run("b1.arrow", "1", chunk), run("b2.arrow", "2", chunk));
+    assert!(
+        std::fs::read(&three).unwrap() == std::fs::read(&four).unwrap(),
+        "--threads 1 and --threads 2 wrote different {kind} archives"
+    );
+}
+
+/// Regions levels reuse a per-worker RegionCache, whose history must never show in the output.
+#[test]
+fn regions_levels_do_not_depend_on_threads_or_chunks() {
+    same_for_any_workers_and_chunks("regions", "400", "13", "regions.depth=2", "9");
 }
 
 /// Coloring puzzles keep the last puzzle and the solver's buffers in the worker's scratch: the
 /// archive must not depend on which worker made which level.
 #[test]
 fn coloring_levels_do_not_depend_on_threads_or_chunks() {
-    let dir = TempDir::new("coloring-threads");
-    let (one, two) = (dir.join("c1.arrow"), dir.join("c2.arrow"));
-    let run = |out: &std::path::Path, threads: &str, chunk: &str| {
-        let output = crate::common::warren([
-            "generate",
-            "coloring",
-            "--quiet",
-            "--count",
-            "300",
-            "--seed",
-            "17",
-            "--threads",
-            threads,
-            "--chunk-size",
-            chunk,
-            "--set",
-            "coloring.clues=2",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
-        assert!(
-            output.status.success(),
-            "{}",
-            crate::common::stderr(&output)
-        );
-    };
-    run(&one, "1", "300");
-    run(&two, "2", "7");
-    assert_same_rows(&rows_of(&[&two]), &rows_of(&[&one]));
-    let (three, four) = (dir.join("c3.arrow"), dir.join("c4.arrow"));
-    run(&three, "1", "50");
-    run(&four, "2", "50");
-    assert!(
-        std::fs::read(&three).unwrap() == std::fs::read(&four).unwrap(),
-        "--threads 1 and --threads 2 wrote different coloring archives"
-    );
+    same_for_any_workers_and_chunks("coloring", "300", "17", "coloring.clues=2", "7");
 }
