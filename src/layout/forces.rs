@@ -40,7 +40,11 @@ fn spring_law8(spring: Spring, ratio: f32x8) -> f32x8 {
 ///
 /// PERF: edges go eight at a time through the law (a logarithm per edge is most of a scalar
 /// spring's cost), the last group padded; endpoints are gathered and the forces scattered by
-/// scalar loads and stores.
+/// scalar loads and stores without bounds checks (every endpoint is checked against `n` once per
+/// call, a vectorised maximum).
+///
+/// # Panics
+/// If an edge names a vertex `>= x.len()` or the slices disagree in length.
 ///
 /// # Runtime
 /// O(m).
@@ -52,34 +56,77 @@ pub fn springs(
     fy: &mut [f32],
     params: &LayoutParams,
 ) {
-    let (k, base) = (params.spring_k * params.length, params.length);
+    let n = x.len();
     let m = graph.src.len();
+    assert!(graph.dst.len() == m && y.len() == n && fx.len() == n && fy.len() == n);
+    if let Some(f) = graph.length_factor {
+        assert!(f.len() >= m, "one length factor per edge");
+    }
+    let top = |v: &[u32]| v.iter().fold(0u32, |a, &b| a.max(b));
+    assert!(
+        m == 0 || (top(graph.src).max(top(graph.dst)) as usize) < n,
+        "an edge names a vertex the layout does not have"
+    );
+    let (k, base) = (params.spring_k * params.length, params.length);
     let (kv, min2) = (f32x8::splat(k), f32x8::splat(MIN_D2));
-    for e0 in (0..m).step_by(8) {
-        // The last group may be partial: its unused lanes get a unit edge and are not applied.
-        let lanes = (m - e0).min(8);
-        let (mut dx, mut dy, mut target) = ([1.0f32; 8], [0.0f32; 8], [base; 8]);
-        for l in 0..lanes {
-            let (a, b) = (graph.src[e0 + l] as usize, graph.dst[e0 + l] as usize);
-            dx[l] = x[b] - x[a];
-            dy[l] = y[b] - y[a];
-            if let Some(f) = graph.length_factor {
-                target[l] = base * f[e0 + l];
+    let inv_base = f32x8::splat(1.0 / base);
+    let (src, dst) = (graph.src.as_ptr(), graph.dst.as_ptr());
+    let (xp, yp) = (x.as_ptr(), y.as_ptr());
+    let (fxp, fyp) = (fx.as_mut_ptr(), fy.as_mut_ptr());
+    // PERF: a block of edges is gathered into lane arrays, pushed through the law, and
+    // scattered, in three separate loops: the law's long dependency chain (square root,
+    // logarithm, division) of one group overlaps with the next group's, and no vector load waits
+    // on eight scalar stores just made.
+    let (mut dx, mut dy) = ([0.0f32; SPRING_BLOCK], [0.0f32; SPRING_BLOCK]);
+    for b0 in (0..m).step_by(SPRING_BLOCK) {
+        let len = (m - b0).min(SPRING_BLOCK);
+        let groups = len.div_ceil(8);
+        for e in 0..len {
+            // SAFETY: b0 + e < m = src.len() = dst.len(), and every endpoint is below n, the
+            // length of x and y (both asserted above).
+            unsafe {
+                let (a, b) = (*src.add(b0 + e) as usize, *dst.add(b0 + e) as usize);
+                dx[e] = *xp.add(b) - *xp.add(a);
+                dy[e] = *yp.add(b) - *yp.add(a);
             }
         }
-        let (dxv, dyv) = (f32x8::new(dx), f32x8::new(dy));
-        let d = (dxv * dxv + dyv * dyv).max(min2).sqrt();
-        let f = kv * spring_law8(params.spring, d / f32x8::new(target)) / d;
-        let (px, py) = ((f * dxv).to_array(), (f * dyv).to_array());
-        for l in 0..lanes {
-            let (a, b) = (graph.src[e0 + l] as usize, graph.dst[e0 + l] as usize);
-            fx[a] += px[l];
-            fy[a] += py[l];
-            fx[b] -= px[l];
-            fy[b] -= py[l];
+        // The last group's unused lanes get a unit edge (their forces are never applied).
+        dx[len..groups * 8].fill(1.0);
+        dy[len..groups * 8].fill(0.0);
+        for g in 0..groups {
+            let lanes = g * 8..g * 8 + 8;
+            let dxv = f32x8::new(dx[lanes.clone()].try_into().expect("8 lanes"));
+            let dyv = f32x8::new(dy[lanes.clone()].try_into().expect("8 lanes"));
+            let d = (dxv * dxv + dyv * dyv).max(min2).sqrt();
+            let ratio = match graph.length_factor {
+                None => d * inv_base,
+                Some(f) => {
+                    let mut target = [base; 8];
+                    for (t, &fe) in target.iter_mut().zip(&f[(b0 + g * 8).min(m)..m]) {
+                        *t = base * fe;
+                    }
+                    d / f32x8::new(target)
+                }
+            };
+            let f = kv * spring_law8(params.spring, ratio) / d;
+            dx[lanes.clone()].copy_from_slice(&(f * dxv).to_array());
+            dy[lanes].copy_from_slice(&(f * dyv).to_array());
+        }
+        for e in 0..len {
+            // SAFETY: as for the gather above; fx and fy have length n (asserted).
+            unsafe {
+                let (a, b) = (*src.add(b0 + e) as usize, *dst.add(b0 + e) as usize);
+                *fxp.add(a) += dx[e];
+                *fyp.add(a) += dy[e];
+                *fxp.add(b) -= dx[e];
+                *fyp.add(b) -= dy[e];
+            }
         }
     }
 }
+
+/// Edges per block of [`springs`] (two lane arrays of this many floats on the stack).
+const SPRING_BLOCK: usize = 256;
 
 /// `k L^3` and the squared cutoff radius (infinite without a cutoff).
 #[inline]
@@ -151,13 +198,14 @@ pub fn repulsion_simd(
     }
 }
 
-/// Where padding lanes sit: far enough that their push underflows to zero, near enough that no
-/// arithmetic overflows to infinity times zero.
-const FAR: f32 = 1e18;
-
-/// One chunk of eight partners `j..j + 8` for vertex `(xi, yi)`: adds the pushes to `acc` and
-/// subtracts them from the partners' forces `fxj`, `fyj`. `live` masks lanes (partners at or
-/// before `i`, padding); `CUT` applies the cutoff.
+/// One chunk of eight partners `j..j + 8` for vertex `(xi, yi)`: adds the pushes on `i` to
+/// `acc` and returns `(dx, dy, s)`, the push on `i` from lane `l` being `s[l] * (dx[l], dy[l])`
+/// (the partners get its opposite). `live` masks lanes (partners at or before `i`); `CUT`
+/// applies the cutoff.
+///
+/// PERF: multiply-adds wherever a product is summed (the squared distance, both accumulations,
+/// the partners' update in the caller): after the divider, the floating-point pipes are the
+/// limit, and every operation saved there shows.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn chunk<const CUT: bool>(
@@ -169,9 +217,10 @@ fn chunk<const CUT: bool>(
     kv: f32x8,
     cutv: f32x8,
     acc: &mut (f32x8, f32x8),
-) -> (f32x8, f32x8) {
+) -> (f32x8, f32x8, f32x8) {
     let (dx, dy) = (xi - xj, yi - yj);
-    let d2 = (dx * dx + dy * dy).max(f32x8::splat(MIN_D2));
+    // `fast_max`: positions are finite, so the NaN handling of `max` is not needed.
+    let d2 = dy.mul_add(dy, dx * dx).fast_max(f32x8::splat(MIN_D2));
     let mut s = kv / (d2 * d2.sqrt());
     if CUT {
         s = d2.simd_le(cutv).select(s, f32x8::splat(0.0));
@@ -179,15 +228,20 @@ fn chunk<const CUT: bool>(
     if let Some(live) = live {
         s = live.select(s, f32x8::splat(0.0));
     }
-    let (px, py) = (dx * s, dy * s);
-    acc.0 += px;
-    acc.1 += py;
-    (px, py)
+    acc.0 = dx.mul_add(s, acc.0);
+    acc.1 = dy.mul_add(s, acc.1);
+    (dx, dy, s)
 }
 
-/// Every pair once (Newton's third law), eight partners per step. PERF: only the chunk that
-/// holds `i` itself needs a lane mask; the last, partial chunk is padded with far-away partners
-/// instead of a scalar loop; without a cutoff no distance test runs at all.
+/// Every pair once (Newton's third law), eight partners per step.
+///
+/// The vertices split into `whole = n / 8 * 8` and up to seven leftovers. Each of the first
+/// `whole` rows pairs its vertex with the later vertices of the whole chunks; each leftover row
+/// pairs its vertex with all whole chunks; the leftovers pair among themselves in scalar code.
+///
+/// PERF: only the chunk that holds `i` itself needs a lane mask; the leftovers cost
+/// `rest * whole / 8` chunks rather than one mostly padded chunk per row (at 50 vertices 174
+/// chunks instead of 212); without a cutoff no distance test runs at all.
 fn pairs_once<const CUT: bool>(
     x: &[f32],
     y: &[f32],
@@ -197,57 +251,82 @@ fn pairs_once<const CUT: bool>(
     cut2: f32,
 ) {
     let n = x.len();
+    assert!(y.len() == n && fx.len() == n && fy.len() == n);
     let whole = n / 8 * 8;
     let (kv, cutv) = (f32x8::splat(k), f32x8::splat(cut2));
     let lane = f32x8::new([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
-    let load = |v: &[f32], j: usize| f32x8::new(v[j..j + 8].try_into().expect("8 lanes"));
-    // The partial last chunk, padded.
-    let rest = n - whole;
-    let (mut tx, mut ty) = ([FAR; 8], [FAR; 8]);
-    tx[..rest].copy_from_slice(&x[whole..]);
-    ty[..rest].copy_from_slice(&y[whole..]);
-    let (tail_x, tail_y) = (f32x8::new(tx), f32x8::new(ty));
-    let (mut tail_fx, mut tail_fy) = (f32x8::splat(0.0), f32x8::splat(0.0));
+    // PERF: unchecked lane loads and stores in the innermost loop (four bounds tests a chunk
+    // otherwise).
+    let load = |v: &[f32], j: usize| {
+        debug_assert!(j + 8 <= v.len());
+        // SAFETY: callers pass j + 8 <= whole <= n, and every slice here has length n
+        // (asserted above); f32x8 is plain data, so an unaligned read of eight floats is one.
+        unsafe { v.as_ptr().add(j).cast::<f32x8>().read_unaligned() }
+    };
+    let store = |v: &mut [f32], j: usize, value: f32x8| {
+        debug_assert!(j + 8 <= v.len());
+        // SAFETY: as for `load`.
+        unsafe { v.as_mut_ptr().add(j).cast::<f32x8>().write_unaligned(value) }
+    };
     let zero = f32x8::splat(0.0);
+    // One row: vertex i against the whole chunks from `j`, the first of them masked by `live`.
+    // Returns i's own push, still spread over the lanes.
+    let row = |fx: &mut [f32], fy: &mut [f32], i: usize, mut j: usize, mut live: Option<f32x8>| {
+        let (xi, yi) = (f32x8::splat(x[i]), f32x8::splat(y[i]));
+        let mut acc = (zero, zero);
+        while j < whole {
+            let (dx, dy, s) =
+                chunk::<CUT>(xi, yi, load(x, j), load(y, j), live, kv, cutv, &mut acc);
+            let (fxj, fyj) = (
+                dx.mul_neg_add(s, load(fx, j)),
+                dy.mul_neg_add(s, load(fy, j)),
+            );
+            store(fx, j, fxj);
+            store(fy, j, fyj);
+            live = None;
+            j += 8;
+        }
+        acc
+    };
     for i0 in (0..n).step_by(8) {
         // PERF: each vertex's own push is left in its lanes and the eight vertices of a block
         // are summed across lanes together at the end (`sum_lanes8`): the per-vertex
         // horizontal sums were a quarter of a small layout's time.
         let (mut own_x, mut own_y) = ([zero; 8], [zero; 8]);
-        for ii in 0..(n - i0).min(8) {
+        let lanes = (n - i0).min(8);
+        for ii in 0..lanes {
             let i = i0 + ii;
-            let (xi, yi) = (f32x8::splat(x[i]), f32x8::splat(y[i]));
-            let mut acc = (zero, zero);
-            let mut j = (i + 1) / 8 * 8;
-            let mut live = Some((lane + f32x8::splat(j as f32)).simd_gt(f32x8::splat(i as f32)));
-            while j < whole {
-                let (px, py) =
-                    chunk::<CUT>(xi, yi, load(x, j), load(y, j), live, kv, cutv, &mut acc);
-                let (fxj, fyj) = (load(fx, j) - px, load(fy, j) - py);
-                fx[j..j + 8].copy_from_slice(&fxj.to_array());
-                fy[j..j + 8].copy_from_slice(&fyj.to_array());
-                live = None;
-                j += 8;
-            }
-            if rest > 0 {
-                let (px, py) = chunk::<CUT>(xi, yi, tail_x, tail_y, live, kv, cutv, &mut acc);
-                tail_fx -= px;
-                tail_fy -= py;
-            }
-            own_x[ii] = acc.0;
-            own_y[ii] = acc.1;
+            let (j, live) = if i < whole {
+                let j = (i + 1) / 8 * 8;
+                (
+                    j,
+                    Some((lane + f32x8::splat(j as f32)).simd_gt(f32x8::splat(i as f32))),
+                )
+            } else {
+                (0, None)
+            };
+            (own_x[ii], own_y[ii]) = row(fx, fy, i, j, live);
         }
         let (sx, sy) = (sum_lanes8(&own_x).to_array(), sum_lanes8(&own_y).to_array());
-        let lanes = (n - i0).min(8);
         for l in 0..lanes {
             fx[i0 + l] += sx[l];
             fy[i0 + l] += sy[l];
         }
     }
-    let (tfx, tfy) = (tail_fx.to_array(), tail_fy.to_array());
-    for l in 0..rest {
-        fx[whole + l] += tfx[l];
-        fy[whole + l] += tfy[l];
+    // The leftovers among themselves.
+    for i in whole..n {
+        for j in i + 1..n {
+            let (dx, dy) = (x[i] - x[j], y[i] - y[j]);
+            let d2 = (dx * dx + dy * dy).max(MIN_D2);
+            if CUT && d2 > cut2 {
+                continue;
+            }
+            let s = k / (d2 * d2.sqrt());
+            fx[i] += dx * s;
+            fy[i] += dy * s;
+            fx[j] -= dx * s;
+            fy[j] -= dy * s;
+        }
     }
 }
 
