@@ -68,8 +68,11 @@ pub fn springs(
         "an edge names a vertex the layout does not have"
     );
     let (k, base) = (params.spring_k * params.length, params.length);
-    let (kv, min2) = (f32x8::splat(k), f32x8::splat(MIN_D2));
-    let inv_base = f32x8::splat(1.0 / base);
+    let push = match params.spring {
+        Spring::Log => push_groups::<LOG>,
+        Spring::Sigmoid => push_groups::<SIGMOID>,
+        Spring::Linear => push_groups::<LINEAR>,
+    };
     let (src, dst) = (graph.src.as_ptr(), graph.dst.as_ptr());
     let (xp, yp) = (x.as_ptr(), y.as_ptr());
     let (fxp, fyp) = (fx.as_mut_ptr(), fy.as_mut_ptr());
@@ -93,25 +96,8 @@ pub fn springs(
         // The last group's unused lanes get a unit edge (their forces are never applied).
         dx[len..groups * 8].fill(1.0);
         dy[len..groups * 8].fill(0.0);
-        for g in 0..groups {
-            let lanes = g * 8..g * 8 + 8;
-            let dxv = f32x8::new(dx[lanes.clone()].try_into().expect("8 lanes"));
-            let dyv = f32x8::new(dy[lanes.clone()].try_into().expect("8 lanes"));
-            let d = (dxv * dxv + dyv * dyv).max(min2).sqrt();
-            let ratio = match graph.length_factor {
-                None => d * inv_base,
-                Some(f) => {
-                    let mut target = [base; 8];
-                    for (t, &fe) in target.iter_mut().zip(&f[(b0 + g * 8).min(m)..m]) {
-                        *t = base * fe;
-                    }
-                    d / f32x8::new(target)
-                }
-            };
-            let f = kv * spring_law8(params.spring, ratio) / d;
-            dx[lanes.clone()].copy_from_slice(&(f * dxv).to_array());
-            dy[lanes].copy_from_slice(&(f * dyv).to_array());
-        }
+        let factors = graph.length_factor.map(|f| &f[b0..b0 + len]);
+        push(&mut dx[..groups * 8], &mut dy[..groups * 8], factors, k, base);
         for e in 0..len {
             // SAFETY: as for the gather above; fx and fy have length n (asserted).
             unsafe {
@@ -126,7 +112,51 @@ pub fn springs(
 }
 
 /// Edges per block of [`springs`] (two lane arrays of this many floats on the stack).
-const SPRING_BLOCK: usize = 256;
+const SPRING_BLOCK: usize = 64;
+
+/// [`Spring`] as a const parameter.
+const LOG: u8 = 0;
+const SIGMOID: u8 = 1;
+const LINEAR: u8 = 2;
+
+/// Replaces the edge vectors `(dx, dy)` (whole groups of eight) by the spring force along them,
+/// law `LAW`, each edge's target `base` times its factor.
+///
+/// PERF: one instance per law, so the law's code and constants stay out of a per-group match.
+fn push_groups<const LAW: u8>(
+    dx: &mut [f32],
+    dy: &mut [f32],
+    factors: Option<&[f32]>,
+    k: f32,
+    base: f32,
+) {
+    let (kv, min2) = (f32x8::splat(k), f32x8::splat(MIN_D2));
+    let inv_base = f32x8::splat(1.0 / base);
+    let spring = match LAW {
+        LOG => Spring::Log,
+        SIGMOID => Spring::Sigmoid,
+        _ => Spring::Linear,
+    };
+    for (g, (dxs, dys)) in dx.chunks_exact_mut(8).zip(dy.chunks_exact_mut(8)).enumerate() {
+        let dxv = f32x8::new((&*dxs).try_into().expect("8 lanes"));
+        let dyv = f32x8::new((&*dys).try_into().expect("8 lanes"));
+        let d = (dxv * dxv + dyv * dyv).max(min2).sqrt();
+        let ratio = match factors {
+            None => d * inv_base,
+            Some(f) => {
+                // Lanes past the last edge keep the plain target.
+                let mut target = [base; 8];
+                for (t, &fe) in target.iter_mut().zip(f.iter().skip(g * 8)) {
+                    *t = base * fe;
+                }
+                d / f32x8::new(target)
+            }
+        };
+        let f = kv * spring_law8(spring, ratio) / d;
+        dxs.copy_from_slice(&(f * dxv).to_array());
+        dys.copy_from_slice(&(f * dyv).to_array());
+    }
+}
 
 /// `k L^3` and the squared cutoff radius (infinite without a cutoff).
 #[inline]
