@@ -122,7 +122,10 @@ impl WarrenRng {
     /// # Panics
     /// If `items` has more than `u32::MAX` elements.
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        assert!(u32::try_from(items.len()).is_ok(), "shuffle of over 2^32 items");
+        assert!(
+            u32::try_from(items.len()).is_ok(),
+            "shuffle of over 2^32 items"
+        );
         let p = items.as_mut_ptr();
         let mut i = items.len();
         // PERF: the generator step is most of a shuffle's cost; both halves of it are used. The

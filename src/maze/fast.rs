@@ -285,10 +285,11 @@ fn kruskal(plan: &LatticePlan, s: &mut FastScratch) {
         return;
     }
     let up = &mut *s.root;
-    // One slot more than the tree needs: the unconditional write after the last joining edge.
-    s.tree.clear();
-    s.tree.resize(n, 0);
-    let tree = &mut s.tree[..n];
+    // Every entry the mask pass reads is written below first: no need to clear.
+    if s.tree.len() != target {
+        s.tree.resize(target, 0);
+    }
+    let tree = s.tree.as_mut_ptr();
     let mut opened = 0;
     for &e in &s.order {
         let (a, b) = (e as u16, (e >> 16) as u16);
@@ -297,7 +298,8 @@ fn kruskal(plan: &LatticePlan, s: &mut FastScratch) {
         // Union by index: the lower root hangs under the higher one.
         let lower = std::hint::select_unpredictable(joined, x.min(y), DUMMY);
         up[usize::from(lower)] = x.max(y);
-        tree[opened] = e;
+        // SAFETY: opened < target = tree.len() here: the loop ends as soon as it reaches target.
+        unsafe { *tree.add(opened) = e };
         opened += usize::from(joined);
         if opened == target {
             break;
@@ -307,7 +309,7 @@ fn kruskal(plan: &LatticePlan, s: &mut FastScratch) {
     // The passages: an edge to the next room is east of `a` and west of `b`, any other is south
     // of `a` and north of `b` (on a one-room-wide lattice every edge is a south one).
     let (w, mask) = (plan.width, &mut *s.mask);
-    for &e in &tree[..target] {
+    for &e in &s.tree {
         let (a, b) = (e & 0xFFFF, e >> 16);
         let south = u8::from(b - a == w);
         mask[ix(a)] |= 4 << south;
@@ -357,23 +359,35 @@ fn census(plan: &LatticePlan, s: &mut FastScratch) {
     }
 }
 
-/// Word `i` of `set` shifted so that bit `v` of the result is bit `v + by` of `set` (zero
-/// outside the set).
-#[inline]
-fn shifted(set: &[u64], i: usize, by: isize) -> u64 {
-    let start = 64 * i as isize + by;
-    let (q, r) = (start.div_euclid(64), start.rem_euclid(64) as u32);
-    let word = |k: isize| {
-        usize::try_from(k)
-            .ok()
-            .and_then(|k| set.get(k))
-            .copied()
-            .unwrap_or(0)
-    };
-    if r == 0 {
-        word(q)
-    } else {
-        (word(q) >> r) | (word(q + 1) << (64 - r))
+/// A shift of a room bitset by a fixed number of rooms, split once into whole words and bits.
+#[derive(Clone, Copy)]
+struct Shift {
+    words: isize,
+    bits: u32,
+}
+
+impl Shift {
+    fn new(by: isize) -> Self {
+        Self {
+            words: by.div_euclid(64),
+            bits: by.rem_euclid(64) as u32,
+        }
+    }
+
+    /// Word `i` of `set` shifted so that bit `v` of the result is bit `v + by` of `set` (zero
+    /// outside the set).
+    ///
+    /// PERF: the split is the caller's loop invariant; a word before the set wraps to an index
+    /// past its end, so one unsigned test per word covers both sides.
+    #[inline]
+    fn read(self, set: &[u64], i: usize) -> u64 {
+        let k = (i as isize + self.words) as usize;
+        let word = |k: usize| if k < set.len() { set[k] } else { 0 };
+        if self.bits == 0 {
+            word(k)
+        } else {
+            (word(k) >> self.bits) | (word(k.wrapping_add(1)) << (64 - self.bits))
+        }
     }
 }
 
@@ -384,21 +398,28 @@ fn candidates(plan: &LatticePlan, s: &mut FastScratch) -> (u32, u32) {
     let words = s.dead.len();
     s.candidates.clear();
     s.candidates.resize(words, 0);
+    let (next, prev, below, above) = (Shift::new(1), Shift::new(-1), Shift::new(w), Shift::new(-w));
+    let (dead, cross, east, south) = (
+        &s.dead[..words],
+        &s.cross[..words],
+        &s.east[..words],
+        &s.south[..words],
+    );
+    let (has_east, has_west) = (&plan.has_east[..words], &plan.has_west[..words]);
     let (mut at_crossroad, mut mergeable) = (0, 0);
-    for i in 0..words {
-        let (dead, cross) = (&s.dead, &s.cross);
-        let off_crossroad = s.dead[i]
-            & ((s.east[i] & shifted(cross, i, 1))
-                | (shifted(&s.east, i, -1) & shifted(cross, i, -1))
-                | (s.south[i] & shifted(cross, i, w))
-                | (shifted(&s.south, i, -w) & shifted(cross, i, -w)));
+    for (i, out) in s.candidates.iter_mut().enumerate() {
+        let off_crossroad = dead[i]
+            & ((east[i] & next.read(cross, i))
+                | (prev.read(east, i) & prev.read(cross, i))
+                | (south[i] & below.read(cross, i))
+                | (above.read(south, i) & above.read(cross, i)));
         // The passage neighbour is a crossroad, so any dead-end neighbour is another room.
-        let touches_dead_end = (plan.has_east[i] & shifted(dead, i, 1))
-            | (plan.has_west[i] & shifted(dead, i, -1))
-            | shifted(dead, i, w)
-            | shifted(dead, i, -w);
+        let touches_dead_end = (has_east[i] & next.read(dead, i))
+            | (has_west[i] & prev.read(dead, i))
+            | below.read(dead, i)
+            | above.read(dead, i);
         let c = off_crossroad & touches_dead_end;
-        s.candidates[i] = c;
+        *out = c;
         at_crossroad += off_crossroad.count_ones();
         mergeable += c.count_ones();
     }
@@ -741,9 +762,14 @@ mod tests {
     #[test]
     fn shifted_reads_across_words() {
         let set = [0x8000_0000_0000_0001u64, 0x1];
+        let shifted = |set: &[u64], i, by| Shift::new(by).read(set, i);
         assert_eq!(shifted(&set, 0, 1), 0xC000_0000_0000_0000);
         assert_eq!(shifted(&set, 1, -1), 0x3);
         assert_eq!(shifted(&set, 0, -1), 0x2);
         assert_eq!(shifted(&set, 1, 64), 0);
+        assert_eq!(shifted(&set, 0, 64), 0x1);
+        assert_eq!(shifted(&set, 1, -64), 0x8000_0000_0000_0001);
+        assert_eq!(shifted(&set, 0, -64), 0);
+        assert_eq!(shifted(&set, 0, -65), 0);
     }
 }
