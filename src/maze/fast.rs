@@ -140,7 +140,6 @@ pub struct FastScratch {
     rem: PerRoom<u8>,
     /// Per room during the peel: `height << 16 | (0xFFFF - deepest leaf)`.
     reach: PerRoom<u32>,
-    parent: PerRoom<u16>,
     /// The peel's order: dead ends first, then each room as it becomes a leaf.
     queue: PerRoom<u16>,
     mark: PerRoom<u32>,
@@ -165,7 +164,6 @@ impl Default for FastScratch {
             candidates: Vec::new(),
             rem: PerRoom::new(4),
             reach: PerRoom::new(5),
-            parent: PerRoom::new(7),
             queue: PerRoom::new(9),
             mark: PerRoom::new(8),
             stamp: 0,
@@ -507,7 +505,8 @@ fn counts(plan: &LatticePlan, s: &mut FastScratch) -> (u32, u32, u32, u32) {
 /// The smallest diameter end pair and the diameter, by peeling leaves: a room is folded into its
 /// last unpeeled neighbour once all its other neighbours are folded into it, which is a valid
 /// bottom-up order of the tree rooted at the last room, so the fold (and its tie-breaking, see
-/// `metrics::Bfs::diameter_ends`) gives the general path's answer. Leaves parents in `s.parent`.
+/// `metrics::Bfs::diameter_ends`) gives the general path's answer. Leaves each folded room's
+/// passage to its parent as the one bit of `s.rem` (see [`parent`]).
 #[inline(never)]
 fn peel(plan: &LatticePlan, s: &mut FastScratch) -> (u32, u32, u32) {
     let n = plan.rooms;
@@ -528,37 +527,81 @@ fn peel(plan: &LatticePlan, s: &mut FastScratch) -> (u32, u32, u32) {
             bits &= bits - 1;
         }
     }
-    let offset = [w.wrapping_neg(), u32::MAX, 1, w];
-    let (rem, reach, parent) = (&mut *s.rem, &mut *s.reach, &mut *s.parent);
-    let queue = &mut *s.queue;
-    // PERF: the fold's comparisons become integer maxima. A branch's reach packs its height
-    // above its lowest-id deepest leaf's complement, so "deeper, or as deep with a lower leaf"
-    // is `>`; a candidate path packs its length above the complements of its ends' lower and
-    // higher id, so "longer, or as long with a smaller end pair" is `>` as well. No branch
-    // remains in the loop.
+    let best = fold_leaves(&mut s.queue, &mut s.rem, &mut s.reach, offsets(w), n, len);
     const LOW16: u32 = 0xFFFF;
-    let mut best = u64::from(LOW16 << 16 | LOW16); // length 0, ends (0, 0)
-    for head in 0..n - 1 {
-        let u = u32::from(queue[head & (SLOTS - 1)]);
-        let k = rem[ix(u)].trailing_zeros();
-        let p = u.wrapping_add(offset[k as usize & 3]);
-        let (u, p) = (ix(u), ix(p));
-        parent[u] = p as u16;
-        let through = reach[u] + (1 << 16);
-        let here = reach[p];
-        let (cu, cp) = (through & LOW16, here & LOW16);
-        let length = u64::from((through >> 16) + (here >> 16));
-        best = best.max(length << 32 | u64::from(cu.max(cp) << 16 | cu.min(cp)));
-        reach[p] = through.max(here);
-        rem[p] &= !(1 << (3 - k));
-        // PERF: append unconditionally and advance only when `p` became a leaf.
-        // Every room enters once, so `len` stays below n <= MAX_ROOMS (the mask is free).
-        queue[len & (SLOTS - 1)] = p as u16;
-        len += usize::from(rem[p].count_ones() == 1);
-    }
     let first = LOW16 - (best as u32 >> 16 & LOW16);
     let second = LOW16 - (best as u32 & LOW16);
     (first, second, (best >> 32) as u32)
+}
+
+/// The peel's loop (see [`peel`]): folds the first `n - 1` rooms of `queue` (its first `len`
+/// entries are the dead ends, the rest is appended as rooms become leaves) into their parents and
+/// returns the best path key.
+///
+/// PERF: the fold's comparisons become integer maxima. A branch's reach packs its height above
+/// its lowest-id deepest leaf's complement, so "deeper, or as deep with a lower leaf" is `>`; a
+/// candidate path packs its length above the complements of its ends' lower and higher id, so
+/// "longer, or as long with a smaller end pair" is `>` as well. No branch remains in the loop. A
+/// function of its own: inlined into `peel`, the loop lost registers to shuffling array bases.
+#[inline(never)]
+fn fold_leaves(
+    queue: &mut [u16; SLOTS],
+    rem: &mut [u8; SLOTS],
+    reach: &mut [u32; SLOTS],
+    offsets: u64,
+    n: usize,
+    mut len: usize,
+) -> u64 {
+    const LOW16: u32 = 0xFFFF;
+    let mut best = u64::from(LOW16 << 16 | LOW16); // length 0, ends (0, 0)
+    for head in 0..n - 1 {
+        let u = queue[head & (SLOTS - 1)];
+        // `u` is a leaf: one passage left, in slot k (it stays in `rem[u]`: the parent link).
+        let k = rem[usize::from(u)].trailing_zeros() & 3;
+        let p = neighbour(offsets, u, k);
+        let (u, p) = (usize::from(u), usize::from(p));
+        let through = reach[u] + (1 << 16);
+        let here = reach[p];
+        let length = u64::from((through >> 16) + (here >> 16));
+        // The end pair, higher complement first: the larger of the two orders.
+        let (cu, cp) = (through & LOW16, here & LOW16);
+        let pair = (cu << 16 | cp).max(cp << 16 | cu);
+        best = best.max(length << 32 | u64::from(pair));
+        // PERF: a select, not the branch the compiler would otherwise make of `max` here.
+        reach[p] = std::hint::select_unpredictable(here > through, here, through);
+        // PERF: the parent's remaining passages stay in a register for the leaf test.
+        let left = rem[p] & !(8u8 >> k);
+        rem[p] = left;
+        // PERF: append unconditionally and advance only when `p` became a leaf.
+        // Every room enters once, so `len` stays below n <= MAX_ROOMS (the mask is free).
+        queue[len & (SLOTS - 1)] = p as u16;
+        len += usize::from(left.count_ones() == 1);
+    }
+    best
+}
+
+/// The four slot offsets (north `-w`, west `-1`, east `+1`, south `+w`) as 16-bit lanes of one
+/// word: room ids are `u16`, so a neighbour is a wrapping 16-bit add.
+///
+/// PERF: a register instead of a table in memory (the fold's loop had no register left for
+/// the table's address and reloaded it every room).
+fn offsets(w: u32) -> u64 {
+    let w = w as u16;
+    u64::from(w.wrapping_neg()) | u64::from(u16::MAX) << 16 | 1 << 32 | u64::from(w) << 48
+}
+
+/// The neighbour of room `v` in slot `k` (below 4).
+#[inline(always)]
+fn neighbour(offsets: u64, v: u16, k: u32) -> u16 {
+    v.wrapping_add((offsets >> (16 * k)) as u16)
+}
+
+/// The parent of a room folded by [`peel`]: its one remaining passage in `rem` leads there.
+#[inline(always)]
+fn parent(s: &FastScratch, offsets: u64, v: u32) -> u32 {
+    let v = v as u16;
+    let k = s.rem[usize::from(v)].trailing_zeros() & 3;
+    u32::from(neighbour(offsets, v, k))
 }
 
 /// The solution from `start` to `goal` (left in `s.path`) and its metrics.
@@ -576,23 +619,24 @@ fn solution(plan: &LatticePlan, s: &mut FastScratch, start: u32, goal: u32, m: &
     // The peel's root is the one room without a parent; walking up from `start` marks its
     // ancestors, walking up from `goal` stops at the first marked one: their meeting room.
     let root = if n == 1 { 0 } else { u32::from(s.queue[n - 1]) };
+    let offs = offsets(plan.width);
     let mut x = start;
     loop {
         s.mark[ix(x)] = stamp;
         if x == root {
             break;
         }
-        x = u32::from(s.parent[ix(x)]);
+        x = parent(s, offs, x);
     }
     let mut y = goal;
     while s.mark[ix(y)] != stamp {
         s.back.push(y);
-        y = u32::from(s.parent[ix(y)]);
+        y = parent(s, offs, y);
     }
     let mut x = start;
     while x != y {
         s.path.push(x);
-        x = u32::from(s.parent[ix(x)]);
+        x = parent(s, offs, x);
     }
     s.path.push(y);
     s.path.extend(s.back.iter().rev());
