@@ -248,17 +248,31 @@ fn pack(link: &Link) -> u32 {
 /// wait for it (store-to-load forwarding through the roots every find reads), and a branch would
 /// mispredict.
 #[inline(always)]
-fn find(up: &mut [u16; SLOTS], x: u16) -> u16 {
-    let p1 = up[usize::from(x)];
-    let p2 = up[usize::from(p1)];
-    let mut r = up[usize::from(p2)];
-    while up[usize::from(r)] != r {
-        r = up[usize::from(r)];
+fn find(up: &mut [u16; SLOTS], x: u32) -> u32 {
+    // PERF: ids stay zero-extended `u32`s between loads (as `u16`s, every load and compare
+    // re-extended them).
+    let at = |up: &[u16; SLOTS], v: u32| {
+        debug_assert!((v as usize) < SLOTS);
+        // SAFETY: every id here is a room id or DUMMY, read from or fitting in a u16, so below
+        // SLOTS = 2^16, the array's length.
+        u32::from(unsafe { *up.get_unchecked(v as usize) })
+    };
+    let p1 = at(up, x);
+    let p2 = at(up, p1);
+    let mut r = at(up, p2);
+    loop {
+        let next = at(up, r);
+        if next == r {
+            break;
+        }
+        r = next;
     }
-    let at = std::hint::select_unpredictable(p1 != r, x, DUMMY);
-    up[usize::from(at)] = r;
-    let at = std::hint::select_unpredictable(p2 != r, p1, DUMMY);
-    up[usize::from(at)] = r;
+    let dummy = u32::from(DUMMY);
+    for (link, from) in [(p1, x), (p2, p1)] {
+        let slot = std::hint::select_unpredictable(link != r, from, dummy);
+        // SAFETY: as above.
+        unsafe { *up.get_unchecked_mut(slot as usize) = r as u16 };
+    }
     r
 }
 
@@ -290,12 +304,12 @@ fn kruskal(plan: &LatticePlan, s: &mut FastScratch) {
     let tree = s.tree.as_mut_ptr();
     let mut opened = 0;
     for &e in &s.order {
-        let (a, b) = (e as u16, (e >> 16) as u16);
+        let (a, b) = (e & 0xFFFF, e >> 16);
         let (x, y) = (find(up, a), find(up, b));
         let joined = x != y;
         // Union by index: the lower root hangs under the higher one.
-        let lower = std::hint::select_unpredictable(joined, x.min(y), DUMMY);
-        up[usize::from(lower)] = x.max(y);
+        let lower = std::hint::select_unpredictable(joined, x.min(y), u32::from(DUMMY));
+        up[ix(lower)] = x.max(y) as u16;
         // SAFETY: opened < target = tree.len() here: the loop ends as soon as it reaches target.
         unsafe { *tree.add(opened) = e };
         opened += usize::from(joined);
