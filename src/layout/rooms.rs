@@ -20,8 +20,9 @@
 //!    each crowded pair along its axis of least penetration (pairs in index order), then, if
 //!    `push_rounds` rounds did not clear everything, a fallback that certainly does: scaling all
 //!    centres about their centroid by the factor the worst pair needs (after separating exactly
-//!    coincident centres), and as a last resort an order-preserving grid spread whose
-//!    separation is exact in `f32` ([`Fallback`]).
+//!    coincident centres), unless that factor exceeds 64, and otherwise an order-preserving grid
+//!    spread whose separation is exact in `f32` ([`Fallback`]). Either way the drawing stays
+//!    within a bounded size.
 //!
 //! # Conventions
 //! Two rooms *overlap* when their open interiors intersect: `|dx| < (w_a + w_b) / 2` and
@@ -51,6 +52,12 @@ const PUSH_SLACK: f32 = 1.0 / 4096.0;
 
 /// Relative slack on the fallback's scale factor, for the same reason.
 const SCALE_SLACK: f64 = 1e-3;
+
+/// The largest factor the fallback scales a layout by. Two centres a hair apart need an enormous
+/// factor (their rooms' size over their distance): scaling by it would leave the drawing
+/// thousands of room sizes wide, past what integer room coordinates can hold. Beyond this the
+/// grid spread takes over, which keeps the layout's order at a bounded size.
+const MAX_SCALE: f64 = 64.0;
 
 /// Room placement settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -478,7 +485,7 @@ fn fallback_slow_path(
             .map(|&(a, b)| pair_scale(x, y, w, h, a, b, margin))
             .fold(1.0f64, f64::max)
             * (1.0 + SCALE_SLACK);
-        if factor.is_finite() {
+        if factor <= MAX_SCALE {
             scale_about_centroid(x, y, factor);
             if overlapping_pairs(x, y, w, h).is_empty() {
                 return Fallback::Scaled;
@@ -919,6 +926,21 @@ mod tests {
             scaled > 50,
             "the scaling fallback should do most of the work ({scaled})"
         );
+    }
+
+    #[test]
+    fn nearly_coincident_centres_do_not_blow_the_layout_up() {
+        // Two rooms a hundred-thousandth apart would need a scale factor near 10^5: the
+        // fallback spreads the rooms on the grid instead, at about their own size.
+        let (mut x, mut y) = (vec![0.0, 1e-5, 3.0, 0.0], vec![0.0, 1e-5, 0.0, 3.0]);
+        let (w, h) = (vec![2.0; 4], vec![2.0; 4]);
+        let mut pairs = crowded_pairs(&x, &y, &w, &h, 0.25);
+        assert_eq!(pairs, vec![(0, 1)]);
+        let fallback = fallback_slow_path(&mut x, &mut y, &w, &h, 0.25, &mut pairs);
+        assert_eq!(fallback, Fallback::Grid);
+        assert!(overlapping_pairs_brute(&x, &y, &w, &h).is_empty());
+        let extent = x.iter().chain(&y).fold(0.0f32, |m, v| m.max(v.abs()));
+        assert!(extent <= 16.0, "{x:?} {y:?}");
     }
 
     #[test]
