@@ -75,8 +75,8 @@ pub enum Repulsion {
 }
 
 /// Vertex count from which [`Repulsion::Auto`] uses Barnes-Hut (measured with
-/// `benches/layout.rs`, group `layout/kernel`, at the default theta 0.9: exact SIMD 56 us against
-/// Barnes-Hut 65 us at 500 vertices, 106 against 100 us at 700, 193 against 146 us at 1,000).
+/// `benches/layout.rs`, group `layout/kernel`, at the default theta 0.9: exact SIMD 40 us against
+/// Barnes-Hut 51 us at 500 vertices, 86 against 76 us at 700, 167 against 134 us at 1,000).
 /// Level-sized graphs (up to 500 vertices) always get the exact kernel. At theta 0.5 Barnes-Hut
 /// costs about twice as much and only wins from about 1,300 vertices.
 pub const BARNES_HUT_FROM: usize = 700;
