@@ -20,9 +20,9 @@
 //!    each crowded pair along its axis of least penetration (pairs in index order), then, if
 //!    `push_rounds` rounds did not clear everything, a fallback that certainly does: scaling all
 //!    centres about their centroid by the factor the worst pair needs (after separating exactly
-//!    coincident centres), unless that factor exceeds 64, and otherwise an order-preserving grid
-//!    spread whose separation is exact in `f32` ([`Fallback`]). Either way the drawing stays
-//!    within a bounded size.
+//!    coincident centres; a factor above 64 is cut to 64 and the pairs still crowded are pushed
+//!    apart again, so the drawing stays within a bounded size), and as a last resort an
+//!    order-preserving grid spread whose separation is exact in `f32` ([`Fallback`]).
 //!
 //! # Conventions
 //! Two rooms *overlap* when their open interiors intersect: `|dx| < (w_a + w_b) / 2` and
@@ -56,7 +56,7 @@ const SCALE_SLACK: f64 = 1e-3;
 /// The largest factor the fallback scales a layout by. Two centres a hair apart need an enormous
 /// factor (their rooms' size over their distance): scaling by it would leave the drawing
 /// thousands of room sizes wide, past what integer room coordinates can hold. Beyond this the
-/// grid spread takes over, which keeps the layout's order at a bounded size.
+/// fallback scales by this much and pushes the pairs still crowded apart again.
 const MAX_SCALE: f64 = 64.0;
 
 /// Room placement settings.
@@ -88,7 +88,8 @@ pub enum Fallback {
     /// The push rounds (or the relaxation alone) cleared every crowded pair.
     #[default]
     None,
-    /// All centres were scaled about their centroid.
+    /// All centres were scaled about their centroid (by at most 64, then pushed apart again if
+    /// that was not enough).
     Scaled,
     /// The last resort: centres spread on a grid in their `x` and `y` order.
     Grid,
@@ -211,7 +212,7 @@ pub fn place_rooms_keeping(
     let mut fallback = if clear {
         Fallback::None
     } else {
-        fallback_slow_path(x, y, w, h, rooms.margin, &mut pairs)
+        fallback_slow_path(x, y, w, h, rooms, &mut pairs)
     };
     if let (Some((x0, y0, before)), Some((ks, kd))) = (kept, keep)
         && crate::layout::quality::count_crossings(x, y, ks, kd) > before
@@ -220,7 +221,7 @@ pub fn place_rooms_keeping(
         y.copy_from_slice(&y0);
         crowded_pairs_into(x, y, w, h, rooms.margin, &mut pairs);
         push_rounds_used = 0;
-        fallback = fallback_slow_path(x, y, w, h, rooms.margin, &mut pairs);
+        fallback = fallback_slow_path(x, y, w, h, rooms, &mut pairs);
     }
     debug_assert!(
         overlapping_pairs(x, y, w, h).is_empty(),
@@ -467,9 +468,10 @@ fn fallback_slow_path(
     y: &mut [f32],
     w: &[f32],
     h: &[f32],
-    margin: f32,
+    rooms: &RoomParams,
     pairs: &mut Vec<(u32, u32)>,
 ) -> Fallback {
+    let margin = rooms.margin;
     let coincident = |x: &[f32], y: &[f32], (a, b): (u32, u32)| {
         x[a as usize] == x[b as usize] && y[a as usize] == y[b as usize]
     };
@@ -485,8 +487,15 @@ fn fallback_slow_path(
             .map(|&(a, b)| pair_scale(x, y, w, h, a, b, margin))
             .fold(1.0f64, f64::max)
             * (1.0 + SCALE_SLACK);
-        if factor <= MAX_SCALE {
-            scale_about_centroid(x, y, factor);
+        if factor.is_finite() {
+            // Too large a factor: scale by the largest allowed, then push the few pairs still
+            // crowded apart again; in the drawing now that much wider, a push moves a pair by
+            // little next to its corridors.
+            scale_about_centroid(x, y, factor.min(MAX_SCALE));
+            if factor > MAX_SCALE {
+                crowded_pairs_into(x, y, w, h, margin, pairs);
+                push_apart(x, y, w, h, rooms, pairs);
+            }
             if overlapping_pairs(x, y, w, h).is_empty() {
                 return Fallback::Scaled;
             }
@@ -682,6 +691,14 @@ mod tests {
             }
         }
         (src, dst)
+    }
+
+    /// Room settings with a margin of a quarter.
+    fn quarter_margin() -> RoomParams {
+        RoomParams {
+            margin: 0.25,
+            ..Default::default()
+        }
     }
 
     /// Solver settings sized for debug-profile tests: the push-apart finishes the job.
@@ -904,7 +921,7 @@ mod tests {
             let mut pairs = crowded_pairs(&sx, &sy, &w, &h, 0.25);
             if !pairs.is_empty() {
                 scaled += u32::from(
-                    fallback_slow_path(&mut sx, &mut sy, &w, &h, 0.25, &mut pairs)
+                    fallback_slow_path(&mut sx, &mut sy, &w, &h, &quarter_margin(), &mut pairs)
                         == Fallback::Scaled,
                 );
                 assert!(
@@ -931,16 +948,16 @@ mod tests {
     #[test]
     fn nearly_coincident_centres_do_not_blow_the_layout_up() {
         // Two rooms a hundred-thousandth apart would need a scale factor near 10^5: the
-        // fallback spreads the rooms on the grid instead, at about their own size.
+        // fallback scales by 64 and pushes the pair apart instead.
         let (mut x, mut y) = (vec![0.0, 1e-5, 3.0, 0.0], vec![0.0, 1e-5, 0.0, 3.0]);
         let (w, h) = (vec![2.0; 4], vec![2.0; 4]);
         let mut pairs = crowded_pairs(&x, &y, &w, &h, 0.25);
         assert_eq!(pairs, vec![(0, 1)]);
-        let fallback = fallback_slow_path(&mut x, &mut y, &w, &h, 0.25, &mut pairs);
-        assert_eq!(fallback, Fallback::Grid);
+        let fallback = fallback_slow_path(&mut x, &mut y, &w, &h, &quarter_margin(), &mut pairs);
+        assert_eq!(fallback, Fallback::Scaled);
         assert!(overlapping_pairs_brute(&x, &y, &w, &h).is_empty());
         let extent = x.iter().chain(&y).fold(0.0f32, |m, v| m.max(v.abs()));
-        assert!(extent <= 16.0, "{x:?} {y:?}");
+        assert!(extent <= 64.0 * 3.0, "{x:?} {y:?}");
     }
 
     #[test]
