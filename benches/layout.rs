@@ -17,30 +17,7 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use warren::WarrenRng;
 use warren::layout::{self, LayoutGraph, LayoutParams, LayoutScratch, Repulsion, forces, quality};
-
-/// A level-like graph of `n` vertices: `(src, dst)`.
-fn level_like(n: usize, seed: u64) -> (Vec<u32>, Vec<u32>) {
-    let mut rng = WarrenRng::new(seed);
-    let (mut src, mut dst) = (Vec::new(), Vec::new());
-    for v in 1..n as u32 {
-        // Attach to one of the (up to) 4 most recent vertices: long corridors, few hubs.
-        let back = rng.below(v.min(4)) + 1;
-        src.push(v - back);
-        dst.push(v);
-    }
-    for _ in 0..n / 4 {
-        let a = rng.below(n as u32);
-        let span = rng.below(8) + 2;
-        let b = (a + span).min(n as u32 - 1);
-        if a != b {
-            src.push(a);
-            dst.push(b);
-        }
-    }
-    (src, dst)
-}
 
 fn start(n: usize, seed: u64) -> (Vec<f32>, Vec<f32>) {
     let (mut x, mut y) = (Vec::new(), Vec::new());
@@ -60,7 +37,7 @@ fn full(c: &mut Criterion) {
     let mut group = c.benchmark_group("layout/full");
     group.sample_size(20);
     for n in [20usize, 50, 200] {
-        let (src, dst) = level_like(n, n as u64);
+        let (src, dst) = layout::level_like_graph(n, n as u64);
         let graph = LayoutGraph {
             src: &src,
             dst: &dst,
@@ -94,7 +71,7 @@ fn iteration(c: &mut Criterion) {
     let mut group = c.benchmark_group("layout/iteration");
     group.sample_size(10);
     for n in [20usize, 50, 200, 1_000, 10_000, 100_000] {
-        let (src, dst) = level_like(n, n as u64);
+        let (src, dst) = layout::level_like_graph(n, n as u64);
         let graph = LayoutGraph {
             src: &src,
             dst: &dst,

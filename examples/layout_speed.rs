@@ -3,7 +3,6 @@
 //! Prints the median and best of 15 rounds (`N=n` changes the vertex count). Criterion's
 //! `benches/layout.rs` is the reference measurement; this is the fast loop for trying ideas.
 
-use warren::WarrenRng;
 use warren::layout::{self, LayoutGraph, LayoutParams, LayoutScratch, quality};
 
 fn main() {
@@ -11,21 +10,7 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(50);
-    let mut rng = WarrenRng::new(n as u64);
-    let (mut src, mut dst) = (Vec::new(), Vec::new());
-    for v in 1..n as u32 {
-        let back = rng.below(v.min(4)) + 1;
-        src.push(v - back);
-        dst.push(v);
-    }
-    for _ in 0..n / 4 {
-        let a = rng.below(n as u32);
-        let b = (a + rng.below(8) + 2).min(n as u32 - 1);
-        if a != b {
-            src.push(a);
-            dst.push(b);
-        }
-    }
+    let (src, dst) = layout::level_like_graph(n, n as u64);
     let graph = LayoutGraph {
         src: &src,
         dst: &dst,

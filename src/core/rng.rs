@@ -188,6 +188,39 @@ mod tests {
         }
     }
 
+    /// The shuffle step by step with the slice's own swaps: the unchecked loop must make the
+    /// same draws and the same permutation for every length.
+    fn shuffle_reference<T>(rng: &mut WarrenRng, items: &mut [T]) {
+        let mut i = items.len();
+        while i > 1 {
+            let r = rng.next_u64();
+            let j = rng.below_from((r >> 32) as u32, i as u32) as usize;
+            items.swap(i - 1, j);
+            i -= 1;
+            if i > 1 {
+                let j = rng.below_from(r as u32, i as u32) as usize;
+                items.swap(i - 1, j);
+                i -= 1;
+            }
+        }
+    }
+
+    #[test]
+    fn shuffle_matches_its_reference_for_every_length() {
+        for n in 0..70u32 {
+            let (mut a, mut b) = (WarrenRng::new(u64::from(n)), WarrenRng::new(u64::from(n)));
+            let (mut x, mut y): (Vec<u32>, Vec<u32>) = ((0..n).collect(), (0..n).collect());
+            a.shuffle(&mut x);
+            shuffle_reference(&mut b, &mut y);
+            assert_eq!(x, y, "length {n}");
+            assert_eq!(
+                a.next_u64(),
+                b.next_u64(),
+                "length {n}: the streams diverged"
+            );
+        }
+    }
+
     #[test]
     fn shuffle_is_a_permutation() {
         let mut rng = WarrenRng::new(11);

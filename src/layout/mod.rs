@@ -176,6 +176,30 @@ pub fn random_positions(n: usize, length: f32, seed: u64, x: &mut Vec<f32>, y: &
     }
 }
 
+/// The level-like test graph of the layout benches: `n` vertices (at least 1), a random tree in
+/// which each new vertex attaches to one of the (up to) 4 most recent ones (long corridors, few
+/// hubs), plus about `n / 4` extra edges between vertices close in that order. Fixed by `seed`.
+/// Returns `(src, dst)`.
+pub fn level_like_graph(n: usize, seed: u64) -> (Vec<u32>, Vec<u32>) {
+    let mut rng = WarrenRng::new(seed);
+    let (mut src, mut dst) = (Vec::new(), Vec::new());
+    for v in 1..n as u32 {
+        let back = rng.below(v.min(4)) + 1;
+        src.push(v - back);
+        dst.push(v);
+    }
+    for _ in 0..n / 4 {
+        let a = rng.below(n as u32);
+        let span = rng.below(8) + 2;
+        let b = (a + span).min(n as u32 - 1);
+        if a != b {
+            src.push(a);
+            dst.push(b);
+        }
+    }
+    (src, dst)
+}
+
 /// Scales the layout by `factor` about its centroid (seed 000's "upscaling insertion": the
 /// solver contracts far better than it expands, so making room before inserting new vertices
 /// and letting the springs pull the graph back together works better than pushing it apart).
