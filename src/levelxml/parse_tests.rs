@@ -2,35 +2,15 @@
 //! evaluation table of the start states), its errors with their places, and proptest round
 //! trips over generated models.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use proptest::prelude::*;
 
 use super::*;
 
-/// The GraphColoring corpus (`../shared/corpus/graphcoloring-levels` beside the crate, or under
-/// `$WARREN_SHARED`). The files are the game's (GPL), read where they stand and never copied into
-/// the crate; a checkout without them says so on stderr and skips the corpus tests (unless
-/// `$WARREN_SHARED` names the folder: then the corpus must be there).
-pub(super) fn corpus() -> Option<PathBuf> {
-    let shared = std::env::var_os("WARREN_SHARED").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-        PathBuf::from,
-    );
-    let root = shared.join("corpus/graphcoloring-levels");
-    if root.join("level-list.xml").is_file() {
-        Some(root)
-    } else {
-        // Asked for by name, the corpus must be there.
-        assert!(
-            std::env::var_os("WARREN_SHARED").is_none(),
-            "WARREN_SHARED is set but {} has no corpus",
-            root.display()
-        );
-        eprintln!("skipped: no GraphColoring corpus at {}", root.display());
-        None
-    }
-}
+#[path = "../../tests/common/corpus.rs"]
+mod shared_corpus;
+pub(super) use shared_corpus::corpus;
 
 /// Every level named by the corpus `level-list.xml`, as `category/level`.
 fn corpus_levels() -> Option<Vec<(String, PathBuf)>> {

@@ -11,7 +11,9 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::UInt32Type;
 use warren::archive::Archive;
 
-use crate::common::{TempDir, assert_one_line_error, exit_code, stderr, stdout, warren};
+use crate::common::{
+    TempDir, assert_one_line_error, assert_succeeded, exit_code, stderr, stdout, warren,
+};
 
 fn profile(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("profiles/{name}.toml"))
@@ -69,13 +71,7 @@ fn every_coloring_profile_generates_levels_that_verify() {
         let out = dir.join(&format!("{name}.arrow"));
         generate(&profile(name), &out, "40");
         let output = warren([Path::new("verify"), &out]);
-        assert_eq!(
-            exit_code(&output),
-            0,
-            "{name}: {}{}",
-            stdout(&output),
-            stderr(&output)
-        );
+        assert_succeeded(&output, name);
         assert!(
             stdout(&output).contains("40 levels checked, 0 violations"),
             "{name}: {}",
@@ -127,13 +123,7 @@ fn an_export_is_a_levels_folder_the_checker_accepts() {
     export(&euler, &[]);
     let list = levels.join("level-list.xml");
     let output = warren([Path::new("levelxml"), Path::new("check"), &list]);
-    assert_eq!(
-        exit_code(&output),
-        0,
-        "{}{}",
-        stdout(&output),
-        stderr(&output)
-    );
+    assert_succeeded(&output, "levelxml check");
     assert!(
         stdout(&output).contains("level-list.xml: ok, 2 categories, 16 levels"),
         "{}",

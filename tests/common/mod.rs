@@ -10,6 +10,9 @@ use arrow_array::types::{UInt32Type, UInt64Type};
 use arrow_array::{Array, ArrayRef};
 use warren::archive::Archive;
 
+mod corpus;
+pub use corpus::corpus;
+
 /// Flags that make levels small where their size does not matter.
 pub const SMALL: [&str; 4] = ["--set", "maze.width=8", "--set", "maze.height=8"];
 
@@ -107,6 +110,11 @@ pub fn assert_one_line_error(out: &Output, what: &str) {
         lines[0].starts_with("error:"),
         "{what}: stderr does not start with `error:`: {err:?}"
     );
+}
+
+/// Fails the test, showing `what` and both output streams, unless the process exited with 0.
+pub fn assert_succeeded(out: &Output, what: &str) {
+    assert_eq!(exit_code(out), 0, "{what}: {}{}", stdout(out), stderr(out));
 }
 
 /// The exit code; fails the test when the process died from a signal.

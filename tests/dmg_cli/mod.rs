@@ -3,7 +3,7 @@
 //! file, line and column.
 
 use crate::common::{
-    TempDir, assert_one_line_error, column_u64, exit_code, stderr, stdout, warren,
+    TempDir, assert_one_line_error, assert_succeeded, column_u64, exit_code, stderr, stdout, warren,
 };
 
 fn generate_dmg(out: &std::path::Path, args: &[&str]) {
@@ -20,13 +20,7 @@ fn generated_dungeons_verify_and_do_not_depend_on_threads() {
     generate_dmg(&one, &["--count", "200", "--seed", "4", "--threads", "1"]);
     generate_dmg(&two, &["--count", "200", "--seed", "4", "--threads", "2"]);
     let output = warren([std::path::Path::new("verify"), &one]);
-    assert_eq!(
-        exit_code(&output),
-        0,
-        "{}{}",
-        stdout(&output),
-        stderr(&output)
-    );
+    assert_succeeded(&output, "verify");
     assert!(stdout(&output).contains(" 0 violations"));
     assert_eq!(
         column_u64(&one, "layout_hash"),

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use crate::common::{
-    TempDir, assert_one_line_error, column_u64, exit_code, stderr, stdout, warren,
+    TempDir, assert_one_line_error, assert_succeeded, column_u64, exit_code, stderr, stdout, warren,
 };
 
 /// Small, shallow levels: fast in a debug build.
@@ -43,13 +43,7 @@ fn generated_regions_verify_and_do_not_depend_on_threads() {
     generate_regions(&one, &[&base[..], &["--threads", "1"]].concat());
     generate_regions(&two, &[&base[..], &["--threads", "2"]].concat());
     let output = warren([Path::new("verify"), &one]);
-    assert_eq!(
-        exit_code(&output),
-        0,
-        "{}{}",
-        stdout(&output),
-        stderr(&output)
-    );
+    assert_succeeded(&output, "verify");
     assert!(
         stdout(&output).contains(" 0 violations"),
         "{}",
