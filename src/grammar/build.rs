@@ -13,7 +13,7 @@ use crate::grammar::rule::Grammar;
 use crate::layout::preserve::{PreserveScratch, relax_preserving};
 use crate::layout::quality::count_crossings;
 use crate::layout::rooms::{Placement, RoomParams, place_rooms_keeping};
-use crate::layout::{LayoutGraph, LayoutParams, LayoutScratch, relax, upscale};
+use crate::layout::{LayoutGraph, LayoutParams, LayoutScratch, relax, upscale as upscale_drawing};
 
 /// How a build runs.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,8 +32,9 @@ pub struct BuildParams {
     /// Relax after every `relax_every` rewrites (1: after each, as demirogue; 0: only at the
     /// end).
     pub relax_every: u32,
-    /// Scale the drawing by this factor about its centre before each rewrite (seed 000's
-    /// "upscaling insertion"; 1: off).
+    /// Seed 000's "upscaling insertion": before each rewrite the drawing is scaled about its
+    /// centre until its edges are on average this many times their target length (never beyond,
+    /// so the scale stays bounded however many rewrites run; 1: off). See [`make_room`].
     pub upscale: f32,
     /// Solver iterations of the final relaxation with room-sized edges.
     pub final_iterations: u32,
@@ -143,6 +144,31 @@ fn pick_candidate(
     chosen
 }
 
+/// Scales the drawing about its centre so that its edges are on average `upscale` times their
+/// target lengths (`length` times each edge's factor), when they are shorter than that; a
+/// drawing already that spread out is left alone.
+///
+/// Seed 000 upscales to make room before a subgraph is inserted. Scaling by a fixed factor
+/// before every rewrite compounds (1.5 over 40 rewrites is a factor of 10^7 on the oldest
+/// corridors, which the relaxation cannot pull back), so the factor here is relative to the
+/// drawing's own scale: the relaxation after the rewrite shrinks the edges back toward their
+/// targets, and the next rewrite's upscaling starts from there.
+///
+/// # Runtime
+/// O(V + E), no allocation.
+pub fn make_room(host: &mut Host, length: f32, upscale: f32) {
+    let (mut now, mut target) = (0.0f64, 0.0f64);
+    for e in 0..host.edge_count() {
+        let (a, b) = (host.src[e] as usize, host.dst[e] as usize);
+        now += f64::from((host.x[b] - host.x[a]).hypot(host.y[b] - host.y[a]));
+        target += f64::from(length * host.length[e]);
+    }
+    let factor = f64::from(upscale) * target / now;
+    if factor.is_finite() && factor > 1.0 {
+        upscale_drawing(&mut host.x, &mut host.y, factor as f32);
+    }
+}
+
 fn nanos(t: Instant) -> u64 {
     t.elapsed().as_nanos() as u64
 }
@@ -227,8 +253,8 @@ pub fn build(
             if undoable {
                 s.saved.copy_from(host);
             }
-            if params.upscale != 1.0 && host.edge_count() > 0 {
-                upscale(&mut host.x, &mut host.y, params.upscale);
+            if params.upscale != 1.0 {
+                make_room(host, params.layout.length, params.upscale);
             }
             let clean = compiled[r].apply(
                 &grammar.rules[r],

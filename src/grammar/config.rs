@@ -5,10 +5,14 @@
 use serde::{Deserialize, Serialize};
 
 use crate::grammar::build::BuildParams;
+use crate::grammar::tilemap::TileParams;
 use crate::layout::rooms::RoomParams;
 use crate::layout::{LayoutParams, Repulsion, Spring};
 use crate::maze::ConfigError;
 use crate::maze::config::check;
+
+/// Added to `room_margin` for the room placement (layout units).
+const ROOM_MARGIN_SLACK: f32 = 1.0 / 16.0;
 
 /// Every grammar parameter. Unknown keys are errors; missing keys take their defaults.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -41,8 +45,8 @@ pub struct GrammarConfig {
     pub relax_iterations: u32,
     /// Relax after every this many rewrites (1: after each, as demirogue; 0: only at the end).
     pub relax_every: u32,
-    /// Scale the drawing by this factor before each rewrite (seed 000's upscaling insertion;
-    /// 1: off).
+    /// Seed 000's upscaling insertion: before each rewrite the drawing is scaled up until its
+    /// corridors are on average this many times their target length (never beyond; 1: off).
     pub upscale: f64,
     /// Solver iterations of the final relaxation with room-sized edges.
     pub final_iterations: u32,
@@ -51,7 +55,18 @@ pub struct GrammarConfig {
     pub room_margin: f64,
     /// Every room size of the rule set is multiplied by this.
     pub room_scale: f64,
+    /// Corridor width in tiles on the tile map (doors are as wide).
+    pub corridor_width: u32,
+    /// The largest tile map, `[width, height]`: a level whose map would be larger fails its
+    /// seed (reason `map over max_grid`) rather than being scaled, which would merge rooms.
+    pub max_grid: [u32; 2],
 }
+
+/// Largest corridor width, in tiles.
+pub const MAX_CORRIDOR_WIDTH: u32 = 8;
+
+/// Largest tile map side (grid sides are stored as `u16`).
+pub const MAX_GRID_SIDE: u32 = 4096;
 
 impl Default for GrammarConfig {
     fn default() -> Self {
@@ -73,6 +88,8 @@ impl Default for GrammarConfig {
             final_iterations: 200,
             room_margin: 1.0,
             room_scale: 1.0,
+            corridor_width: 1,
+            max_grid: [160, 160],
         }
     }
 }
@@ -152,7 +169,45 @@ impl GrammarConfig {
                 )
             },
         )?;
-        positive(self.room_scale, "grammar.room_scale")
+        positive(self.room_scale, "grammar.room_scale")?;
+        check(
+            (1..=MAX_CORRIDOR_WIDTH).contains(&self.corridor_width),
+            "grammar.corridor_width",
+            || {
+                format!(
+                    "= {} is out of range 1..={MAX_CORRIDOR_WIDTH} (tiles)",
+                    self.corridor_width
+                )
+            },
+        )?;
+        let [w, h] = self.max_grid;
+        check(
+            (1..=MAX_GRID_SIDE).contains(&w) && (1..=MAX_GRID_SIDE).contains(&h),
+            "grammar.max_grid",
+            || format!("= [{w}, {h}]: each side must be in 1..={MAX_GRID_SIDE}"),
+        )
+    }
+
+    /// Checks that `max_grid` holds a map of the largest room (`side` layout units, before
+    /// `room_scale`), with its wall and the map's border.
+    pub fn check_grid_fits(&self, side: f64) -> Result<(), ConfigError> {
+        let need =
+            (side * self.room_scale).ceil() as u64 + 1 + 2 * self.tile_params().border() as u64;
+        let [w, h] = self.max_grid;
+        check(u64::from(w.min(h)) >= need, "grammar.max_grid", || {
+            format!(
+                "= [{w}, {h}] is too small: the largest room of the rules needs a map of at least {need} x {need}"
+            )
+        })
+    }
+
+    /// The tile map settings these values make.
+    pub fn tile_params(&self) -> TileParams {
+        TileParams {
+            corridor_width: self.corridor_width,
+            max_width: self.max_grid[0],
+            max_height: self.max_grid[1],
+        }
     }
 
     /// The build parameters these values make.
@@ -180,7 +235,10 @@ impl GrammarConfig {
             upscale: self.upscale as f32,
             final_iterations: self.final_iterations,
             rooms: RoomParams {
-                margin: self.room_margin as f32,
+                // NOTE: the slack keeps the gap at least `room_margin` after the f32 rounding of
+                // the push-apart, so integer rooms a margin of 1 apart always have a wall tile
+                // between them.
+                margin: self.room_margin as f32 + ROOM_MARGIN_SLACK,
                 ..RoomParams::default()
             },
         }

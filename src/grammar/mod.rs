@@ -6,10 +6,14 @@
 //! - [`matcher`]: subgraph matching without mirrored matches, and rewriting;
 //! - [`mod@build`]: the build loop, the layout after each rewrite and the room placement;
 //! - [`host`]: the graph being rewritten;
+//! - [`tilemap`]: the level's tile map (rooms, walls, doors, corridors) and
+//!   [`tilemap_verify`], its independent check;
 //! - [`config`]: the profile section.
 //!
-//! A level is stored as its graph (positions, tags, edges with the cosmetic and subdivide
-//! flags), one integer room rectangle per vertex, the rule-use counts and the metrics below.
+//! A level is stored as its tile map (`grid`: 0 wall, 1 floor, 2 door), its graph (positions,
+//! tags, edges with the cosmetic and subdivide flags), one integer room rectangle per vertex (in
+//! grid coordinates: the room's floor, its wall ring around it), the rule-use counts and the
+//! metrics below.
 //! Times are not stored (they would make two runs of the same seeds differ); `warren bench`
 //! reports them.
 
@@ -21,24 +25,29 @@ pub mod library;
 pub mod lua;
 pub mod matcher;
 pub mod rule;
+pub mod tilemap;
+pub mod tilemap_verify;
 
 use crate::core::error::{GenError, Violation};
 use crate::core::generator::{
     Columns, Generator, GraphView, Level, LevelRecord, MetricSpec, RoomsView,
 };
 use crate::core::graph::edge_flag;
+use crate::core::grid::Grid;
 use crate::core::hash::ContentHasher;
 use crate::core::planar;
 use crate::ensure_level;
 use crate::grammar::build::{BuildParams, BuildScratch, build};
 use crate::grammar::matcher::Compiled;
 use crate::grammar::rule::Grammar;
+use crate::grammar::tilemap::{TileParams, TileScratch, draw_tile_map};
+use crate::grammar::tilemap_verify::verify_tile_map;
 use crate::layout::quality;
 
 pub use config::GrammarConfig;
 
 /// The grammar metric columns, in [`GrammarGenerator::generate`]'s order.
-pub const GRAMMAR_METRICS: [MetricSpec; 15] = [
+pub const GRAMMAR_METRICS: [MetricSpec; 24] = [
     MetricSpec::u32("vertices", "vertices (rooms) in the level"),
     MetricSpec::u32("edges", "corridors: non-cosmetic edges"),
     MetricSpec::u32(
@@ -87,7 +96,43 @@ pub const GRAMMAR_METRICS: [MetricSpec; 15] = [
         "length_cv",
         "coefficient of variation of the corridor lengths in the final drawing",
     ),
+    MetricSpec::u32(
+        "cycle_rank",
+        "independent loops of the corridor graph: corridors - rooms + connected parts",
+    ),
+    MetricSpec::u32(
+        "floor_tiles",
+        "walkable tiles of the map: room floor, corridor floor and doors",
+    ),
+    MetricSpec::u32(
+        "corridor_tiles",
+        "corridor floor tiles of the map (outside rooms, doors not counted)",
+    ),
+    MetricSpec::u32("door_tiles", "door tiles of the map"),
+    MetricSpec::f32(
+        "room_side_median",
+        "median room side in tiles (both sides of every room)",
+    ),
+    MetricSpec::f32(
+        "corridor_median",
+        "median corridor length in tiles, door to door (0: rooms joined by doors alone)",
+    ),
+    MetricSpec::u32("corridor_max", "longest corridor in tiles, door to door"),
+    MetricSpec::f32(
+        "corridor_spread",
+        "longest corridor over the median corridor in the drawing (centre to centre)",
+    ),
+    MetricSpec::u32(
+        "searched_corridors",
+        "corridors routed by the search because no straight, L or Z shape fitted",
+    ),
 ];
+
+/// The most a level's longest corridor may be over its median one, in the drawing (centre to
+/// centre): a level beyond it fails its seed (reason `corridor spread`), and `verify` rejects
+/// one. Room-sized corridor targets alone differ by at most the ratio of the largest room to
+/// the smallest, far below this.
+pub const MAX_CORRIDOR_SPREAD: f32 = 8.0;
 
 /// The graph-grammar generator: a validated rule set, compiled once, and the build settings.
 pub struct GrammarGenerator {
@@ -95,14 +140,19 @@ pub struct GrammarGenerator {
     grammar: Grammar,
     compiled: Vec<Compiled>,
     params: BuildParams,
+    tiles: TileParams,
 }
 
 /// Per-worker memory.
 #[derive(Default)]
 pub struct GrammarScratch {
     build: BuildScratch,
+    grid: Grid,
+    tiles: TileScratch,
+    lengths: Vec<f32>,
+    sides: Vec<u32>,
     /// Nanoseconds of the last build in matching, rewriting, layout and rooms.
-    stage_ns: [u64; 4],
+    stage_ns: [u64; 5],
     x0: Vec<i32>,
     y0: Vec<i32>,
     x1: Vec<i32>,
@@ -139,13 +189,23 @@ impl GrammarGenerator {
         }
         grammar.default_room.w *= scale;
         grammar.default_room.h *= scale;
+        let largest = grammar
+            .rooms
+            .iter()
+            .flatten()
+            .chain(std::iter::once(&grammar.default_room))
+            .map(|r| r.w.max(r.h))
+            .fold(0.0f32, f32::max);
+        cfg.check_grid_fits(f64::from(largest))?;
         let compiled = grammar.rules.iter().map(Compiled::new).collect();
         let params = cfg.build_params();
+        let tiles = cfg.tile_params();
         Ok(Self {
             cfg,
             grammar,
             compiled,
             params,
+            tiles,
         })
     }
 
@@ -210,8 +270,10 @@ pub fn overlapping_rooms(r: &RoomsView<'_>) -> Vec<(u32, u32)> {
 }
 
 /// The canonical content hash of a grammar level.
-fn level_hash(g: &GraphView<'_>, rooms: &RoomsView<'_>, uses: &[u32]) -> u64 {
+fn level_hash(g: &GraphView<'_>, rooms: &RoomsView<'_>, uses: &[u32], grid: &Grid) -> u64 {
     let mut h = ContentHasher::new();
+    h.u32s(&[grid.width, grid.height]);
+    h.bytes(&grid.cells);
     h.f32s(g.x);
     h.f32s(g.y);
     let tags: Vec<u32> = g.tag.iter().map(|&t| u32::from(t)).collect();
@@ -225,6 +287,74 @@ fn level_hash(g: &GraphView<'_>, rooms: &RoomsView<'_>, uses: &[u32]) -> u64 {
     }
     h.u32s(uses);
     h.finish()
+}
+
+/// The median of `values` (the mean of the middle two for an even count; 0 for none); reorders
+/// `values`.
+fn median_u32(values: &mut [u32]) -> f32 {
+    let k = values.len();
+    if k == 0 {
+        return 0.0;
+    }
+    let (_, &mut hi, _) = values.select_nth_unstable(k / 2);
+    if k % 2 == 1 {
+        return hi as f32;
+    }
+    let lo = values[..k / 2].iter().copied().max().unwrap_or(hi);
+    (lo as f32 + hi as f32) / 2.0
+}
+
+/// The longest corridor over the median one, centre to centre in the drawing, over the corridors
+/// between rooms (1 for a level without corridors). `lengths` is scratch.
+fn corridor_spread(host: &host::Host, x0: &[i32], x1: &[i32], lengths: &mut Vec<f32>) -> f32 {
+    lengths.clear();
+    for e in 0..host.edge_count() {
+        let (a, b) = (host.src[e] as usize, host.dst[e] as usize);
+        if host.flags[e] & edge_flag::COSMETIC == 0 && x0[a] < x1[a] && x0[b] < x1[b] {
+            lengths.push((host.x[b] - host.x[a]).hypot(host.y[b] - host.y[a]));
+        }
+    }
+    spread_of(lengths)
+}
+
+/// The largest of `lengths` over their median (1 for none; reorders `lengths`).
+fn spread_of(lengths: &mut [f32]) -> f32 {
+    let k = lengths.len();
+    if k == 0 {
+        return 1.0;
+    }
+    let longest = lengths.iter().copied().fold(0.0f32, f32::max);
+    let (_, &mut median, _) = lengths.select_nth_unstable_by(k / 2, f32::total_cmp);
+    if median > 0.0 {
+        longest / median
+    } else {
+        f32::INFINITY
+    }
+}
+
+/// Independent loops of the corridors `src`-`dst` over the `solid` rooms: corridors - rooms +
+/// connected parts.
+fn cycle_rank(solid: usize, rooms: &RoomsView<'_>, src: &[u32], dst: &[u32]) -> u64 {
+    let n = rooms.x0.len();
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    let mut parts = solid;
+    for (&a, &b) in src.iter().zip(dst) {
+        let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+        if ra != rb {
+            parent[ra as usize] = rb;
+            parts -= 1;
+        }
+    }
+    (src.len() + parts) as u64 - solid as u64
+}
+
+/// Union-find root of `v`, halving paths.
+fn find(p: &mut [u32], mut v: u32) -> u32 {
+    while p[v as usize] != v {
+        p[v as usize] = p[p[v as usize] as usize];
+        v = p[v as usize];
+    }
+    v
 }
 
 /// Whether room `v` is empty (a cosmetic vertex).
@@ -255,7 +385,7 @@ impl Generator for GrammarGenerator {
 
     fn columns(&self) -> Columns {
         Columns {
-            grid: false,
+            grid: true,
             graph: true,
             tags: true,
             rooms: true,
@@ -270,7 +400,7 @@ impl Generator for GrammarGenerator {
     }
 
     fn stage_names(&self) -> &'static [&'static str] {
-        &["matching", "rewriting", "layout", "rooms"]
+        &["matching", "rewriting", "layout", "rooms", "tile map"]
     }
 
     fn stage_nanos(&self, s: &GrammarScratch, out: &mut [u64]) {
@@ -285,13 +415,7 @@ impl Generator for GrammarGenerator {
             seed,
             &mut s.build,
         )?;
-        s.stage_ns = [
-            report.match_ns,
-            report.rewrite_ns,
-            report.layout_ns,
-            report.rooms_ns,
-        ];
-        let host = &s.build.host;
+        let host = &mut s.build.host;
         let n = host.vertex_count();
         s.x0.clear();
         s.y0.clear();
@@ -305,6 +429,44 @@ impl Generator for GrammarGenerator {
             s.y0.push(y0);
             s.y1.push(y1);
         }
+        let spread = corridor_spread(host, &s.x0, &s.x1, &mut s.lengths);
+        if spread > MAX_CORRIDOR_SPREAD {
+            return Err(GenError {
+                reason: "corridor spread",
+                detail: format!(
+                    "the longest corridor is {spread:.1} times the median (at most {MAX_CORRIDOR_SPREAD})"
+                ),
+            });
+        }
+        let t = std::time::Instant::now();
+        let map = draw_tile_map(
+            &mut s.x0,
+            &mut s.y0,
+            &mut s.x1,
+            &mut s.y1,
+            &host.src,
+            &host.dst,
+            &host.flags,
+            &self.tiles,
+            &mut s.grid,
+            &mut s.tiles,
+        )
+        .map_err(|e| GenError {
+            reason: e.reason(),
+            detail: e.to_string(),
+        })?;
+        // The drawing moves with the rooms into grid coordinates.
+        let (ox, oy) = (map.offset.0 as f32, map.offset.1 as f32);
+        host.x.iter_mut().for_each(|x| *x += ox);
+        host.y.iter_mut().for_each(|y| *y += oy);
+        s.stage_ns = [
+            report.match_ns,
+            report.rewrite_ns,
+            report.layout_ns,
+            report.rooms_ns,
+            t.elapsed().as_nanos() as u64,
+        ];
+        let host = &s.build.host;
         let graph = GraphView {
             x: &host.x,
             y: &host.y,
@@ -328,6 +490,21 @@ impl Generator for GrammarGenerator {
             .count();
         let max_valence = (0..n as u32).map(|v| host.degree(v)).max().unwrap_or(0);
         let overlaps = overlapping_rooms(&rooms).len();
+        let solid = (0..n).filter(|&v| !empty_room(&rooms, v)).count();
+        s.sides.clear();
+        for v in (0..n).filter(|&v| !empty_room(&rooms, v)) {
+            s.sides.push((s.x1[v] - s.x0[v]) as u32);
+            s.sides.push((s.y1[v] - s.y0[v]) as u32);
+        }
+        let room_side = median_u32(&mut s.sides);
+        let corridor_max = s.tiles.corridor_len.iter().copied().max().unwrap_or(0);
+        s.sides.clear();
+        s.sides.extend(
+            (0..host.edge_count())
+                .filter(|&e| host.flags[e] & edge_flag::COSMETIC == 0)
+                .map(|e| s.tiles.corridor_len[e]),
+        );
+        let corridor_median = median_u32(&mut s.sides);
         s.metrics.clear();
         s.metrics.extend([
             n as f64,
@@ -349,13 +526,23 @@ impl Generator for GrammarGenerator {
                 crate::layout::rooms::Fallback::Grid => 2.0,
             },
             f64::from(quality::length_cv(&host.x, &host.y, &wsrc, &wdst)),
+            cycle_rank(solid, &rooms, &wsrc, &wdst) as f64,
+            f64::from(map.room_tiles + map.corridor_tiles + map.door_tiles),
+            f64::from(map.corridor_tiles),
+            f64::from(map.door_tiles),
+            f64::from(room_side),
+            f64::from(corridor_median),
+            f64::from(corridor_max),
+            f64::from(spread),
+            f64::from(map.searched),
         ]);
         Ok(Level {
+            grid: Some(s.grid.view()),
             graph: Some(graph),
             rooms: Some(rooms),
             rule_uses: &s.build.uses,
             metrics: &s.metrics,
-            layout_hash: level_hash(&graph, &rooms, &s.build.uses),
+            layout_hash: level_hash(&graph, &rooms, &s.build.uses, &s.grid),
             ..Level::default()
         })
     }
@@ -427,13 +614,6 @@ impl Generator for GrammarGenerator {
             );
         }
         let mut parent: Vec<u32> = (0..n as u32).collect();
-        fn find(p: &mut [u32], mut v: u32) -> u32 {
-            while p[v as usize] != v {
-                p[v as usize] = p[p[v as usize] as usize];
-                v = p[v as usize];
-            }
-            v
-        }
         let mut parts = (0..n).filter(|&v| !empty_room(&rooms, v)).count();
         for (&a, &b) in wsrc.iter().zip(&wdst) {
             let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
@@ -474,6 +654,39 @@ impl Generator for GrammarGenerator {
         }
         if let Some(v) = metric("vertices") {
             ensure_level!(v == n as f64, "vertices metric {v} for {n} vertices");
+        }
+        let mut lengths = Vec::new();
+        for (&a, &b) in wsrc.iter().zip(&wdst) {
+            let (a, b) = (a as usize, b as usize);
+            lengths.push((g.x[b] - g.x[a]).hypot(g.y[b] - g.y[a]));
+        }
+        let spread = spread_of(&mut lengths);
+        ensure_level!(
+            spread <= MAX_CORRIDOR_SPREAD,
+            "the longest corridor is {spread:.2} times the median, over {MAX_CORRIDOR_SPREAD}"
+        );
+        let grid = level
+            .grid
+            .ok_or_else(|| Violation::new("no grid columns"))?;
+        let [max_w, max_h] = self.cfg.max_grid;
+        ensure_level!(
+            grid.width <= max_w && grid.height <= max_h,
+            "a {} x {} map, over max_grid [{max_w}, {max_h}]",
+            grid.width,
+            grid.height
+        );
+        let facts = verify_tile_map(&grid, &g, &rooms)?;
+        for (name, value) in [
+            (
+                "floor_tiles",
+                facts.room_tiles + facts.corridor_tiles + facts.door_tiles,
+            ),
+            ("corridor_tiles", facts.corridor_tiles),
+            ("door_tiles", facts.door_tiles),
+        ] {
+            if let Some(m) = metric(name) {
+                ensure_level!(m == value as f64, "{name} metric {m}, the map has {value}");
+            }
         }
         Ok(())
     }

@@ -1,0 +1,808 @@
+//! The tile map of a graph-grammar level: seed 000's rooms and corridors drawn on the shared
+//! tile grid, the way a dungeon map is drawn (Edgar, Nepožitek and Gemrot: rooms with walls and
+//! doors joined by corridors on a grid).
+//!
+//! # What a map is
+//! - Every room (a vertex with a non-empty room rectangle) is its rectangle of floor
+//!   ([`cell::FLOOR`]) enclosed by a one-tile ring of wall ([`cell::WALL`]). Rooms whose
+//!   rectangles are one tile apart share that wall.
+//! - Every corridor (a non-cosmetic edge) is a path of floor `width` tiles wide from a door
+//!   ([`cell::DOOR`], `width` tiles of the first room's wall ring) to a door in the other room's
+//!   ring. Rooms two or fewer tiles apart face to face are joined by their doors alone (a door
+//!   in a shared wall, or two doors back to back).
+//! - A corridor touches nothing but its own two rooms: no tile of it or its doors is beside a
+//!   tile of another corridor or a third room's floor, and it never opens a third room's wall.
+//!   Corridors may run along a wall; two corridors may meet only corner to corner.
+//! - Cosmetic vertices (empty rectangles) and cosmetic edges draw nothing.
+//! - The grid is the rooms' bounding box plus a border of `width + 3` tiles (room for a
+//!   corridor to go round the outside), and its outermost ring is always wall. Room rectangles
+//!   are moved into grid coordinates: the level's stored rooms index the grid directly.
+//!
+//! # How corridors are routed
+//! Corridors are drawn one at a time, the shortest gap first. Each tries the shapes a designer
+//! draws, cheapest first: straight (rooms facing each other on one axis), an L (out of one room,
+//! one turn, into the other), a Z (out, across at half way, in); each shape is checked tile by
+//! tile against what is already drawn. When none fits, an A* search over brush positions (the
+//! corridor's `width x width` cross-section) with a penalty per turn finds the cheapest
+//! corridor that keeps every rule above ([`route_by_search`], the slow path). A corridor that no
+//! search can draw fails the seed.
+//!
+//! [`super::tilemap_verify`] checks a stored map against its graph without using anything here.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::core::graph::edge_flag;
+use crate::core::grid::{Grid, cell};
+
+/// Tile map settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileParams {
+    /// Corridor width in tiles (doors are as wide).
+    pub corridor_width: u32,
+    /// Largest grid width.
+    pub max_width: u32,
+    /// Largest grid height.
+    pub max_height: u32,
+}
+
+impl TileParams {
+    /// Tiles of border around the rooms' bounding box.
+    pub fn border(&self) -> i64 {
+        i64::from(self.corridor_width) + 3
+    }
+}
+
+/// What drawing a map counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TileReport {
+    /// Room floor tiles.
+    pub room_tiles: u32,
+    /// Corridor floor tiles (doors not counted).
+    pub corridor_tiles: u32,
+    /// Door tiles.
+    pub door_tiles: u32,
+    /// Corridors that needed the search (no designed shape fitted).
+    pub searched: u32,
+    /// What was added to layout coordinates to reach grid coordinates.
+    pub offset: (i64, i64),
+}
+
+/// Why a map could not be drawn.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TileError {
+    /// The map needs a larger grid than the bound allows.
+    #[error("the map needs {width} x {height} tiles, over max_grid {max_width} x {max_height}")]
+    TooLarge {
+        /// Width needed.
+        width: i64,
+        /// Height needed.
+        height: i64,
+        /// The bound's width.
+        max_width: u32,
+        /// The bound's height.
+        max_height: u32,
+    },
+    /// Two rooms' floors touch or overlap (no wall between them).
+    #[error("rooms {a} and {b} touch: no wall fits between them")]
+    RoomsTouch {
+        /// One room.
+        a: u32,
+        /// The other.
+        b: u32,
+    },
+    /// No corridor between two rooms keeps clear of the rest of the map.
+    #[error("no corridor from room {a} to room {b} keeps clear of the rest of the map")]
+    Unroutable {
+        /// One room.
+        a: u32,
+        /// The other.
+        b: u32,
+    },
+}
+
+impl TileError {
+    /// The short, stable failure reason for the batch's histogram.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            TileError::TooLarge { .. } => "map over max_grid",
+            TileError::RoomsTouch { .. } => "rooms touch",
+            TileError::Unroutable { .. } => "corridor not drawn",
+        }
+    }
+}
+
+/// A tile not claimed by anything.
+const FREE: u32 = u32::MAX;
+/// A tile of some room's wall ring.
+const RING: u32 = u32::MAX - 1;
+/// Tiles of corridor `e` (its floor and doors) hold `CORRIDOR | e`; room floors hold the room.
+const CORRIDOR: u32 = 1 << 31;
+/// Extra cost of a turn in the search, in tiles: enough to prefer an L or a Z to a staircase.
+const TURN_COST: u32 = 3;
+
+/// Half-open tile rectangle `[x0, x1) x [y0, y1)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rect {
+    /// Left.
+    pub x0: i64,
+    /// Top.
+    pub y0: i64,
+    /// Right (exclusive).
+    pub x1: i64,
+    /// Bottom (exclusive).
+    pub y1: i64,
+}
+
+impl Rect {
+    fn is_empty(&self) -> bool {
+        self.x0 >= self.x1 || self.y0 >= self.y1
+    }
+
+    /// Coordinate `k` along `axis` (0: x, 1: y) of the low or high side.
+    fn lo(&self, axis: usize) -> i64 {
+        if axis == 0 { self.x0 } else { self.y0 }
+    }
+
+    fn hi(&self, axis: usize) -> i64 {
+        if axis == 0 { self.x1 } else { self.y1 }
+    }
+
+    fn centre(&self, axis: usize) -> i64 {
+        (self.lo(axis) + self.hi(axis)).div_euclid(2)
+    }
+
+    /// The rectangle `[m0, m1)` along `main`, `[c0, c1)` across it.
+    fn along(main: usize, m0: i64, m1: i64, c0: i64, c1: i64) -> Rect {
+        if main == 0 {
+            Rect {
+                x0: m0,
+                x1: m1,
+                y0: c0,
+                y1: c1,
+            }
+        } else {
+            Rect {
+                x0: c0,
+                x1: c1,
+                y0: m0,
+                y1: m1,
+            }
+        }
+    }
+}
+
+/// One way to draw a corridor: the doors in each room's ring and up to three pieces of floor.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    door_a: Rect,
+    door_b: Rect,
+    pieces: [Rect; 3],
+}
+
+const NO_RECT: Rect = Rect {
+    x0: 0,
+    y0: 0,
+    x1: 0,
+    y1: 0,
+};
+
+/// Memory reused across maps.
+#[derive(Default)]
+pub struct TileScratch {
+    owner: Vec<u32>,
+    order: Vec<(i64, u32)>,
+    shapes: Vec<Shape>,
+    cost: Vec<u32>,
+    came: Vec<u32>,
+    heap: BinaryHeap<Reverse<(u32, u32, u32)>>,
+    path: Vec<u32>,
+    /// Corridor length in tiles (floor tiles over the width; 0 for doors alone), per edge of the
+    /// last map (0 for cosmetic edges).
+    pub corridor_len: Vec<u32>,
+}
+
+/// The map being drawn.
+struct Canvas<'a> {
+    grid: &'a mut Grid,
+    owner: &'a mut [u32],
+    w: i64,
+    h: i64,
+}
+
+impl Canvas<'_> {
+    #[inline]
+    fn at(&self, x: i64, y: i64) -> usize {
+        (y * self.w + x) as usize
+    }
+
+    #[inline]
+    fn owner(&self, x: i64, y: i64) -> u32 {
+        self.owner[self.at(x, y)]
+    }
+
+    /// Whether `(x, y)` may become floor of a corridor: unclaimed, inside the wall border, and
+    /// beside no other corridor.
+    #[inline]
+    fn corridor_ok(&self, x: i64, y: i64) -> bool {
+        if x < 1 || y < 1 || x >= self.w - 1 || y >= self.h - 1 || self.owner(x, y) != FREE {
+            return false;
+        }
+        [(1, 0), (-1, 0), (0, 1), (0, -1)].iter().all(|&(dx, dy)| {
+            self.owner(x + dx, y + dy) & CORRIDOR == 0 || self.is_marker(x + dx, y + dy)
+        })
+    }
+
+    /// Whether the owner at `(x, y)` is a marker (free or ring), not a corridor.
+    #[inline]
+    fn is_marker(&self, x: i64, y: i64) -> bool {
+        let o = self.owner(x, y);
+        o == FREE || o == RING
+    }
+
+    /// Whether `(x, y)` may become a door of room `own` on a corridor to room `other`: a tile of
+    /// `own`'s wall ring beside its floor (not a corner), in no third room's ring, and beside no
+    /// other corridor.
+    fn door_ok(&self, x: i64, y: i64, own: u32, other: u32) -> bool {
+        if x < 1 || y < 1 || x >= self.w - 1 || y >= self.h - 1 || self.owner(x, y) != RING {
+            return false;
+        }
+        let mut beside_own = false;
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                if dx == 0 && dy == 0 {
+                    continue;
+                }
+                let o = self.owner(x + dx, y + dy);
+                if o == FREE || o == RING {
+                    continue;
+                }
+                let side = dx == 0 || dy == 0;
+                if o & CORRIDOR != 0 {
+                    if side {
+                        return false;
+                    }
+                } else if o != own && o != other {
+                    return false;
+                } else if side && o == own {
+                    beside_own = true;
+                }
+            }
+        }
+        beside_own
+    }
+
+    fn rect_ok(&self, r: &Rect, ok: impl Fn(i64, i64) -> bool) -> bool {
+        (r.y0..r.y1).all(|y| (r.x0..r.x1).all(|x| ok(x, y)))
+    }
+
+    fn shape_ok(&self, s: &Shape, a: u32, b: u32) -> bool {
+        self.rect_ok(&s.door_a, |x, y| self.door_ok(x, y, a, b))
+            && self.rect_ok(&s.door_b, |x, y| self.door_ok(x, y, b, a))
+            && s.pieces
+                .iter()
+                .all(|p| p.is_empty() || self.rect_ok(p, |x, y| self.corridor_ok(x, y)))
+    }
+
+    /// Claims `r` for corridor `e` with `code`; returns the tiles newly claimed.
+    fn claim(&mut self, r: &Rect, e: u32, code: u8) -> u32 {
+        let mut fresh = 0;
+        for y in r.y0..r.y1 {
+            for x in r.x0..r.x1 {
+                let i = self.at(x, y);
+                if self.owner[i] != CORRIDOR | e {
+                    fresh += 1;
+                    self.owner[i] = CORRIDOR | e;
+                    self.grid.cells[i] = code;
+                }
+            }
+        }
+        fresh
+    }
+}
+
+/// Draws the tile map of a level into `grid`: rooms `[x0, x1) x [y0, y1)` (layout units, moved
+/// into grid coordinates in place; empty ones are cosmetic vertices), corridors along the edges
+/// `src[e]`-`dst[e]` whose `flags` lack [`edge_flag::COSMETIC`]. See the module doc.
+///
+/// # Errors
+/// [`TileError`] when the map would exceed the bound, two rooms touch, or a corridor cannot be
+/// drawn.
+///
+/// # Runtime
+/// O(W H) to clear the grid, plus O(length) per corridor drawn by a designed shape; a corridor
+/// that needs the search costs O(W H log(W H)). No allocation once the scratch has grown.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_tile_map(
+    x0: &mut [i32],
+    y0: &mut [i32],
+    x1: &mut [i32],
+    y1: &mut [i32],
+    src: &[u32],
+    dst: &[u32],
+    flags: &[u8],
+    params: &TileParams,
+    grid: &mut Grid,
+    s: &mut TileScratch,
+) -> Result<TileReport, TileError> {
+    let n = x0.len();
+    let solid_at =
+        |x0: &[i32], y0: &[i32], x1: &[i32], y1: &[i32], v: usize| x0[v] < x1[v] && y0[v] < y1[v];
+    let (mut bx0, mut by0, mut bx1, mut by1) = (i64::MAX, i64::MAX, i64::MIN, i64::MIN);
+    for v in (0..n).filter(|&v| solid_at(x0, y0, x1, y1, v)) {
+        bx0 = bx0.min(i64::from(x0[v]));
+        by0 = by0.min(i64::from(y0[v]));
+        bx1 = bx1.max(i64::from(x1[v]));
+        by1 = by1.max(i64::from(y1[v]));
+    }
+    if bx0 > bx1 {
+        (bx0, by0, bx1, by1) = (0, 0, 0, 0);
+    }
+    let border = params.border();
+    let (width, height) = (bx1 - bx0 + 2 * border, by1 - by0 + 2 * border);
+    if width > i64::from(params.max_width) || height > i64::from(params.max_height) {
+        return Err(TileError::TooLarge {
+            width,
+            height,
+            max_width: params.max_width,
+            max_height: params.max_height,
+        });
+    }
+    let (ox, oy) = (border - bx0, border - by0);
+    // NOTE: the shift is exact: the sizes were checked against a bound far below i32::MAX.
+    for v in 0..n {
+        x0[v] = (i64::from(x0[v]) + ox) as i32;
+        x1[v] = (i64::from(x1[v]) + ox) as i32;
+        y0[v] = (i64::from(y0[v]) + oy) as i32;
+        y1[v] = (i64::from(y1[v]) + oy) as i32;
+    }
+    let (x0, y0, x1, y1) = (&*x0, &*y0, &*x1, &*y1);
+    let solid = |v: usize| solid_at(x0, y0, x1, y1, v);
+    grid.reset(width as u32, height as u32, cell::WALL);
+    s.owner.clear();
+    s.owner.resize((width * height) as usize, FREE);
+    let mut canvas = Canvas {
+        grid,
+        owner: &mut s.owner,
+        w: width,
+        h: height,
+    };
+    let mut report = TileReport {
+        offset: (ox, oy),
+        ..TileReport::default()
+    };
+    let room = |v: usize| Rect {
+        x0: i64::from(x0[v]),
+        y0: i64::from(y0[v]),
+        x1: i64::from(x1[v]),
+        y1: i64::from(y1[v]),
+    };
+
+    // Rooms: the ring first, then the floor; a floor tile on anything claimed, or a ring tile
+    // on a floor, means two rooms touch.
+    for v in (0..n).filter(|&v| solid(v)) {
+        let r = room(v);
+        for y in r.y0 - 1..r.y1 + 1 {
+            for x in r.x0 - 1..r.x1 + 1 {
+                let i = canvas.at(x, y);
+                let inside = x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1;
+                let o = canvas.owner[i];
+                if inside {
+                    if o != FREE {
+                        let other = if o == RING {
+                            touching(&room, n, v, x, y)
+                        } else {
+                            o
+                        };
+                        return Err(TileError::RoomsTouch {
+                            a: other.min(v as u32),
+                            b: other.max(v as u32),
+                        });
+                    }
+                    canvas.owner[i] = v as u32;
+                    canvas.grid.cells[i] = cell::FLOOR;
+                } else if o == FREE {
+                    canvas.owner[i] = RING;
+                } else if o != RING {
+                    return Err(TileError::RoomsTouch {
+                        a: o.min(v as u32),
+                        b: o.max(v as u32),
+                    });
+                }
+            }
+        }
+        report.room_tiles += (r.x1 - r.x0) as u32 * (r.y1 - r.y0) as u32;
+    }
+
+    // Corridors, the shortest gap first (ties by edge index, for determinism).
+    s.corridor_len.clear();
+    s.corridor_len.resize(src.len(), 0);
+    s.order.clear();
+    for e in 0..src.len() {
+        let (a, b) = (src[e] as usize, dst[e] as usize);
+        if flags[e] & edge_flag::COSMETIC != 0 || !solid(a) || !solid(b) {
+            continue;
+        }
+        let (ra, rb) = (room(a), room(b));
+        let gap =
+            (rb.x0 - ra.x1).max(ra.x0 - rb.x1).max(0) + (rb.y0 - ra.y1).max(ra.y0 - rb.y1).max(0);
+        s.order.push((gap, e as u32));
+    }
+    s.order.sort_unstable();
+    let w = i64::from(params.corridor_width);
+    for k in 0..s.order.len() {
+        let e = s.order[k].1;
+        let (a, b) = (src[e as usize], dst[e as usize]);
+        let (ra, rb) = (room(a as usize), room(b as usize));
+        s.shapes.clear();
+        designed_shapes(&ra, &rb, w, &mut s.shapes);
+        let fitted = s
+            .shapes
+            .iter()
+            .find(|sh| canvas.shape_ok(sh, a, b))
+            .copied();
+        let floor = match fitted {
+            Some(sh) => {
+                report.door_tiles += canvas.claim(&sh.door_a, e, cell::DOOR);
+                report.door_tiles += canvas.claim(&sh.door_b, e, cell::DOOR);
+                sh.pieces
+                    .iter()
+                    .filter(|p| !p.is_empty())
+                    .map(|p| canvas.claim(p, e, cell::FLOOR))
+                    .sum::<u32>()
+            }
+            None => {
+                report.searched += 1;
+                let Some((doors, floor)) = route_by_search(
+                    &mut canvas,
+                    &ra,
+                    &rb,
+                    a,
+                    b,
+                    e,
+                    w,
+                    (&mut s.cost, &mut s.came, &mut s.heap, &mut s.path),
+                ) else {
+                    return Err(TileError::Unroutable {
+                        a: a.min(b),
+                        b: a.max(b),
+                    });
+                };
+                report.door_tiles += doors;
+                floor
+            }
+        };
+        report.corridor_tiles += floor;
+        s.corridor_len[e as usize] = floor.div_ceil(w as u32);
+    }
+    Ok(report)
+}
+
+/// The room other than `v` whose ring holds `(x, y)` (for the error message).
+fn touching(room: &impl Fn(usize) -> Rect, n: usize, v: usize, x: i64, y: i64) -> u32 {
+    (0..n)
+        .filter(|&u| u != v)
+        .find(|&u| {
+            let r = room(u);
+            !r.is_empty() && x >= r.x0 - 1 && x <= r.x1 && y >= r.y0 - 1 && y <= r.y1
+        })
+        .unwrap_or(v) as u32
+}
+
+/// Offsets to try across a straight corridor's overlap `[lo, hi]`, nearest `ideal` first.
+fn offsets(lo: i64, hi: i64, ideal: i64) -> impl Iterator<Item = i64> {
+    let ideal = if lo <= hi { ideal.clamp(lo, hi) } else { lo };
+    (0..5i64)
+        .map(move |k| {
+            if k % 2 == 0 {
+                ideal - k / 2
+            } else {
+                ideal + (k + 1) / 2
+            }
+        })
+        .filter(move |&t| (lo..=hi).contains(&t))
+}
+
+/// The designed shapes from room `a` to room `b`, cheapest first: straight, L, Z.
+fn designed_shapes(a: &Rect, b: &Rect, w: i64, out: &mut Vec<Shape>) {
+    for main in 0..2 {
+        straight(a, b, main, w, out);
+    }
+    for main in 0..2 {
+        ell(a, b, main, w, out);
+    }
+    for main in 0..2 {
+        zed(a, b, main, w, out);
+    }
+}
+
+/// Orders `a`, `b` along `main`: the room nearer the low end first, with `swapped` telling
+/// whether that is `b`.
+fn by_main<'r>(a: &'r Rect, b: &'r Rect, main: usize) -> (&'r Rect, &'r Rect, bool) {
+    if a.centre(main) <= b.centre(main) {
+        (a, b, false)
+    } else {
+        (b, a, true)
+    }
+}
+
+fn push(out: &mut Vec<Shape>, swapped: bool, door_lo: Rect, door_hi: Rect, pieces: [Rect; 3]) {
+    let (door_a, door_b) = if swapped {
+        (door_hi, door_lo)
+    } else {
+        (door_lo, door_hi)
+    };
+    out.push(Shape {
+        door_a,
+        door_b,
+        pieces,
+    });
+}
+
+/// Straight corridors along `main` between rooms that face each other across it.
+fn straight(a: &Rect, b: &Rect, main: usize, w: i64, out: &mut Vec<Shape>) {
+    let cross = 1 - main;
+    let (p, q, swapped) = by_main(a, b, main);
+    if q.lo(main) <= p.hi(main) {
+        return;
+    }
+    let lo = p.lo(cross).max(q.lo(cross));
+    let hi = p.hi(cross).min(q.hi(cross)) - w;
+    let ideal = (p.centre(cross) + q.centre(cross)).div_euclid(2) - w / 2;
+    for t in offsets(lo, hi, ideal) {
+        let door_p = Rect::along(main, p.hi(main), p.hi(main) + 1, t, t + w);
+        let door_q = Rect::along(main, q.lo(main) - 1, q.lo(main), t, t + w);
+        let piece = Rect::along(main, p.hi(main) + 1, q.lo(main) - 1, t, t + w);
+        push(out, swapped, door_p, door_q, [piece, NO_RECT, NO_RECT]);
+    }
+}
+
+/// L corridors: out of `a` along `main`, one turn, into `b` across it.
+fn ell(a: &Rect, b: &Rect, main: usize, w: i64, out: &mut Vec<Shape>) {
+    let cross = 1 - main;
+    let down = b.centre(main) > a.centre(main);
+    let right = b.centre(cross) > a.centre(cross);
+    // The corner's offset across (inside a's side, short of b) and along (inside b's side,
+    // beyond a's ring).
+    let (t_lo, t_hi) = if right {
+        (a.lo(cross), (a.hi(cross) - w).min(b.lo(cross) - 1 - w))
+    } else {
+        ((a.lo(cross)).max(b.hi(cross) + 1), a.hi(cross) - w)
+    };
+    let (u_lo, u_hi) = if down {
+        (b.lo(main).max(a.hi(main) + 1), b.hi(main) - w)
+    } else {
+        (b.lo(main), (b.hi(main) - w).min(a.lo(main) - 1 - w))
+    };
+    if t_lo > t_hi || u_lo > u_hi {
+        return;
+    }
+    let t = (b.centre(cross) - w / 2).clamp(t_lo, t_hi);
+    let u = (a.centre(main) - w / 2).clamp(u_lo, u_hi);
+    let (door_a, leg1) = if down {
+        (
+            Rect::along(main, a.hi(main), a.hi(main) + 1, t, t + w),
+            Rect::along(main, a.hi(main) + 1, u + w, t, t + w),
+        )
+    } else {
+        (
+            Rect::along(main, a.lo(main) - 1, a.lo(main), t, t + w),
+            Rect::along(main, u, a.lo(main) - 1, t, t + w),
+        )
+    };
+    let (door_b, leg2) = if right {
+        (
+            Rect::along(main, u, u + w, b.lo(cross) - 1, b.lo(cross)),
+            Rect::along(main, u, u + w, t, b.lo(cross) - 1),
+        )
+    } else {
+        (
+            Rect::along(main, u, u + w, b.hi(cross), b.hi(cross) + 1),
+            Rect::along(main, u, u + w, b.hi(cross) + 1, t + w),
+        )
+    };
+    out.push(Shape {
+        door_a,
+        door_b,
+        pieces: [leg1, leg2, NO_RECT],
+    });
+}
+
+/// Z corridors along `main`: out of the nearer room, across at a middle row, into the other.
+fn zed(a: &Rect, b: &Rect, main: usize, w: i64, out: &mut Vec<Shape>) {
+    let cross = 1 - main;
+    let (p, q, swapped) = by_main(a, b, main);
+    let (m_lo, m_hi) = (p.hi(main) + 1, q.lo(main) - 1 - w);
+    if m_lo > m_hi || p.hi(cross) - p.lo(cross) < w || q.hi(cross) - q.lo(cross) < w {
+        return;
+    }
+    let tp = (q.centre(cross) - w / 2).clamp(p.lo(cross), p.hi(cross) - w);
+    let tq = (p.centre(cross) - w / 2).clamp(q.lo(cross), q.hi(cross) - w);
+    let mid = (m_lo + m_hi).div_euclid(2);
+    for m in [mid, m_lo, m_hi] {
+        let door_p = Rect::along(main, p.hi(main), p.hi(main) + 1, tp, tp + w);
+        let door_q = Rect::along(main, q.lo(main) - 1, q.lo(main), tq, tq + w);
+        let leg1 = Rect::along(main, p.hi(main) + 1, m + w, tp, tp + w);
+        let jog = Rect::along(main, m, m + w, tp.min(tq), tp.max(tq) + w);
+        let leg2 = Rect::along(main, m, q.lo(main) - 1, tq, tq + w);
+        push(out, swapped, door_p, door_q, [leg1, jog, leg2]);
+        if m_lo == m_hi {
+            break;
+        }
+    }
+}
+
+/// The four directions a brush moves in: +x, -x, +y, -y.
+const STEPS: [(i64, i64); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+
+/// The door of room `r` on `side` (the direction leaving it) at offset `t`, and the first brush
+/// position outside it.
+fn door_on_side(r: &Rect, side: usize, t: i64, w: i64) -> (Rect, (i64, i64)) {
+    match side {
+        0 => (
+            Rect {
+                x0: r.x1,
+                x1: r.x1 + 1,
+                y0: t,
+                y1: t + w,
+            },
+            (r.x1 + 1, t),
+        ),
+        1 => (
+            Rect {
+                x0: r.x0 - 1,
+                x1: r.x0,
+                y0: t,
+                y1: t + w,
+            },
+            (r.x0 - 1 - w, t),
+        ),
+        2 => (
+            Rect {
+                x0: t,
+                x1: t + w,
+                y0: r.y1,
+                y1: r.y1 + 1,
+            },
+            (t, r.y1 + 1),
+        ),
+        _ => (
+            Rect {
+                x0: t,
+                x1: t + w,
+                y0: r.y0 - 1,
+                y1: r.y0,
+            },
+            (t, r.y0 - 1 - w),
+        ),
+    }
+}
+
+/// Offsets along `side` of `r` at which a door `w` wide fits beside the floor.
+fn side_range(r: &Rect, side: usize, w: i64) -> std::ops::RangeInclusive<i64> {
+    if side < 2 {
+        r.y0..=r.y1 - w
+    } else {
+        r.x0..=r.x1 - w
+    }
+}
+
+/// The slow path: A* over brush positions (top-left tile of the corridor's `w x w`
+/// cross-section) and the direction moved in, cost one per step plus [`TURN_COST`] per turn,
+/// from every door that fits on `a` to any that fits on `b`. Claims the corridor and returns
+/// (door tiles, floor tiles), or `None` when no corridor fits.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn route_by_search(
+    canvas: &mut Canvas<'_>,
+    ra: &Rect,
+    rb: &Rect,
+    a: u32,
+    b: u32,
+    e: u32,
+    w: i64,
+    (cost, came, heap, path): (
+        &mut Vec<u32>,
+        &mut Vec<u32>,
+        &mut BinaryHeap<Reverse<(u32, u32, u32)>>,
+        &mut Vec<u32>,
+    ),
+) -> Option<(u32, u32)> {
+    let (gw, gh) = (canvas.w, canvas.h);
+    let cells = (gw * gh) as usize;
+    cost.clear();
+    cost.resize(cells * 4, u32::MAX);
+    came.clear();
+    came.resize(cells * 4, u32::MAX);
+    heap.clear();
+    let brush_ok = |c: &Canvas<'_>, x: i64, y: i64| {
+        (y..y + w).all(|yy| (x..x + w).all(|xx| c.corridor_ok(xx, yy)))
+    };
+    // Lower bound on the steps from a brush position to any position outside b's doors.
+    let (gx0, gx1, gy0, gy1) = (rb.x0 - 1 - w, rb.x1 + 1, rb.y0 - 1 - w, rb.y1 + 1);
+    let estimate =
+        |x: i64, y: i64| ((gx0 - x).max(x - gx1).max(0) + (gy0 - y).max(y - gy1).max(0)) as u32;
+    let state = |x: i64, y: i64, d: usize| ((y * gw + x) as usize * 4 + d) as u32;
+    for side in 0..4 {
+        for t in side_range(ra, side, w) {
+            let (door, (x, y)) = door_on_side(ra, side, t, w);
+            if canvas.rect_ok(&door, |dx, dy| canvas.door_ok(dx, dy, a, b))
+                && brush_ok(canvas, x, y)
+            {
+                let s = state(x, y, side);
+                cost[s as usize] = 0;
+                heap.push(Reverse((estimate(x, y), u32::MAX, s)));
+            }
+        }
+    }
+    let goal = |c: &Canvas<'_>, x: i64, y: i64| -> Option<Rect> {
+        (0..4).find_map(|side| {
+            let t = if side < 2 { y } else { x };
+            if !side_range(rb, side, w).contains(&t) {
+                return None;
+            }
+            let (door, at) = door_on_side(rb, side, t, w);
+            (at == (x, y) && c.rect_ok(&door, |dx, dy| c.door_ok(dx, dy, b, a))).then_some(door)
+        })
+    };
+    let mut found = None;
+    // NOTE: the heap holds (estimate, MAX - cost, state): among equal estimates the deepest
+    // position is taken first, so ties run straight on instead of fanning out.
+    while let Some(Reverse((_, deep, s))) = heap.pop() {
+        let g = u32::MAX - deep;
+        if g > cost[s as usize] {
+            continue;
+        }
+        let (p, d) = ((s / 4) as i64, (s % 4) as usize);
+        let (x, y) = (p % gw, p / gw);
+        if let Some(door) = goal(canvas, x, y) {
+            found = Some((s, door));
+            break;
+        }
+        for (nd, &(dx, dy)) in STEPS.iter().enumerate() {
+            let (nx, ny) = (x + dx, y + dy);
+            if !brush_ok(canvas, nx, ny) {
+                continue;
+            }
+            let ng = g + 1 + if nd == d { 0 } else { TURN_COST };
+            let ns = state(nx, ny, nd);
+            if ng < cost[ns as usize] {
+                cost[ns as usize] = ng;
+                came[ns as usize] = s;
+                heap.push(Reverse((ng + estimate(nx, ny), u32::MAX - ng, ns)));
+            }
+        }
+    }
+    let (end, door_b) = found?;
+    path.clear();
+    let mut s = end;
+    while cost[s as usize] != 0 {
+        path.push(s / 4);
+        s = came[s as usize];
+    }
+    path.push(s / 4);
+    // The first position's door: on the side its direction leaves a by.
+    let (start, side) = ((s / 4) as i64, (s % 4) as usize);
+    let (sx, sy) = (start % gw, start / gw);
+    let (door_a, _) = door_on_side(ra, side, if side < 2 { sy } else { sx }, w);
+    let mut floor = 0;
+    for &p in path.iter() {
+        let (x, y) = (p as i64 % gw, p as i64 / gw);
+        floor += canvas.claim(
+            &Rect {
+                x0: x,
+                y0: y,
+                x1: x + w,
+                y1: y + w,
+            },
+            e,
+            cell::FLOOR,
+        );
+    }
+    let doors = canvas.claim(&door_a, e, cell::DOOR) + canvas.claim(&door_b, e, cell::DOOR);
+    Some((doors, floor))
+}
+
+#[cfg(test)]
+#[path = "tilemap_tests.rs"]
+mod tests;
