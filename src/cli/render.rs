@@ -2,8 +2,9 @@
 //! of consecutive levels starting at index I.
 //!
 //! The columns to read come from the archive's schema (`drawn_columns`): grids, graphs, and
-//! with a graph its vertex tags and rooms when present, so graph-grammar levels (seed 000) are
-//! drawn as dungeon maps of tag-coloured rooms (see `crate::render::draw_level`).
+//! with a graph its vertex tags and rooms when present. Levels with a tile map are drawn as the
+//! map; `--graph` draws the graph they were made from on top (see
+//! `crate::render::draw_level_with`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,7 +16,7 @@ use arrow_array::types::UInt64Type;
 
 use crate::archive::{Archive, BatchView};
 use crate::core::generator::{Columns, Level};
-use crate::render::{draw_sheet, to_png, to_svg};
+use crate::render::{draw_sheet_with, to_png, to_svg};
 
 /// Arguments of `render`.
 #[derive(clap::Args, Debug)]
@@ -34,6 +35,10 @@ pub struct Args {
     /// Pixels per level side.
     #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(16..=8192))]
     size: u32,
+    /// Draw each level's graph (rooms tinted by tag, corridors centre to centre) over its tile
+    /// map, for levels that have both.
+    #[arg(long)]
+    graph: bool,
 }
 
 fn parse_sheet(s: &str) -> Result<(u32, u32)> {
@@ -135,7 +140,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             args.index
         );
     }
-    let scene = draw_sheet(&levels, cols, rows, args.size as f32);
+    let scene = draw_sheet_with(&levels, cols, rows, args.size as f32, args.graph);
     let bytes = match format {
         "svg" => to_svg(&scene).into_bytes(),
         _ => to_png(&scene)?,

@@ -4,6 +4,7 @@
 
 use super::level_graph::draw_graph;
 use super::level_rooms::draw_rooms;
+use super::overlay::draw_graph_overlay;
 use super::scene::{Rgba, Scene};
 use crate::core::generator::Level;
 use crate::core::grid::{GridView, cell};
@@ -48,13 +49,30 @@ pub const fn cell_colour(code: u8) -> Rgba {
 /// length or room side); the scene grows by at most one item per run, edge and vertex, and two
 /// per room.
 pub fn draw_level(level: &Level<'_>, x0: f32, y0: f32, size: f32, scene: &mut Scene) {
+    draw_level_with(level, x0, y0, size, false, scene);
+}
+
+/// [`draw_level`], with `graph` drawing a level's graph over its tile map
+/// ([`draw_graph_overlay`]) when it has both.
+pub fn draw_level_with(
+    level: &Level<'_>,
+    x0: f32,
+    y0: f32,
+    size: f32,
+    graph: bool,
+    scene: &mut Scene,
+) {
     if !(size > 0.0 && x0.is_finite() && y0.is_finite() && size.is_finite()) {
         return;
     }
-    // NOTE: a level with both parts (DMG dungeons: the grid and the graph of its objects) is
-    // drawn as its grid, which is the level itself; the graph summarises it.
+    // NOTE: a level with both parts (graph-grammar maps, DMG dungeons: the grid and the graph
+    // it was drawn from) is drawn as its grid, which is the level itself; the graph goes on top
+    // only when asked for.
     if let Some(grid) = &level.grid {
-        draw_grid(grid, x0, y0, size, scene);
+        let (left, top, cell_px) = draw_grid(grid, x0, y0, size, scene);
+        if graph {
+            draw_graph_overlay(level, left, top, cell_px, scene);
+        }
     } else if let Some(graph) = &level.graph {
         match &level.rooms {
             Some(rooms) => draw_rooms(graph, rooms, x0, y0, size, scene),
@@ -63,11 +81,18 @@ pub fn draw_level(level: &Level<'_>, x0: f32, y0: f32, size: f32, scene: &mut Sc
     }
 }
 
-/// Draws a grid centred in the square, one rect per run of equal colour in each row.
-fn draw_grid(grid: &GridView<'_>, x0: f32, y0: f32, size: f32, scene: &mut Scene) {
+/// Draws a grid centred in the square, one rect per run of equal colour in each row; returns
+/// the transform used (left, top, pixels per tile).
+fn draw_grid(
+    grid: &GridView<'_>,
+    x0: f32,
+    y0: f32,
+    size: f32,
+    scene: &mut Scene,
+) -> (f32, f32, f32) {
     let (w, h) = (grid.width as usize, grid.height as usize);
     if w == 0 || h == 0 {
-        return;
+        return (x0, y0, 0.0);
     }
     let cell_px = size / w.max(h) as f32;
     let left = x0 + (size - w as f32 * cell_px) * 0.5;
@@ -89,6 +114,7 @@ fn draw_grid(grid: &GridView<'_>, x0: f32, y0: f32, size: f32, scene: &mut Scene
             start += run;
         }
     }
+    (left, top, cell_px)
 }
 
 /// Tiles `levels` into a `cols x rows` contact sheet of `cell_px`-pixel squares, left to right
@@ -100,6 +126,17 @@ fn draw_grid(grid: &GridView<'_>, x0: f32, y0: f32, size: f32, scene: &mut Scene
 /// # Runtime
 /// O(sum of the levels' sizes); see [`draw_level`].
 pub fn draw_sheet(levels: &[Level<'_>], cols: u32, rows: u32, cell_px: f32) -> Scene {
+    draw_sheet_with(levels, cols, rows, cell_px, false)
+}
+
+/// [`draw_sheet`], with `graph` drawing each level's graph over its tile map.
+pub fn draw_sheet_with(
+    levels: &[Level<'_>],
+    cols: u32,
+    rows: u32,
+    cell_px: f32,
+    graph: bool,
+) -> Scene {
     if cols == 0 || rows == 0 || !(cell_px > 0.0 && cell_px.is_finite()) {
         return Scene::new(0.0, 0.0, Rgba::TRANSPARENT);
     }
@@ -114,11 +151,12 @@ pub fn draw_sheet(levels: &[Level<'_>], cols: u32, rows: u32, cell_px: f32) -> S
     for (i, level) in levels.iter().take(slots).enumerate() {
         let col = (i % cols as usize) as f32;
         let row = (i / cols as usize) as f32;
-        draw_level(
+        draw_level_with(
             level,
             gap + col * pitch,
             gap + row * pitch,
             cell_px,
+            graph,
             &mut scene,
         );
     }

@@ -6,7 +6,8 @@
 //! [`cell_colour`]; graphs without rooms (seed 001's irregular mazes) as carved passages on a
 //! wall backdrop; graphs with rooms (seed 000's graph-grammar levels) as dungeon maps of
 //! tag-coloured rooms ([`tag_colour`]) joined by corridors, with cosmetic edges and vertices
-//! drawn faint.
+//! drawn faint. A level with both a grid and a graph (graph-grammar tile maps, DMG dungeons) is
+//! drawn as its grid, with the graph on top on request ([`draw_level_with`]).
 //!
 //! The pipeline is `Level -> Scene -> SVG | PNG`: drawing decides colours and geometry once, so
 //! both outputs show the same picture. Nothing here is on the generation hot path; it serves
@@ -17,12 +18,13 @@ mod fit;
 mod level;
 mod level_graph;
 mod level_rooms;
+mod overlay;
 mod png;
 mod scene;
 mod svg;
 
 pub use error::RenderError;
-pub use level::{cell_colour, draw_level, draw_sheet};
+pub use level::{cell_colour, draw_level, draw_level_with, draw_sheet, draw_sheet_with};
 pub use level_rooms::{TAG_PALETTE, tag_colour};
 pub use png::{MAX_IMAGE_SIDE, to_png};
 pub use scene::{Item, Rgba, Scene};
