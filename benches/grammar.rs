@@ -22,6 +22,11 @@
 //!   throughput is vertices times iterations, the rate vertex-iterations per second. Multiply
 //!   by the printed solver iterations per rewrite to compare with a build.
 //!
+//! - `grammar/tilemap/<rules>`: drawing the tile map of a finished level (rooms walled,
+//!   corridors routed door to door), one map per iteration, cycling over the bench levels of
+//!   the default rules and of the rule sets above; one line first gives the mean map size,
+//!   corridors and corridors that needed the search.
+//!
 //! Run with `cargo bench --bench grammar`; for a quick pass add
 //! `-- --warm-up-time 1 --measurement-time 2`, and filter with e.g. `-- grammar/matching` or
 //! `-- demirogue/catacomb`.
@@ -34,9 +39,12 @@ use criterion::measurement::WallTime;
 use criterion::{
     BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
 };
+use warren::core::graph::edge_flag;
+use warren::core::grid::Grid;
 use warren::grammar::build::{BuildScratch, build};
 use warren::grammar::library::BUILTINS;
 use warren::grammar::matcher::Compiled;
+use warren::grammar::tilemap::{TileScratch, draw_tile_map};
 use warren::grammar::{GRAMMAR_METRICS, GrammarConfig, GrammarGenerator};
 use warren::layout::preserve::{PreserveScratch, relax_preserving};
 use warren::layout::quality::count_crossings;
@@ -385,6 +393,108 @@ fn layout(c: &mut Criterion) {
     group.finish();
 }
 
+/// The rooms (grid coordinates) and edges of the bench levels of one rule set, to draw their
+/// tile maps again.
+struct MapCase {
+    rooms: Vec<[Vec<i32>; 4]>,
+    edges: Vec<(Vec<u32>, Vec<u32>, Vec<u8>)>,
+}
+
+impl MapCase {
+    fn new(generator: &GrammarGenerator) -> Self {
+        let mut scratch = generator.new_scratch();
+        let (mut rooms, mut edges) = (Vec::new(), Vec::new());
+        for i in 0..SEEDS {
+            let Ok(level) = generator.generate(mix(MASTER_SEED, i), &mut scratch) else {
+                continue;
+            };
+            let (r, g) = (level.rooms.expect("rooms"), level.graph.expect("graph"));
+            rooms.push([r.x0.to_vec(), r.y0.to_vec(), r.x1.to_vec(), r.y1.to_vec()]);
+            edges.push((g.src.to_vec(), g.dst.to_vec(), g.flags.to_vec()));
+        }
+        Self { rooms, edges }
+    }
+}
+
+/// Benches drawing the tile maps of the bench levels of `PART_RULES` and the default rules:
+/// one map per iteration, cycling over the levels that build (their rooms already in grid
+/// coordinates, which a second drawing leaves where they are).
+fn tile_maps(c: &mut Criterion) {
+    let mut group = c.benchmark_group("grammar/tilemap");
+    group.throughput(Throughput::Elements(1));
+    let default_rules = GrammarConfig::default().rules;
+    let mut names: Vec<&str> = vec![default_rules.as_str()];
+    names.extend(PART_RULES.iter().filter(|&&r| r != default_rules));
+    for rules in names {
+        let generator = GrammarGenerator::new(config_for(rules))
+            .unwrap_or_else(|e| panic!("built-in rule set {rules}: {e}"));
+        let case = MapCase::new(&generator);
+        if case.rooms.is_empty() {
+            println!("grammar/tilemap/{rules}: none of the {SEEDS} bench seeds builds");
+            continue;
+        }
+        let params = generator.config().tile_params();
+        let (mut grid, mut scratch) = (Grid::default(), TileScratch::default());
+        let mut rooms = case.rooms[0].clone();
+        let (mut tiles, mut searched, mut corridors) = (0u64, 0u64, 0u64);
+        for (r, (src, dst, flags)) in case.rooms.iter().zip(&case.edges) {
+            rooms.clone_from(r);
+            let [x0, y0, x1, y1] = &mut rooms;
+            let report = draw_tile_map(
+                x0,
+                y0,
+                x1,
+                y1,
+                src,
+                dst,
+                flags,
+                &params,
+                &mut grid,
+                &mut scratch,
+            )
+            .expect("a level's own map draws again");
+            tiles += u64::from(grid.width) * u64::from(grid.height);
+            searched += u64::from(report.searched);
+            corridors += flags
+                .iter()
+                .filter(|&&f| f & edge_flag::COSMETIC == 0)
+                .count() as u64;
+        }
+        let k = case.rooms.len() as f64;
+        println!(
+            "grammar/tilemap/{rules}: {} maps, mean {:.0} tiles, {:.1} corridors, {:.2} searched",
+            case.rooms.len(),
+            tiles as f64 / k,
+            corridors as f64 / k,
+            searched as f64 / k
+        );
+        let mut index = 0;
+        group.bench_function(BenchmarkId::from_parameter(rules), |b| {
+            b.iter(|| {
+                let k = index % case.rooms.len();
+                index += 1;
+                rooms.clone_from(&case.rooms[k]);
+                let [x0, y0, x1, y1] = &mut rooms;
+                let (src, dst, flags) = &case.edges[k];
+                let report = draw_tile_map(
+                    x0,
+                    y0,
+                    x1,
+                    y1,
+                    src,
+                    dst,
+                    flags,
+                    &params,
+                    &mut grid,
+                    &mut scratch,
+                );
+                black_box(report.map(|r| r.corridor_tiles).unwrap_or(0))
+            })
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     // NOTE: set on the runner, not the groups, so `--sample-size`/`--measurement-time` on the
@@ -393,6 +503,6 @@ criterion_group! {
         .sample_size(20)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(4));
-    targets = whole_levels, matching, layout
+    targets = whole_levels, matching, layout, tile_maps
 }
 criterion_main!(benches);

@@ -11,8 +11,8 @@ use crate::layout::{LayoutParams, Repulsion, Spring};
 use crate::maze::ConfigError;
 use crate::maze::config::check;
 
-/// Added to `room_margin` for the room placement (layout units).
-const ROOM_MARGIN_SLACK: f32 = 1.0 / 16.0;
+/// Added to `room_margin` for the room placement, in tiles.
+const ROOM_MARGIN_SLACK: f64 = 1.0 / 16.0;
 
 /// Every grammar parameter. Unknown keys are errors; missing keys take their defaults.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -55,6 +55,9 @@ pub struct GrammarConfig {
     pub room_margin: f64,
     /// Every room size of the rule set is multiplied by this.
     pub room_scale: f64,
+    /// Layout units per tile of the tile map: room sizes and positions are divided by this to
+    /// give tiles (stored rooms and vertex positions are in tiles, the grid's coordinates).
+    pub tile_size: f64,
     /// Corridor width in tiles on the tile map (doors are as wide).
     pub corridor_width: u32,
     /// The largest tile map, `[width, height]`: a level whose map would be larger fails its
@@ -88,8 +91,9 @@ impl Default for GrammarConfig {
             final_iterations: 200,
             room_margin: 1.0,
             room_scale: 1.0,
+            tile_size: 1.0,
             corridor_width: 1,
-            max_grid: [160, 160],
+            max_grid: [512, 512],
         }
     }
 }
@@ -159,13 +163,15 @@ impl GrammarConfig {
             "grammar.upscale",
             || format!("= {} is out of range 1..=4", self.upscale),
         )?;
+        positive(self.tile_size, "grammar.tile_size")?;
         check(
-            self.room_margin.is_finite() && self.room_margin >= 1.0,
+            self.room_margin.is_finite() && self.room_margin >= self.tile_size,
             "grammar.room_margin",
             || {
                 format!(
-                    "= {} must be at least 1 (rooms are stored as integer rectangles)",
-                    self.room_margin
+                    "= {} must be at least grammar.tile_size ({}): rooms are tile rectangles \
+                     with a wall tile between them",
+                    self.room_margin, self.tile_size
                 )
             },
         )?;
@@ -188,11 +194,11 @@ impl GrammarConfig {
         )
     }
 
-    /// Checks that `max_grid` holds a map of the largest room (`side` layout units, before
+    /// Checks that `max_grid` holds a map of the largest room (`side` layout units, after
     /// `room_scale`), with its wall and the map's border.
     pub fn check_grid_fits(&self, side: f64) -> Result<(), ConfigError> {
-        let need =
-            (side * self.room_scale).ceil() as u64 + 1 + 2 * self.tile_params().border() as u64;
+        let tiles = (side / self.tile_size).ceil().min(1e9) as u64;
+        let need = tiles + 1 + 2 * self.tile_params().border() as u64;
         let [w, h] = self.max_grid;
         check(u64::from(w.min(h)) >= need, "grammar.max_grid", || {
             format!(
@@ -238,7 +244,7 @@ impl GrammarConfig {
                 // NOTE: the slack keeps the gap at least `room_margin` after the f32 rounding of
                 // the push-apart, so integer rooms a margin of 1 apart always have a wall tile
                 // between them.
-                margin: self.room_margin as f32 + ROOM_MARGIN_SLACK,
+                margin: (self.room_margin + ROOM_MARGIN_SLACK * self.tile_size) as f32,
                 ..RoomParams::default()
             },
         }

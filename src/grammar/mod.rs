@@ -417,13 +417,19 @@ impl Generator for GrammarGenerator {
         )?;
         let host = &mut s.build.host;
         let n = host.vertex_count();
+        // Layout units to tiles.
+        let per_tile = (1.0 / self.cfg.tile_size) as f32;
+        if per_tile != 1.0 {
+            host.x.iter_mut().for_each(|x| *x *= per_tile);
+            host.y.iter_mut().for_each(|y| *y *= per_tile);
+        }
         s.x0.clear();
         s.y0.clear();
         s.x1.clear();
         s.y1.clear();
         for v in 0..n {
-            let (x0, x1) = room_span(host.x[v], s.build.room_w[v]);
-            let (y0, y1) = room_span(host.y[v], s.build.room_h[v]);
+            let (x0, x1) = room_span(host.x[v], s.build.room_w[v] * per_tile);
+            let (y0, y1) = room_span(host.y[v], s.build.room_h[v] * per_tile);
             s.x0.push(x0);
             s.x1.push(x1);
             s.y0.push(y0);

@@ -17,7 +17,7 @@ use warren::archive::{
 use warren::core::graph::edge_flag;
 use warren::grammar::library::{self, BUILTINS};
 use warren::grammar::{GrammarConfig, GrammarGenerator};
-use warren::{Generator, GraphView, Level, LevelRecord, RoomsView};
+use warren::{Generator, GraphView, GridView, Level, LevelRecord, RoomsView};
 
 use crate::common::{
     TempDir, assert_one_line_error, assert_same_rows, column_u32, column_u64, exit_code, rows_of,
@@ -760,6 +760,8 @@ struct OwnedLevel {
     rooms: [Vec<i32>; 4],
     rule_uses: Vec<u32>,
     metrics: Vec<f64>,
+    /// The tile map: width, height, cells.
+    grid: (u32, u32, Vec<u8>),
 }
 
 impl OwnedLevel {
@@ -779,6 +781,11 @@ impl OwnedLevel {
             rooms: [rooms.x0, rooms.y0, rooms.x1, rooms.y1].map(<[i32]>::to_vec),
             rule_uses: r.level.rule_uses.to_vec(),
             metrics: r.level.metrics.to_vec(),
+            grid: r
+                .level
+                .grid
+                .map(|g| (g.width, g.height, g.cells.to_vec()))
+                .expect("a tile map"),
         }
     }
 
@@ -797,6 +804,11 @@ impl OwnedLevel {
                     flags: &self.flags,
                 }),
                 rooms: Some(RoomsView { x0, y0, x1, y1 }),
+                grid: Some(GridView {
+                    width: self.grid.0,
+                    height: self.grid.1,
+                    cells: &self.grid.2,
+                }),
                 rule_uses: &self.rule_uses,
                 metrics: &self.metrics,
                 layout_hash: self.hash,
@@ -916,14 +928,14 @@ fn assert_violation(generator: &GrammarGenerator, level: &OwnedLevel, mentions: 
 }
 
 #[test]
-fn verify_catches_overlapping_rooms_split_corridors_and_excess_valence() {
+fn verify_catches_overlapping_rooms_split_corridors_excess_valence_and_open_walls() {
     let dir = TempDir::new("gram-broken-levels");
     let (good, bad) = (dir.join("good.arrow"), dir.join("bad.arrow"));
     // The default profile, so the library's default configuration verifies it.
     generate_ok("grammar", &good, &["--count", "8", "--seed", "3"]);
     let generator = GrammarGenerator::new(GrammarConfig::default()).unwrap();
     let mut levels = owned_levels(&good, &generator);
-    assert!(levels.len() >= 3, "only {} levels", levels.len());
+    assert!(levels.len() >= 4, "only {} levels", levels.len());
     for l in &levels {
         let ok = generator.verify(&l.record());
         assert!(ok.is_ok(), "level {} fails as written: {ok:?}", l.index);
@@ -949,15 +961,25 @@ fn verify_catches_overlapping_rooms_split_corridors_and_excess_valence() {
     let valence = format!("vertex {v} has valence {}", max + 1);
     assert_violation(&generator, &levels[2], &[&valence, "max_valence"]);
 
+    // Level 3: a hole knocked in a room's wall (the tile left of its top-left floor tile).
+    let v = levels[3].rooms()[0];
+    let (x, y) = (levels[3].rooms[0][v] - 1, levels[3].rooms[1][v]);
+    let width = levels[3].grid.0 as i32;
+    levels[3].grid.2[(y * width + x) as usize] = 1;
+    let hole = format!("room {v}'s wall is open at ({x}, {y})");
+    assert_violation(&generator, &levels[3], &[&hole]);
+
     // The same damage through the command line: exactly these three levels are reported.
     write_levels(&good, &bad, &generator, &levels);
     let output = warren([Path::new("verify"), &bad]);
     let report = stdout(&output);
     assert_eq!(exit_code(&output), 1, "{report}{}", stderr(&output));
-    for (l, words) in levels
-        .iter()
-        .zip([pair.as_str(), "disconnected parts", valence.as_str()])
-    {
+    for (l, words) in levels.iter().zip([
+        pair.as_str(),
+        "disconnected parts",
+        valence.as_str(),
+        hole.as_str(),
+    ]) {
         let prefix = format!("level {}: ", l.index);
         assert!(
             report
@@ -967,5 +989,5 @@ fn verify_catches_overlapping_rooms_split_corridors_and_excess_valence() {
             l.index
         );
     }
-    assert!(report.contains(" 3 violations"), "{report}");
+    assert!(report.contains(" 4 violations"), "{report}");
 }

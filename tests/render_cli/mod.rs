@@ -93,21 +93,28 @@ fn grammar_archive(dir: &TempDir) -> PathBuf {
 }
 
 #[test]
-fn renders_grammar_rooms_to_svg_and_a_png_sheet() {
+fn renders_grammar_maps_with_their_graph_to_svg_and_a_png_sheet() {
     let dir = TempDir::new("grammar");
     let levels = grammar_archive(&dir);
     let (svg, png) = (dir.join("three.svg"), dir.join("sheet.png"));
-    let output = render(&levels, &svg, &["--index", "3"]);
+    let output = render(&levels, &svg, &["--index", "3", "--graph"]);
     assert_eq!(exit_code(&output), 0, "{}", stderr(&output));
     let output = render(&levels, &png, &["--index", "3", "--sheet", "2x2"]);
     assert_eq!(exit_code(&output), 0, "{}", stderr(&output));
     assert_svg(&svg);
     assert_png(&png);
     let text = std::fs::read_to_string(&svg).unwrap();
-    // The backdrop plus a rim and a floor rect per room.
+    // The tile map: floor runs, door tiles.
     let rects = text.matches("<rect").count();
-    assert!(rects >= 5, "{rects} rects: rooms were not drawn");
-    // Tags reach the drawing: rooms of different kinds get different palette colours.
+    assert!(rects >= 5, "{rects} rects: the map was not drawn");
+    let [r, g, b, _] = warren::render::cell_colour(warren::cell::DOOR).0;
+    assert!(
+        text.contains(&format!(r##"fill="#{r:02x}{g:02x}{b:02x}""##)),
+        "no door tiles in the SVG"
+    );
+    // With --graph, tags reach the drawing: rooms of different kinds get different palette
+    // colours, and corridors are lines.
+    assert!(text.matches("<line").count() >= 5, "no graph lines drawn");
     let tag_fills = warren::render::TAG_PALETTE[1..]
         .iter()
         .filter(|c| {
