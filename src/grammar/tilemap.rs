@@ -24,8 +24,9 @@
 //! one turn, into the other), a Z (out, across at half way, in); each shape is checked tile by
 //! tile against what is already drawn. When none fits, an A* search over brush positions (the
 //! corridor's `width x width` cross-section) with a penalty per turn finds the cheapest
-//! corridor that keeps every rule above ([`route_by_search`], the slow path). A corridor that no
-//! search can draw fails the seed.
+//! corridor that keeps every rule above ([`route_by_search`], the slow path). Corridors drawn
+//! early can box in a later one: a corridor that no search can draw is moved to the front and
+//! the map drawn again (up to four attempts) before the seed fails.
 //!
 //! [`super::tilemap_verify`] checks a stored map against its graph without using anything here.
 
@@ -118,6 +119,9 @@ const FREE: u32 = u32::MAX;
 const RING: u32 = u32::MAX - 1;
 /// Tiles of corridor `e` (its floor and doors) hold `CORRIDOR | e`; room floors hold the room.
 const CORRIDOR: u32 = 1 << 31;
+/// Times a map is drawn, each time with the corridor that failed moved to the front, before
+/// its seed fails.
+const ROUTE_ATTEMPTS: u32 = 4;
 /// Extra cost of a turn in the search, in tiles: enough to prefer an L or a Z to a staircase.
 const TURN_COST: u32 = 3;
 
@@ -358,29 +362,121 @@ pub fn draw_tile_map(
     }
     let (x0, y0, x1, y1) = (&*x0, &*y0, &*x1, &*y1);
     let solid = |v: usize| solid_at(x0, y0, x1, y1, v);
-    grid.reset(width as u32, height as u32, cell::WALL);
-    s.owner.clear();
-    s.owner.resize((width * height) as usize, FREE);
-    let mut canvas = Canvas {
-        grid,
-        owner: &mut s.owner,
-        w: width,
-        h: height,
-    };
-    let mut report = TileReport {
-        offset: (ox, oy),
-        ..TileReport::default()
-    };
     let room = |v: usize| Rect {
         x0: i64::from(x0[v]),
         y0: i64::from(y0[v]),
         x1: i64::from(x1[v]),
         y1: i64::from(y1[v]),
     };
+    let mut report = TileReport {
+        offset: (ox, oy),
+        ..TileReport::default()
+    };
 
-    // Rooms: the ring first, then the floor; a floor tile on anything claimed, or a ring tile
-    // on a floor, means two rooms touch.
-    for v in (0..n).filter(|&v| solid(v)) {
+    // Corridors, the shortest gap first (ties by edge index, for determinism).
+    s.order.clear();
+    for e in 0..src.len() {
+        let (a, b) = (src[e] as usize, dst[e] as usize);
+        if flags[e] & edge_flag::COSMETIC != 0 || !solid(a) || !solid(b) {
+            continue;
+        }
+        let (ra, rb) = (room(a), room(b));
+        let gap =
+            (rb.x0 - ra.x1).max(ra.x0 - rb.x1).max(0) + (rb.y0 - ra.y1).max(ra.y0 - rb.y1).max(0);
+        s.order.push((gap, e as u32));
+    }
+    s.order.sort_unstable();
+    // NOTE: corridors drawn early can box in one drawn later. A corridor that cannot be drawn
+    // is moved to the front and the map drawn again, up to ROUTE_ATTEMPTS times (rip-up and
+    // reroute at its simplest); most maps are drawn on the first attempt.
+    for attempt in 1..=ROUTE_ATTEMPTS {
+        grid.reset(width as u32, height as u32, cell::WALL);
+        s.owner.clear();
+        s.owner.resize((width * height) as usize, FREE);
+        let mut canvas = Canvas {
+            grid: &mut *grid,
+            owner: &mut s.owner,
+            w: width,
+            h: height,
+        };
+        report.room_tiles = paint_rooms(&mut canvas, n, &room)?;
+        s.corridor_len.clear();
+        s.corridor_len.resize(src.len(), 0);
+        (report.corridor_tiles, report.door_tiles, report.searched) = (0, 0, 0);
+        let w = i64::from(params.corridor_width);
+        let mut failed = None;
+        for k in 0..s.order.len() {
+            let e = s.order[k].1;
+            let (a, b) = (src[e as usize], dst[e as usize]);
+            let (ra, rb) = (room(a as usize), room(b as usize));
+            s.shapes.clear();
+            designed_shapes(&ra, &rb, w, &mut s.shapes);
+            let fitted = s
+                .shapes
+                .iter()
+                .find(|sh| canvas.shape_ok(sh, a, b))
+                .copied();
+            let (doors, floor) = match fitted {
+                Some(sh) => {
+                    let doors = canvas.claim(&sh.door_a, e, cell::DOOR)
+                        + canvas.claim(&sh.door_b, e, cell::DOOR);
+                    let floor = sh
+                        .pieces
+                        .iter()
+                        .filter(|p| !p.is_empty())
+                        .map(|p| canvas.claim(p, e, cell::FLOOR))
+                        .sum::<u32>();
+                    (doors, floor)
+                }
+                None => {
+                    report.searched += 1;
+                    let searched = route_by_search(
+                        &mut canvas,
+                        &ra,
+                        &rb,
+                        a,
+                        b,
+                        e,
+                        w,
+                        (&mut s.cost, &mut s.came, &mut s.heap, &mut s.path),
+                    );
+                    let Some(drawn) = searched else {
+                        failed = Some(k);
+                        break;
+                    };
+                    drawn
+                }
+            };
+            report.door_tiles += doors;
+            report.corridor_tiles += floor;
+            s.corridor_len[e as usize] = floor.div_ceil(w as u32);
+        }
+        let Some(k) = failed else {
+            return Ok(report);
+        };
+        if attempt == ROUTE_ATTEMPTS {
+            let e = s.order[k].1 as usize;
+            return Err(TileError::Unroutable {
+                a: src[e].min(dst[e]),
+                b: src[e].max(dst[e]),
+            });
+        }
+        s.order[..=k].rotate_right(1);
+    }
+    unreachable!("the last attempt returns")
+}
+
+/// Paints every room's floor and wall ring; returns the floor tiles.
+///
+/// # Errors
+/// [`TileError::RoomsTouch`] when a floor tile lands on another room's floor or ring.
+fn paint_rooms(
+    canvas: &mut Canvas<'_>,
+    n: usize,
+    room: &impl Fn(usize) -> Rect,
+) -> Result<u32, TileError> {
+    let mut tiles = 0;
+    for v in (0..n).filter(|&v| !room(v).is_empty()) {
         let r = room(v);
         for y in r.y0 - 1..r.y1 + 1 {
             for x in r.x0 - 1..r.x1 + 1 {
@@ -390,7 +486,7 @@ pub fn draw_tile_map(
                 if inside {
                     if o != FREE {
                         let other = if o == RING {
-                            touching(&room, n, v, x, y)
+                            touching(room, n, v, x, y)
                         } else {
                             o
                         };
@@ -411,71 +507,9 @@ pub fn draw_tile_map(
                 }
             }
         }
-        report.room_tiles += (r.x1 - r.x0) as u32 * (r.y1 - r.y0) as u32;
+        tiles += (r.x1 - r.x0) as u32 * (r.y1 - r.y0) as u32;
     }
-
-    // Corridors, the shortest gap first (ties by edge index, for determinism).
-    s.corridor_len.clear();
-    s.corridor_len.resize(src.len(), 0);
-    s.order.clear();
-    for e in 0..src.len() {
-        let (a, b) = (src[e] as usize, dst[e] as usize);
-        if flags[e] & edge_flag::COSMETIC != 0 || !solid(a) || !solid(b) {
-            continue;
-        }
-        let (ra, rb) = (room(a), room(b));
-        let gap =
-            (rb.x0 - ra.x1).max(ra.x0 - rb.x1).max(0) + (rb.y0 - ra.y1).max(ra.y0 - rb.y1).max(0);
-        s.order.push((gap, e as u32));
-    }
-    s.order.sort_unstable();
-    let w = i64::from(params.corridor_width);
-    for k in 0..s.order.len() {
-        let e = s.order[k].1;
-        let (a, b) = (src[e as usize], dst[e as usize]);
-        let (ra, rb) = (room(a as usize), room(b as usize));
-        s.shapes.clear();
-        designed_shapes(&ra, &rb, w, &mut s.shapes);
-        let fitted = s
-            .shapes
-            .iter()
-            .find(|sh| canvas.shape_ok(sh, a, b))
-            .copied();
-        let floor = match fitted {
-            Some(sh) => {
-                report.door_tiles += canvas.claim(&sh.door_a, e, cell::DOOR);
-                report.door_tiles += canvas.claim(&sh.door_b, e, cell::DOOR);
-                sh.pieces
-                    .iter()
-                    .filter(|p| !p.is_empty())
-                    .map(|p| canvas.claim(p, e, cell::FLOOR))
-                    .sum::<u32>()
-            }
-            None => {
-                report.searched += 1;
-                let Some((doors, floor)) = route_by_search(
-                    &mut canvas,
-                    &ra,
-                    &rb,
-                    a,
-                    b,
-                    e,
-                    w,
-                    (&mut s.cost, &mut s.came, &mut s.heap, &mut s.path),
-                ) else {
-                    return Err(TileError::Unroutable {
-                        a: a.min(b),
-                        b: a.max(b),
-                    });
-                };
-                report.door_tiles += doors;
-                floor
-            }
-        };
-        report.corridor_tiles += floor;
-        s.corridor_len[e as usize] = floor.div_ceil(w as u32);
-    }
-    Ok(report)
+    Ok(tiles)
 }
 
 /// The room other than `v` whose ring holds `(x, y)` (for the error message).
