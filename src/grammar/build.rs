@@ -13,7 +13,7 @@ use crate::grammar::rule::Grammar;
 use crate::layout::preserve::{PreserveScratch, relax_preserving};
 use crate::layout::quality::count_crossings;
 use crate::layout::rooms::{Placement, RoomParams, place_rooms_keeping};
-use crate::layout::{LayoutGraph, LayoutParams, LayoutScratch, relax, upscale as upscale_drawing};
+use crate::layout::{LayoutGraph, LayoutParams, LayoutScratch, relax, upscale};
 
 /// How a build runs.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,12 +32,15 @@ pub struct BuildParams {
     /// Relax after every `relax_every` rewrites (1: after each, as demirogue; 0: only at the
     /// end).
     pub relax_every: u32,
-    /// Seed 000's "upscaling insertion": before each rewrite the drawing is scaled about its
-    /// centre until its edges are on average this many times their target length (never beyond,
-    /// so the scale stays bounded however many rewrites run; 1: off). See [`make_room`].
+    /// Seed 000's "upscaling insertion": before each rewrite the drawing around the match is
+    /// inflated by this factor and the rest pushed aside, so the scale stays bounded however
+    /// many rewrites run (1: off). See [`make_room`].
     pub upscale: f32,
     /// Solver iterations of the final relaxation with room-sized edges.
     pub final_iterations: u32,
+    /// Repulsion strength of that final relaxation (the build's is `layout.repulse_k`): lower
+    /// packs the rooms closer, with shorter corridors between them.
+    pub room_repulse_k: f32,
     /// Room placement.
     pub rooms: RoomParams,
 }
@@ -144,29 +147,56 @@ fn pick_candidate(
     chosen
 }
 
-/// Scales the drawing about its centre so that its edges are on average `upscale` times their
-/// target lengths (`length` times each edge's factor), when they are shorter than that; a
-/// drawing already that spread out is left alone.
+/// Seed 000's "upscaling insertion", made local: before the match `m` is rewritten, the
+/// drawing is inflated like a bubble around it. With `c` the centre of the matched vertices and
+/// `r` their largest distance from it (at least `length`), a vertex at distance `d <= r` from
+/// `c` moves to distance `upscale * d`, and one farther out moves `(upscale - 1) * r` further
+/// out along its ray from `c`.
 ///
-/// Seed 000 upscales to make room before a subgraph is inserted. Scaling by a fixed factor
-/// before every rewrite compounds (1.5 over 40 rewrites is a factor of 10^7 on the oldest
-/// corridors, which the relaxation cannot pull back), so the factor here is relative to the
-/// drawing's own scale: the relaxation after the rewrite shrinks the edges back toward their
-/// targets, and the next rewrite's upscaling starts from there.
+/// The match and the substitute placed on it grow by `upscale` (the room the seed makes before
+/// inserting a subgraph), while the rest of the drawing is only pushed aside: an edge away from
+/// the match grows by at most `2 (upscale - 1) r`, never by a factor. After the relaxation that
+/// follows, [`build`] scales the whole drawing back to the mean edge length it had before the
+/// inflation, so the room made never accumulates. Scaling the whole drawing before every
+/// rewrite and never back (as a plain reading of the seed has it) compounds: 1.5 over 40
+/// rewrites is a factor of 10^7 on the oldest corridors, which the relaxation cannot pull back.
+/// The map is a monotone radial stretch, one-to-one and continuous, so the drawing keeps its
+/// shape around the match.
 ///
 /// # Runtime
-/// O(V + E), no allocation.
-pub fn make_room(host: &mut Host, length: f32, upscale: f32) {
+/// O(V + k) for a match of `k` vertices, no allocation.
+pub fn make_room(host: &mut Host, m: &[u32], length: f32, upscale: f32) {
+    if m.is_empty() || upscale <= 1.0 {
+        return;
+    }
+    let k = m.len() as f32;
+    let cx = m.iter().map(|&v| host.x[v as usize]).sum::<f32>() / k;
+    let cy = m.iter().map(|&v| host.y[v as usize]).sum::<f32>() / k;
+    let r = m
+        .iter()
+        .map(|&v| (host.x[v as usize] - cx).hypot(host.y[v as usize] - cy))
+        .fold(length, f32::max);
+    let push = (upscale - 1.0) * r;
+    for (x, y) in host.x.iter_mut().zip(host.y.iter_mut()) {
+        let (dx, dy) = (*x - cx, *y - cy);
+        let d = dx.hypot(dy);
+        let factor = if d <= r { upscale } else { (d + push) / d };
+        *x = cx + dx * factor;
+        *y = cy + dy * factor;
+    }
+}
+
+/// The drawing's mean edge length over its mean target length (`length` times each edge's
+/// factor), or `None` without edges.
+fn edge_ratio(host: &Host, length: f32) -> Option<f32> {
     let (mut now, mut target) = (0.0f64, 0.0f64);
     for e in 0..host.edge_count() {
         let (a, b) = (host.src[e] as usize, host.dst[e] as usize);
         now += f64::from((host.x[b] - host.x[a]).hypot(host.y[b] - host.y[a]));
         target += f64::from(length * host.length[e]);
     }
-    let factor = f64::from(upscale) * target / now;
-    if factor.is_finite() && factor > 1.0 {
-        upscale_drawing(&mut host.x, &mut host.y, factor as f32);
-    }
+    let ratio = now / target;
+    (ratio.is_finite() && ratio > 0.0).then_some(ratio as f32)
 }
 
 fn nanos(t: Instant) -> u64 {
@@ -238,6 +268,10 @@ pub fn build(
         let t = Instant::now();
         corridors(host, &mut s.keep_src, &mut s.keep_dst);
         let clean_before = count_crossings(&host.x, &host.y, &s.keep_src, &s.keep_dst) == 0;
+        // The drawing's scale before any room is made, to return to after the relaxation.
+        let ratio_before = (params.upscale != 1.0)
+            .then(|| edge_ratio(host, params.layout.length))
+            .flatten();
         let mut rejections = 0;
         let r = loop {
             if s.candidates.is_empty() {
@@ -254,7 +288,12 @@ pub fn build(
                 s.saved.copy_from(host);
             }
             if params.upscale != 1.0 {
-                make_room(host, params.layout.length, params.upscale);
+                make_room(
+                    host,
+                    &s.matches[at..at + k],
+                    params.layout.length,
+                    params.upscale,
+                );
             }
             let clean = compiled[r].apply(
                 &grammar.rules[r],
@@ -330,6 +369,15 @@ pub fn build(
             }
             report.layout_ns += nanos(t);
         }
+        // The room made for the insertion has done its work once the relaxation has placed
+        // the new vertices: the drawing goes back to its former scale, so repeated inflations
+        // never add up (relaxing moves vertices a little at a time and would not shrink it).
+        if let Some(before) = ratio_before
+            && let Some(now) = edge_ratio(host, params.layout.length)
+            && now > before
+        {
+            upscale(&mut host.x, &mut host.y, before / now);
+        }
         if host.vertex_count() >= params.max_vertices as usize {
             break;
         }
@@ -370,6 +418,7 @@ pub fn build(
     };
     let final_params = LayoutParams {
         max_iterations: params.final_iterations,
+        repulse_k: params.room_repulse_k,
         ..params.layout.clone()
     };
     report.placement = place_rooms_keeping(
@@ -385,4 +434,112 @@ pub fn build(
     );
     report.rooms_ns = nanos(t);
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A path of `n` vertices one `length` apart along a wavy line.
+    fn path(n: u32, length: f32) -> Host {
+        let mut h = Host::default();
+        for i in 0..n {
+            let t = i as f32;
+            h.add_vertex(t * length, (t * 0.7).sin() * length, 1, false);
+            if i > 0 {
+                h.add_edge(i - 1, i, 0, 1.0);
+            }
+        }
+        h.rebuild_adjacency();
+        h
+    }
+
+    trait Positions {
+        fn clone_positions(&self) -> Vec<(f32, f32)>;
+    }
+
+    impl Positions for Host {
+        fn clone_positions(&self) -> Vec<(f32, f32)> {
+            self.x.iter().copied().zip(self.y.iter().copied()).collect()
+        }
+    }
+
+    #[test]
+    fn make_room_inflates_the_match_and_only_pushes_the_rest() {
+        let mut h = path(12, 10.0);
+        let before = h.clone_positions();
+        make_room(&mut h, &[5, 6], 10.0, 2.0);
+        let d = |p: &[(f32, f32)], a: usize, b: usize| (p[a].0 - p[b].0).hypot(p[a].1 - p[b].1);
+        let after = h.clone_positions();
+        // The matched edge doubles.
+        assert!((d(&after, 5, 6) / d(&before, 5, 6) - 2.0).abs() < 1e-4);
+        // Edges far from the match grow by at most 2 (upscale - 1) r, not by the factor.
+        let r = 10.0f32.max(d(&before, 5, 6) / 2.0);
+        for e in [(0, 1), (1, 2), (10, 11)] {
+            let grown = d(&after, e.0, e.1) - d(&before, e.0, e.1);
+            assert!(
+                grown >= -1e-3 && grown <= 2.0 * r + 1e-3,
+                "{e:?} grew by {grown}"
+            );
+        }
+        // Distances from the centre keep their order (a one-to-one radial stretch).
+        let c = (
+            (before[5].0 + before[6].0) / 2.0,
+            (before[5].1 + before[6].1) / 2.0,
+        );
+        let radius = |p: (f32, f32)| (p.0 - c.0).hypot(p.1 - c.1);
+        let mut order: Vec<usize> = (0..12).collect();
+        order.sort_by(|&a, &b| radius(before[a]).total_cmp(&radius(before[b])));
+        for w in order.windows(2) {
+            assert!(radius(after[w[0]]) <= radius(after[w[1]]) + 1e-3);
+        }
+    }
+
+    /// Regression: upscaling compounded (the whole drawing scaled before every rewrite: levels
+    /// of 10^4 to 10^5 units, the longest corridor hundreds of times the median). At the largest
+    /// allowed factor, levels now keep their corridors within 4 times the median and stay the
+    /// size they are without upscaling.
+    #[test]
+    fn upscaled_levels_keep_their_corridors_and_their_size() {
+        use crate::grammar::GrammarConfig;
+        let spread_and_size = |upscale: f64| {
+            let cfg = GrammarConfig {
+                upscale,
+                ..GrammarConfig::default()
+            };
+            let grammar = crate::grammar::library::load(&cfg.rules).expect("built-in rules");
+            let compiled: Vec<Compiled> = grammar.rules.iter().map(Compiled::new).collect();
+            let params = cfg.build_params();
+            let mut s = BuildScratch::default();
+            let (mut worst, mut extent) = (0.0f32, 0.0f32);
+            for seed in 0..12 {
+                if build(&grammar, &compiled, &params, seed, &mut s).is_err() {
+                    continue;
+                }
+                let h = &s.host;
+                let lengths: Vec<f32> = (0..h.edge_count())
+                    .map(|e| {
+                        let (a, b) = (h.src[e] as usize, h.dst[e] as usize);
+                        (h.x[b] - h.x[a]).hypot(h.y[b] - h.y[a])
+                    })
+                    .collect();
+                let mut sorted = lengths.clone();
+                sorted.sort_by(f32::total_cmp);
+                worst = worst.max(sorted[sorted.len() - 1] / sorted[sorted.len() / 2]);
+                let span = |v: &[f32]| {
+                    v.iter().copied().fold(f32::MIN, f32::max)
+                        - v.iter().copied().fold(f32::MAX, f32::min)
+                };
+                extent += span(&h.x).max(span(&h.y));
+            }
+            (worst, extent)
+        };
+        let (_, plain) = spread_and_size(1.0);
+        let (worst, inflated) = spread_and_size(4.0);
+        assert!(worst <= 4.0, "longest corridor {worst} times the median");
+        assert!(
+            inflated < 1.5 * plain,
+            "levels grew from {plain} to {inflated} units"
+        );
+    }
 }

@@ -45,11 +45,14 @@ pub struct GrammarConfig {
     pub relax_iterations: u32,
     /// Relax after every this many rewrites (1: after each, as demirogue; 0: only at the end).
     pub relax_every: u32,
-    /// Seed 000's upscaling insertion: before each rewrite the drawing is scaled up until its
-    /// corridors are on average this many times their target length (never beyond; 1: off).
+    /// Seed 000's upscaling insertion: before each rewrite the drawing around the match is
+    /// inflated by this factor and the rest pushed aside (1: off).
     pub upscale: f64,
     /// Solver iterations of the final relaxation with room-sized edges.
     pub final_iterations: u32,
+    /// Repulsion strength of that final relaxation: lower packs the rooms closer, with shorter
+    /// corridors (the rooms never overlap whatever it is).
+    pub room_repulse_k: f64,
     /// Gap between rooms, in layout units (at least 1: rooms are stored as integer
     /// rectangles).
     pub room_margin: f64,
@@ -89,6 +92,7 @@ impl Default for GrammarConfig {
             relax_every: 1,
             upscale: 1.0,
             final_iterations: 200,
+            room_repulse_k: 0.1,
             room_margin: 1.0,
             room_scale: 1.0,
             tile_size: 1.0,
@@ -162,6 +166,11 @@ impl GrammarConfig {
             self.upscale.is_finite() && (1.0..=4.0).contains(&self.upscale),
             "grammar.upscale",
             || format!("= {} is out of range 1..=4", self.upscale),
+        )?;
+        check(
+            self.room_repulse_k.is_finite() && self.room_repulse_k >= 0.0,
+            "grammar.room_repulse_k",
+            || format!("= {} must be a finite number >= 0", self.room_repulse_k),
         )?;
         positive(self.tile_size, "grammar.tile_size")?;
         check(
@@ -240,6 +249,7 @@ impl GrammarConfig {
             relax_every: self.relax_every,
             upscale: self.upscale as f32,
             final_iterations: self.final_iterations,
+            room_repulse_k: self.room_repulse_k as f32,
             rooms: RoomParams {
                 // NOTE: the slack keeps the gap at least `room_margin` after the f32 rounding of
                 // the push-apart, so integer rooms a margin of 1 apart always have a wall tile

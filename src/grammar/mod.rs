@@ -667,8 +667,9 @@ impl Generator for GrammarGenerator {
             lengths.push((g.x[b] - g.x[a]).hypot(g.y[b] - g.y[a]));
         }
         let spread = spread_of(&mut lengths);
+        let within = spread <= MAX_CORRIDOR_SPREAD;
         ensure_level!(
-            spread <= MAX_CORRIDOR_SPREAD,
+            within,
             "the longest corridor is {spread:.2} times the median, over {MAX_CORRIDOR_SPREAD}"
         );
         let grid = level

@@ -197,13 +197,19 @@ pub struct TileScratch {
     owner: Vec<u32>,
     order: Vec<(i64, u32)>,
     shapes: Vec<Shape>,
+    search: SearchScratch,
+    /// Corridor length in tiles (floor tiles over the width; 0 for doors alone), per edge of the
+    /// last map (0 for cosmetic edges).
+    pub corridor_len: Vec<u32>,
+}
+
+/// Memory of the A* search.
+#[derive(Default)]
+struct SearchScratch {
     cost: Vec<u32>,
     came: Vec<u32>,
     heap: BinaryHeap<Reverse<(u32, u32, u32)>>,
     path: Vec<u32>,
-    /// Corridor length in tiles (floor tiles over the width; 0 for doors alone), per edge of the
-    /// last map (0 for cosmetic edges).
-    pub corridor_len: Vec<u32>,
 }
 
 /// The map being drawn.
@@ -430,16 +436,8 @@ pub fn draw_tile_map(
                 }
                 None => {
                     report.searched += 1;
-                    let searched = route_by_search(
-                        &mut canvas,
-                        &ra,
-                        &rb,
-                        a,
-                        b,
-                        e,
-                        w,
-                        (&mut s.cost, &mut s.came, &mut s.heap, &mut s.path),
-                    );
+                    let searched =
+                        route_by_search(&mut canvas, &ra, &rb, a, b, e, w, &mut s.search);
                     let Some(drawn) = searched else {
                         failed = Some(k);
                         break;
@@ -735,13 +733,14 @@ fn route_by_search(
     b: u32,
     e: u32,
     w: i64,
-    (cost, came, heap, path): (
-        &mut Vec<u32>,
-        &mut Vec<u32>,
-        &mut BinaryHeap<Reverse<(u32, u32, u32)>>,
-        &mut Vec<u32>,
-    ),
+    search: &mut SearchScratch,
 ) -> Option<(u32, u32)> {
+    let SearchScratch {
+        cost,
+        came,
+        heap,
+        path,
+    } = search;
     let (gw, gh) = (canvas.w, canvas.h);
     let cells = (gw * gh) as usize;
     cost.clear();

@@ -320,16 +320,7 @@ fn the_search_finds_a_corridor_whenever_one_exists() {
             h,
         };
         let expect = bfs_finds(&canvas, &ra, &rb);
-        let got = route_by_search(
-            &mut canvas,
-            &ra,
-            &rb,
-            0,
-            1,
-            0,
-            1,
-            (&mut s.cost, &mut s.came, &mut s.heap, &mut s.path),
-        );
+        let got = route_by_search(&mut canvas, &ra, &rb, 0, 1, 0, 1, &mut s.search);
         assert_eq!(got.is_some(), expect, "seed {seed}, clutter {density}%");
         if expect {
             found += 1;
