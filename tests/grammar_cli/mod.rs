@@ -741,6 +741,60 @@ fn room_margin_below_one_is_rejected_naming_the_key() {
     );
 }
 
+#[test]
+fn bad_tile_map_settings_are_one_line_errors_naming_the_key() {
+    let dir = TempDir::new("gram-map-settings");
+    // A bound smaller than the largest room of the rules with its wall and border.
+    generate_fails(
+        &dir,
+        &["--set", "grammar.max_grid=[12, 300]"],
+        &["grammar.max_grid", "too small", "at least"],
+    );
+    generate_fails(
+        &dir,
+        &["--set", "grammar.max_grid=[0, 10]"],
+        &["grammar.max_grid"],
+    );
+    generate_fails(
+        &dir,
+        &["--set", "grammar.corridor_width=0"],
+        &["grammar.corridor_width", "0"],
+    );
+    generate_fails(
+        &dir,
+        &["--set", "grammar.upscale=4.5"],
+        &["grammar.upscale", "4.5", "1..=4"],
+    );
+    generate_fails(
+        &dir,
+        &["--set", "grammar.tile_size=2"],
+        &["grammar.room_margin", "grammar.tile_size"],
+    );
+}
+
+/// A bound a level's map does not fit fails those seeds by reason; nothing half-made is written.
+#[test]
+fn levels_whose_map_is_over_the_bound_fail_their_seed_by_reason() {
+    let dir = TempDir::new("gram-map-bound");
+    let out = dir.join("small.arrow");
+    let output = warren([
+        "generate",
+        "grammar",
+        "--count",
+        "6",
+        "--set",
+        "grammar.max_grid=[40, 40]",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(exit_code(&output), 0, "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("map over max_grid"),
+        "{}",
+        stderr(&output)
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // 7. `verify` catches broken grammar levels
 
