@@ -180,16 +180,30 @@ pub fn place_rooms_keeping(
     }
     let relax_report = match keep {
         None => relax(&room_graph, x, y, &room_params, scratch),
-        Some((ks, kd)) => relax_preserving(
-            &room_graph,
-            ks,
-            kd,
-            x,
-            y,
-            &room_params,
-            scratch,
-            &mut PreserveScratch::default(),
-        ),
+        Some((ks, kd)) => {
+            // PERF: the plain relaxation is several times cheaper than the preserving one and
+            // keeps a planar drawing planar most of the time; only when it made corridors cross
+            // is the step redone with moves limited so that none do.
+            let before = crate::layout::quality::count_crossings(x, y, ks, kd);
+            let (x0, y0) = (x.to_vec(), y.to_vec());
+            let plain = relax(&room_graph, x, y, &room_params, scratch);
+            if crate::layout::quality::count_crossings(x, y, ks, kd) <= before {
+                plain
+            } else {
+                x.copy_from_slice(&x0);
+                y.copy_from_slice(&y0);
+                relax_preserving(
+                    &room_graph,
+                    ks,
+                    kd,
+                    x,
+                    y,
+                    &room_params,
+                    scratch,
+                    &mut PreserveScratch::default(),
+                )
+            }
+        }
     };
 
     let mut pairs = Vec::new();
