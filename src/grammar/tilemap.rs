@@ -719,11 +719,17 @@ fn side_range(r: &Rect, side: usize, w: i64) -> std::ops::RangeInclusive<i64> {
     }
 }
 
+/// Tiles around the two rooms' box that the first search may use.
+const SEARCH_MARGIN: i64 = 16;
+
 /// The slow path: A* over brush positions (top-left tile of the corridor's `w x w`
 /// cross-section) and the direction moved in, cost one per step plus [`TURN_COST`] per turn,
 /// from every door that fits on `a` to any that fits on `b`. Claims the corridor and returns
 /// (door tiles, floor tiles), or `None` when no corridor fits.
-#[inline(never)]
+///
+/// The search first keeps to the two rooms' box grown by [`SEARCH_MARGIN`] tiles (its memory
+/// and time stay those of the neighbourhood however large the map is), and only when nothing
+/// fits there searches the whole map.
 #[allow(clippy::too_many_arguments)]
 fn route_by_search(
     canvas: &mut Canvas<'_>,
@@ -735,13 +741,47 @@ fn route_by_search(
     w: i64,
     search: &mut SearchScratch,
 ) -> Option<(u32, u32)> {
+    let grow = SEARCH_MARGIN + 2 * w;
+    let near = Rect {
+        x0: (ra.x0.min(rb.x0) - grow).max(0),
+        y0: (ra.y0.min(rb.y0) - grow).max(0),
+        x1: (ra.x1.max(rb.x1) + grow).min(canvas.w),
+        y1: (ra.y1.max(rb.y1) + grow).min(canvas.h),
+    };
+    let whole = Rect {
+        x0: 0,
+        y0: 0,
+        x1: canvas.w,
+        y1: canvas.h,
+    };
+    search_within(canvas, ra, rb, a, b, e, w, &near, search).or_else(|| {
+        (near != whole)
+            .then(|| search_within(canvas, ra, rb, a, b, e, w, &whole, search))
+            .flatten()
+    })
+}
+
+/// [`route_by_search`] over brush positions inside `window` only.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn search_within(
+    canvas: &mut Canvas<'_>,
+    ra: &Rect,
+    rb: &Rect,
+    a: u32,
+    b: u32,
+    e: u32,
+    w: i64,
+    window: &Rect,
+    search: &mut SearchScratch,
+) -> Option<(u32, u32)> {
     let SearchScratch {
         cost,
         came,
         heap,
         path,
     } = search;
-    let (gw, gh) = (canvas.w, canvas.h);
+    let (gw, gh) = (window.x1 - window.x0, window.y1 - window.y0);
     let cells = (gw * gh) as usize;
     cost.clear();
     cost.resize(cells * 4, u32::MAX);
@@ -749,13 +789,19 @@ fn route_by_search(
     came.resize(cells * 4, u32::MAX);
     heap.clear();
     let brush_ok = |c: &Canvas<'_>, x: i64, y: i64| {
-        (y..y + w).all(|yy| (x..x + w).all(|xx| c.corridor_ok(xx, yy)))
+        x >= window.x0
+            && y >= window.y0
+            && x + w <= window.x1
+            && y + w <= window.y1
+            && (y..y + w).all(|yy| (x..x + w).all(|xx| c.corridor_ok(xx, yy)))
     };
     // Lower bound on the steps from a brush position to any position outside b's doors.
     let (gx0, gx1, gy0, gy1) = (rb.x0 - 1 - w, rb.x1 + 1, rb.y0 - 1 - w, rb.y1 + 1);
     let estimate =
         |x: i64, y: i64| ((gx0 - x).max(x - gx1).max(0) + (gy0 - y).max(y - gy1).max(0)) as u32;
-    let state = |x: i64, y: i64, d: usize| ((y * gw + x) as usize * 4 + d) as u32;
+    let state =
+        |x: i64, y: i64, d: usize| (((y - window.y0) * gw + x - window.x0) as usize * 4 + d) as u32;
+    let place = |p: i64| (window.x0 + p % gw, window.y0 + p / gw);
     for side in 0..4 {
         for t in side_range(ra, side, w) {
             let (door, (x, y)) = door_on_side(ra, side, t, w);
@@ -787,7 +833,7 @@ fn route_by_search(
             continue;
         }
         let (p, d) = ((s / 4) as i64, (s % 4) as usize);
-        let (x, y) = (p % gw, p / gw);
+        let (x, y) = place(p);
         if let Some(door) = goal(canvas, x, y) {
             found = Some((s, door));
             break;
@@ -816,11 +862,11 @@ fn route_by_search(
     path.push(s / 4);
     // The first position's door: on the side its direction leaves a by.
     let (start, side) = ((s / 4) as i64, (s % 4) as usize);
-    let (sx, sy) = (start % gw, start / gw);
+    let (sx, sy) = place(start);
     let (door_a, _) = door_on_side(ra, side, if side < 2 { sy } else { sx }, w);
     let mut floor = 0;
     for &p in path.iter() {
-        let (x, y) = (p as i64 % gw, p as i64 / gw);
+        let (x, y) = place(p as i64);
         floor += canvas.claim(
             &Rect {
                 x0: x,
