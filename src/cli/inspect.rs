@@ -1,4 +1,5 @@
-//! `warren inspect FILE`: schema, metadata, level count and min/mean/max of every metric column.
+//! `warren inspect FILE`: schema, metadata, level count and min, mean, max, 10th percentile,
+//! median and 90th percentile of every metric column.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,30 +22,36 @@ pub struct Args {
     profile: bool,
 }
 
-/// Running min / sum / max of one column.
-#[derive(Clone, Copy)]
+/// Every value of one column, for its min, mean, max and quantiles.
+#[derive(Clone, Default)]
 struct Stat {
-    min: f64,
-    max: f64,
+    values: Vec<f64>,
     sum: f64,
-    n: u64,
 }
 
 impl Stat {
-    fn new() -> Self {
-        Self {
-            min: f64::INFINITY,
-            max: f64::NEG_INFINITY,
-            sum: 0.0,
-            n: 0,
-        }
+    fn add(&mut self, v: f64) {
+        self.values.push(v);
+        self.sum += v;
     }
 
-    fn add(&mut self, v: f64) {
-        self.min = self.min.min(v);
-        self.max = self.max.max(v);
-        self.sum += v;
-        self.n += 1;
+    /// `(min, mean, max, p10, median, p90)` (nearest-rank quantiles), or `None` without
+    /// values. Sorts the values.
+    fn summary(&mut self) -> Option<[f64; 6]> {
+        let n = self.values.len();
+        if n == 0 {
+            return None;
+        }
+        self.values.sort_unstable_by(f64::total_cmp);
+        let q = |p: f64| self.values[((p * n as f64).ceil() as usize).clamp(1, n) - 1];
+        Some([
+            self.values[0],
+            self.sum / n as f64,
+            self.values[n - 1],
+            q(0.1),
+            q(0.5),
+            q(0.9),
+        ])
     }
 }
 
@@ -65,7 +72,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .map(|d| (i, f.name().clone(), d.clone()))
         })
         .collect();
-    let mut stats = vec![Stat::new(); metrics.len()];
+    let mut stats = vec![Stat::default(); metrics.len()];
     let mut rows = 0u64;
     for b in 0..archive.batch_count() {
         let batch = archive.batch(b)?;
@@ -116,17 +123,25 @@ pub fn run(args: Args) -> Result<ExitCode> {
             None => println!("  {:<24} {}", f.name(), f.data_type()),
         }
     }
-    println!("\nmetrics{:>28}{:>12}{:>12}", "min", "mean", "max");
-    for ((_, name, doc), s) in metrics.iter().zip(&stats) {
-        if s.n == 0 {
-            println!("  {name:<24} {:>10} {:>11} {:>11}   {doc}", "-", "-", "-");
-        } else {
-            println!(
-                "  {name:<24} {:>10} {:>11.3} {:>11}   {doc}",
-                compact(s.min),
-                s.sum / s.n as f64,
-                compact(s.max)
-            );
+    println!(
+        "\nmetrics{:>28}{:>12}{:>12}{:>12}{:>12}{:>12}",
+        "min", "mean", "max", "p10", "median", "p90"
+    );
+    for ((_, name, doc), s) in metrics.iter().zip(&mut stats) {
+        match s.summary() {
+            None => println!(
+                "  {name:<24} {:>10} {:>11} {:>11} {:>11} {:>11} {:>11}   {doc}",
+                "-", "-", "-", "-", "-", "-"
+            ),
+            Some([min, mean, max, p10, p50, p90]) => println!(
+                "  {name:<24} {:>10} {:>11.3} {:>11} {:>11} {:>11} {:>11}   {doc}",
+                compact(min),
+                mean,
+                compact(max),
+                compact(p10),
+                compact(p50),
+                compact(p90)
+            ),
         }
     }
     if args.profile {

@@ -47,7 +47,7 @@ use crate::layout::quality;
 pub use config::GrammarConfig;
 
 /// The grammar metric columns, in [`GrammarGenerator::generate`]'s order.
-pub const GRAMMAR_METRICS: [MetricSpec; 24] = [
+pub const GRAMMAR_METRICS: [MetricSpec; 25] = [
     MetricSpec::u32("vertices", "vertices (rooms) in the level"),
     MetricSpec::u32("edges", "corridors: non-cosmetic edges"),
     MetricSpec::u32(
@@ -109,6 +109,10 @@ pub const GRAMMAR_METRICS: [MetricSpec; 24] = [
         "corridor floor tiles of the map (outside rooms, doors not counted)",
     ),
     MetricSpec::u32("door_tiles", "door tiles of the map"),
+    MetricSpec::f32(
+        "corridor_share",
+        "corridor floor tiles over all walkable tiles (doors not counted as corridor)",
+    ),
     MetricSpec::f32(
         "room_side_median",
         "median room side in tiles (both sides of every room)",
@@ -511,6 +515,7 @@ impl Generator for GrammarGenerator {
                 .map(|e| s.tiles.corridor_len[e]),
         );
         let corridor_median = median_u32(&mut s.sides);
+        let floor = map.room_tiles + map.corridor_tiles + map.door_tiles;
         s.metrics.clear();
         s.metrics.extend([
             n as f64,
@@ -533,9 +538,10 @@ impl Generator for GrammarGenerator {
             },
             f64::from(quality::length_cv(&host.x, &host.y, &wsrc, &wdst)),
             cycle_rank(solid, &rooms, &wsrc, &wdst) as f64,
-            f64::from(map.room_tiles + map.corridor_tiles + map.door_tiles),
+            f64::from(floor),
             f64::from(map.corridor_tiles),
             f64::from(map.door_tiles),
+            f64::from(map.corridor_tiles as f32 / floor.max(1) as f32),
             f64::from(room_side),
             f64::from(corridor_median),
             f64::from(corridor_max),
