@@ -10,10 +10,16 @@
 //! - **blocked neighbours** (`!c`): no host neighbour outside the match tagged `c` (the seed's
 //!   algorithm: the blocked vertex is not part of the pattern graph, it is a filter on the
 //!   matched vertex's other neighbours);
-//! - **orientation**: around every pattern vertex with two or more neighbours, each pair of
-//!   angularly consecutive edges must turn the same way (the sign of their cross product) in the
-//!   host as in the pattern's editor drawing. Mirrored matches fail; rotations pass. Every
-//!   consecutive pair is compared, around every vertex.
+//! - **orientation** (seed 000's flip elimination: mirrored matches fail, rotations pass).
+//!   Around every pattern vertex with three or more distinct neighbours, the images of those
+//!   neighbours must lie around the image of the vertex in the same cyclic (counter-clockwise)
+//!   order as in the pattern's editor drawing; a mirror image reverses it. Only the order
+//!   counts, not the angles: a star drawn at 0/120/240 degrees matches a host hub whose spokes
+//!   lie at 0/60/120 in the same order. Around a vertex with exactly two neighbours (whose
+//!   cyclic order is the same both ways) the turn from the first to the second must have the
+//!   same sign (cross product) as in the drawing. Host spokes in the same direction have no
+//!   order and fail; pattern spokes drawn in the same direction (or two collinear ones) carry no
+//!   orientation and are not checked.
 //!
 //! **Rewriting** removes the host edges that matched pattern edges, gives mapped vertices their
 //! substitute tags (`*` keeps the host's), places fresh vertices by mapping the substitute's
@@ -29,7 +35,8 @@ use crate::grammar::rule::{EdgeKind, Rule};
 /// No vertex.
 const NONE: u32 = u32::MAX;
 
-/// A consecutive pair of edges around a pattern vertex and the way it turns in the editor.
+/// The two edges around a pattern vertex with exactly two neighbours, and the way they turn in
+/// the editor.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Spur {
     v: u32,
@@ -37,6 +44,10 @@ struct Spur {
     b: u32,
     sign: f32,
 }
+
+/// A pattern vertex with three or more spokes: `(vertex, start, count)`, its neighbours in
+/// counter-clockwise order being `count` entries of the fan list from `start`.
+type Fan = (u32, u32, u32);
 
 /// Edges from the vertex placed at some depth back to one placed earlier.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -57,6 +68,10 @@ pub struct Compiled {
     degree: Vec<u32>,
     grow: Vec<i32>,
     spurs: Vec<Spur>,
+    /// Pattern vertices with three or more spokes: `(vertex, start, count)` into `fan`, which
+    /// holds each one's neighbours in the editor's counter-clockwise order.
+    fans: Vec<Fan>,
+    fan: Vec<u32>,
     blocked_any: bool,
     /// Pattern edge whose ends place the fresh vertices (non-start rules).
     basis: Option<(u32, u32)>,
@@ -149,7 +164,7 @@ impl Compiled {
             }
         }
 
-        let spurs = spurs(rule);
+        let (spurs, fans, fan) = orientation(rule);
         let basis = p
             .edges
             .iter()
@@ -166,6 +181,8 @@ impl Compiled {
             degree,
             grow,
             spurs,
+            fans,
+            fan,
             blocked_any: p.vertices.iter().any(|v| v.blocked.is_some()),
             basis,
             sub_length,
@@ -299,13 +316,22 @@ impl Compiled {
                 }
             }
         }
-        self.spurs.iter().all(|s| {
+        let turns = self.spurs.iter().all(|s| {
             let v = map[s.v as usize] as usize;
             let (a, b) = (map[s.a as usize] as usize, map[s.b as usize] as usize);
             let (ax, ay) = (host.x[a] - host.x[v], host.y[a] - host.y[v]);
             let (bx, by) = (host.x[b] - host.x[v], host.y[b] - host.y[v]);
             (ax * by - ay * bx) * s.sign > 0.0
-        })
+        });
+        turns
+            && self.fans.iter().all(|&(v, start, count)| {
+                let spokes = &self.fan[start as usize..(start + count) as usize];
+                same_cyclic_order(
+                    host,
+                    map[v as usize],
+                    spokes.iter().map(|&w| map[w as usize]),
+                )
+            })
     }
 
     /// Rewrites the match `m` (one entry per pattern vertex) of `rule` in `host`: see the
@@ -543,13 +569,66 @@ impl Similarity {
     }
 }
 
-/// The orientation pairs of a pattern: around each vertex with two or more distinct
-/// neighbours, neighbours sorted by editor angle and every angularly consecutive pair (one pair
-/// for two neighbours) with the sign of its turn; collinear pairs carry no orientation and are
-/// left out.
-fn spurs(rule: &Rule) -> Vec<Spur> {
+/// A monotone stand-in for the angle of `(x, y)` in `[0, 4)` (the "diamond angle": exact in its
+/// order, no trigonometry); NaN for the zero vector.
+#[inline]
+fn pseudo_angle(x: f32, y: f32) -> f32 {
+    if y >= 0.0 {
+        if x >= 0.0 {
+            y / (x + y)
+        } else {
+            1.0 - x / (y - x)
+        }
+    } else if x < 0.0 {
+        2.0 - y / (-x - y)
+    } else {
+        3.0 + x / (x - y)
+    }
+}
+
+/// Whether the host vertices `spokes` (images of a pattern vertex's neighbours listed in the
+/// pattern's counter-clockwise order) lie around host vertex `hub` in the same cyclic order:
+/// their angles rise around the circle with exactly one wrap. Coincident directions (or a spoke
+/// on the hub) have no order and fail.
+///
+/// # Runtime
+/// O(k) for `k` spokes, no allocation.
+#[inline]
+fn same_cyclic_order(host: &Host, hub: u32, spokes: impl Iterator<Item = u32>) -> bool {
+    let (hx, hy) = (host.x[hub as usize], host.y[hub as usize]);
+    let angle = |w: u32| pseudo_angle(host.x[w as usize] - hx, host.y[w as usize] - hy);
+    let mut spokes = spokes.peekable();
+    let Some(&first) = spokes.peek() else {
+        return true;
+    };
+    let first = angle(first);
+    let (mut previous, mut wraps) = (f32::NAN, 0u32);
+    for w in spokes {
+        let a = angle(w);
+        if a.is_nan() || a == previous {
+            return false;
+        }
+        if a < previous {
+            wraps += 1;
+        }
+        previous = a;
+    }
+    // Closing the circle: from the last spoke back to the first.
+    if first == previous {
+        return false;
+    }
+    wraps += u32::from(first < previous);
+    wraps == 1
+}
+
+/// A pattern's orientation: the neighbours of each pattern vertex (parallel edges counted once)
+/// sorted by editor angle. A vertex with two neighbours gives one [`Spur`], the sign of its turn
+/// (none when the two are collinear); a vertex with three or more gives its neighbours in
+/// counter-clockwise order, a *fan* whose cyclic order a match must keep. A fan with two
+/// neighbours in the same direction has no order and is left out.
+fn orientation(rule: &Rule) -> (Vec<Spur>, Vec<Fan>, Vec<u32>) {
     let p = &rule.pattern;
-    let mut out = Vec::new();
+    let (mut spurs, mut fans, mut fan) = (Vec::new(), Vec::new(), Vec::new());
     for (v, pv) in p.vertices.iter().enumerate() {
         let mut nbrs: Vec<u32> = p
             .edges
@@ -569,31 +648,47 @@ fn spurs(rule: &Rule) -> Vec<Spur> {
         if nbrs.len() < 2 {
             continue;
         }
-        let angle = |w: u32| {
+        let offset = |w: u32| {
             let q = &p.vertices[w as usize];
-            (q.y - pv.y).atan2(q.x - pv.x)
+            (q.x - pv.x, q.y - pv.y)
+        };
+        let angle = |w: u32| {
+            let (dx, dy) = offset(w);
+            dy.atan2(dx)
         };
         nbrs.sort_by(|&a, &b| angle(a).total_cmp(&angle(b)).then(a.cmp(&b)));
         let k = nbrs.len();
-        let pairs = if k == 2 { 1 } else { k };
-        for i in 0..pairs {
-            let (a, b) = (nbrs[i], nbrs[(i + 1) % k]);
-            let (qa, qb) = (&p.vertices[a as usize], &p.vertices[b as usize]);
-            let (ax, ay) = (qa.x - pv.x, qa.y - pv.y);
-            let (bx, by) = (qb.x - pv.x, qb.y - pv.y);
+        let collinear = |a: u32, b: u32| {
+            let ((ax, ay), (bx, by)) = (offset(a), offset(b));
             let cross = ax * by - ay * bx;
             let norm = (ax * ax + ay * ay).sqrt() * (bx * bx + by * by).sqrt();
-            if cross.abs() > 1e-4 * norm {
-                out.push(Spur {
+            cross.abs() <= 1e-4 * norm
+        };
+        if k == 2 {
+            let (a, b) = (nbrs[0], nbrs[1]);
+            if !collinear(a, b) {
+                let ((ax, ay), (bx, by)) = (offset(a), offset(b));
+                spurs.push(Spur {
                     v: v as u32,
                     a,
                     b,
-                    sign: cross.signum(),
+                    sign: (ax * by - ay * bx).signum(),
                 });
             }
+            continue;
+        }
+        // Neighbours in the same direction (collinear and on the same side) have no order.
+        let same_direction = (0..k).any(|i| {
+            let (a, b) = (nbrs[i], nbrs[(i + 1) % k]);
+            let ((ax, ay), (bx, by)) = (offset(a), offset(b));
+            collinear(a, b) && ax * bx + ay * by > 0.0
+        });
+        if !same_direction {
+            fans.push((v as u32, fan.len() as u32, k as u32));
+            fan.extend_from_slice(&nbrs);
         }
     }
-    out
+    (spurs, fans, fan)
 }
 
 /// Each substitute edge's length factor, and the editor length of one edge length.
@@ -631,476 +726,5 @@ fn substitute_lengths(rule: &Rule) -> (Vec<f32>, f32) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::grammar::rule::{
-        Grammar, PatternVertex, Pos, RuleEdge, RuleGraph, SubstituteVertex, TagId, TagSet,
-    };
-
-    fn pv(x: f32, y: f32, tags: TagSet) -> PatternVertex {
-        PatternVertex {
-            name: format!("{x},{y}"),
-            x,
-            y,
-            tags,
-            blocked: None,
-            lock: false,
-            cosmetic: false,
-            at: Pos::default(),
-        }
-    }
-
-    fn sv(x: f32, y: f32, tag: Option<TagId>) -> SubstituteVertex {
-        SubstituteVertex {
-            name: format!("{x},{y}"),
-            x,
-            y,
-            tag,
-            cosmetic: false,
-            at: Pos::default(),
-        }
-    }
-
-    fn e(a: u32, b: u32, kind: EdgeKind) -> RuleEdge {
-        RuleEdge {
-            a,
-            b,
-            kind,
-            length: None,
-            at: Pos::default(),
-        }
-    }
-
-    /// A rule whose substitute is the pattern itself (tags kept): for matching tests.
-    fn rule_of(pattern: RuleGraph<PatternVertex>) -> Rule {
-        let substitute = RuleGraph {
-            vertices: pattern
-                .vertices
-                .iter()
-                .map(|v| sv(v.x, v.y, None))
-                .collect(),
-            edges: pattern.edges.clone(),
-        };
-        let map = (0..pattern.vertices.len() as u32).collect();
-        Rule {
-            name: "r".into(),
-            weight: 1.0,
-            max_uses: None,
-            min_uses: 0,
-            pattern,
-            substitute,
-            map,
-            at: Pos::default(),
-        }
-    }
-
-    fn host(vertices: &[(f32, f32, TagId)], edges: &[(u32, u32, u8)]) -> Host {
-        let mut h = Host::default();
-        for &(x, y, t) in vertices {
-            h.add_vertex(x, y, t, false);
-        }
-        for &(a, b, f) in edges {
-            h.add_edge(a, b, f, 1.0);
-        }
-        h.rebuild_adjacency();
-        h
-    }
-
-    fn matches(rule: &Rule, h: &Host, max_valence: u32) -> Vec<Vec<u32>> {
-        let c = Compiled::new(rule);
-        let mut out = Vec::new();
-        let k = c.find_matches(rule, h, max_valence, &mut out);
-        let mut v: Vec<Vec<u32>> = out.chunks(c.pattern_len()).map(|m| m.to_vec()).collect();
-        assert_eq!(v.len(), k);
-        v.sort();
-        v
-    }
-
-    /// Exhaustive oracle: every injective assignment checked against the same conditions.
-    fn matches_brute(rule: &Rule, h: &Host, max_valence: u32) -> Vec<Vec<u32>> {
-        let c = Compiled::new(rule);
-        let n = rule.pattern.vertices.len();
-        let hv = h.vertex_count() as u32;
-        let mut out = Vec::new();
-        let mut map = vec![0u32; n];
-        fn rec(k: usize, n: usize, hv: u32, map: &mut Vec<u32>, f: &mut dyn FnMut(&[u32])) {
-            if k == n {
-                f(map);
-                return;
-            }
-            for h in 0..hv {
-                if !map[..k].contains(&h) {
-                    map[k] = h;
-                    rec(k + 1, n, hv, map, f);
-                }
-            }
-        }
-        rec(0, n, hv, &mut map, &mut |m: &[u32]| {
-            let fits = (0..n).all(|p| c.fits(rule, h, p as u32, m[p], max_valence));
-            // Every pattern edge needs its own host edge of the same kind.
-            let mut used = vec![false; h.edge_count()];
-            let edges = rule.pattern.edges.iter().all(|pe| {
-                let cos = pe.kind == EdgeKind::Cosmetic;
-                let hit = (0..h.edge_count()).find(|&x| {
-                    !used[x]
-                        && h.is_cosmetic(x as u32) == cos
-                        && ((h.src[x] == m[pe.a as usize] && h.dst[x] == m[pe.b as usize])
-                            || (h.dst[x] == m[pe.a as usize] && h.src[x] == m[pe.b as usize]))
-                });
-                hit.map(|x| used[x] = true).is_some()
-            });
-            if fits && edges && c.accepts(rule, h, m) {
-                out.push(m.to_vec());
-            }
-        });
-        out.sort();
-        out
-    }
-
-    /// Seed 000's triangle: `a` with two `b`s. On a host triangle drawn the same way round,
-    /// exactly one of the two assignments of the `b`s survives: the rotation, never the mirror.
-    #[test]
-    fn the_seeds_triangle_matches_only_its_rotation() {
-        let mut g = Grammar::new("t");
-        let (a, b) = (g.tags.intern("a"), g.tags.intern("b"));
-        let pattern = RuleGraph {
-            vertices: vec![
-                pv(0.0, 0.0, TagSet::of(vec![a])),
-                pv(100.0, 0.0, TagSet::of(vec![b])),
-                pv(100.0, 100.0, TagSet::of(vec![b])),
-            ],
-            edges: vec![
-                e(0, 1, EdgeKind::Normal),
-                e(1, 2, EdgeKind::Normal),
-                e(0, 2, EdgeKind::Normal),
-            ],
-        };
-        let rule = rule_of(pattern);
-        // The host triangle, rotated by 90 degrees and moved.
-        let h = host(
-            &[(5.0, 5.0, a), (5.0, 15.0, b), (-5.0, 15.0, b)],
-            &[(0, 1, 0), (1, 2, 0), (2, 0, 0)],
-        );
-        assert_eq!(matches(&rule, &h, 8), vec![vec![0, 1, 2]]);
-        // Its mirror image matches the other way round.
-        let mirrored = host(
-            &[(5.0, 5.0, a), (5.0, 15.0, b), (15.0, 15.0, b)],
-            &[(0, 1, 0), (1, 2, 0), (2, 0, 0)],
-        );
-        assert_eq!(matches(&rule, &mirrored, 8), vec![vec![0, 2, 1]]);
-        // Without the orientation test both would match (the test is what removes one).
-        assert_eq!(
-            matches_brute_without_orientation(&rule, &h).len(),
-            2,
-            "two assignments before the orientation test"
-        );
-    }
-
-    fn matches_brute_without_orientation(rule: &Rule, h: &Host) -> Vec<Vec<u32>> {
-        let mut c = Compiled::new(rule);
-        c.spurs.clear();
-        let mut out = Vec::new();
-        c.find_matches(rule, h, 8, &mut out);
-        out.chunks(3).map(|m| m.to_vec()).collect()
-    }
-
-    /// An `a` hub with three neighbours: every consecutive pair is compared, so a match that
-    /// keeps one pair's turn but swaps the other two fails (a one-pair check would pass it).
-    #[test]
-    fn every_consecutive_pair_around_a_vertex_is_compared() {
-        let mut g = Grammar::new("t");
-        let (a, b) = (g.tags.intern("a"), g.tags.intern("b"));
-        let pattern = RuleGraph {
-            vertices: vec![
-                pv(0.0, 0.0, TagSet::of(vec![a])),
-                pv(100.0, 0.0, TagSet::of(vec![b])),
-                pv(-50.0, 80.0, TagSet::of(vec![b])),
-                pv(-50.0, -80.0, TagSet::of(vec![b])),
-            ],
-            edges: vec![
-                e(0, 1, EdgeKind::Normal),
-                e(0, 2, EdgeKind::Normal),
-                e(0, 3, EdgeKind::Normal),
-            ],
-        };
-        let rule = rule_of(pattern);
-        let h = host(
-            &[
-                (0.0, 0.0, a),
-                (10.0, 0.0, b),
-                (-5.0, 8.0, b),
-                (-5.0, -8.0, b),
-            ],
-            &[(0, 1, 0), (0, 2, 0), (0, 3, 0)],
-        );
-        // Three rotations of a three-spoke star; the three mirrors are rejected.
-        let got = matches(&rule, &h, 8);
-        assert_eq!(got.len(), 3, "{got:?}");
-        assert_eq!(got, matches_brute(&rule, &h, 8));
-        for m in &got {
-            // Rotations keep the cyclic order 1 -> 2 -> 3.
-            let pos = |v: u32| m.iter().position(|&x| x == v).unwrap();
-            let (p1, p2, p3) = (pos(1), pos(2), pos(3));
-            assert!(
-                [(1, 2, 3), (2, 3, 1), (3, 1, 2)].contains(&(p1, p2, p3)),
-                "{m:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn tag_sets_and_wildcards() {
-        let mut g = Grammar::new("t");
-        let (a, b, c) = (g.tags.intern("a"), g.tags.intern("b"), g.tags.intern("c"));
-        let h = host(
-            &[(0.0, 0.0, a), (1.0, 0.0, b), (2.0, 0.0, c)],
-            &[(0, 1, 0), (1, 2, 0)],
-        );
-        let edge_rule = |t0: TagSet, t1: TagSet| {
-            rule_of(RuleGraph {
-                vertices: vec![pv(0.0, 0.0, t0), pv(1.0, 0.0, t1)],
-                edges: vec![e(0, 1, EdgeKind::Normal)],
-            })
-        };
-        let set = edge_rule(TagSet::of(vec![a, c]), TagSet::of(vec![b]));
-        assert_eq!(matches(&set, &h, 8), vec![vec![0, 1], vec![2, 1]]);
-        let single = edge_rule(TagSet::of(vec![a]), TagSet::of(vec![b]));
-        assert_eq!(matches(&single, &h, 8), vec![vec![0, 1]]);
-        let any = edge_rule(TagSet::Any, TagSet::of(vec![b]));
-        assert_eq!(matches(&any, &h, 8), vec![vec![0, 1], vec![2, 1]]);
-        let both = edge_rule(TagSet::Any, TagSet::Any);
-        assert_eq!(matches(&both, &h, 8).len(), 4);
-    }
-
-    #[test]
-    fn blocked_neighbours_filter_matches() {
-        let mut g = Grammar::new("t");
-        let (a, b, c) = (g.tags.intern("a"), g.tags.intern("b"), g.tags.intern("c"));
-        // Two a-b pairs; the second b has a c neighbour.
-        let h = host(
-            &[
-                (0.0, 0.0, a),
-                (1.0, 0.0, b),
-                (0.0, 5.0, a),
-                (1.0, 5.0, b),
-                (2.0, 5.0, c),
-            ],
-            &[(0, 1, 0), (2, 3, 0), (3, 4, 0)],
-        );
-        let mut rule = rule_of(RuleGraph {
-            vertices: vec![
-                pv(0.0, 0.0, TagSet::of(vec![a])),
-                pv(1.0, 0.0, TagSet::of(vec![b])),
-            ],
-            edges: vec![e(0, 1, EdgeKind::Normal)],
-        });
-        assert_eq!(matches(&rule, &h, 8).len(), 2);
-        rule.pattern.vertices[1].blocked = Some(TagSet::of(vec![c]));
-        assert_eq!(matches(&rule, &h, 8), vec![vec![0, 1]]);
-        assert_eq!(matches(&rule, &h, 8), matches_brute(&rule, &h, 8));
-        // A blocked tag inside the match does not block it.
-        rule.pattern.vertices[1].blocked = Some(TagSet::of(vec![a]));
-        assert_eq!(matches(&rule, &h, 8).len(), 2);
-    }
-
-    #[test]
-    fn lock_requires_equal_valence() {
-        let mut g = Grammar::new("t");
-        let a = g.tags.intern("a");
-        // A path 0-1-2-3: ends have valence 1, inner vertices 2.
-        let h = host(
-            &[(0.0, 0.0, a), (1.0, 0.0, a), (2.0, 0.0, a), (3.0, 0.0, a)],
-            &[(0, 1, 0), (1, 2, 0), (2, 3, 0)],
-        );
-        let mut rule = rule_of(RuleGraph {
-            vertices: vec![
-                pv(0.0, 0.0, TagSet::of(vec![a])),
-                pv(1.0, 0.0, TagSet::of(vec![a])),
-            ],
-            edges: vec![e(0, 1, EdgeKind::Normal)],
-        });
-        assert_eq!(matches(&rule, &h, 8).len(), 6);
-        rule.pattern.vertices[0].lock = true;
-        // Vertex 0 of the pattern must be a host end (valence 1 = its pattern valence).
-        assert_eq!(matches(&rule, &h, 8), vec![vec![0, 1], vec![3, 2]]);
-        assert_eq!(matches(&rule, &h, 8), matches_brute(&rule, &h, 8));
-    }
-
-    #[test]
-    fn max_valence_rejects_matches_that_would_exceed_it() {
-        let mut g = Grammar::new("t");
-        let a = g.tags.intern("a");
-        // A star: hub 0 of valence 3.
-        let h = host(
-            &[(0.0, 0.0, a), (1.0, 0.0, a), (0.0, 1.0, a), (-1.0, 0.0, a)],
-            &[(0, 1, 0), (0, 2, 0), (0, 3, 0)],
-        );
-        // a - a  =>  a - a with a new leaf on the first: the first vertex grows by one.
-        let mut rule = rule_of(RuleGraph {
-            vertices: vec![
-                pv(0.0, 0.0, TagSet::of(vec![a])),
-                pv(1.0, 0.0, TagSet::of(vec![a])),
-            ],
-            edges: vec![e(0, 1, EdgeKind::Normal)],
-        });
-        rule.substitute.vertices.push(sv(0.0, 1.0, Some(a)));
-        rule.substitute.edges.push(e(0, 2, EdgeKind::Normal));
-        // With max valence 3 the hub (3 -> 4) cannot be the growing vertex.
-        let got = matches(&rule, &h, 3);
-        assert!(got.iter().all(|m| m[0] != 0), "{got:?}");
-        assert_eq!(got.len(), 3);
-        assert_eq!(matches(&rule, &h, 4).len(), 6);
-        assert_eq!(got, matches_brute(&rule, &h, 3));
-    }
-
-    #[test]
-    fn cosmetic_edges_match_only_cosmetic_edges() {
-        let mut g = Grammar::new("t");
-        let a = g.tags.intern("a");
-        let h = host(
-            &[(0.0, 0.0, a), (1.0, 0.0, a), (2.0, 0.0, a)],
-            &[(0, 1, edge_flag::COSMETIC), (1, 2, 0)],
-        );
-        let mut rule = rule_of(RuleGraph {
-            vertices: vec![
-                pv(0.0, 0.0, TagSet::of(vec![a])),
-                pv(1.0, 0.0, TagSet::of(vec![a])),
-            ],
-            edges: vec![e(0, 1, EdgeKind::Cosmetic)],
-        });
-        assert_eq!(matches(&rule, &h, 8), vec![vec![0, 1], vec![1, 0]]);
-        rule.pattern.edges[0].kind = EdgeKind::Normal;
-        assert_eq!(matches(&rule, &h, 8), vec![vec![1, 2], vec![2, 1]]);
-        assert_eq!(matches(&rule, &h, 8), matches_brute(&rule, &h, 8));
-    }
-
-    /// The backtracking matcher against the exhaustive oracle on random hosts.
-    #[test]
-    fn matcher_agrees_with_exhaustive_search() {
-        use crate::core::rng::WarrenRng;
-        let mut g = Grammar::new("t");
-        let (a, b) = (g.tags.intern("a"), g.tags.intern("b"));
-        let path = rule_of(RuleGraph {
-            vertices: vec![
-                pv(0.0, 0.0, TagSet::of(vec![a])),
-                pv(1.0, 0.0, TagSet::Any),
-                pv(1.0, 1.0, TagSet::of(vec![a, b])),
-            ],
-            edges: vec![e(0, 1, EdgeKind::Normal), e(1, 2, EdgeKind::Normal)],
-        });
-        let mut tri = rule_of(RuleGraph {
-            vertices: vec![
-                pv(0.0, 0.0, TagSet::of(vec![a])),
-                pv(1.0, 0.0, TagSet::of(vec![b])),
-                pv(0.0, 1.0, TagSet::Any),
-            ],
-            edges: vec![
-                e(0, 1, EdgeKind::Normal),
-                e(1, 2, EdgeKind::Normal),
-                e(2, 0, EdgeKind::Cosmetic),
-            ],
-        });
-        tri.pattern.vertices[1].blocked = Some(TagSet::of(vec![a]));
-        let mut rng = WarrenRng::new(7);
-        for round in 0..200 {
-            let n = 3 + (rng.next_u64() % 6) as usize;
-            let vs: Vec<(f32, f32, TagId)> = (0..n)
-                .map(|_| {
-                    (
-                        rng.unit_f32() * 10.0,
-                        rng.unit_f32() * 10.0,
-                        if rng.next_u64().is_multiple_of(2) {
-                            a
-                        } else {
-                            b
-                        },
-                    )
-                })
-                .collect();
-            let mut es = Vec::new();
-            for i in 0..n as u32 {
-                for j in i + 1..n as u32 {
-                    if rng.next_u64().is_multiple_of(3) {
-                        let f = if rng.next_u64().is_multiple_of(4) {
-                            edge_flag::COSMETIC
-                        } else {
-                            0
-                        };
-                        es.push((i, j, f));
-                    }
-                }
-            }
-            let h = host(&vs, &es);
-            for rule in [&path, &tri] {
-                for mv in [2, 3, 8] {
-                    assert_eq!(
-                        matches(rule, &h, mv),
-                        matches_brute(rule, &h, mv),
-                        "round {round}, max valence {mv}"
-                    );
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn rewriting_keeps_outside_edges_and_places_fresh_vertices_on_the_host_edge() {
-        let mut g = Grammar::new("t");
-        let (a, c) = (g.tags.intern("a"), g.tags.intern("c"));
-        // a - a  =>  a - c - a  (subdivide the edge), the new vertex halfway along.
-        let mut rule = rule_of(RuleGraph {
-            vertices: vec![
-                pv(0.0, 0.0, TagSet::of(vec![a])),
-                pv(100.0, 0.0, TagSet::of(vec![a])),
-            ],
-            edges: vec![e(0, 1, EdgeKind::Normal)],
-        });
-        rule.substitute.vertices.push(sv(50.0, 0.0, Some(c)));
-        rule.substitute.edges = vec![e(0, 2, EdgeKind::Subdivide), e(2, 1, EdgeKind::Subdivide)];
-        // Host: 0 - 1 plus an outside vertex 2 on 1; the host edge is vertical and 4 long.
-        let mut h = host(
-            &[(0.0, 0.0, a), (0.0, 4.0, a), (3.0, 4.0, a)],
-            &[(0, 1, 0), (1, 2, 0)],
-        );
-        let c0 = Compiled::new(&rule);
-        let mut removed = Vec::new();
-        c0.apply(&rule, &mut h, &[0, 1], 1.0, &mut removed);
-        assert_eq!(h.vertex_count(), 4);
-        assert_eq!(h.tag[3], c);
-        assert!((h.x[3] - 0.0).abs() < 1e-5 && (h.y[3] - 2.0).abs() < 1e-5);
-        // The outside edge 1-2 survives; 0-1 is replaced by 0-3-1 with half lengths... of the
-        // subdivide edges relative to... no normal edge: the mean of all substitute edges.
-        let mut edges: Vec<(u32, u32)> = h.src.iter().zip(&h.dst).map(|(&s, &d)| (s, d)).collect();
-        edges.sort();
-        assert_eq!(edges, vec![(0, 3), (1, 2), (3, 1)]);
-        assert!(h.connected_walkable());
-        assert_eq!(
-            h.flags
-                .iter()
-                .filter(|&&f| f == edge_flag::SUBDIVIDE)
-                .count(),
-            2
-        );
-    }
-
-    #[test]
-    fn subdivide_lengths_are_relative_to_normal_edges() {
-        let mut g = Grammar::new("t");
-        let a = g.tags.intern("a");
-        let mut rule = rule_of(RuleGraph {
-            vertices: vec![
-                pv(0.0, 0.0, TagSet::of(vec![a])),
-                pv(100.0, 0.0, TagSet::of(vec![a])),
-            ],
-            edges: vec![e(0, 1, EdgeKind::Normal)],
-        });
-        rule.substitute.vertices.push(sv(0.0, 50.0, Some(a)));
-        rule.substitute.edges.push(e(0, 2, EdgeKind::Subdivide));
-        rule.substitute.edges.push(e(1, 2, EdgeKind::Cosmetic));
-        let (f, reference) = substitute_lengths(&rule);
-        assert_eq!(reference, 100.0);
-        assert_eq!(f[0], 1.0);
-        assert!((f[1] - 0.5).abs() < 1e-6);
-        assert!((f[2] - (100.0f32 * 100.0 + 50.0 * 50.0).sqrt() / 100.0).abs() < 1e-5);
-    }
-}
+#[path = "matcher_tests.rs"]
+mod tests;
