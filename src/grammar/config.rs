@@ -77,10 +77,10 @@ pub const MAX_GRID_SIDE: u32 = 4096;
 impl Default for GrammarConfig {
     fn default() -> Self {
         Self {
-            rules: "dungeon".to_string(),
+            rules: "cyclic".to_string(),
             max_iterations: 40,
-            min_vertices: 8,
-            max_vertices: 40,
+            min_vertices: 12,
+            max_vertices: 28,
             max_valence: 5,
             edge_length: 10.0,
             spring: Spring::Log,
@@ -92,12 +92,12 @@ impl Default for GrammarConfig {
             relax_every: 1,
             upscale: 1.0,
             final_iterations: 200,
-            room_repulse_k: 0.1,
+            room_repulse_k: 0.05,
             room_margin: 1.0,
             room_scale: 1.0,
             tile_size: 1.0,
             corridor_width: 1,
-            max_grid: [512, 512],
+            max_grid: [320, 320],
         }
     }
 }

@@ -33,6 +33,12 @@ macro_rules! builtin {
 /// Every built-in rule set.
 pub const BUILTINS: &[Builtin] = &[
     builtin!(
+        "cyclic",
+        "grammars/cyclic.grammar",
+        false,
+        "cyclic dungeon: a start-goal cycle, shortcuts, loops, lock and key on a cycle"
+    ),
+    builtin!(
         "dungeon",
         "grammars/dungeon.grammar",
         false,

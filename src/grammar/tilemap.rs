@@ -719,6 +719,9 @@ fn side_range(r: &Rect, side: usize, w: i64) -> std::ops::RangeInclusive<i64> {
     }
 }
 
+/// How much longer than the rooms' distance (plus a little) a searched corridor may be.
+const DETOUR: i64 = 3;
+
 /// Tiles around the two rooms' box that the first search may use.
 const SEARCH_MARGIN: i64 = 16;
 
@@ -729,7 +732,9 @@ const SEARCH_MARGIN: i64 = 16;
 ///
 /// The search first keeps to the two rooms' box grown by [`SEARCH_MARGIN`] tiles (its memory
 /// and time stay those of the neighbourhood however large the map is), and only when nothing
-/// fits there searches the whole map.
+/// fits there searches the whole map. Either way a corridor costs at most [`DETOUR`] times the
+/// rooms' distance (plus a few tiles): a corridor round the whole level is no corridor a
+/// designer would draw, and the seed fails instead.
 #[allow(clippy::too_many_arguments)]
 fn route_by_search(
     canvas: &mut Canvas<'_>,
@@ -824,10 +829,17 @@ fn search_within(
             (at == (x, y) && c.rect_ok(&door, |dx, dy| c.door_ok(dx, dy, b, a))).then_some(door)
         })
     };
+    // A corridor may wind round what is in its way, but not across the map: its cost (steps
+    // and turns) stays within DETOUR times the rooms' distance plus a little.
+    let gap = (rb.x0 - ra.x1).max(ra.x0 - rb.x1).max(0) + (rb.y0 - ra.y1).max(ra.y0 - rb.y1).max(0);
+    let budget = (DETOUR * (gap + 2 * w + 8)) as u32;
     let mut found = None;
     // NOTE: the heap holds (estimate, MAX - cost, state): among equal estimates the deepest
     // position is taken first, so ties run straight on instead of fanning out.
-    while let Some(Reverse((_, deep, s))) = heap.pop() {
+    while let Some(Reverse((f, deep, s))) = heap.pop() {
+        if f > budget {
+            break;
+        }
         let g = u32::MAX - deep;
         if g > cost[s as usize] {
             continue;

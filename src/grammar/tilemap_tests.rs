@@ -264,8 +264,9 @@ fn random_maps_pass_the_independent_check() {
     assert!(drawn >= 200, "only {drawn} of 300 maps drawn");
 }
 
-/// The search finds a corridor exactly when a breadth-first search over free tiles finds one
-/// (width 1), on maps cluttered with random walls of corridor.
+/// The search finds a corridor exactly when a plain Dijkstra search over tiles and directions
+/// (no estimate, no window, the same step and turn costs) finds one within the detour budget,
+/// on maps cluttered with random tiles of another corridor.
 #[test]
 fn the_search_finds_a_corridor_whenever_one_exists() {
     let (mut found, mut blocked) = (0, 0);
@@ -299,27 +300,23 @@ fn the_search_finds_a_corridor_whenever_one_exists() {
                 s.owner[i] = CORRIDOR | 7;
             }
         }
-        let (ra, rb) = (
-            Rect {
-                x0: x0[0].into(),
-                y0: y0[0].into(),
-                x1: x1[0].into(),
-                y1: y1[0].into(),
-            },
-            Rect {
-                x0: x0[1].into(),
-                y0: y0[1].into(),
-                x1: x1[1].into(),
-                y1: y1[1].into(),
-            },
-        );
+        let rect = |k: usize| Rect {
+            x0: x0[k].into(),
+            y0: y0[k].into(),
+            x1: x1[k].into(),
+            y1: y1[k].into(),
+        };
+        let (ra, rb) = (rect(0), rect(1));
         let mut canvas = Canvas {
             grid: &mut grid,
             owner: &mut s.owner,
             w,
             h,
         };
-        let expect = bfs_finds(&canvas, &ra, &rb);
+        let gap =
+            (rb.x0 - ra.x1).max(ra.x0 - rb.x1).max(0) + (rb.y0 - ra.y1).max(ra.y0 - rb.y1).max(0);
+        let budget = DETOUR * (gap + 2 + 8);
+        let expect = cheapest_corridor(&canvas, &ra, &rb).is_some_and(|c| c <= budget);
         let got = route_by_search(&mut canvas, &ra, &rb, 0, 1, 0, 1, &mut s.search);
         assert_eq!(got.is_some(), expect, "seed {seed}, clutter {density}%");
         if expect {
@@ -334,44 +331,61 @@ fn the_search_finds_a_corridor_whenever_one_exists() {
     );
 }
 
-/// Plain breadth-first search over tiles where a corridor may go, from tiles outside a door of
-/// `a` to tiles outside a door of `b`.
-fn bfs_finds(c: &Canvas<'_>, a: &Rect, b: &Rect) -> bool {
-    let mut seen = vec![false; (c.w * c.h) as usize];
-    let mut queue = std::collections::VecDeque::new();
+/// The cheapest corridor (one per step, `TURN_COST` per turn) of width 1 from a tile outside a
+/// door of `a` to a tile outside a door of `b`, by Dijkstra's search over tiles and directions.
+fn cheapest_corridor(c: &Canvas<'_>, a: &Rect, b: &Rect) -> Option<i64> {
+    use std::collections::BinaryHeap;
+    // Outside a door of `r`: a step in direction `d` from (x, y) reaches a door tile of `r`
+    // that may open, and the step after it, the floor.
     let outside = |r: &Rect, x: i64, y: i64, own: u32, other: u32| {
-        // (x, y) is just outside a door tile of r that may open.
-        [(1i64, 0i64), (-1, 0), (0, 1), (0, -1)]
-            .iter()
-            .any(|&(dx, dy)| {
-                let (dxx, dyy) = (x + dx, y + dy);
-                let (fx, fy) = (dxx + dx, dyy + dy);
-                fx >= r.x0
-                    && fx < r.x1
-                    && fy >= r.y0
-                    && fy < r.y1
-                    && c.door_ok(dxx, dyy, own, other)
-            })
+        STEPS.iter().any(|&(dx, dy)| {
+            let (door_x, door_y) = (x + dx, y + dy);
+            let (fx, fy) = (door_x + dx, door_y + dy);
+            fx >= r.x0
+                && fx < r.x1
+                && fy >= r.y0
+                && fy < r.y1
+                && c.door_ok(door_x, door_y, own, other)
+        })
     };
+    // The direction a start leaves `a` by: away from the door.
+    let leaving = |x: i64, y: i64| {
+        (0..4).find(|&d| {
+            let (dx, dy) = STEPS[d];
+            let (fx, fy) = (x - 2 * dx, y - 2 * dy);
+            fx >= a.x0 && fx < a.x1 && fy >= a.y0 && fy < a.y1 && c.door_ok(x - dx, y - dy, 0, 1)
+        })
+    };
+    let mut best = vec![i64::MAX; (c.w * c.h * 4) as usize];
+    let mut heap = BinaryHeap::new();
     for y in 0..c.h {
         for x in 0..c.w {
             if c.corridor_ok(x, y) && outside(a, x, y, 0, 1) {
-                seen[(y * c.w + x) as usize] = true;
-                queue.push_back((x, y));
+                let d = leaving(x, y).expect("a start leaves by some side");
+                best[((y * c.w + x) * 4) as usize + d] = 0;
+                heap.push(std::cmp::Reverse((0i64, x, y, d)));
             }
         }
     }
-    while let Some((x, y)) = queue.pop_front() {
+    while let Some(std::cmp::Reverse((cost, x, y, d))) = heap.pop() {
+        if cost > best[((y * c.w + x) * 4) as usize + d] {
+            continue;
+        }
         if outside(b, x, y, 1, 0) {
-            return true;
+            return Some(cost);
         }
-        for (dx, dy) in STEPS {
+        for (nd, &(dx, dy)) in STEPS.iter().enumerate() {
             let (nx, ny) = (x + dx, y + dy);
-            if c.corridor_ok(nx, ny) && !seen[(ny * c.w + nx) as usize] {
-                seen[(ny * c.w + nx) as usize] = true;
-                queue.push_back((nx, ny));
+            if !c.corridor_ok(nx, ny) {
+                continue;
+            }
+            let next = cost + 1 + if nd == d { 0 } else { i64::from(TURN_COST) };
+            let slot = ((ny * c.w + nx) * 4) as usize + nd;
+            if next < best[slot] {
+                best[slot] = next;
+                heap.push(std::cmp::Reverse((next, nx, ny, nd)));
             }
         }
     }
-    false
+    None
 }

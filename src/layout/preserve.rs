@@ -101,49 +101,7 @@ pub fn relax_preserving(
             own.dy.push(fy[v] * s);
             own.limit.push(f32::INFINITY);
         }
-        let moved = |v: u32| {
-            let v = v as usize;
-            (own.dx[v] * own.dx[v] + own.dy[v] * own.dy[v]).sqrt()
-        };
-        // Each edge's box, grown by the largest move of its ends.
-        own.boxes.clear();
-        for (&a, &b) in keep_src.iter().zip(keep_dst) {
-            let m = moved(a).max(moved(b));
-            let (a, b) = (a as usize, b as usize);
-            own.boxes.push([
-                x[a].min(x[b]) - m,
-                y[a].min(y[b]) - m,
-                x[a].max(x[b]) + m,
-                y[a].max(y[b]) + m,
-            ]);
-        }
-        for i in 0..keep_src.len() {
-            let (a, b) = (keep_src[i], keep_dst[i]);
-            let bi = own.boxes[i];
-            for j in i + 1..keep_src.len() {
-                let (c, d) = (keep_src[j], keep_dst[j]);
-                if a == c || a == d || b == c || b == d {
-                    continue;
-                }
-                let bj = own.boxes[j];
-                // PERF: grown boxes that do not meet cannot come together in this step.
-                if bi[2] < bj[0] || bj[2] < bi[0] || bi[3] < bj[1] || bj[3] < bi[1] {
-                    continue;
-                }
-                let p = |v: u32| [x[v as usize], y[v as usize]];
-                let dist = segment_distance(p(a), p(b), p(c), p(d));
-                if dist <= 0.0 {
-                    continue;
-                }
-                // NOTE: a clearance `eps` is kept: without it the distance shrinks geometrically
-                // until rounding makes the segments touch, and touching pairs go unconstrained.
-                let half = 0.45 * (dist - eps).max(0.0);
-                for v in [a, b, c, d] {
-                    let l = &mut own.limit[v as usize];
-                    *l = l.min(half);
-                }
-            }
-        }
+        limit_moves(x, y, keep_src, keep_dst, eps, own);
         let mut largest = 0.0f32;
         for v in 0..n {
             let len = (own.dx[v] * own.dx[v] + own.dy[v] * own.dy[v]).sqrt();
@@ -164,6 +122,122 @@ pub fn relax_preserving(
         }
     }
     report
+}
+
+/// Sets `own.limit[v]` for the moves `own.dx`, `own.dy` (whose `limit` entries must start at
+/// infinity): less than half the distance between any two non-adjacent edges of `keep_src[i]`-
+/// `keep_dst[i]` that `v` is an end of, keeping `eps` apart.
+fn limit_moves(
+    x: &[f32],
+    y: &[f32],
+    keep_src: &[u32],
+    keep_dst: &[u32],
+    eps: f32,
+    own: &mut PreserveScratch,
+) {
+    let moved = |v: u32| {
+        let v = v as usize;
+        (own.dx[v] * own.dx[v] + own.dy[v] * own.dy[v]).sqrt()
+    };
+    // Each edge's box, grown by the largest move of its ends.
+    own.boxes.clear();
+    for (&a, &b) in keep_src.iter().zip(keep_dst) {
+        let m = moved(a).max(moved(b));
+        let (a, b) = (a as usize, b as usize);
+        own.boxes.push([
+            x[a].min(x[b]) - m,
+            y[a].min(y[b]) - m,
+            x[a].max(x[b]) + m,
+            y[a].max(y[b]) + m,
+        ]);
+    }
+    for i in 0..keep_src.len() {
+        let (a, b) = (keep_src[i], keep_dst[i]);
+        let bi = own.boxes[i];
+        for j in i + 1..keep_src.len() {
+            let (c, d) = (keep_src[j], keep_dst[j]);
+            if a == c || a == d || b == c || b == d {
+                continue;
+            }
+            let bj = own.boxes[j];
+            // PERF: grown boxes that do not meet cannot come together in this step.
+            if bi[2] < bj[0] || bj[2] < bi[0] || bi[3] < bj[1] || bj[3] < bi[1] {
+                continue;
+            }
+            let p = |v: u32| [x[v as usize], y[v as usize]];
+            let dist = segment_distance(p(a), p(b), p(c), p(d));
+            if dist <= 0.0 {
+                continue;
+            }
+            // NOTE: a clearance `eps` is kept: without it the distance shrinks geometrically
+            // until rounding makes the segments touch, and touching pairs go unconstrained.
+            let half = 0.45 * (dist - eps).max(0.0);
+            for v in [a, b, c, d] {
+                let l = &mut own.limit[v as usize];
+                *l = l.min(half);
+            }
+        }
+    }
+}
+
+/// Pushes the crowded room pairs apart like [`crate::layout::rooms`]' push-apart (each pair
+/// separated along its axis of least penetration, half each), but with every round's moves
+/// limited as in [`relax_preserving`], so that no two edges of `keep` that are apart come to
+/// cross. `crowded` finds the pairs still too close (it is called after every round, and its
+/// answer is left in `pairs`); `separation(a, b)` is the move `b` needs away from `a` (`a` moves
+/// the opposite way). Runs at most `rounds` rounds; returns the rounds run and whether no pair
+/// is left crowded.
+///
+/// # Runtime
+/// Per round O(p) for `p` pairs, the move limits O(k^2) for `k` kept-apart edges (after a box
+/// test), and one `crowded` call.
+#[allow(clippy::too_many_arguments)]
+pub fn push_apart_preserving(
+    x: &mut [f32],
+    y: &mut [f32],
+    keep_src: &[u32],
+    keep_dst: &[u32],
+    eps: f32,
+    rounds: u32,
+    pairs: &mut Vec<(u32, u32)>,
+    separation: impl Fn(&[f32], &[f32], u32, u32) -> (f32, f32),
+    mut crowded: impl FnMut(&[f32], &[f32], &mut Vec<(u32, u32)>),
+    own: &mut PreserveScratch,
+) -> (u32, bool) {
+    let n = x.len();
+    let mut done = 0;
+    while !pairs.is_empty() {
+        if done == rounds {
+            return (done, false);
+        }
+        own.dx.clear();
+        own.dx.resize(n, 0.0);
+        own.dy.clear();
+        own.dy.resize(n, 0.0);
+        own.limit.clear();
+        own.limit.resize(n, f32::INFINITY);
+        for &(a, b) in pairs.iter() {
+            let (sx, sy) = separation(x, y, a, b);
+            own.dx[a as usize] -= sx;
+            own.dy[a as usize] -= sy;
+            own.dx[b as usize] += sx;
+            own.dy[b as usize] += sy;
+        }
+        limit_moves(x, y, keep_src, keep_dst, eps, own);
+        for v in 0..n {
+            let len = (own.dx[v] * own.dx[v] + own.dy[v] * own.dy[v]).sqrt();
+            let s = if len > own.limit[v] {
+                own.limit[v] / len
+            } else {
+                1.0
+            };
+            x[v] += own.dx[v] * s;
+            y[v] += own.dy[v] * s;
+        }
+        done += 1;
+        crowded(x, y, pairs);
+    }
+    (done, true)
 }
 
 #[cfg(test)]

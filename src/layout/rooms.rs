@@ -40,7 +40,7 @@
 use rstar::primitives::{GeomWithData, Rectangle};
 use rstar::{AABB, RTree};
 
-use super::preserve::{PreserveScratch, relax_preserving};
+use super::preserve::{PreserveScratch, push_apart_preserving, relax_preserving};
 use super::{LayoutGraph, LayoutParams, LayoutReport, LayoutScratch, relax};
 
 /// An R-tree entry: a room's (possibly grown) rectangle and its vertex id.
@@ -49,6 +49,16 @@ type RoomBox = GeomWithData<Rectangle<[f32; 2]>, u32>;
 /// Extra separation a push asks for beyond the exact need, relative to that need, so that the
 /// pushed pair does not count as crowded again after rounding.
 const PUSH_SLACK: f32 = 1.0 / 4096.0;
+
+/// Times a drawing whose planarity-keeping relaxation left rooms overlapping is scaled up by
+/// [`REGROW_FACTOR`] and relaxed again.
+const REGROW_ATTEMPTS: u32 = 3;
+
+/// See [`REGROW_ATTEMPTS`].
+const REGROW_FACTOR: f32 = 1.5;
+
+/// Rounds of the planarity-keeping push-apart before the fallback scales the drawing.
+const PRESERVING_PUSH_ROUNDS: u32 = 256;
 
 /// Relative slack on the fallback's scale factor, for the same reason.
 const SCALE_SLACK: f64 = 1e-3;
@@ -208,6 +218,20 @@ pub fn place_rooms_keeping(
 
     let mut pairs = Vec::new();
     crowded_pairs_into(x, y, w, h, rooms.margin, &mut pairs);
+    // Crowding left by a relaxation that had to keep the corridors apart is rooms hemmed in by
+    // corridors: give the drawing room (scale it up, which keeps it planar) and relax again, a
+    // few times, before pushing pairs apart.
+    if let Some((ks, kd)) = keep {
+        let mut own = PreserveScratch::default();
+        for _ in 0..REGROW_ATTEMPTS {
+            if pairs.is_empty() {
+                break;
+            }
+            super::upscale(x, y, REGROW_FACTOR);
+            relax_preserving(&room_graph, ks, kd, x, y, &room_params, scratch, &mut own);
+            crowded_pairs_into(x, y, w, h, rooms.margin, &mut pairs);
+        }
+    }
     let overlaps_after_relax = pairs
         .iter()
         .filter(|&&(a, b)| rooms_crowded(x, y, w, h, a, b, 0.0))
@@ -231,11 +255,31 @@ pub fn place_rooms_keeping(
     if let (Some((x0, y0, before)), Some((ks, kd))) = (kept, keep)
         && crate::layout::quality::count_crossings(x, y, ks, kd) > before
     {
+        // The plain pushes made corridors cross: push again from the drawing before them, each
+        // round's moves limited so that no corridor comes to cross another (PrEd's bound), and
+        // only if that does not clear every pair, scale.
         x.copy_from_slice(&x0);
         y.copy_from_slice(&y0);
         crowded_pairs_into(x, y, w, h, rooms.margin, &mut pairs);
-        push_rounds_used = 0;
-        fallback = fallback_slow_path(x, y, w, h, rooms, &mut pairs);
+        let eps = super::preserve::CLEARANCE * room_params.length;
+        let (rounds, clear) = push_apart_preserving(
+            x,
+            y,
+            ks,
+            kd,
+            eps,
+            PRESERVING_PUSH_ROUNDS,
+            &mut pairs,
+            |x, y, a, b| pair_separation(x, y, w, h, a, b, rooms.margin),
+            |x, y, out| crowded_pairs_into(x, y, w, h, rooms.margin, out),
+            &mut PreserveScratch::default(),
+        );
+        push_rounds_used = rounds;
+        fallback = if clear {
+            Fallback::None
+        } else {
+            fallback_slow_path(x, y, w, h, rooms, &mut pairs)
+        };
     }
     debug_assert!(
         overlapping_pairs(x, y, w, h).is_empty(),
@@ -451,26 +495,48 @@ fn push_apart(
 }
 
 /// Separates rooms `a` and `b`, if crowded, along the axis where they penetrate least (`x` on a
-/// tie), each moving half the way. Coincident centres split with `b` on the positive side.
+/// tie), each moving half the way ([`pair_separation`]).
 #[allow(clippy::too_many_arguments)]
 fn push_pair(x: &mut [f32], y: &mut [f32], w: &[f32], h: &[f32], a: u32, b: u32, margin: f32) {
+    let (sx, sy) = pair_separation(x, y, w, h, a, b, margin);
+    let (a, b) = (a as usize, b as usize);
+    x[a] -= sx;
+    x[b] += sx;
+    y[a] -= sy;
+    y[b] += sy;
+}
+
+/// The move `(dx, dy)` room `b` needs away from room `a` (and `a` the opposite way) to clear
+/// their crowding: half the penetration on the axis where they penetrate least (`x` on a tie),
+/// plus a little slack; zero when they are not crowded. Coincident centres split with `b` on
+/// the positive side.
+#[allow(clippy::too_many_arguments)]
+fn pair_separation(
+    x: &[f32],
+    y: &[f32],
+    w: &[f32],
+    h: &[f32],
+    a: u32,
+    b: u32,
+    margin: f32,
+) -> (f32, f32) {
     if !rooms_crowded(x, y, w, h, a, b, margin) {
-        return;
+        return (0.0, 0.0);
     }
     let (a, b) = (a as usize, b as usize);
     let (dx, dy) = (x[b] - x[a], y[b] - y[a]);
     let (need_x, need_y) = ((w[a] + w[b]) * 0.5 + margin, (h[a] + h[b]) * 0.5 + margin);
     let (pen_x, pen_y) = (need_x - dx.abs(), need_y - dy.abs());
-    let (pos, d, need, pen) = if pen_x <= pen_y {
-        (x, dx, need_x, pen_x)
+    let along_x = pen_x <= pen_y;
+    let (d, need, pen, at) = if along_x {
+        (dx, need_x, pen_x, x[a].abs().max(x[b].abs()))
     } else {
-        (y, dy, need_y, pen_y)
+        (dy, need_y, pen_y, y[a].abs().max(y[b].abs()))
     };
-    let ulp = 4.0 * f32::EPSILON * pos[a].abs().max(pos[b].abs());
+    let ulp = 4.0 * f32::EPSILON * at;
     let half = 0.5 * (pen + need * PUSH_SLACK + ulp);
     let half = if d >= 0.0 { half } else { -half };
-    pos[a] -= half;
-    pos[b] += half;
+    if along_x { (half, 0.0) } else { (0.0, half) }
 }
 
 /// The fallback when the push rounds ran out: separates coincident centres, scales about the

@@ -548,10 +548,10 @@ fn generated_grammar_levels_verify_and_rooms_never_overlap() {
             "no column `{name}`"
         );
     }
-    let dungeon = library::load("dungeon").unwrap();
-    let rule_names: Vec<String> = dungeon.rules.iter().map(|r| r.name.clone()).collect();
+    let cyclic = library::load("cyclic").unwrap();
+    let rule_names: Vec<String> = cyclic.rules.iter().map(|r| r.name.clone()).collect();
     for (key, expected) in [
-        (META_TAGS, dungeon.tags.names().to_vec()),
+        (META_TAGS, cyclic.tags.names().to_vec()),
         (META_RULES, rule_names.clone()),
     ] {
         let text = archive
@@ -575,6 +575,12 @@ fn generated_grammar_levels_verify_and_rooms_never_overlap() {
         ["room_x0", "room_y0", "room_x1", "room_y1"].map(|c| list_column::<Int32Type>(&path, c));
     let uses = list_column::<UInt32Type>(&path, "rule_uses");
     let rewrites = column_u32(&path, "rewrites");
+    let cycle_rank = column_u32(&path, "cycle_rank");
+    // The default rules make loops: the start-goal cycle at least.
+    assert!(
+        cycle_rank.iter().all(|&c| c >= 1),
+        "a default level without a loop: {cycle_rank:?}"
+    );
     for (l, &i) in index.iter().enumerate() {
         let n = vertex_x[l].len();
         let rooms = [&x0[l], &y0[l], &x1[l], &y1[l]].map(|c| c.clone());
@@ -583,7 +589,7 @@ fn generated_grammar_levels_verify_and_rooms_never_overlap() {
             "level {i}: rooms or tags are not one per vertex"
         );
         assert!(
-            tags[l].iter().all(|&t| (t as usize) < dungeon.tags.len()),
+            tags[l].iter().all(|&t| (t as usize) < cyclic.tags.len()),
             "level {i}: tag out of range"
         );
         let real = (0..n)
