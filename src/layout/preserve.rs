@@ -329,4 +329,62 @@ mod tests {
         assert!(checked > 50, "{checked}");
         assert!(plain_created > 0, "the test should be able to fail");
     }
+
+    /// The planarity-keeping push-apart never makes kept-apart edges cross, and separates
+    /// crowded pairs where the edges leave it room: points one unit apart pushed to two units,
+    /// on crossing-free trees.
+    #[test]
+    fn push_apart_preserving_never_makes_edges_cross() {
+        let mut rng = WarrenRng::new(11);
+        let (mut cleared, mut runs) = (0, 0);
+        for _ in 0..200 {
+            let n = 5 + rng.below(12) as usize;
+            let mut x: Vec<f32> = (0..n).map(|_| rng.unit_f32() * 6.0).collect();
+            let mut y: Vec<f32> = (0..n).map(|_| rng.unit_f32() * 6.0).collect();
+            // A path in x order is drawn without crossings.
+            let mut order: Vec<u32> = (0..n as u32).collect();
+            order.sort_by(|&a, &b| x[a as usize].total_cmp(&x[b as usize]));
+            let src: Vec<u32> = order[..n - 1].to_vec();
+            let dst: Vec<u32> = order[1..].to_vec();
+            if count_crossings(&x, &y, &src, &dst) > 0 {
+                continue;
+            }
+            let crowded = |x: &[f32], y: &[f32], out: &mut Vec<(u32, u32)>| {
+                out.clear();
+                for a in 0..x.len() {
+                    for b in a + 1..x.len() {
+                        if (x[a] - x[b]).hypot(y[a] - y[b]) < 2.0 {
+                            out.push((a as u32, b as u32));
+                        }
+                    }
+                }
+            };
+            let separation = |x: &[f32], y: &[f32], a: u32, b: u32| {
+                let (a, b) = (a as usize, b as usize);
+                let (dx, dy) = (x[b] - x[a], y[b] - y[a]);
+                let d = dx.hypot(dy).max(1e-3);
+                let need = 0.5 * (2.0 - d).max(0.0) + 1e-3;
+                (dx / d * need, dy / d * need)
+            };
+            let mut pairs = Vec::new();
+            crowded(&x, &y, &mut pairs);
+            let (_, clear) = push_apart_preserving(
+                &mut x,
+                &mut y,
+                &src,
+                &dst,
+                1e-3,
+                200,
+                &mut pairs,
+                separation,
+                crowded,
+                &mut PreserveScratch::default(),
+            );
+            assert_eq!(count_crossings(&x, &y, &src, &dst), 0);
+            runs += 1;
+            cleared += usize::from(clear);
+        }
+        assert!(runs > 150, "{runs} drawings");
+        assert!(cleared * 2 > runs, "{cleared} of {runs} cleared");
+    }
 }

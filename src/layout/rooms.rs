@@ -13,6 +13,10 @@
 //!    unit length 80% of level-sized test graphs still had overlapping rooms after relaxing,
 //!    against 15% this way). The layout is first scaled up to the mean target (seed 000's
 //!    "upscaling": the solver contracts far better than it expands), then [`relax`]ed.
+//!    With corridors to keep apart ([`place_rooms_keeping`]), the relaxation runs plain first
+//!    and again with moves limited (PrEd) only if the plain one made corridors cross; rooms
+//!    still crowded after it are hemmed in by corridors, so the drawing is scaled up by
+//!    `REGROW_FACTOR` (which keeps it planar) and relaxed again, up to `REGROW_ATTEMPTS` times.
 //! 2. **Detection.** Pairs of rooms closer than `margin` come from a bulk-loaded R-tree of the
 //!    rooms grown by `margin / 2` on every side ([`crowded_pairs`]), checked against an all-pairs
 //!    oracle in the tests.
@@ -22,7 +26,11 @@
 //!    centres about their centroid by the factor the worst pair needs (after separating exactly
 //!    coincident centres; a factor above 64 is cut to 64 and the pairs still crowded are pushed
 //!    apart again, so the drawing stays within a bounded size), and as a last resort an
-//!    order-preserving grid spread whose separation is exact in `f32` ([`Fallback`]).
+//!    order-preserving grid spread whose separation is exact in `f32` ([`Fallback`]). With
+//!    corridors to keep apart, pushes that make two corridors cross are redone from the drawing
+//!    before them with every round's moves limited as in the relaxation
+//!    ([`push_apart_preserving`]), and only when that leaves pairs crowded does the scaling
+//!    take over.
 //!
 //! # Conventions
 //! Two rooms *overlap* when their open interiors intersect: `|dx| < (w_a + w_b) / 2` and
@@ -52,10 +60,10 @@ const PUSH_SLACK: f32 = 1.0 / 4096.0;
 
 /// Times a drawing whose planarity-keeping relaxation left rooms overlapping is scaled up by
 /// [`REGROW_FACTOR`] and relaxed again.
-const REGROW_ATTEMPTS: u32 = 3;
+const REGROW_ATTEMPTS: u32 = 5;
 
 /// See [`REGROW_ATTEMPTS`].
-const REGROW_FACTOR: f32 = 1.5;
+const REGROW_FACTOR: f32 = 1.25;
 
 /// Rounds of the planarity-keeping push-apart before the fallback scales the drawing.
 const PRESERVING_PUSH_ROUNDS: u32 = 256;
