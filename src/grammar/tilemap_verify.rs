@@ -81,15 +81,18 @@ pub fn verify_tile_map(
     // Room floors.
     let n = rooms.x0.len();
     let solid = |v: usize| rooms.x0[v] < rooms.x1[v] && rooms.y0[v] < rooms.y1[v];
-    let mut room_of = vec![NONE; grid.cells.len()];
-    let mut facts = MapFacts::default();
-    for v in (0..n).filter(|&v| solid(v)) {
-        let (x0, y0, x1, y1) = (
+    let room = |v: usize| {
+        (
             i64::from(rooms.x0[v]),
             i64::from(rooms.y0[v]),
             i64::from(rooms.x1[v]),
             i64::from(rooms.y1[v]),
-        );
+        )
+    };
+    let mut room_of = vec![NONE; grid.cells.len()];
+    let mut facts = MapFacts::default();
+    for v in (0..n).filter(|&v| solid(v)) {
+        let (x0, y0, x1, y1) = room(v);
         ensure_level!(
             x0 >= 1 && y0 >= 1 && x1 < w && y1 < h,
             "room {v} [{x0}, {x1}) x [{y0}, {y1}) and its wall do not fit the {w} x {h} grid"
@@ -113,12 +116,7 @@ pub fn verify_tile_map(
     }
     // Room walls: wall or door, doors beside the floor (never at a corner).
     for v in (0..n).filter(|&v| solid(v)) {
-        let (x0, y0, x1, y1) = (
-            i64::from(rooms.x0[v]),
-            i64::from(rooms.y0[v]),
-            i64::from(rooms.x1[v]),
-            i64::from(rooms.y1[v]),
-        );
+        let (x0, y0, x1, y1) = room(v);
         for y in y0 - 1..=y1 {
             for x in x0 - 1..=x1 {
                 if (x0..x1).contains(&x) && (y0..y1).contains(&y) {

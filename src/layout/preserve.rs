@@ -101,19 +101,7 @@ pub fn relax_preserving(
             own.dy.push(fy[v] * s);
             own.limit.push(f32::INFINITY);
         }
-        limit_moves(x, y, keep_src, keep_dst, eps, own);
-        let mut largest = 0.0f32;
-        for v in 0..n {
-            let len = (own.dx[v] * own.dx[v] + own.dy[v] * own.dy[v]).sqrt();
-            let s = if len > own.limit[v] {
-                own.limit[v] / len
-            } else {
-                1.0
-            };
-            x[v] += own.dx[v] * s;
-            y[v] += own.dy[v] * s;
-            largest = largest.max(len * s);
-        }
+        let largest = move_limited(x, y, keep_src, keep_dst, eps, own);
         report.iterations += 1;
         report.last_move = largest / params.length;
         if largest < params.tolerance * params.length {
@@ -122,6 +110,32 @@ pub fn relax_preserving(
         }
     }
     report
+}
+
+/// Moves every vertex by `own.dx`, `own.dy`, each move shortened to its limit
+/// ([`limit_moves`]); returns the longest move made.
+fn move_limited(
+    x: &mut [f32],
+    y: &mut [f32],
+    keep_src: &[u32],
+    keep_dst: &[u32],
+    eps: f32,
+    own: &mut PreserveScratch,
+) -> f32 {
+    limit_moves(x, y, keep_src, keep_dst, eps, own);
+    let mut largest = 0.0f32;
+    for v in 0..x.len() {
+        let len = (own.dx[v] * own.dx[v] + own.dy[v] * own.dy[v]).sqrt();
+        let s = if len > own.limit[v] {
+            own.limit[v] / len
+        } else {
+            1.0
+        };
+        x[v] += own.dx[v] * s;
+        y[v] += own.dy[v] * s;
+        largest = largest.max(len * s);
+    }
+    largest
 }
 
 /// Sets `own.limit[v]` for the moves `own.dx`, `own.dy` (whose `limit` entries must start at
@@ -223,17 +237,7 @@ pub fn push_apart_preserving(
             own.dx[b as usize] += sx;
             own.dy[b as usize] += sy;
         }
-        limit_moves(x, y, keep_src, keep_dst, eps, own);
-        for v in 0..n {
-            let len = (own.dx[v] * own.dx[v] + own.dy[v] * own.dy[v]).sqrt();
-            let s = if len > own.limit[v] {
-                own.limit[v] / len
-            } else {
-                1.0
-            };
-            x[v] += own.dx[v] * s;
-            y[v] += own.dy[v] * s;
-        }
+        move_limited(x, y, keep_src, keep_dst, eps, own);
         done += 1;
         crowded(x, y, pairs);
     }
