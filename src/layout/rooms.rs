@@ -66,7 +66,7 @@ const REGROW_ATTEMPTS: u32 = 5;
 const REGROW_FACTOR: f32 = 1.25;
 
 /// Rounds of the planarity-keeping push-apart before the fallback scales the drawing.
-const PRESERVING_PUSH_ROUNDS: u32 = 256;
+const PRESERVING_PUSH_ROUNDS: u32 = 48;
 
 /// Relative slack on the fallback's scale factor, for the same reason.
 const SCALE_SLACK: f64 = 1e-3;
