@@ -24,7 +24,7 @@
 //! one turn, into the other), a Z (out, across at half way, in); each shape is checked tile by
 //! tile against what is already drawn. When none fits, an A* search over brush positions (the
 //! corridor's `width x width` cross-section) with a penalty per turn finds the cheapest
-//! corridor that keeps every rule above ([`route_by_search`], the slow path). Corridors drawn
+//! corridor that keeps every rule above (`route_by_search`, the slow path). Corridors drawn
 //! early can box in a later one: a corridor that no search can draw is moved to the front and
 //! the map drawn again (up to four attempts) before the seed fails.
 //!

@@ -53,7 +53,7 @@ pub fn draw_level(level: &Level<'_>, x0: f32, y0: f32, size: f32, scene: &mut Sc
 }
 
 /// [`draw_level`], with `graph` drawing a level's graph over its tile map
-/// ([`draw_graph_overlay`]) when it has both.
+/// (rooms tinted by tag, corridors centre to centre) when it has both.
 pub fn draw_level_with(
     level: &Level<'_>,
     x0: f32,
