@@ -30,9 +30,6 @@
 //!
 //! [`super::tilemap_verify`] checks a stored map against its graph without using anything here.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use crate::core::graph::edge_flag;
 use crate::core::grid::{Grid, cell};
 
@@ -208,7 +205,7 @@ pub struct TileScratch {
 struct SearchScratch {
     cost: Vec<u32>,
     came: Vec<u32>,
-    heap: BinaryHeap<Reverse<(u32, u32, u32)>>,
+    buckets: Vec<Vec<(u32, u32)>>,
     path: Vec<u32>,
 }
 
@@ -722,19 +719,17 @@ fn side_range(r: &Rect, side: usize, w: i64) -> std::ops::RangeInclusive<i64> {
 /// How much longer than the rooms' distance (plus a little) a searched corridor may be.
 const DETOUR: i64 = 3;
 
-/// Tiles around the two rooms' box that the first search may use.
-const SEARCH_MARGIN: i64 = 16;
-
 /// The slow path: A* over brush positions (top-left tile of the corridor's `w x w`
 /// cross-section) and the direction moved in, cost one per step plus [`TURN_COST`] per turn,
 /// from every door that fits on `a` to any that fits on `b`. Claims the corridor and returns
 /// (door tiles, floor tiles), or `None` when no corridor fits.
 ///
-/// The search first keeps to the two rooms' box grown by [`SEARCH_MARGIN`] tiles (its memory
-/// and time stay those of the neighbourhood however large the map is), and only when nothing
-/// fits there searches the whole map. Either way a corridor costs at most [`DETOUR`] times the
-/// rooms' distance (plus a few tiles): a corridor round the whole level is no corridor a
-/// designer would draw, and the seed fails instead.
+/// A corridor costs at most [`DETOUR`] times the rooms' distance (plus a few tiles): one round
+/// the whole level is no corridor a designer would draw, and the seed fails instead. That
+/// budget also bounds where the search can go: a position `d` tiles outside the box of the two
+/// rooms is at least `d` steps from the start and `d` from the goal, so with `cost + estimate
+/// <= budget` no position beyond `budget / 2` of the box is ever taken, and the search keeps to
+/// that window (its memory and time are those of the neighbourhood, however large the map).
 #[allow(clippy::too_many_arguments)]
 fn route_by_search(
     canvas: &mut Canvas<'_>,
@@ -746,27 +741,20 @@ fn route_by_search(
     w: i64,
     search: &mut SearchScratch,
 ) -> Option<(u32, u32)> {
-    let grow = SEARCH_MARGIN + 2 * w;
+    let gap = (rb.x0 - ra.x1).max(ra.x0 - rb.x1).max(0) + (rb.y0 - ra.y1).max(ra.y0 - rb.y1).max(0);
+    let budget = DETOUR * (gap + 2 * w + 8);
+    let grow = budget / 2 + w + 2;
     let near = Rect {
         x0: (ra.x0.min(rb.x0) - grow).max(0),
         y0: (ra.y0.min(rb.y0) - grow).max(0),
         x1: (ra.x1.max(rb.x1) + grow).min(canvas.w),
         y1: (ra.y1.max(rb.y1) + grow).min(canvas.h),
     };
-    let whole = Rect {
-        x0: 0,
-        y0: 0,
-        x1: canvas.w,
-        y1: canvas.h,
-    };
-    search_within(canvas, ra, rb, a, b, e, w, &near, search).or_else(|| {
-        (near != whole)
-            .then(|| search_within(canvas, ra, rb, a, b, e, w, &whole, search))
-            .flatten()
-    })
+    search_within(canvas, ra, rb, a, b, e, w, &near, budget as u32, search)
 }
 
-/// [`route_by_search`] over brush positions inside `window` only.
+/// [`route_by_search`] over brush positions inside `window`, for corridors costing at most
+/// `budget`.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn search_within(
@@ -778,12 +766,13 @@ fn search_within(
     e: u32,
     w: i64,
     window: &Rect,
+    budget: u32,
     search: &mut SearchScratch,
 ) -> Option<(u32, u32)> {
     let SearchScratch {
         cost,
         came,
-        heap,
+        buckets,
         path,
     } = search;
     let (gw, gh) = (window.x1 - window.x0, window.y1 - window.y0);
@@ -792,7 +781,13 @@ fn search_within(
     cost.resize(cells * 4, u32::MAX);
     came.clear();
     came.resize(cells * 4, u32::MAX);
-    heap.clear();
+    // PERF: a bucket queue, one stack of (cost, state) per value of cost + estimate: the
+    // values are small integers that never fall (the estimate is consistent), so taking the
+    // next state is O(1) where a binary heap spent most of the search's time.
+    if buckets.len() <= budget as usize {
+        buckets.resize_with(budget as usize + 1, Vec::new);
+    }
+    buckets.iter_mut().for_each(Vec::clear);
     let brush_ok = |c: &Canvas<'_>, x: i64, y: i64| {
         x >= window.x0
             && y >= window.y0
@@ -815,7 +810,10 @@ fn search_within(
             {
                 let s = state(x, y, side);
                 cost[s as usize] = 0;
-                heap.push(Reverse((estimate(x, y), u32::MAX, s)));
+                let f = estimate(x, y);
+                if f <= budget {
+                    buckets[f as usize].push((0, s));
+                }
             }
         }
     }
@@ -829,38 +827,33 @@ fn search_within(
             (at == (x, y) && c.rect_ok(&door, |dx, dy| c.door_ok(dx, dy, b, a))).then_some(door)
         })
     };
-    // A corridor may wind round what is in its way, but not across the map: its cost (steps
-    // and turns) stays within DETOUR times the rooms' distance plus a little.
-    let gap = (rb.x0 - ra.x1).max(ra.x0 - rb.x1).max(0) + (rb.y0 - ra.y1).max(ra.y0 - rb.y1).max(0);
-    let budget = (DETOUR * (gap + 2 * w + 8)) as u32;
     let mut found = None;
-    // NOTE: the heap holds (estimate, MAX - cost, state): among equal estimates the deepest
-    // position is taken first, so ties run straight on instead of fanning out.
-    while let Some(Reverse((f, deep, s))) = heap.pop() {
-        if f > budget {
-            break;
-        }
-        let g = u32::MAX - deep;
-        if g > cost[s as usize] {
-            continue;
-        }
-        let (p, d) = ((s / 4) as i64, (s % 4) as usize);
-        let (x, y) = place(p);
-        if let Some(door) = goal(canvas, x, y) {
-            found = Some((s, door));
-            break;
-        }
-        for (nd, &(dx, dy)) in STEPS.iter().enumerate() {
-            let (nx, ny) = (x + dx, y + dy);
-            if !brush_ok(canvas, nx, ny) {
+    // NOTE: each bucket is a stack: among states of equal cost + estimate the latest pushed,
+    // usually the deepest, is taken first, so ties run straight on instead of fanning out.
+    'search: for f in 0..=budget as usize {
+        while let Some((g, s)) = buckets[f].pop() {
+            if g > cost[s as usize] {
                 continue;
             }
-            let ng = g + 1 + if nd == d { 0 } else { TURN_COST };
-            let ns = state(nx, ny, nd);
-            if ng < cost[ns as usize] {
-                cost[ns as usize] = ng;
-                came[ns as usize] = s;
-                heap.push(Reverse((ng + estimate(nx, ny), u32::MAX - ng, ns)));
+            let (p, d) = ((s / 4) as i64, (s % 4) as usize);
+            let (x, y) = place(p);
+            if let Some(door) = goal(canvas, x, y) {
+                found = Some((s, door));
+                break 'search;
+            }
+            for (nd, &(dx, dy)) in STEPS.iter().enumerate() {
+                let (nx, ny) = (x + dx, y + dy);
+                if !brush_ok(canvas, nx, ny) {
+                    continue;
+                }
+                let ng = g + 1 + if nd == d { 0 } else { TURN_COST };
+                let ns = state(nx, ny, nd);
+                let nf = ng + estimate(nx, ny);
+                if ng < cost[ns as usize] && nf <= budget {
+                    cost[ns as usize] = ng;
+                    came[ns as usize] = s;
+                    buckets[nf as usize].push((ng, ns));
+                }
             }
         }
     }
