@@ -22,6 +22,8 @@ pub struct PreserveScratch {
     dy: Vec<f32>,
     limit: Vec<f32>,
     boxes: Vec<[f32; 4]>,
+    /// Edge indices by their boxes' left sides, kept between steps.
+    order: Vec<u32>,
 }
 
 /// Squared distance from point `p` to segment `a b`.
@@ -165,17 +167,33 @@ fn limit_moves(
             y[a].max(y[b]) + m,
         ]);
     }
-    for i in 0..keep_src.len() {
+    // PERF: sweep and prune. Edges sorted by their boxes' left sides meet an edge's box only
+    // while their left side is not past its right side, so the pair loop stops there instead
+    // of testing every pair's boxes (the same pairs are measured as by an all-pairs box test;
+    // `min` is order-free, so the limits are the same to the bit). The order is kept from the
+    // last call: vertices move little per step, so the insertion sort is nearly linear.
+    let k = keep_src.len();
+    if own.order.len() != k {
+        own.order.clear();
+        own.order.extend(0..k as u32);
+    }
+    insertion_sort_by_left(&mut own.order, &own.boxes);
+    for p in 0..k {
+        let i = own.order[p] as usize;
         let (a, b) = (keep_src[i], keep_dst[i]);
         let bi = own.boxes[i];
-        for j in i + 1..keep_src.len() {
+        for &j in &own.order[p + 1..] {
+            let j = j as usize;
+            let bj = own.boxes[j];
+            if bj[0] > bi[2] {
+                break;
+            }
             let (c, d) = (keep_src[j], keep_dst[j]);
             if a == c || a == d || b == c || b == d {
                 continue;
             }
-            let bj = own.boxes[j];
             // PERF: grown boxes that do not meet cannot come together in this step.
-            if bi[2] < bj[0] || bj[2] < bi[0] || bi[3] < bj[1] || bj[3] < bi[1] {
+            if bi[3] < bj[1] || bj[3] < bi[1] {
                 continue;
             }
             let p = |v: u32| [x[v as usize], y[v as usize]];
@@ -191,6 +209,27 @@ fn limit_moves(
                 *l = l.min(half);
             }
         }
+    }
+}
+
+/// Sorts `order` (indices into `boxes`) by the boxes' left sides, ties by index, so that the
+/// order is a function of the boxes alone. Insertion sort: linear on the nearly sorted orders
+/// consecutive solver steps leave.
+fn insertion_sort_by_left(order: &mut [u32], boxes: &[[f32; 4]]) {
+    let key = |i: u32| (boxes[i as usize][0], i);
+    for p in 1..order.len() {
+        let item = order[p];
+        let (kx, ki) = key(item);
+        let mut q = p;
+        while q > 0 {
+            let (px, pi) = key(order[q - 1]);
+            if px < kx || (px == kx && pi < ki) {
+                break;
+            }
+            order[q] = order[q - 1];
+            q -= 1;
+        }
+        order[q] = item;
     }
 }
 
@@ -261,6 +300,87 @@ mod tests {
         assert!((d - 1.0).abs() < 1e-6, "{d}");
         let d = segment_distance([0.0, 0.0], [1.0, 0.0], [4.0, 4.0], [5.0, 4.0]);
         assert!((d - 5.0).abs() < 1e-5, "{d}");
+    }
+
+    /// The sweep in [`limit_moves`] measures exactly the pairs an all-pairs box test does: the
+    /// limits equal, to the bit, those of the plain double loop, over random segments and moves
+    /// (and over several calls, so that the order kept between calls is exercised).
+    #[test]
+    fn sweep_limits_equal_all_pairs_limits() {
+        let mut rng = WarrenRng::new(5);
+        for _ in 0..300 {
+            let n = 4 + rng.below(30) as usize;
+            let k = 2 + rng.below(40) as usize;
+            let keep_src: Vec<u32> = (0..k).map(|_| rng.below(n as u32)).collect();
+            let keep_dst: Vec<u32> = (0..k).map(|_| rng.below(n as u32)).collect();
+            let mut own = PreserveScratch::default();
+            let (mut x, mut y): (Vec<f32>, Vec<f32>) = (
+                (0..n).map(|_| rng.unit_f32() * 20.0).collect(),
+                (0..n).map(|_| rng.unit_f32() * 20.0).collect(),
+            );
+            for _ in 0..4 {
+                let m = rng.unit_f32() * 4.0;
+                own.dx = (0..n).map(|_| (rng.unit_f32() - 0.5) * m).collect();
+                own.dy = (0..n).map(|_| (rng.unit_f32() - 0.5) * m).collect();
+                own.limit = vec![f32::INFINITY; n];
+                limit_moves(&x, &y, &keep_src, &keep_dst, 1e-3, &mut own);
+                let expected = all_pairs_limits(&x, &y, &keep_src, &keep_dst, &own.dx, &own.dy);
+                for v in 0..n {
+                    assert_eq!(own.limit[v].to_bits(), expected[v].to_bits(), "vertex {v}");
+                }
+                for v in 0..n {
+                    x[v] += own.dx[v];
+                    y[v] += own.dy[v];
+                }
+            }
+        }
+    }
+
+    /// The oracle: every pair of edges, skipped only when their boxes grown by their ends'
+    /// moves do not meet.
+    fn all_pairs_limits(
+        x: &[f32],
+        y: &[f32],
+        src: &[u32],
+        dst: &[u32],
+        dx: &[f32],
+        dy: &[f32],
+    ) -> Vec<f32> {
+        let mut limit = vec![f32::INFINITY; x.len()];
+        let moved =
+            |v: u32| (dx[v as usize] * dx[v as usize] + dy[v as usize] * dy[v as usize]).sqrt();
+        let grown = |i: usize| {
+            let (a, b) = (src[i] as usize, dst[i] as usize);
+            let m = moved(src[i]).max(moved(dst[i]));
+            [
+                x[a].min(x[b]) - m,
+                y[a].min(y[b]) - m,
+                x[a].max(x[b]) + m,
+                y[a].max(y[b]) + m,
+            ]
+        };
+        for i in 0..src.len() {
+            for j in i + 1..src.len() {
+                let (a, b, c, d) = (src[i], dst[i], src[j], dst[j]);
+                if a == c || a == d || b == c || b == d {
+                    continue;
+                }
+                let (bi, bj) = (grown(i), grown(j));
+                if bi[2] < bj[0] || bj[2] < bi[0] || bi[3] < bj[1] || bj[3] < bi[1] {
+                    continue;
+                }
+                let p = |v: u32| [x[v as usize], y[v as usize]];
+                let dist = segment_distance(p(a), p(b), p(c), p(d));
+                if dist <= 0.0 {
+                    continue;
+                }
+                let half = 0.45 * (dist - 1e-3f32).max(0.0);
+                for v in [a, b, c, d] {
+                    limit[v as usize] = limit[v as usize].min(half);
+                }
+            }
+        }
+        limit
     }
 
     /// Random drawings without crossings (spanning trees of random points plus extra edges)
