@@ -24,6 +24,8 @@ pub struct PreserveScratch {
     boxes: Vec<[f32; 4]>,
     /// Edge indices by their boxes' left sides, kept between steps.
     order: Vec<u32>,
+    /// The edges' boxes and ends in that order.
+    sorted: Vec<([f32; 4], [u32; 2])>,
 }
 
 /// Squared distance from point `p` to segment `a b`.
@@ -178,22 +180,23 @@ fn limit_moves(
         own.order.extend(0..k as u32);
     }
     insertion_sort_by_left(&mut own.order, &own.boxes);
-    for p in 0..k {
-        let i = own.order[p] as usize;
-        let (a, b) = (keep_src[i], keep_dst[i]);
-        let bi = own.boxes[i];
-        for &j in &own.order[p + 1..] {
-            let j = j as usize;
-            let bj = own.boxes[j];
+    // PERF: the boxes and ends copied out in sweep order, so that the pair loop reads
+    // consecutive memory and tests the boxes (the strongest filter) before the ends.
+    own.sorted.clear();
+    own.sorted.extend(own.order.iter().map(|&i| {
+        let i = i as usize;
+        (own.boxes[i], [keep_src[i], keep_dst[i]])
+    }));
+    for (p, &(bi, [a, b])) in own.sorted.iter().enumerate() {
+        for &(bj, [c, d]) in &own.sorted[p + 1..] {
             if bj[0] > bi[2] {
                 break;
             }
-            let (c, d) = (keep_src[j], keep_dst[j]);
-            if a == c || a == d || b == c || b == d {
-                continue;
-            }
             // PERF: grown boxes that do not meet cannot come together in this step.
             if bi[3] < bj[1] || bj[3] < bi[1] {
+                continue;
+            }
+            if a == c || a == d || b == c || b == d {
                 continue;
             }
             let p = |v: u32| [x[v as usize], y[v as usize]];
