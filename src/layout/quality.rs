@@ -5,7 +5,8 @@
 //! Crossings are found through an R-tree ([`rstar`]) of the edges' bounding boxes: each edge asks
 //! the tree for the boxes that overlap its own, and only those pairs get the exact segment test,
 //! so a layout whose edges are short next to its extent costs O(m log m) instead of O(m^2).
-//! Graphs below [`TREE_FROM`] edges take a plain all-pairs loop, which beats building a tree.
+//! Graphs below [`TREE_FROM`] edges take a sweep over the boxes sorted by their left sides,
+//! which beats building a tree.
 //! [`crossings_brute`] checks every pair and is the oracle both paths are tested against.
 //!
 //! Two edges that share an endpoint (the same vertex id) never count as crossing; edges that only
@@ -218,14 +219,20 @@ fn for_each_crossing<B>(
     debug_assert_eq!(x.len(), y.len(), "one y per x");
     debug_assert_eq!(src.len(), dst.len(), "one dst per src");
     if src.len() < TREE_FROM {
-        crossings_all_pairs(x, y, src, dst, keep, visit)
+        crossings_sweep(x, y, src, dst, keep, visit)
     } else {
         crossings_tree(x, y, src, dst, keep, visit)
     }
 }
 
-/// [`for_each_crossing`] by checking every pair of kept edges.
-fn crossings_all_pairs<B>(
+/// [`for_each_crossing`] by a sweep over the kept edges' boxes (fewer than [`TREE_FROM`]
+/// edges): sorted by their left sides, an edge is tested against the edges after it only while
+/// their left side is not past its right side. The pairs met are those whose closed boxes
+/// overlap in x, a superset of the pairs that can intersect.
+///
+/// PERF: the boxes live on the stack (no allocation), and the sweep replaces the all-pairs loop
+/// that was most of a small level's crossing count.
+fn crossings_sweep<B>(
     x: &[f32],
     y: &[f32],
     src: &[u32],
@@ -233,16 +240,46 @@ fn crossings_all_pairs<B>(
     keep: impl Fn(usize) -> bool,
     mut visit: impl FnMut(usize, usize) -> ControlFlow<B>,
 ) -> ControlFlow<B> {
-    let m = src.len();
-    for a in (0..m).filter(|&a| keep(a)) {
+    // Below TREE_FROM edges (the only ones `for_each_crossing` sends here) the boxes live on
+    // the stack; the tests send larger graphs too.
+    let mut stack = [([0.0f32; 4], 0u32); TREE_FROM];
+    let mut heap = Vec::new();
+    let boxes: &mut [([f32; 4], u32)] = if src.len() <= TREE_FROM {
+        &mut stack
+    } else {
+        heap.resize(src.len(), ([0.0f32; 4], 0u32));
+        &mut heap
+    };
+    let mut len = 0;
+    for e in (0..src.len()).filter(|&e| keep(e)) {
+        let (p, q) = segment(x, y, src, dst, e);
+        boxes[len] = (
+            [
+                p[0].min(q[0]),
+                p[1].min(q[1]),
+                p[0].max(q[0]),
+                p[1].max(q[1]),
+            ],
+            e as u32,
+        );
+        len += 1;
+    }
+    let boxes = &mut boxes[..len];
+    boxes.sort_unstable_by(|a, b| a.0[0].total_cmp(&b.0[0]).then(a.1.cmp(&b.1)));
+    for (i, &(bi, a)) in boxes.iter().enumerate() {
+        let a = a as usize;
         let (p1, p2) = segment(x, y, src, dst, a);
-        for b in (a + 1..m).filter(|&b| keep(b)) {
-            if share_endpoint(src, dst, a, b) {
+        for &(bj, b) in &boxes[i + 1..] {
+            if bj[0] > bi[2] {
+                break;
+            }
+            let b = b as usize;
+            if bi[3] < bj[1] || bj[3] < bi[1] || share_endpoint(src, dst, a, b) {
                 continue;
             }
             let (q1, q2) = segment(x, y, src, dst, b);
             if segments_intersect(p1, p2, q1, q2) {
-                visit(a, b)?;
+                visit(a.min(b), a.max(b))?;
             }
         }
     }
@@ -327,8 +364,8 @@ mod tests {
             self.count_with(true)
         }
 
-        /// Crossings found by the all-pairs path, whatever the edge count.
-        fn all_pairs(&self) -> u64 {
+        /// Crossings found by the sweep, whatever the edge count.
+        fn sweep(&self) -> u64 {
             self.count_with(false)
         }
 
@@ -343,7 +380,7 @@ mod tests {
             let ControlFlow::Continue(()) = if tree {
                 crossings_tree(x, y, src, dst, |_| true, found)
             } else {
-                crossings_all_pairs(x, y, src, dst, |_| true, found)
+                crossings_sweep(x, y, src, dst, |_| true, found)
             };
             count
         }
@@ -421,7 +458,7 @@ mod tests {
             let brute = g.brute();
             assert_eq!(g.fast(), brute, "{what}");
             assert_eq!(g.tree(), brute, "tree path, {what}");
-            assert_eq!(g.all_pairs(), brute, "all-pairs path, {what}");
+            assert_eq!(g.sweep(), brute, "sweep path, {what}");
             if brute > 0 {
                 crossed += 1;
             } else {
@@ -441,7 +478,7 @@ mod tests {
         let points = [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [0.0, 1.0], [1.0, 1.0]];
         let edges = [[0, 1], [0, 2], [0, 3], [0, 4], [3, 4], [4, 3], [3, 4]];
         let g = Graph::new(&points, &edges);
-        assert_eq!((g.brute(), g.tree(), g.all_pairs()), (0, 0, 0));
+        assert_eq!((g.brute(), g.tree(), g.sweep()), (0, 0, 0));
     }
 
     #[test]
@@ -460,7 +497,7 @@ mod tests {
         // 2-4 at 5 and crosses nothing else.
         let edges = [[0, 1], [2, 3], [2, 4], [2, 2], [5, 6]];
         let g = Graph::new(&points, &edges);
-        assert_eq!((g.brute(), g.tree(), g.all_pairs()), (5, 5, 5));
+        assert_eq!((g.brute(), g.tree(), g.sweep()), (5, 5, 5));
         assert!(g.self_intersecting(None));
     }
 
@@ -471,7 +508,7 @@ mod tests {
         let edges = [[0, 0], [1, 1], [2, 3], [4, 4]];
         let g = Graph::new(&points, &edges);
         // 0-0 and 1-1 meet each other and the diagonal 2-3; 4-4 meets nothing.
-        assert_eq!((g.brute(), g.tree(), g.all_pairs()), (3, 3, 3));
+        assert_eq!((g.brute(), g.tree(), g.sweep()), (3, 3, 3));
     }
 
     #[test]
