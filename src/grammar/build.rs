@@ -10,10 +10,10 @@ use crate::core::rng::WarrenRng;
 use crate::grammar::host::Host;
 use crate::grammar::matcher::Compiled;
 use crate::grammar::rule::Grammar;
-use crate::layout::preserve::{PreserveScratch, relax_preserving};
+use crate::layout::preserve::{PreserveScratch, relax_plain_first};
 use crate::layout::quality::count_crossings;
 use crate::layout::rooms::{Placement, RoomParams, place_rooms_keeping};
-use crate::layout::{LayoutGraph, LayoutParams, LayoutScratch, relax, upscale};
+use crate::layout::{LayoutGraph, LayoutParams, LayoutScratch, upscale};
 
 /// How a build runs.
 #[derive(Clone, Debug, PartialEq)]
@@ -340,41 +340,24 @@ pub fn build(
             let t = Instant::now();
             // The corridors, which must not cross.
             corridors(host, &mut s.keep_src, &mut s.keep_dst);
-            let before = count_crossings(&host.x, &host.y, &s.keep_src, &s.keep_dst);
-            s.saved_x.clear();
-            s.saved_x.extend_from_slice(&host.x);
-            s.saved_y.clear();
-            s.saved_y.extend_from_slice(&host.y);
             let graph = LayoutGraph {
                 src: &host.src,
                 dst: &host.dst,
                 length_factor: Some(&host.length),
             };
-            let r = relax(
+            let (plain, kept) = relax_plain_first(
                 &graph,
+                &s.keep_src,
+                &s.keep_dst,
                 &mut host.x,
                 &mut host.y,
                 &params.layout,
                 &mut s.layout,
+                &mut s.preserve,
             );
-            report.layout_iterations += r.iterations;
-            // PERF: the plain relaxation is several times cheaper and keeps the drawing free of
-            // crossings most of the time; only when it made things worse is the step redone
-            // with moves limited so that no corridor crosses another.
-            if count_crossings(&host.x, &host.y, &s.keep_src, &s.keep_dst) > before {
-                host.x.copy_from_slice(&s.saved_x);
-                host.y.copy_from_slice(&s.saved_y);
-                let r = relax_preserving(
-                    &graph,
-                    &s.keep_src,
-                    &s.keep_dst,
-                    &mut host.x,
-                    &mut host.y,
-                    &params.layout,
-                    &mut s.layout,
-                    &mut s.preserve,
-                );
-                report.layout_iterations += r.iterations;
+            report.layout_iterations += plain.iterations;
+            if let Some(kept) = kept {
+                report.layout_iterations += kept.iterations;
                 report.preserved_relaxations += 1;
             }
             report.layout_ns += nanos(t);

@@ -10,7 +10,10 @@
 //! that already cross or touch are left unconstrained: the relaxation cannot keep what is
 //! already lost, and they may still come apart.
 
-use crate::layout::{LayoutGraph, LayoutParams, LayoutReport, LayoutScratch, forces, last_forces};
+use crate::layout::quality::count_crossings;
+use crate::layout::{
+    LayoutGraph, LayoutParams, LayoutReport, LayoutScratch, forces, last_forces, relax,
+};
 
 /// Distance, in edge lengths, that kept-apart edges never come closer than.
 pub const CLEARANCE: f32 = 1e-3;
@@ -26,6 +29,9 @@ pub struct PreserveScratch {
     order: Vec<u32>,
     /// The edges' boxes and ends in that order.
     sorted: Vec<([f32; 4], [u32; 2])>,
+    /// The drawing before a plain relaxation ([`relax_plain_first`]).
+    saved_x: Vec<f32>,
+    saved_y: Vec<f32>,
 }
 
 /// Squared distance from point `p` to segment `a b`.
@@ -114,6 +120,41 @@ pub fn relax_preserving(
         }
     }
     report
+}
+
+/// A relaxation that keeps a drawing's crossings from growing, at the cost of a plain one most
+/// of the time: [`crate::layout::relax`] first, and only if that leaves more crossings between
+/// the edges `keep_src[i]`-`keep_dst[i]` than there were, the drawing put back and relaxed
+/// again by [`relax_preserving`]. Returns the plain relaxation's report, and the preserving
+/// one's when it ran.
+///
+/// # Runtime
+/// One plain relaxation and two crossing counts; on the rare fallback, one preserving
+/// relaxation more. No allocation once `own` has grown to the drawing.
+#[allow(clippy::too_many_arguments)]
+pub fn relax_plain_first(
+    graph: &LayoutGraph<'_>,
+    keep_src: &[u32],
+    keep_dst: &[u32],
+    x: &mut [f32],
+    y: &mut [f32],
+    params: &LayoutParams,
+    scratch: &mut LayoutScratch,
+    own: &mut PreserveScratch,
+) -> (LayoutReport, Option<LayoutReport>) {
+    let before = count_crossings(x, y, keep_src, keep_dst);
+    own.saved_x.clear();
+    own.saved_x.extend_from_slice(x);
+    own.saved_y.clear();
+    own.saved_y.extend_from_slice(y);
+    let plain = relax(graph, x, y, params, scratch);
+    if count_crossings(x, y, keep_src, keep_dst) <= before {
+        return (plain, None);
+    }
+    x.copy_from_slice(&own.saved_x);
+    y.copy_from_slice(&own.saved_y);
+    let kept = relax_preserving(graph, keep_src, keep_dst, x, y, params, scratch, own);
+    (plain, Some(kept))
 }
 
 /// Moves every vertex by `own.dx`, `own.dy`, each move shortened to its limit

@@ -48,7 +48,9 @@
 use rstar::primitives::{GeomWithData, Rectangle};
 use rstar::{AABB, RTree};
 
-use super::preserve::{PreserveScratch, push_apart_preserving, relax_preserving};
+use super::preserve::{
+    PreserveScratch, push_apart_preserving, relax_plain_first, relax_preserving,
+};
 use super::{LayoutGraph, LayoutParams, LayoutReport, LayoutScratch, relax};
 
 /// An R-tree entry: a room's (possibly grown) rectangle and its vertex id.
@@ -196,31 +198,15 @@ pub fn place_rooms_keeping(
     if rooms.upscale {
         upscale_to_targets(&room_graph, x, y, room_params.length);
     }
+    let mut own = PreserveScratch::default();
     let relax_report = match keep {
         None => relax(&room_graph, x, y, &room_params, scratch),
         Some((ks, kd)) => {
             // PERF: the plain relaxation is several times cheaper than the preserving one and
-            // keeps a planar drawing planar most of the time; only when it made corridors cross
-            // is the step redone with moves limited so that none do.
-            let before = crate::layout::quality::count_crossings(x, y, ks, kd);
-            let (x0, y0) = (x.to_vec(), y.to_vec());
-            let plain = relax(&room_graph, x, y, &room_params, scratch);
-            if crate::layout::quality::count_crossings(x, y, ks, kd) <= before {
-                plain
-            } else {
-                x.copy_from_slice(&x0);
-                y.copy_from_slice(&y0);
-                relax_preserving(
-                    &room_graph,
-                    ks,
-                    kd,
-                    x,
-                    y,
-                    &room_params,
-                    scratch,
-                    &mut PreserveScratch::default(),
-                )
-            }
+            // keeps a planar drawing planar most of the time.
+            let (plain, kept) =
+                relax_plain_first(&room_graph, ks, kd, x, y, &room_params, scratch, &mut own);
+            kept.unwrap_or(plain)
         }
     };
 
@@ -230,7 +216,6 @@ pub fn place_rooms_keeping(
     // corridors: give the drawing room (scale it up, which keeps it planar) and relax again, a
     // few times, before pushing pairs apart.
     if let Some((ks, kd)) = keep {
-        let mut own = PreserveScratch::default();
         for _ in 0..REGROW_ATTEMPTS {
             if pairs.is_empty() {
                 break;
@@ -280,7 +265,7 @@ pub fn place_rooms_keeping(
             &mut pairs,
             |x, y, a, b| pair_separation(x, y, w, h, a, b, rooms.margin),
             |x, y, out| crowded_pairs_into(x, y, w, h, rooms.margin, out),
-            &mut PreserveScratch::default(),
+            &mut own,
         );
         push_rounds_used = rounds;
         fallback = if clear {
