@@ -427,8 +427,8 @@ mod tests {
                 own.limit = vec![f32::INFINITY; n];
                 limit_moves(&x, &y, &keep_src, &keep_dst, 1e-3, &mut own);
                 let expected = all_pairs_limits(&x, &y, &keep_src, &keep_dst, &own.dx, &own.dy);
-                for v in 0..n {
-                    assert_eq!(own.limit[v].to_bits(), expected[v].to_bits(), "vertex {v}");
+                for (v, (got, want)) in own.limit.iter().zip(&expected).enumerate() {
+                    assert_eq!(got.to_bits(), want.to_bits(), "vertex {v}");
                 }
                 for v in 0..n {
                     x[v] += own.dx[v];
