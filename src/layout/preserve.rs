@@ -111,9 +111,9 @@ pub fn segment_distance_scalar(p1: [f32; 2], p2: [f32; 2], q1: [f32; 2], q2: [f3
 /// [`CLEARANCE`] edge lengths apart, or as far apart as they were when closer.
 ///
 /// # Runtime
-/// Per iteration the forces plus O(k^2) for `k` kept-apart edges (pairs whose boxes are
-/// further apart than their ends can move are skipped after a box test). Meant for level-sized
-/// graphs.
+/// Per iteration the forces plus a sweep over the `k` kept-apart edges' boxes grown by their
+/// ends' moves: O(k) to re-sort them (nearly sorted from the step before), then the pairs whose
+/// grown boxes overlap in x, O(k^2) at worst. Meant for level-sized graphs.
 #[allow(clippy::too_many_arguments)]
 pub fn relax_preserving(
     graph: &LayoutGraph<'_>,
@@ -160,8 +160,8 @@ pub fn relax_preserving(
 /// one's when it ran.
 ///
 /// # Runtime
-/// One plain relaxation and two crossing counts; on the rare fallback, one preserving
-/// relaxation more. No allocation once `own` has grown to the drawing.
+/// One plain relaxation and two crossing counts; when the plain one made edges cross, one
+/// preserving relaxation more. No allocation once `own` has grown to the drawing.
 #[allow(clippy::too_many_arguments)]
 pub fn relax_plain_first(
     graph: &LayoutGraph<'_>,
