@@ -20,8 +20,10 @@ use std::ops::ControlFlow;
 use rstar::primitives::{GeomWithData, Rectangle};
 use rstar::{AABB, RTree};
 
-/// Edge count from which crossings are found through an R-tree rather than all pairs (measured
-/// in a release build: the two cost the same around 64 edges of a spread-out layout).
+/// Edge count from which crossings are found through an R-tree rather than the sweep (measured
+/// in a release build against the all-pairs loop the sweep replaced: the two cost the same
+/// around 64 edges of a spread-out layout; the sweep is the cheaper of those two, so the true
+/// crossover may now lie higher).
 pub const TREE_FROM: usize = 64;
 
 /// The quality figures of one layout.
