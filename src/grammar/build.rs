@@ -8,7 +8,7 @@ use std::time::Instant;
 use crate::core::error::GenError;
 use crate::core::rng::WarrenRng;
 use crate::grammar::host::Host;
-use crate::grammar::matcher::Compiled;
+use crate::grammar::matcher::{Compiled, MIN_FRESH_GAP};
 use crate::grammar::rule::Grammar;
 use crate::layout::preserve::{PreserveScratch, relax_plain_first};
 use crate::layout::quality::count_crossings;
@@ -287,6 +287,8 @@ pub fn build(
             if undoable {
                 s.saved.copy_from(host);
             }
+            // Fresh vertices keep their distance at the scale the drawing will return to.
+            let mut gap = MIN_FRESH_GAP * params.layout.length;
             if params.upscale != 1.0 {
                 s.saved_x.clear();
                 s.saved_x.extend_from_slice(&host.x);
@@ -303,6 +305,8 @@ pub fn build(
                 if clean_before && count_crossings(&host.x, &host.y, &s.keep_src, &s.keep_dst) > 0 {
                     host.x.copy_from_slice(&s.saved_x);
                     host.y.copy_from_slice(&s.saved_y);
+                } else {
+                    gap *= params.upscale;
                 }
             }
             let clean = compiled[r].apply(
@@ -310,6 +314,7 @@ pub fn build(
                 host,
                 &s.matches[at..at + k],
                 params.layout.length,
+                gap,
                 &mut s.removed,
             );
             if clean || !undoable {

@@ -336,14 +336,16 @@ impl Compiled {
 
     /// Rewrites the match `m` (one entry per pattern vertex) of `rule` in `host`: see the
     /// module doc. `edge_length` scales a start rule's substitute (the host has no edge to
-    /// measure yet). `removed` is scratch. Returns whether the new corridors cross no corridor
-    /// (after pulling the fresh vertices in where that helps).
+    /// measure yet). `removed` is scratch. Returns whether the rewrite is *clean*: the new
+    /// corridors cross no corridor and no fresh vertex lies within [`MIN_FRESH_GAP`] edge
+    /// lengths of another vertex (after pulling the fresh vertices in where that helps).
     pub fn apply(
         &self,
         rule: &Rule,
         host: &mut Host,
         m: &[u32],
         edge_length: f32,
+        gap: f32,
         removed: &mut Vec<bool>,
     ) -> bool {
         debug_assert_eq!(m.len(), self.n);
@@ -404,21 +406,36 @@ impl Compiled {
                 self.sub_length[e],
             );
         }
-        let clean = self.settle_fresh(rule, host, ids, first_new);
+        let clean = self.settle_fresh(rule, host, ids, first_new, gap);
         host.rebuild_adjacency();
         clean
     }
 
     /// Pulls the fresh vertices toward their mapped neighbours (halving their offsets, at most
-    /// [`SETTLE_STEPS`] times) until no new corridor crosses another corridor; when no scale
-    /// helps, leaves them where the rule put them.
+    /// [`SETTLE_STEPS`] times) until no new corridor crosses another corridor and no fresh
+    /// vertex is crowded ([`MIN_FRESH_GAP`]); when no scale helps, leaves them where the rule
+    /// put them.
     ///
     /// The similarity places the substitute as drawn, which can land a fresh vertex beyond the
     /// face of the host drawing it belongs in; close enough to its anchor it is inside that
     /// face, and the relaxation (which keeps corridors apart) grows it back to size.
-    fn settle_fresh(&self, rule: &Rule, host: &mut Host, ids: &[u32], first_new: usize) -> bool {
+    fn settle_fresh(
+        &self,
+        rule: &Rule,
+        host: &mut Host,
+        ids: &[u32],
+        first_new: usize,
+        gap: f32,
+    ) -> bool {
         let sub = &rule.substitute;
-        if !crossing_from(host, first_new) {
+        let fresh_ids = || {
+            self.fresh
+                .iter()
+                .zip(ids)
+                .filter(|(f, _)| **f)
+                .map(|(_, &v)| v as usize)
+        };
+        if !crossing_from(host, first_new) && !crowded(host, ids, fresh_ids(), gap) {
             return true;
         }
         if !self.fresh.iter().any(|&f| f) {
@@ -467,7 +484,10 @@ impl Compiled {
                 host.x[v] = ax + t * ox;
                 host.y[v] = ay + t * oy;
             }
-            if !crossing_from(host, first_new) {
+            if !crossing_from(host, first_new)
+                && !crowded(host, ids, fresh_ids(), gap)
+                && !squeezed(host, ids, &moves, gap)
+            {
                 return true;
             }
         }
@@ -526,6 +546,61 @@ impl Compiled {
 /// Halvings of the fresh vertices' offsets [`Compiled::apply`] tries before it leaves a
 /// crossing in place.
 pub const SETTLE_STEPS: u32 = 6;
+
+/// The least distance, in edge lengths, a rewrite's fresh vertices keep from every other
+/// vertex for the rewrite to count as clean.
+///
+/// Without it, a rule applied twice to one edge the same way round (demirogue's `silly` adds a
+/// triangle on an edge, and may do so again) puts the second fresh vertex on or beside the first:
+/// no corridor crosses, so the rewrite was kept, and the planarity-keeping relaxation, which
+/// moves a vertex less than half its distance to the corridors it could meet, can never pull
+/// the two apart again. Such levels then needed their whole drawing scaled up to 64 times to
+/// give the two rooms space (15% of `silly`'s seeds failed that way or by a corridor that could
+/// not be drawn). At 0.6 a crowded rewrite is undone and another match tried, like a crossing
+/// one, and a fresh vertex pulled in toward its anchors stops short of the others.
+pub const MIN_FRESH_GAP: f32 = 0.6;
+
+/// Whether any vertex of `fresh` lies closer than `gap` to a vertex outside the substitute
+/// `ids` (the substitute's own vertices are as far apart as the rule draws them).
+///
+/// # Runtime
+/// O(k V s) for `k` fresh vertices and `s` substitute vertices.
+fn crowded(host: &Host, ids: &[u32], mut fresh: impl Iterator<Item = usize>, gap: f32) -> bool {
+    let g2 = gap * gap;
+    fresh.any(|v| {
+        (0..host.vertex_count()).any(|u| {
+            let (dx, dy) = (host.x[u] - host.x[v], host.y[u] - host.y[v]);
+            dx * dx + dy * dy < g2 && !ids.contains(&(u as u32))
+        })
+    })
+}
+
+/// Whether pulling the fresh vertices in (`moves`: vertex, anchor, offset from it as the rule
+/// placed it) brought one closer to another substitute vertex `ids` than `gap`, or than the
+/// rule draws them if that is closer.
+///
+/// # Runtime
+/// O(k s) for `k` fresh vertices and `s` substitute vertices.
+fn squeezed(host: &Host, ids: &[u32], moves: &[(usize, f32, f32, f32, f32)], gap: f32) -> bool {
+    // Where vertex `u` was as the rule placed it.
+    let placed = |u: usize| {
+        moves
+            .iter()
+            .find(|m| m.0 == u)
+            .map_or((host.x[u], host.y[u]), |&(_, ax, ay, ox, oy)| {
+                (ax + ox, ay + oy)
+            })
+    };
+    moves.iter().any(|&(v, ..)| {
+        let (vx, vy) = placed(v);
+        ids.iter().map(|&u| u as usize).any(|u| {
+            let (ux, uy) = placed(u);
+            let drawn = (ux - vx).hypot(uy - vy);
+            let now = (host.x[u] - host.x[v]).hypot(host.y[u] - host.y[v]);
+            u != v && now < gap.min(drawn)
+        })
+    })
+}
 
 /// Whether a corridor added at or after edge `first_new` crosses any corridor.
 fn crossing_from(host: &Host, first_new: usize) -> bool {

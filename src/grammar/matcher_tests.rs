@@ -588,7 +588,7 @@ fn rewriting_keeps_outside_edges_and_places_fresh_vertices_on_the_host_edge() {
     );
     let c0 = Compiled::new(&rule);
     let mut removed = Vec::new();
-    c0.apply(&rule, &mut h, &[0, 1], 1.0, &mut removed);
+    c0.apply(&rule, &mut h, &[0, 1], 1.0, MIN_FRESH_GAP, &mut removed);
     assert_eq!(h.vertex_count(), 4);
     assert_eq!(h.tag[3], c);
     assert!((h.x[3] - 0.0).abs() < 1e-5 && (h.y[3] - 2.0).abs() < 1e-5);
@@ -716,4 +716,67 @@ fn every_shipped_rule_matches_its_rotations_and_not_its_mirrors() {
     // (29 rules with two or more pattern vertices, 14 of them chiral, as shipped.)
     assert!(rules >= 25, "{rules} rules tried");
     assert!(chiral >= 10, "{chiral} of {rules} rules chiral");
+}
+
+/// The triangle rule of demirogue's `silly`: a new vertex joined to both ends of an edge,
+/// drawn on one side of it.
+fn triangle_rule(a: TagId) -> Rule {
+    let mut rule = rule_of(RuleGraph {
+        vertices: vec![
+            pv(0.0, 0.0, TagSet::of(vec![a])),
+            pv(100.0, 0.0, TagSet::of(vec![a])),
+        ],
+        edges: vec![e(0, 1, EdgeKind::Normal)],
+    });
+    rule.substitute.vertices.push(sv(50.0, 86.6, Some(a)));
+    rule.substitute
+        .edges
+        .extend([e(0, 2, EdgeKind::Normal), e(2, 1, EdgeKind::Normal)]);
+    rule
+}
+
+/// Regression: the same triangle rule applied twice to one edge the same way round put the
+/// second fresh vertex on the first, no corridor crossed, so the rewrite counted as clean and
+/// the two rooms could never be pulled apart again (15% of `silly` seeds failed for it).
+#[test]
+fn a_fresh_vertex_on_another_vertex_is_not_a_clean_rewrite() {
+    let mut g = Grammar::new("t");
+    let a = g.tags.intern("a");
+    let rule = triangle_rule(a);
+    let c = Compiled::new(&rule);
+    let first = || {
+        host(
+            &[(0.0, 0.0, a), (1.0, 0.0, a), (0.5, 0.866, a)],
+            &[(0, 1, 0), (0, 2, 0), (2, 1, 0)],
+        )
+    };
+    let mut removed = Vec::new();
+    let mut h = first();
+    let clean = c.apply(&rule, &mut h, &[0, 1], 1.0, MIN_FRESH_GAP, &mut removed);
+    assert!(!clean, "a rewrite crowding vertex 2 counted as clean");
+    // Without the gap, the rewrite is accepted with the fresh vertex within 0.6 of vertex 2 or
+    // squeezed against the edge's ends (what the build used to keep).
+    let mut h = first();
+    assert!(c.apply(&rule, &mut h, &[0, 1], 1.0, 0.0, &mut removed));
+    let d = |h: &Host, u: usize, v: usize| (h.x[u] - h.x[v]).hypot(h.y[u] - h.y[v]);
+    assert!((0..3).any(|u| d(&h, u, 3) < MIN_FRESH_GAP));
+    // On the other side of the edge there is room: clean, one edge length from both ends.
+    let mut h = host(&[(0.0, 0.0, a), (1.0, 0.0, a)], &[(0, 1, 0)]);
+    assert!(c.apply(&rule, &mut h, &[0, 1], 1.0, MIN_FRESH_GAP, &mut removed));
+    assert!((d(&h, 0, 2) - 1.0).abs() < 1e-3 && (d(&h, 1, 2) - 1.0).abs() < 1e-3);
+}
+
+/// The gap applies to vertices outside the rewrite: a rule may draw its own vertices closer
+/// than the gap (demirogue's `catacomb` does), and its rewrites stay clean.
+#[test]
+fn a_rule_may_draw_its_own_vertices_closer_than_the_gap() {
+    let mut g = Grammar::new("t");
+    let a = g.tags.intern("a");
+    let mut rule = triangle_rule(a);
+    rule.substitute.vertices[2] = sv(50.0, 20.0, Some(a));
+    let c = Compiled::new(&rule);
+    let mut h = host(&[(0.0, 0.0, a), (1.0, 0.0, a)], &[(0, 1, 0)]);
+    let mut removed = Vec::new();
+    assert!(c.apply(&rule, &mut h, &[0, 1], 1.0, MIN_FRESH_GAP, &mut removed));
+    assert!((h.y[2] - 0.2).abs() < 1e-4, "placed as drawn: {}", h.y[2]);
 }

@@ -40,14 +40,14 @@ use crate::ensure_level;
 use crate::grammar::build::{BuildParams, BuildScratch, build};
 use crate::grammar::matcher::Compiled;
 use crate::grammar::rule::Grammar;
-use crate::grammar::tilemap::{TileParams, TileScratch, draw_tile_map};
+use crate::grammar::tilemap::{TileError, TileParams, TileScratch, draw_tile_map};
 use crate::grammar::tilemap_verify::verify_tile_map;
 use crate::layout::quality;
 
 pub use config::GrammarConfig;
 
 /// The grammar metric columns, in [`GrammarGenerator::generate`]'s order.
-pub const GRAMMAR_METRICS: [MetricSpec; 25] = [
+pub const GRAMMAR_METRICS: [MetricSpec; 26] = [
     MetricSpec::u32("vertices", "vertices (rooms) in the level"),
     MetricSpec::u32("edges", "corridors: non-cosmetic edges"),
     MetricSpec::u32(
@@ -129,6 +129,10 @@ pub const GRAMMAR_METRICS: [MetricSpec; 25] = [
     MetricSpec::u32(
         "searched_corridors",
         "corridors routed by the search because no straight, L or Z shape fitted",
+    ),
+    MetricSpec::u32(
+        "map_spreads",
+        "times the map was drawn again from the drawing spread out because a corridor did not fit",
     ),
 ];
 
@@ -233,6 +237,33 @@ pub enum GrammarSetupError {
     /// The rules could not be read or are invalid.
     #[error(transparent)]
     Rules(#[from] rule::GrammarError),
+}
+
+/// Times a map whose corridors cannot all be drawn is drawn again with the drawing spread out
+/// by [`MAP_SPREAD`] (then the seed fails with `corridor not drawn`).
+pub const MAP_SPREADS: u32 = 3;
+
+/// The factor room centres move apart by about their centroid before a map is drawn again
+/// ([`MAP_SPREADS`]); rooms keep their size.
+pub const MAP_SPREAD: f32 = 1.5;
+
+/// The rooms of the level in `s.build` as tile rectangles into `s.x0 .. s.y1`: vertex `v`'s
+/// room (`room_w[v] x room_h[v]` layout units, `per_tile` tiles each) centred on its position
+/// (in tiles).
+fn room_rects(s: &mut GrammarScratch, per_tile: f32) {
+    let b = &s.build;
+    s.x0.clear();
+    s.y0.clear();
+    s.x1.clear();
+    s.y1.clear();
+    for v in 0..b.host.vertex_count() {
+        let (x0, x1) = room_span(b.host.x[v], b.room_w[v] * per_tile);
+        let (y0, y1) = room_span(b.host.y[v], b.room_h[v] * per_tile);
+        s.x0.push(x0);
+        s.x1.push(x1);
+        s.y0.push(y0);
+        s.y1.push(y1);
+    }
 }
 
 /// `[x0, x1)` of a room `size` wide centred on `c`, on the integer grid: at least one cell for
@@ -427,18 +458,8 @@ impl Generator for GrammarGenerator {
             host.x.iter_mut().for_each(|x| *x *= per_tile);
             host.y.iter_mut().for_each(|y| *y *= per_tile);
         }
-        s.x0.clear();
-        s.y0.clear();
-        s.x1.clear();
-        s.y1.clear();
-        for v in 0..n {
-            let (x0, x1) = room_span(host.x[v], s.build.room_w[v] * per_tile);
-            let (y0, y1) = room_span(host.y[v], s.build.room_h[v] * per_tile);
-            s.x0.push(x0);
-            s.x1.push(x1);
-            s.y0.push(y0);
-            s.y1.push(y1);
-        }
+        room_rects(s, per_tile);
+        let host = &mut s.build.host;
         let spread = corridor_spread(host, &s.x0, &s.x1, &mut s.lengths);
         if spread > MAX_CORRIDOR_SPREAD {
             return Err(GenError {
@@ -449,23 +470,43 @@ impl Generator for GrammarGenerator {
             });
         }
         let t = std::time::Instant::now();
-        let map = draw_tile_map(
-            &mut s.x0,
-            &mut s.y0,
-            &mut s.x1,
-            &mut s.y1,
-            &host.src,
-            &host.dst,
-            &host.flags,
-            &self.tiles,
-            &mut s.grid,
-            &mut s.tiles,
-        )
-        .map_err(|e| GenError {
-            reason: e.reason(),
-            detail: e.to_string(),
-        })?;
+        // A map whose corridors cannot all be drawn is drawn again from the drawing spread out
+        // (room centres moved apart, rooms their size): the corridors gain room between the
+        // rooms and keep their order round them, since a uniform scaling keeps the drawing as
+        // it is.
+        let mut spreads = 0;
+        let map = loop {
+            let host = &s.build.host;
+            let drawn = draw_tile_map(
+                &mut s.x0,
+                &mut s.y0,
+                &mut s.x1,
+                &mut s.y1,
+                &host.src,
+                &host.dst,
+                &host.flags,
+                &self.tiles,
+                &mut s.grid,
+                &mut s.tiles,
+            );
+            match drawn {
+                Ok(map) => break map,
+                Err(TileError::Unroutable { .. }) if spreads < MAP_SPREADS => {
+                    spreads += 1;
+                    let host = &mut s.build.host;
+                    crate::layout::upscale(&mut host.x, &mut host.y, MAP_SPREAD);
+                    room_rects(s, per_tile);
+                }
+                Err(e) => {
+                    return Err(GenError {
+                        reason: e.reason(),
+                        detail: e.to_string(),
+                    });
+                }
+            }
+        };
         // The drawing moves with the rooms into grid coordinates.
+        let host = &mut s.build.host;
         let (ox, oy) = (map.offset.0 as f32, map.offset.1 as f32);
         host.x.iter_mut().for_each(|x| *x += ox);
         host.y.iter_mut().for_each(|y| *y += oy);
@@ -547,6 +588,7 @@ impl Generator for GrammarGenerator {
             f64::from(corridor_max),
             f64::from(spread),
             f64::from(map.searched),
+            f64::from(spreads),
         ]);
         Ok(Level {
             grid: Some(s.grid.view()),
