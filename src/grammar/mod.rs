@@ -73,7 +73,7 @@ pub const GRAMMAR_METRICS: [MetricSpec; 26] = [
     ),
     MetricSpec::u32(
         "rejected_matches",
-        "rewrites undone because their new corridors would have crossed the drawing",
+        "rewrites undone because a new corridor would have crossed the drawing or a new room crowded another",
     ),
     MetricSpec::u32("max_valence", "the largest number of edges at one vertex"),
     MetricSpec::u32(
