@@ -98,8 +98,13 @@ fn draw_grid(
     let left = x0 + (size - w as f32 * cell_px) * 0.5;
     let top = y0 + (size - h as f32 * cell_px) * 0.5;
     let background = scene.background;
+    // NOTE: cell edges snap to whole pixels, each computed once from its index, so that the
+    // rects of neighbouring runs and rows share their edges exactly: edges left fractional
+    // were each rounded on their own by the rasteriser (no anti-aliasing on cells), and a row
+    // whose top and bottom rounded apart from its neighbours' left a transparent line.
+    let edge = |origin: f32, i: usize| (origin + i as f32 * cell_px).round();
     for (row, cells) in grid.cells.chunks(w).take(h).enumerate() {
-        let y = top + row as f32 * cell_px;
+        let (y, y_end) = (edge(top, row), edge(top, row + 1));
         let mut start = 0;
         while start < cells.len() {
             let colour = cell_colour(cells[start]);
@@ -107,9 +112,11 @@ fn draw_grid(
                 .iter()
                 .take_while(|&&c| cell_colour(c) == colour)
                 .count();
-            if colour != background {
-                let x = left + start as f32 * cell_px;
-                scene.push_rect(x, y, run as f32 * cell_px, cell_px, colour);
+            if colour != background && y_end > y {
+                let (x, x_end) = (edge(left, start), edge(left, start + run));
+                if x_end > x {
+                    scene.push_rect(x, y, x_end - x, y_end - y, colour);
+                }
             }
             start += run;
         }

@@ -148,6 +148,74 @@ mod tests {
         assert!(matches!(inf, Err(RenderError::ImageTooLarge { .. })));
     }
 
+    /// The pixel box `[x0, x1) x [y0, y1)` of `pixmap` in which some pixel is fully
+    /// transparent, as a row or column index inside it, if any.
+    fn transparent_line(pixmap: &Pixmap, x0: u32, y0: u32, x1: u32, y1: u32) -> Option<String> {
+        let clear = |x: u32, y: u32| pixmap.pixel(x, y).is_some_and(|p| p.alpha() == 0);
+        (y0..y1)
+            .find(|&y| (x0..x1).all(|x| clear(x, y)))
+            .map(|y| format!("row {y}"))
+            .or_else(|| {
+                (x0..x1)
+                    .find(|&x| (y0..y1).all(|y| clear(x, y)))
+                    .map(|x| format!("column {x}"))
+            })
+    }
+
+    /// Regression: cell rects at fractional pixel positions left one-pixel rows and columns of
+    /// a level fully transparent (a white line on a page), e.g. the last row of a 100 x 100
+    /// dungeon drawn 128 pixels wide, and rows between levels' cells on sheets.
+    #[test]
+    fn no_row_or_column_inside_a_drawn_grid_is_transparent() {
+        let cells = vec![FLOOR; 160 * 160];
+        for (w, h) in [(100, 100), (65, 65), (129, 97), (160, 33), (7, 160), (3, 3)] {
+            let level = Level {
+                grid: Some(GridView {
+                    width: w,
+                    height: h,
+                    cells: &cells[..(w * h) as usize],
+                }),
+                ..Level::default()
+            };
+            for size in [64.0f32, 100.0, 128.0, 240.0, 300.0, 333.3, 512.0] {
+                let mut scene = Scene::new(size, size, Rgba::TRANSPARENT);
+                draw_level(&level, 0.0, 0.0, size, &mut scene);
+                let pixmap = rasterize(&scene).expect("a small scene");
+                // The grid's box: centred, `size / max(w, h)` pixels a cell.
+                let cell = size / w.max(h) as f32;
+                let (gw, gh) = (w as f32 * cell, h as f32 * cell);
+                let (left, top) = ((size - gw) * 0.5, (size - gh) * 0.5);
+                let (x0, y0) = (left.ceil() as u32, top.ceil() as u32);
+                let (x1, y1) = ((left + gw).floor() as u32, (top + gh).floor() as u32);
+                assert_eq!(
+                    transparent_line(&pixmap, x0, y0, x1, y1),
+                    None,
+                    "{w} x {h} grid drawn {size} px wide"
+                );
+            }
+            // And on sheets, inside every level's square.
+            let levels = vec![level.clone(); 9];
+            for cell_px in [100.0f32, 128.0, 240.0, 300.0] {
+                let scene = crate::render::draw_sheet(&levels, 3, 3, cell_px);
+                let pixmap = rasterize(&scene).expect("a small sheet");
+                let gap = (cell_px * 0.04).max(2.0);
+                let unit = cell_px / w.max(h) as f32;
+                let (gw, gh) = (w as f32 * unit, h as f32 * unit);
+                for i in 0..9 {
+                    let ox = gap + (i % 3) as f32 * (cell_px + gap) + (cell_px - gw) * 0.5;
+                    let oy = gap + (i / 3) as f32 * (cell_px + gap) + (cell_px - gh) * 0.5;
+                    let (x0, y0) = (ox.ceil() as u32, oy.ceil() as u32);
+                    let (x1, y1) = ((ox + gw).floor() as u32, (oy + gh).floor() as u32);
+                    assert_eq!(
+                        transparent_line(&pixmap, x0, y0, x1, y1),
+                        None,
+                        "{w} x {h} grid, level {i} of a sheet of {cell_px} px squares"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn wall_cell_centre_has_the_wall_colour() {
         let cells = [FLOOR, FLOOR, FLOOR, FLOOR, WALL, FLOOR, FLOOR, FLOOR, FLOOR];
