@@ -194,7 +194,7 @@ mod tests {
                 );
             }
             // And on sheets, inside every level's square.
-            let levels = vec![level.clone(); 9];
+            let levels = vec![level; 9];
             for cell_px in [100.0f32, 128.0, 240.0, 300.0] {
                 let scene = crate::render::draw_sheet(&levels, 3, 3, cell_px);
                 let pixmap = rasterize(&scene).expect("a small sheet");
