@@ -86,6 +86,9 @@ pub struct MazeConfig {
     pub noise: f64,
     /// Seed 001's dead-end merging (on by default).
     pub merge_dead_ends: bool,
+    /// Share of the dead ends braiding removes after merging, by opening a wall (Walter
+    /// Pullen's braid maze: loops instead of dead ends), `[0, 1]`; 0 keeps the tree.
+    pub braid: f64,
 }
 
 impl Default for MazeConfig {
@@ -103,6 +106,7 @@ impl Default for MazeConfig {
             gradient_center: [0.5, 0.5],
             noise: 0.5,
             merge_dead_ends: true,
+            braid: 0.0,
         }
     }
 }
@@ -169,6 +173,9 @@ impl MazeConfig {
         )?;
         check((0.0..=1.0).contains(&self.noise), "maze.noise", || {
             format!("= {} is out of range 0..=1", self.noise)
+        })?;
+        check((0.0..=1.0).contains(&self.braid), "maze.braid", || {
+            format!("= {} is out of range 0..=1", self.braid)
         })?;
         check(
             self.gradient_center.iter().all(|c| c.is_finite()),

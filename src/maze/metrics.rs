@@ -5,6 +5,7 @@
 use crate::core::generator::{MetricKind, MetricSpec};
 use crate::core::geom::is_turn;
 use crate::core::graph::NONE;
+use crate::maze::braid::Braided;
 use crate::maze::merge::mergeable_dead_ends;
 use crate::maze::spanning::Tree;
 use crate::maze::topology::Topology;
@@ -18,7 +19,7 @@ const fn u32_metric(name: &'static str, doc: &'static str) -> MetricSpec {
 }
 
 /// The maze metric columns, in [`MazeMetrics::to_array`] order.
-pub const MAZE_METRICS: [MetricSpec; 12] = [
+pub const MAZE_METRICS: [MetricSpec; 14] = [
     u32_metric("rooms", "rooms in the maze (lattice slots minus holes)"),
     u32_metric("dead_ends", "rooms with exactly one passage"),
     u32_metric("crossroads", "rooms with three or more passages"),
@@ -34,7 +35,10 @@ pub const MAZE_METRICS: [MetricSpec; 12] = [
         "merges",
         "dead-end merges performed (0 when merging is off)",
     ),
-    u32_metric("diameter", "passages on the longest shortest path"),
+    u32_metric(
+        "diameter",
+        "passages on the longest shortest path (braided: on the shortest path from start to goal)",
+    ),
     MetricSpec {
         name: "solution_length",
         kind: MetricKind::F32,
@@ -50,11 +54,19 @@ pub const MAZE_METRICS: [MetricSpec; 12] = [
     ),
     u32_metric(
         "start_room",
-        "room id of the start (one end of the diameter)",
+        "room id of the start (one end of the diameter; braided: of the tree's, before braiding)",
     ),
     u32_metric(
         "goal_room",
-        "room id of the goal (the other end of the diameter)",
+        "room id of the goal (the other end of the diameter; braided: of the tree's)",
+    ),
+    u32_metric(
+        "loops",
+        "passages beyond the spanning tree, opened by braiding (independent cycles)",
+    ),
+    u32_metric(
+        "braided_dead_ends",
+        "dead ends removed by braiding (one or two per loop)",
     ),
 ];
 
@@ -146,6 +158,47 @@ impl Bfs {
         (ends.0, ends.1, best)
     }
 
+    /// Breadth-first search of the passages from `root`, whatever cycles they hold: parents,
+    /// depths and the order, neighbours taken in slot order (so the parents, and the shortest
+    /// paths they give, are fixed by the maze alone).
+    fn search_graph<T: Topology>(&mut self, topo: &T, tree: &Tree, root: u32, slots: usize) {
+        self.depth.clear();
+        self.depth.resize(slots, NONE);
+        self.parent.clear();
+        self.parent.resize(slots, NONE);
+        self.order.clear();
+        self.order.push(root);
+        self.depth[root as usize] = 0;
+        let mut head = 0;
+        while head < self.order.len() {
+            let v = self.order[head];
+            head += 1;
+            let d = self.depth[v as usize] + 1;
+            let mut next = tree.mask[v as usize];
+            while next != 0 {
+                let k = next.trailing_zeros();
+                next &= next - 1;
+                let n = topo.neighbour_room(v, k);
+                if self.depth[n as usize] == NONE {
+                    self.depth[n as usize] = d;
+                    self.parent[n as usize] = v;
+                    self.order.push(n);
+                }
+            }
+        }
+    }
+
+    /// Fills `path` with the path from `a` to the root of the last search, `a` first: the
+    /// search's parents from `a` on.
+    fn path_to_root(&mut self, a: u32) {
+        self.path.clear();
+        let mut v = a;
+        while v != NONE {
+            self.path.push(v);
+            v = self.parent[v as usize];
+        }
+    }
+
     /// Fills `path` with the tree path from `a` to `b`.
     fn path_between(&mut self, mut a: u32, mut b: u32) {
         self.path.clear();
@@ -201,6 +254,10 @@ pub struct MazeMetrics {
     pub start_room: u32,
     /// Goal room.
     pub goal_room: u32,
+    /// Passages opened by braiding.
+    pub loops: u32,
+    /// Dead ends removed by braiding.
+    pub braided_dead_ends: u32,
 }
 
 impl MazeMetrics {
@@ -219,6 +276,8 @@ impl MazeMetrics {
             f64::from(self.decision_points),
             f64::from(self.start_room),
             f64::from(self.goal_room),
+            f64::from(self.loops),
+            f64::from(self.braided_dead_ends),
         ]
     }
 }
@@ -240,6 +299,70 @@ pub fn compute<T: Topology>(
         merges,
         ..Default::default()
     };
+    let first_room = census(topo, tree, mergeable, &mut m);
+    bfs.path.clear();
+    if first_room == NONE {
+        return m;
+    }
+    let slots = topo.slot_count();
+    bfs.search(topo, tree, first_room, slots);
+    // The start is the end with the lower room id.
+    let (start, goal, diameter) = bfs.diameter_ends(slots);
+    m.start_room = start;
+    m.goal_room = goal;
+    m.diameter = diameter;
+    bfs.path_between(start, goal);
+    along_solution(topo, tree, &bfs.path, &mut m);
+    m
+}
+
+/// Computes every metric of a braided maze (a spanning tree plus `braided.loops` passages)
+/// whose start and goal are given (the ends of the tree's diameter, found before braiding):
+/// the solution is the shortest path from start to goal (the first found breadth-first,
+/// neighbours in slot order) and `diameter` its passages. Leaves the solution in `bfs.path`
+/// and the rooms the search reached in [`Bfs::reached`].
+///
+/// # Runtime
+/// O(V) with one breadth-first search; no allocation after warm-up.
+#[allow(clippy::too_many_arguments)]
+pub fn compute_braided<T: Topology>(
+    topo: &T,
+    tree: &Tree,
+    bfs: &mut Bfs,
+    merges: u32,
+    start: u32,
+    goal: u32,
+    braided: Braided,
+) -> MazeMetrics {
+    let mut m = MazeMetrics {
+        merges,
+        start_room: start,
+        goal_room: goal,
+        loops: braided.loops,
+        braided_dead_ends: braided.removed,
+        ..Default::default()
+    };
+    census(topo, tree, None, &mut m);
+    bfs.path.clear();
+    let slots = topo.slot_count();
+    if (start as usize) >= slots || (goal as usize) >= slots {
+        return m;
+    }
+    // NOTE: searching from the goal leaves the parents pointing toward it, so the path from
+    // the start follows them and comes out start first.
+    bfs.search_graph(topo, tree, goal, slots);
+    if bfs.depth[start as usize] == NONE {
+        return m;
+    }
+    m.diameter = bfs.depth[start as usize];
+    bfs.path_to_root(start);
+    along_solution(topo, tree, &bfs.path, &mut m);
+    m
+}
+
+/// Counts rooms, dead ends, crossroads and dead ends at crossroads into `m` (and the mergeable
+/// dead ends, unless given); returns the first room (NONE without rooms).
+fn census<T: Topology>(topo: &T, tree: &Tree, mergeable: Option<u32>, m: &mut MazeMetrics) -> u32 {
     let mut first_room = NONE;
     for v in 0..topo.slot_count() as u32 {
         if !topo.is_room(v) {
@@ -259,19 +382,11 @@ pub fn compute<T: Topology>(
         }
     }
     m.mergeable_dead_ends = mergeable.unwrap_or_else(|| mergeable_dead_ends(topo, tree));
-    bfs.path.clear();
-    if first_room == NONE {
-        return m;
-    }
-    let slots = topo.slot_count();
-    bfs.search(topo, tree, first_room, slots);
-    // The start is the end with the lower room id.
-    let (start, goal, diameter) = bfs.diameter_ends(slots);
-    m.start_room = start;
-    m.goal_room = goal;
-    m.diameter = diameter;
-    bfs.path_between(start, goal);
-    let path = &bfs.path;
+    first_room
+}
+
+/// The solution's length, turns and decision points into `m`.
+fn along_solution<T: Topology>(topo: &T, tree: &Tree, path: &[u32], m: &mut MazeMetrics) {
     for (i, pair) in path.windows(2).enumerate() {
         let (a, b) = (topo.position(pair[0]), topo.position(pair[1]));
         m.solution_length += a.distance(b);
@@ -281,14 +396,13 @@ pub fn compute<T: Topology>(
         }
     }
     // Interior rooms with a passage besides the one in and the one out are decision points; the
-    // start (a leaf, being a diameter end) never is.
+    // start of a tree maze (a leaf, being a diameter end) never is.
     let interior = if path.len() > 2 {
         &path[1..path.len() - 1]
     } else {
         &[][..]
     };
     m.decision_points = interior.iter().filter(|&&v| tree.degree(v) >= 3).count() as u32;
-    m
 }
 
 #[cfg(test)]

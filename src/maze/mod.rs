@@ -10,8 +10,11 @@
 //! Decisions where the seed is silent: the solution runs between the two ends of the tree's
 //! diameter (the hardest start/goal pair); a dead end with several adjacent dead ends merges into
 //! the first in neighbour order (north, west, east, south on a lattice); merge passes visit rooms
-//! in id order.
+//! in id order. Beyond the seed, `braid` removes a share of the dead ends by opening walls
+//! (Walter Pullen's braid mazes, `braid.rs`): the maze gains loops, and its solution becomes the
+//! shortest way between the tree's diameter ends.
 
+mod braid;
 pub(crate) mod config;
 mod fast;
 mod merge;
@@ -78,11 +81,14 @@ impl MazeGenerator {
         let (mut lattice_masks, mut lattice_links) = (Vec::new(), Vec::new());
         let mut plan = None;
         if cfg.topology == config::Topology::Lattice && cfg.holes == 0.0 {
-            // PERF: a hole-free lattice is the same physical graph for every level.
+            // PERF: a hole-free lattice is the same physical graph for every level (and, left
+            // unbraided, takes the fast path).
             let lattice = Lattice::new(cfg.width, cfg.height, None);
             lattice_masks = lattice.physical_masks();
             lattice.for_each_edge(|link| lattice_links.push(link));
-            plan = fast::LatticePlan::new(cfg.width, cfg.height);
+            if cfg.braid == 0.0 {
+                plan = fast::LatticePlan::new(cfg.width, cfg.height);
+            }
         }
         Ok(Self {
             cfg,
@@ -118,13 +124,27 @@ fn grow<T: Topology>(
     weights::edge_order(topo, cfg, rng, s.order_scratch, s.order, all_links);
     let opened = spanning::kruskal(topo, s.order, rooms, s.uf, s.tree);
     debug_assert_eq!(opened + 1, rooms, "the physical graph must be connected");
-    if cfg.merge_dead_ends {
+    let tree = if cfg.merge_dead_ends {
         let merges = merge_dead_ends(topo, s.tree, &mut s.bfs.scratch);
         // The merge leaves nothing mergeable (see merge_dead_ends); verify recounts it.
         metrics::compute(topo, s.tree, s.bfs, merges, Some(0))
     } else {
         metrics::compute(topo, s.tree, s.bfs, 0, None)
+    };
+    if cfg.braid == 0.0 {
+        return tree;
     }
+    // The start and goal stay the tree's diameter ends; the braid only adds ways between them.
+    let done = braid::braid(topo, s.tree, cfg.braid, rng, &mut s.bfs.scratch);
+    metrics::compute_braided(
+        topo,
+        s.tree,
+        s.bfs,
+        tree.merges,
+        tree.start_room,
+        tree.goal_room,
+        done,
+    )
 }
 
 /// The scratch parts `grow` needs, borrowed apart from the rest.
@@ -342,8 +362,10 @@ mod tests {
     }
 
     // Re-minted for 0.2.0: `WarrenRng::shuffle` uses both halves of each 64-bit output, and
-    // `ContentHasher::bytes` hashes in four lanes.
-    const GOLDEN_DEFAULT: u64 = 0xa559_e976_2dcc_a588;
+    // `ContentHasher::bytes` hashes in four lanes. Re-minted again when the metrics `loops` and
+    // `braided_dead_ends` were added (zero for these unbraided mazes): hashing the first twelve
+    // metrics alone still gave 0xa559_e976_2dcc_a588, so the levels did not change.
+    const GOLDEN_DEFAULT: u64 = 0x872d_720c_4d0e_6bf0;
 
     #[test]
     fn same_seed_same_level_whatever_ran_before() {
@@ -453,6 +475,52 @@ mod tests {
         assert!(rejected > walls.len() * passages.len() / 2, "{rejected}");
     }
 
+    /// A braided maze verifies; closing one of its passages, or opening one more wall, does not.
+    #[test]
+    fn verify_checks_the_braid() {
+        let g = MazeGenerator::new(MazeConfig {
+            width: 10,
+            height: 8,
+            braid: 0.5,
+            ..Default::default()
+        })
+        .unwrap();
+        let mut s = g.new_scratch();
+        let level = g.generate(5, &mut s).unwrap();
+        assert!(level.metrics[12] > 0.0, "no loop");
+        assert!(g.verify(&record(0, 5, level)).is_ok());
+        let grid = level.grid.unwrap();
+        let w = grid.width as usize;
+        let between = |i: usize| {
+            let (x, y) = (i % w, i / w);
+            (x % 2 == 0) != (y % 2 == 0)
+                && x > 0
+                && y > 0
+                && x < w - 1
+                && y < grid.height as usize - 1
+        };
+        for (from, to) in [(1u8, 0u8), (0, 1)] {
+            let at = (0..grid.cells.len()).find(|&i| between(i) && grid.cells[i] == from);
+            let mut cells = grid.cells.to_vec();
+            cells[at.unwrap()] = to;
+            let bad = record(0, 5, with_cells(level, &cells));
+            assert!(g.verify(&bad).is_err(), "{from} -> {to} passed");
+        }
+        // A maze braided by another share than the profile's: rejected either way.
+        let full = MazeGenerator::new(MazeConfig {
+            braid: 1.0,
+            ..g.config().clone()
+        })
+        .unwrap();
+        let mut s_full = full.new_scratch();
+        let all = full.generate(5, &mut s_full).unwrap();
+        assert!(full.verify(&record(0, 5, all)).is_ok());
+        let err = g.verify(&record(0, 5, all)).unwrap_err();
+        assert!(err.0.contains("the share asks for"), "{err:?}");
+        let err = full.verify(&record(0, 5, level)).unwrap_err();
+        assert!(err.0.contains("the share asks for"), "{err:?}");
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
@@ -466,6 +534,7 @@ mod tests {
             weighting in 0usize..3,
             gradient in 0usize..5,
             merge in any::<bool>(),
+            braid in prop_oneof![Just(0.0f64), Just(1.0f64), 0.0f64..1.0],
             seed in any::<u64>(),
         ) {
             let cfg = MazeConfig {
@@ -476,6 +545,7 @@ mod tests {
                 weighting: [Weighting::Random, Weighting::Biased, Weighting::Gradient][weighting],
                 gradient: [Gradient::X, Gradient::Y, Gradient::XPlusY, Gradient::XMinusY, Gradient::Radial][gradient],
                 merge_dead_ends: merge,
+                braid,
                 ..Default::default()
             };
             let g = MazeGenerator::new(cfg).unwrap();

@@ -1,6 +1,8 @@
 //! `verify` for mazes: decode the stored level back into a physical graph and a passage tree and
 //! re-check seed 001's invariants: a spanning tree (|E| = |V| - 1, connected), passages only along
 //! physical edges, the merge fixpoint when merging is on, and every stored metric recomputed.
+//! A braided maze is the tree plus exactly `loops` passages (|E| = |V| - 1 + loops, connected),
+//! with the configured share of its dead ends removed.
 
 use bumpalo::Bump;
 
@@ -8,6 +10,7 @@ use crate::core::error::Violation;
 use crate::core::generator::LevelRecord;
 use crate::core::graph::{Csr, edge_flag};
 use crate::ensure_level;
+use crate::maze::braid::{self, Braided};
 use crate::maze::config::{MazeConfig, Topology as Kind};
 use crate::maze::metrics::{self, Bfs, MAZE_METRICS};
 use crate::maze::spanning::{Tree, UnionFind};
@@ -99,7 +102,7 @@ pub fn verify(cfg: &MazeConfig, record: &LevelRecord<'_>) -> Result<(), Violatio
     Ok(())
 }
 
-/// Spanning tree, merge fixpoint and metrics.
+/// Spanning tree (or a braided one), merge fixpoint and metrics.
 fn check_tree<T: Topology>(
     topo: &T,
     tree: &Tree,
@@ -111,6 +114,14 @@ fn check_tree<T: Topology>(
         .count();
     let passages = tree.passage.iter().filter(|&&p| p != 0).count();
     ensure_level!(rooms > 0, "no rooms");
+    let (loops, removed) = (stored[LOOPS] as u32, stored[BRAIDED] as u32);
+    ensure_level!(
+        cfg.braid > 0.0 || loops + removed == 0,
+        "loops recorded with braiding off"
+    );
+    if loops > 0 {
+        return check_braided(topo, tree, cfg, stored, rooms, passages);
+    }
     ensure_level!(
         passages + 1 == rooms,
         "{passages} passages for {rooms} rooms: not a tree"
@@ -147,6 +158,80 @@ fn check_tree<T: Topology>(
         "merge fixpoint not reached: {} dead ends could still merge",
         recomputed.mergeable_dead_ends
     );
+    ensure_level!(removed == 0, "dead ends braided without a loop");
+    check_share(topo, tree, cfg, recomputed.dead_ends, 0)?;
+    same_metrics(stored, &recomputed)
+}
+
+/// A braided maze: the tree plus `loops` passages, connected, its share of dead ends removed,
+/// and every metric recomputed from the stored start and goal (the tree's diameter ends, which
+/// the braided maze no longer shows).
+fn check_braided<T: Topology>(
+    topo: &T,
+    tree: &Tree,
+    cfg: &MazeConfig,
+    stored: &[f64],
+    rooms: usize,
+    passages: usize,
+) -> Result<(), Violation> {
+    let (loops, removed) = (stored[LOOPS] as u32, stored[BRAIDED] as u32);
+    ensure_level!(
+        passages + 1 == rooms + loops as usize,
+        "{passages} passages for {rooms} rooms and {loops} loops: not a tree plus its loops"
+    );
+    ensure_level!(
+        loops <= removed && removed <= 2 * loops,
+        "{removed} dead ends removed by {loops} openings (each removes one or two)"
+    );
+    let (start, goal) = (stored[START] as u32, stored[GOAL] as u32);
+    ensure_level!(
+        topo.is_room(start) && topo.is_room(goal),
+        "start {start} or goal {goal} is not a room"
+    );
+    let mut bfs = Bfs::default();
+    let braided = Braided { loops, removed };
+    let recomputed =
+        metrics::compute_braided(topo, tree, &mut bfs, stored[5] as u32, start, goal, braided);
+    ensure_level!(
+        bfs.reached() == rooms,
+        "only {} of {rooms} rooms connected",
+        bfs.reached()
+    );
+    check_share(topo, tree, cfg, recomputed.dead_ends, removed)?;
+    same_metrics(stored, &recomputed)
+}
+
+/// The braid removed `round(braid * D)` of the `D = dead_ends + removed` dead ends, or one more
+/// (a last opening between two dead ends), or fewer only when no dead end left has a wall to
+/// open.
+fn check_share<T: Topology>(
+    topo: &T,
+    tree: &Tree,
+    cfg: &MazeConfig,
+    dead_ends: u32,
+    removed: u32,
+) -> Result<(), Violation> {
+    let goal = braid::target(cfg.braid, dead_ends + removed);
+    ensure_level!(
+        removed <= goal + 1,
+        "{removed} dead ends braided, the share asks for {goal}"
+    );
+    if removed < goal {
+        let stuck = (0..topo.slot_count() as u32).all(|v| {
+            !topo.is_room(v)
+                || tree.degree(v) != 1
+                || topo.physical_mask(v) & !tree.mask[v as usize] == 0
+        });
+        ensure_level!(
+            stuck,
+            "{removed} dead ends braided, the share asks for {goal} and walls are left to open"
+        );
+    }
+    Ok(())
+}
+
+/// Every stored metric equals its recomputed value.
+fn same_metrics(stored: &[f64], recomputed: &metrics::MazeMetrics) -> Result<(), Violation> {
     for (spec, (&got, want)) in MAZE_METRICS
         .iter()
         .zip(stored.iter().zip(recomputed.to_array()))
@@ -158,4 +243,24 @@ fn check_tree<T: Topology>(
         );
     }
     Ok(())
+}
+
+/// Positions of metrics in [`MAZE_METRICS`] that verify reads back.
+const START: usize = 10;
+const GOAL: usize = 11;
+const LOOPS: usize = 12;
+const BRAIDED: usize = 13;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metric_positions_name_their_metrics() {
+        let name = |i: usize| MAZE_METRICS[i].name;
+        assert_eq!(
+            [name(START), name(GOAL), name(LOOPS), name(BRAIDED)],
+            ["start_room", "goal_room", "loops", "braided_dead_ends"]
+        );
+    }
 }

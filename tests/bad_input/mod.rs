@@ -62,6 +62,18 @@ fn set_value_out_of_range() {
 }
 
 #[test]
+fn braid_out_of_range() {
+    let dir = TempDir::new("braid");
+    for bad in ["1.5", "-0.1"] {
+        generate_fails(
+            &dir,
+            &["maze", "--set", &format!("maze.braid={bad}")],
+            &["maze.braid", bad],
+        );
+    }
+}
+
+#[test]
 fn missing_output_folder() {
     let dir = TempDir::new("nofolder");
     generate_fails(
