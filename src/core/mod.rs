@@ -11,3 +11,4 @@ pub mod grid;
 pub mod hash;
 pub mod planar;
 pub mod rng;
+pub mod sliver;

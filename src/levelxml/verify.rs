@@ -16,6 +16,7 @@
 
 use crate::core::error::Violation;
 use crate::core::generator::{ExtraValue, LevelRecord};
+use crate::core::sliver::slivers_brute;
 use crate::ensure_level;
 use crate::levelxml::generator::{
     COLORING_METRICS, ColoringGenerator, content_hash, odd_vertices, start_colors,
@@ -23,6 +24,7 @@ use crate::levelxml::generator::{
 use crate::levelxml::graph::ResolvedGraph;
 use crate::levelxml::model::{LevelDoc, Protect};
 use crate::levelxml::parse::parse_level;
+use crate::levelxml::puzzle::planar::SLIVER_GAP;
 use crate::levelxml::puzzle::{
     ColoringSolver, Outcome, PuzzleKind, Solution, check_played, is_proper, level_palette,
 };
@@ -58,6 +60,7 @@ pub fn verify(g: &ColoringGenerator, record: &LevelRecord<'_>) -> Result<(), Vio
         .doc;
     let resolved = ResolvedGraph::new(&doc).map_err(|e| Violation::new(e.to_string()))?;
     check_graph(record, &doc, &resolved)?;
+    check_slivers(record, cfg.spacing)?;
     let names: Vec<String> = level_palette(cfg).into_iter().map(|c| c.name).collect();
     ensure_level!(
         doc.colors.iter().map(|c| &c.name).eq(names.iter()),
@@ -128,6 +131,29 @@ fn check_graph(
         graph.tag == tags,
         "the vertex tags are not the level's start colors"
     );
+    Ok(())
+}
+
+/// No edge passes closer than [`SLIVER_GAP`] spacings to a vertex it does not join (every
+/// vertex checked).
+fn check_slivers(record: &LevelRecord<'_>, spacing: u32) -> Result<(), Violation> {
+    let graph = record
+        .level
+        .graph
+        .ok_or_else(|| Violation::new("no graph columns"))?;
+    let pairs: Vec<(u32, u32)> = graph
+        .src
+        .iter()
+        .copied()
+        .zip(graph.dst.iter().copied())
+        .collect();
+    let gap = SLIVER_GAP * spacing as f32;
+    if let Some(&e) = slivers_brute(graph.x, graph.y, &pairs, gap).first() {
+        return Err(Violation::new(format!(
+            "edge {e} ({} - {}) passes a vertex it does not join by less than {gap} px",
+            pairs[e].0, pairs[e].1
+        )));
+    }
     Ok(())
 }
 

@@ -227,10 +227,20 @@ impl Generator for MazeGenerator {
                 let bump: &'s Bump = &s.bump;
                 let mut g = Graph::new_in(bump);
                 physical::jittered_points(cfg.width, cfg.height, cfg.jitter, &mut rng, &mut g);
-                physical::delaunay_edges(&mut g, 0, bump).map_err(|detail| GenError {
-                    reason: "triangulation failed",
-                    detail,
-                })?;
+                let slivers =
+                    physical::delaunay_edges(&mut g, 0, bump).map_err(|detail| GenError {
+                        reason: "triangulation failed",
+                        detail,
+                    })?;
+                if slivers > 0 {
+                    return Err(GenError {
+                        reason: "sliver edge needed",
+                        detail: format!(
+                            "{slivers} edge(s) passing a room by less than {} cell widths join parts of the maze no other edge joins",
+                            physical::SLIVER_GAP
+                        ),
+                    });
+                }
                 let x: &'s [f32] = g.x.into_bump_slice();
                 let y: &'s [f32] = g.y.into_bump_slice();
                 let src: &'s [u32] = g.src.into_bump_slice();

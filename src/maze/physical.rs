@@ -7,6 +7,7 @@ use spade::{DelaunayTriangulation, Point2, Triangulation};
 
 use crate::core::graph::Graph;
 use crate::core::rng::WarrenRng;
+use crate::core::sliver::{SliverScratch, drop_slivers};
 use crate::maze::topology::{Lattice, Topology};
 
 /// Reusable buffers for hole punching.
@@ -122,19 +123,50 @@ pub fn jittered_points(
     }
 }
 
-/// Adds the Delaunay triangulation's edges of the graph's vertices as the graph's edges, in a
-/// canonical order (sorted by `(min, max)` endpoint), each with `flags`.
+/// The least distance, in cell widths, between a Delaunay maze's physical edge and a room it
+/// does not join: a closer edge is drawn as a corridor through or along that room's cell (a
+/// sliver of the triangulation, mostly along the hull) and is left out of the physical graph.
+pub const SLIVER_GAP: f32 = 0.25;
+
+/// Adds the physical edges of a Delaunay maze over the graph's vertices as the graph's edges,
+/// in a canonical order (sorted by `(min, max)` endpoint), each with `flags`: see
+/// [`maze_pairs`]. Returns the slivers kept to keep the rooms connected.
 ///
 /// # Runtime
 /// O(V log V) expected; spade allocates its triangulation on the heap (not in the arena).
-pub fn delaunay_edges(graph: &mut Graph, flags: u8, bump: &Bump) -> Result<(), String> {
+pub fn delaunay_edges(graph: &mut Graph, flags: u8, bump: &Bump) -> Result<u32, String> {
     let n = graph.vertex_count();
-    let pairs = delaunay_pairs(&graph.x, &graph.y, bump)?;
+    let (pairs, kept) = maze_pairs(&graph.x, &graph.y, bump)?;
     for &(a, b) in pairs {
         debug_assert!((a as usize) < n && (b as usize) < n);
         graph.add_edge(a, b, flags);
     }
-    Ok(())
+    Ok(kept)
+}
+
+/// Physical edges as sorted `(min, max)` pairs, and the slivers among them.
+pub type MazePairs<'b> = (&'b [(u32, u32)], u32);
+
+/// A Delaunay maze's physical edges: the triangulation's edges ([`delaunay_pairs`]) but those
+/// passing closer than [`SLIVER_GAP`] cell widths to a room they do not join, unless the rooms
+/// would fall apart without one (the count of those is returned). Sorted `(min, max)` pairs in
+/// `bump`.
+///
+/// # Runtime
+/// The triangulation's, plus O(E) for the slivers ([`drop_slivers`]); allocates its scratch.
+pub fn maze_pairs<'b>(x: &[f32], y: &[f32], bump: &'b Bump) -> Result<MazePairs<'b>, String> {
+    let all = delaunay_pairs(x, y, bump)?;
+    let mut clear = Vec::with_capacity(all.len());
+    let kept = drop_slivers(
+        x,
+        y,
+        all,
+        SLIVER_GAP,
+        1.0,
+        &mut SliverScratch::default(),
+        &mut clear,
+    );
+    Ok((bump.alloc_slice_copy(&clear), kept))
 }
 
 /// The Delaunay edges of the points as sorted `(min, max)` pairs, allocated in `bump`.

@@ -61,14 +61,20 @@ pub fn verify(cfg: &MazeConfig, record: &LevelRecord<'_>) -> Result<(), Violatio
                 "edge columns differ in length"
             );
             let bump = Bump::new();
-            let physical_edges = physical::delaunay_pairs(g.x, g.y, &bump).map_err(Violation)?;
+            let (physical_edges, slivers) =
+                physical::maze_pairs(g.x, g.y, &bump).map_err(Violation)?;
+            ensure_level!(
+                slivers == 0,
+                "{slivers} edge(s) pass a room by less than {} cell widths",
+                physical::SLIVER_GAP
+            );
             ensure_level!(
                 physical_edges.len() == m
                     && physical_edges
                         .iter()
                         .zip(g.src.iter().zip(g.dst))
                         .all(|(&p, (&a, &b))| p == (a, b)),
-                "stored edges are not the Delaunay triangulation of the stored rooms"
+                "stored edges are not the Delaunay triangulation of the stored rooms without its slivers"
             );
             ensure_level!(
                 g.flags.iter().all(|&f| f & !edge_flag::PASSAGE == 0),

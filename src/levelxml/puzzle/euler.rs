@@ -101,7 +101,8 @@ pub(super) fn attempt(
 ) -> Result<Puzzle, GenError> {
     let cycle = cfg.puzzle == PuzzleKind::EulerCycle;
     jittered_points(cfg, rng, &mut s.graph);
-    triangulate(&s.graph, &mut s.planar, &mut s.all).map_err(|d| fail("degenerate points", d))?;
+    triangulate(&s.graph, cfg.spacing, &mut s.planar, &mut s.all)
+        .map_err(|d| fail("degenerate points", d))?;
     let n = s.graph.vertex_count();
     let all = &s.all;
     let adj = adjacency(n, all);

@@ -1,6 +1,8 @@
 //! Planar puzzle graphs: the Delaunay triangulation (the maze module's
 //! [`delaunay_pairs`](crate::maze::delaunay_pairs())) of a jittered grid of points at integer
-//! pixel positions, thinned to a share of its edges.
+//! pixel positions, without its slivers (edges passing closer than [`SLIVER_GAP`] spacings to a
+//! vertex they do not join, which a player reads as going through it), thinned to a share of
+//! its edges.
 //!
 //! Points sit at whole pixels, the coordinates the level file stores, so the stored level
 //! re-triangulates to the same graph. Any subgraph of a triangulation is planar and drawn without
@@ -9,11 +11,17 @@
 use bumpalo::Bump;
 
 use crate::core::rng::WarrenRng;
+use crate::core::sliver::{SliverScratch, drop_slivers};
 use crate::levelxml::puzzle::config::ColoringConfig;
 use crate::maze::{UnionFind, delaunay_pairs};
 
 /// Margin in pixels around the grid.
 pub const MARGIN: u32 = 100;
+
+/// The least distance, in point spacings, between an edge of a puzzle graph and a vertex it
+/// does not join (22 px at the default 90 px spacing; the game draws vertices as discs a
+/// little smaller than that).
+pub const SLIVER_GAP: f32 = 0.25;
 
 /// A puzzle graph: integer positions and edges `(a, b)` with `a < b`, sorted.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -41,6 +49,7 @@ pub struct PlanarScratch {
     py: Vec<f32>,
     order: Vec<(u32, u32)>,
     uf: UnionFind,
+    slivers: SliverScratch,
 }
 
 /// The jittered points of `cfg` in `g` (edges cleared).
@@ -59,9 +68,15 @@ pub fn jittered_points(cfg: &ColoringConfig, rng: &mut WarrenRng, g: &mut Planar
     }
 }
 
-/// All Delaunay edges of `g`'s points into `out` (sorted `(min, max)` pairs).
+/// The Delaunay edges of `g`'s points that are not slivers under `spacing` (see the module
+/// doc) into `out` (sorted `(min, max)` pairs).
+///
+/// # Errors
+/// When points coincide, or when a sliver alone would join two parts of the graph (nearly
+/// collinear points: the attempt is given up).
 pub fn triangulate(
     g: &PlanarGraph,
+    spacing: u32,
     s: &mut PlanarScratch,
     out: &mut Vec<(u32, u32)>,
 ) -> Result<(), String> {
@@ -71,8 +86,14 @@ pub fn triangulate(
     s.py.clear();
     s.py.extend(g.y.iter().map(|&v| v as f32));
     let pairs = delaunay_pairs(&s.px, &s.py, &s.bump)?;
-    out.clear();
-    out.extend_from_slice(pairs);
+    let spacing = spacing as f32;
+    let gap = SLIVER_GAP * spacing;
+    let kept = drop_slivers(&s.px, &s.py, pairs, gap, spacing, &mut s.slivers, out);
+    if kept > 0 {
+        return Err(format!(
+            "{kept} edge(s) passing a vertex by less than {gap} px alone join parts of the graph"
+        ));
+    }
     Ok(())
 }
 
@@ -89,7 +110,7 @@ pub fn connected_graph(
 ) -> Result<(), String> {
     jittered_points(cfg, rng, g);
     let mut all = std::mem::take(&mut s.order);
-    let result = triangulate(g, s, &mut all);
+    let result = triangulate(g, cfg.spacing, s, &mut all);
     if result.is_ok() {
         rng.shuffle(&mut all);
         s.uf.reset(g.vertex_count());
@@ -130,7 +151,7 @@ mod tests {
             let joins = g.edges.iter().filter(|&&(a, b)| uf.union(a, b)).count();
             assert_eq!(joins, n - 1, "seed {seed}: connected");
             let mut all = Vec::new();
-            triangulate(&g, &mut s, &mut all).unwrap();
+            triangulate(&g, cfg.spacing, &mut s, &mut all).unwrap();
             assert!(g.edges.len() < all.len(), "seed {seed}: thinned");
             assert!(g.edges.iter().all(|e| all.binary_search(e).is_ok()));
         }
