@@ -55,6 +55,10 @@ pub struct DmgConfig {
     pub shrink: bool,
     /// A folder whose `<table>.toml` files replace the built-in tables (empty: built-in).
     pub tables: String,
+    /// Chance that a passage, or the passage behind a door, that would stop one or two rock
+    /// rows short of floor opens into it instead (a loop in the dungeon), `[0, 1]`; 0 keeps
+    /// seed 003's trees.
+    pub join_chance: f64,
 }
 
 impl Default for DmgConfig {
@@ -69,6 +73,7 @@ impl Default for DmgConfig {
             temperature: 0.0,
             shrink: true,
             tables: String::new(),
+            join_chance: 1.0,
         }
     }
 }
@@ -99,12 +104,17 @@ impl DmgConfig {
                 format!("= {v} must be a finite number >= 0")
             })?;
         }
+        check(
+            (0.0..=1.0).contains(&self.join_chance),
+            "dmg.join_chance",
+            || format!("= {} is out of range 0..=1", self.join_chance),
+        )?;
         Ok(())
     }
 }
 
 /// The dungeon metric columns.
-pub const DMG_METRICS: [MetricSpec; 17] = [
+pub const DMG_METRICS: [MetricSpec; 19] = [
     MetricSpec::u32("chambers", "chambers placed"),
     MetricSpec::u32("passages", "passage stretches drawn"),
     MetricSpec::u32("doors", "doors of every kind"),
@@ -133,6 +143,14 @@ pub const DMG_METRICS: [MetricSpec; 17] = [
     MetricSpec::u32(
         "cancelled",
         "chambers cancelled (nothing 15 ft long fitted)",
+    ),
+    MetricSpec::u32(
+        "joins",
+        "passages and doors that opened into floor ahead instead of stopping short (dmg.join_chance)",
+    ),
+    MetricSpec::u32(
+        "cycle_rank",
+        "independent loops of the object graph: links - objects + connected parts",
     ),
 ];
 
@@ -177,6 +195,7 @@ impl DmgGenerator {
                 temperature: cfg.temperature as f32,
                 shrink: cfg.shrink,
             },
+            join_chance: cfg.join_chance,
         };
         Ok(Self {
             cfg,
@@ -190,6 +209,7 @@ impl DmgGenerator {
 #[derive(Default)]
 pub struct DmgScratch {
     dungeon: DungeonScratch,
+    sets: crate::maze::UnionFind,
     metrics: Vec<f64>,
     x: Vec<f32>,
     y: Vec<f32>,
@@ -201,6 +221,22 @@ pub struct DmgScratch {
     y0: Vec<i32>,
     x1: Vec<i32>,
     y1: Vec<i32>,
+}
+
+/// Position of `cycle_rank` in [`DMG_METRICS`].
+const CYCLE_RANK: usize = 18;
+
+/// Independent loops of a graph of `n` vertices and `links`: links - vertices + components
+/// (links naming no vertex are left out).
+fn cycle_rank<F>(n: usize, links: &[(u32, u32, F)], sets: &mut crate::maze::UnionFind) -> u32 {
+    sets.reset(n);
+    let mut parts = n;
+    for &(a, b, _) in links {
+        if (a as usize) < n && (b as usize) < n && sets.union(a, b) {
+            parts -= 1;
+        }
+    }
+    (links.len() + parts).saturating_sub(n) as u32
 }
 
 fn passable(code: u8) -> bool {
@@ -267,6 +303,12 @@ impl Generator for DmgGenerator {
             f64::from(c.placements[1]),
             f64::from(c.placements[2]),
             f64::from(c.placements[3]),
+            f64::from(c.joins),
+            f64::from(cycle_rank(
+                s.dungeon.objects.len(),
+                &s.dungeon.links,
+                &mut s.sets,
+            )),
         ]);
         let d = &s.dungeon;
         for v in [&mut s.x, &mut s.y] {
@@ -439,6 +481,18 @@ impl Generator for DmgGenerator {
                 "link {a}-{b} with {n} objects"
             );
         }
+        let links: Vec<(u32, u32, ())> = graph
+            .src
+            .iter()
+            .zip(graph.dst)
+            .map(|(&a, &b)| (a, b, ()))
+            .collect();
+        let rank = cycle_rank(n, &links, &mut crate::maze::UnionFind::default());
+        let stored = record.level.metrics.get(CYCLE_RANK).copied();
+        ensure_level!(
+            stored == Some(f64::from(rank)),
+            "metric cycle_rank is {stored:?}, the object graph has {rank} loops"
+        );
         let chambers: Vec<usize> = (0..n)
             .filter(|&v| graph.tag[v] == u16::from(generate::CHAMBER))
             .collect();
@@ -534,6 +588,63 @@ mod tests {
                 .to_string()
                 .contains("does not join two floor squares")
         );
+    }
+
+    /// Joins make loops: at `join_chance = 0` every dungeon's object graph is a tree, as seed
+    /// 003 draws it; at the default, passages and doors open into the floor just ahead, with
+    /// fewer dead ends and false doors, and every dungeon still verifies.
+    #[test]
+    fn joins_make_loops_and_cut_dead_ends() {
+        let run = |join_chance: f64| {
+            let g = DmgGenerator::new(DmgConfig {
+                join_chance,
+                ..DmgConfig::default()
+            })
+            .unwrap();
+            let mut s = g.new_scratch();
+            let (mut rank, mut dead, mut false_doors) = (0.0, 0.0, 0.0);
+            for i in 0..20 {
+                let level = g.generate(mix(3, i), &mut s).unwrap();
+                g.verify(&LevelRecord {
+                    index: i,
+                    seed: 0,
+                    level,
+                })
+                .unwrap();
+                let m = level.metrics;
+                assert_eq!(m[CYCLE_RANK], m[CYCLE_RANK - 1], "every join is a loop");
+                rank += m[CYCLE_RANK];
+                dead += m[9];
+                false_doors += m[10];
+            }
+            (rank / 20.0, dead / 20.0, false_doors / 20.0)
+        };
+        let (tree_rank, tree_dead, tree_false) = run(0.0);
+        assert_eq!(tree_rank, 0.0);
+        let (rank, dead, false_doors) = run(1.0);
+        assert!(rank >= 3.0, "mean cycle rank {rank}");
+        assert!(dead < tree_dead && false_doors < tree_false);
+    }
+
+    #[test]
+    fn verify_recounts_the_loops() {
+        let g = DmgGenerator::new(DmgConfig::default()).unwrap();
+        let mut s = g.new_scratch();
+        let level = g.generate(mix(1, 2), &mut s).unwrap();
+        let mut metrics = level.metrics.to_vec();
+        metrics[CYCLE_RANK] += 1.0;
+        let bad = Level {
+            metrics: &metrics,
+            ..level
+        };
+        let err = g
+            .verify(&LevelRecord {
+                index: 0,
+                seed: 0,
+                level: bad,
+            })
+            .unwrap_err();
+        assert!(err.to_string().contains("cycle_rank"), "{err}");
     }
 
     #[test]

@@ -74,6 +74,18 @@ fn braid_out_of_range() {
 }
 
 #[test]
+fn join_chance_out_of_range() {
+    let dir = TempDir::new("joinchance");
+    for bad in ["2", "-0.5"] {
+        generate_fails(
+            &dir,
+            &["dmg", "--set", &format!("dmg.join_chance={bad}")],
+            &["dmg.join_chance", bad],
+        );
+    }
+}
+
+#[test]
 fn missing_output_folder() {
     let dir = TempDir::new("nofolder");
     generate_fails(
