@@ -13,15 +13,7 @@ use crate::maze::UnionFind;
 /// Distance from point `c` to segment `a b`.
 #[inline]
 pub fn point_segment_distance(c: [f32; 2], a: [f32; 2], b: [f32; 2]) -> f32 {
-    let (abx, aby) = (b[0] - a[0], b[1] - a[1]);
-    let (acx, acy) = (c[0] - a[0], c[1] - a[1]);
-    let len2 = abx * abx + aby * aby;
-    let t = if len2 > 0.0 {
-        ((acx * abx + acy * aby) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    (acx - t * abx).hypot(acy - t * aby)
+    crate::layout::preserve::point_segment2(c, a, b).sqrt()
 }
 
 /// Reusable memory of [`drop_slivers`].

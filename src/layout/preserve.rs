@@ -38,7 +38,7 @@ pub struct PreserveScratch {
 
 /// Squared distance from point `p` to segment `a b`.
 #[inline]
-fn point_segment2(p: [f32; 2], a: [f32; 2], b: [f32; 2]) -> f32 {
+pub(crate) fn point_segment2(p: [f32; 2], a: [f32; 2], b: [f32; 2]) -> f32 {
     let (abx, aby) = (b[0] - a[0], b[1] - a[1]);
     let (apx, apy) = (p[0] - a[0], p[1] - a[1]);
     let len2 = abx * abx + aby * aby;
