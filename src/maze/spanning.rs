@@ -11,7 +11,7 @@ use crate::maze::topology::{Link, Topology};
 /// O(V log V) in total and walks short lists. Measured on a 32 x 32 lattice in random order it
 /// beat path halving by 15% and Rem's interleaved union by 25% (the find loops of both
 /// mispredict on every edge).
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub struct UnionFind {
     label: Vec<u32>,
     next: Vec<u32>,

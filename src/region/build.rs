@@ -4,10 +4,12 @@
 //! worker's [`RegionCache`], so after warm-up a level allocates nothing.
 //!
 //! Output (into [`LevelOut`], reused): the region tree in depth-first order (parent index,
-//! depth, box in parent coordinates, zoom, cells), the root's grid, the raster (see
-//! [`crate::region`]) and the counts behind the metrics. In checking mode (`verify`), every
-//! region is also tested against brute-force oracles: within Wmax x Hmax, connected, no
-//! Uninitialized cell, and carving gave no cell occupancy.
+//! depth, box in parent coordinates, zoom, cells), the root's grid, the world raster (see
+//! [`crate::region::world`]), the largest-child raster (see [`crate::region`]) and the counts
+//! behind the metrics. In checking mode (`verify`), every region is also tested against
+//! brute-force oracles: within Wmax x Hmax, connected, no Uninitialized cell, carving gave no
+//! cell occupancy, and every port carved; the world is painted again cell by cell and must
+//! match, with no world cell left unpainted.
 
 use crate::core::error::Violation;
 use crate::core::grid::cell;
@@ -17,8 +19,9 @@ use crate::region::carve::{CarveParams, CarveWork, carve};
 use crate::region::cell::Cell;
 use crate::region::overlap::{Overlap, sibling_overlap};
 use crate::region::region::{NONE, Point, Region, RegionBox};
-use crate::region::split::{ChildSpec, SplitParams, SplitStats, SplitWork, split, zoom_piece};
+use crate::region::split::{Children, SplitParams, SplitStats, SplitWork, split, zoom_piece};
 use crate::region::stack::{Frame, RegionStack};
+use crate::region::world;
 
 /// The deepest target depth (metric columns exist for depths 1 to this).
 pub const MAX_DEPTH: u32 = 4;
@@ -32,6 +35,10 @@ pub struct BuildParams {
     pub height: u32,
     /// Zoom levels below the root.
     pub depth: u32,
+    /// Regions down to this depth (at most `depth`) are painted into the world raster.
+    pub world_depth: u32,
+    /// World cells per root cell along each axis (`max_zoom ^ world_depth`).
+    pub world_scale: u32,
     /// A level with more regions than this fails.
     pub max_regions: u32,
     /// Carving.
@@ -60,7 +67,13 @@ pub struct LevelOut {
     /// Cells of the region (its Occupied cells when made).
     pub cells: Vec<u32>,
     /// The root region's cell codes.
-    pub grid: Vec<u8>,
+    pub root: Vec<u8>,
+    /// The world raster: `world_width x world_height` cell codes, row-major.
+    pub world: Vec<u8>,
+    /// World columns (root width x scale).
+    pub world_width: u32,
+    /// World rows.
+    pub world_height: u32,
     /// The raster: Wmax x Hmax codes.
     pub raster: Vec<u8>,
     /// Depth of the region drawn in the raster.
@@ -87,11 +100,12 @@ pub struct BuildScratch {
     /// The worker's region pool.
     pub cache: RegionCache,
     stack: RegionStack,
-    pending: Vec<ChildSpec>,
+    pending: Children,
     carve: CarveWork,
     split: SplitWork,
     cover: Vec<u8>,
     check: Vec<u32>,
+    world_check: Vec<u8>,
     /// The level made last.
     pub out: LevelOut,
 }
@@ -101,6 +115,9 @@ impl BuildScratch {
     pub fn new(max_cells: usize) -> Self {
         Self {
             cache: RegionCache::new(max_cells),
+            // PERF: room for the children of a deep stack of large families, so that a rare
+            // level does not grow the lists after warm-up.
+            pending: Children::with_capacity(4 * max_cells, 8 * max_cells),
             ..Self::default()
         }
     }
@@ -140,6 +157,15 @@ pub fn build(
     out.worst_family = 0.0;
     out.split = SplitStats::default();
     out.raster_depth = 0;
+    out.world_width = p.width * p.world_scale;
+    out.world_height = p.height * p.world_scale;
+    let world_cells = (out.world_width * out.world_height) as usize;
+    out.world.clear();
+    out.world.resize(world_cells, cell::WALL);
+    if check {
+        s.world_check.clear();
+        s.world_check.resize(world_cells, world::UNPAINTED);
+    }
     s.pending.clear();
     s.cache.begin_level();
 
@@ -178,6 +204,8 @@ fn build_tree(
     root.zoom = 1;
     root.depth = 0;
     root.parent = NONE;
+    world::root_edges(p.width, p.world_scale, &mut root.xs);
+    world::root_edges(p.height, p.world_scale, &mut root.ys);
     root.entry = Point {
         x: 0,
         y: rng.below(p.height),
@@ -199,14 +227,17 @@ fn build_tree(
         let k = top.next_child;
         top.next_child += 1;
         let on_path = top.path_child == k;
-        let spec = s.pending[k as usize];
+        let spec = s.pending.specs[k as usize];
         let mut child = s.cache.take();
-        zoom_piece(&top.region, &spec, &mut child);
+        zoom_piece(&top.region, &spec, s.pending.ports_of(&spec), &mut child);
         child.parent = top.region.node;
         let frame = process(p, rng, s, child, on_path, check)?;
         s.stack.zoom_in(frame);
     }
     s.out.cache = s.cache.level_counts();
+    if check {
+        check_world(&s.out, &s.world_check).map_err(BuildError::Broken)?;
+    }
     Ok(())
 }
 
@@ -242,7 +273,7 @@ fn process(
     out.region_cells += u64::from(size);
 
     let carved = carve(&mut region, rng, &p.carve, &mut s.carve);
-    let first = s.pending.len();
+    let first = s.pending.specs.len();
     split(
         &mut region,
         rng,
@@ -260,7 +291,14 @@ fn process(
         // The target depth: the region's sub-regions are not made.
         s.pending.truncate(first);
     }
-    let children = &s.pending[first..];
+    if region.depth <= p.world_depth {
+        world::paint(&region, &mut out.world, out.world_width);
+        if check {
+            let deepest = region.depth == p.world_depth;
+            world::paint_all(&region, &mut s.world_check, out.world_width, deepest);
+        }
+    }
+    let children = &s.pending.specs[first..];
     let family = sibling_overlap(
         region.width(),
         region.height(),
@@ -273,7 +311,7 @@ fn process(
     }
     if region.depth == 0 {
         out.root_carved = carved;
-        encode(&region, &mut out.grid, region.width(), region.height());
+        encode(&region, &mut out.root, region.width(), region.height());
     }
     let mut path_child = u32::MAX;
     if on_path {
@@ -295,7 +333,7 @@ fn process(
     Ok(Frame {
         region,
         first_child: first as u32,
-        end_child: s.pending.len() as u32,
+        end_child: s.pending.specs.len() as u32,
         next_child: first as u32,
         path_child,
     })
@@ -367,9 +405,39 @@ fn check_made(r: &Region, p: &SplitParams, seen: &mut Vec<u32>) -> Result<(), Vi
     Ok(())
 }
 
+/// The world the fast painter made equals the oracle's, which left no cell unpainted.
+fn check_world(out: &LevelOut, oracle: &[u8]) -> Result<(), Violation> {
+    if let Some(i) = oracle.iter().position(|&c| c == world::UNPAINTED) {
+        return Err(Violation::new(format!(
+            "world cell ({}, {}) is covered by no region",
+            i as u32 % out.world_width,
+            i as u32 / out.world_width
+        )));
+    }
+    if let Some(i) = (0..oracle.len()).find(|&i| oracle[i] != out.world[i]) {
+        return Err(Violation::new(format!(
+            "world cell ({}, {}) is painted {}, the cell-by-cell oracle paints {}",
+            i as u32 % out.world_width,
+            i as u32 / out.world_width,
+            out.world[i],
+            oracle[i]
+        )));
+    }
+    Ok(())
+}
+
 /// A carved and split region: no cell gained occupancy (Empty stays Empty; Filled only from
-/// Occupied), nothing Uninitialized.
+/// Occupied), nothing Uninitialized, entry, exit and every port carved.
 fn check_carved(r: &Region) -> Result<(), Violation> {
+    let ports = [r.entry, r.exit].into_iter().chain(r.ports.iter().copied());
+    for (k, pt) in ports.enumerate() {
+        if !r.carved(r.index(pt.x, pt.y)) {
+            return Err(Violation::new(format!(
+                "region at depth {} box {:?}: port {k} {pt:?} is not carved",
+                r.depth, r.bbox
+            )));
+        }
+    }
     for (i, (&now, &was)) in r.cells().iter().zip(r.initial()).enumerate() {
         let ok = match was {
             Cell::Empty => now == Cell::Empty,

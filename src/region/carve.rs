@@ -1,21 +1,32 @@
-//! Carving one region (seed 004, "PCG of regions"): a path of Empty cells from the entry to the
-//! exit through the region's own cells, then optional short branches off it. Carving only turns
-//! Occupied cells Empty ([`Region::carve`] asserts it), so the region's structure is removed,
-//! never added to.
+//! Carving one region (seed 004, "PCG of regions"): a passage of Empty cells from the entry
+//! through the region to the exit, every further port joined to it, then optional short branches
+//! off it. Carving only turns Occupied cells Empty ([`Region::carve`] asserts it), so the
+//! region's structure is removed, never added to.
 //!
-//! The seed is silent on the path's shape. Decision: a random shortest path (a breadth-first
-//! distance field from the exit, then steps that get one closer, ties broken at random) that at
-//! each step may wander aside with probability `wander`, at most `width + height` times. It is
-//! O(cells), always reaches the exit (every step aside is followed by a descent of a finite
-//! distance field), and wandering gives the winding passages of the seed's pictures.
+//! The seed is silent on the passage's shape. Decisions:
+//! - Each leg is a random shortest path (a breadth-first distance field from the leg's end, then
+//!   steps that get one closer, ties broken at random) that at each step may wander aside with
+//!   probability `wander`, at most `width + height` times per leg. It is O(cells), always
+//!   arrives (every step aside is followed by a descent of a finite distance field), and
+//!   wandering gives the winding passages of the seed's pictures.
+//! - The root's passage, and a sub-region's whose entry and exit are close (as when both lie on
+//!   the side it shares with its parent's passage), runs entry -> waypoint -> exit, the waypoint
+//!   being the better of two random region cells (farthest from the exit in steps plus from the
+//!   entry in Manhattan distance): the passage crosses the region instead of hugging one side.
+//! - A further port (a side shared with a sibling piece) is joined by the same walk down the
+//!   distance field of every carved cell.
+//! - Branches: up to `branches` of 1 to `branch_length` cells, straight off the passage, in
+//!   regions of at least [`ROOMY`] cells; smaller ones only join their ports (carved through,
+//!   they would be all floor).
 
 use crate::core::rng::WarrenRng;
+use crate::region::cell::Cell;
 use crate::region::region::Region;
 
 /// How to carve.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CarveParams {
-    /// Chance that a step of the path goes aside instead of closer to the exit.
+    /// Chance that a step of the path goes aside instead of closer to its end.
     pub wander: f64,
     /// At most this many branches per region (the count is drawn from `0..=branches`).
     pub branches: u32,
@@ -26,6 +37,7 @@ pub struct CarveParams {
 /// Reused buffers for carving.
 #[derive(Debug, Default)]
 pub struct CarveWork {
+    to_exit: Vec<u16>,
     dist: Vec<u16>,
     queue: Vec<u32>,
     path: Vec<u32>,
@@ -33,40 +45,124 @@ pub struct CarveWork {
 
 const FAR: u16 = u16::MAX;
 
-/// Carves the path and branches of `region`; returns the cells carved.
+/// A region of fewer cells only joins its ports: no waypoint, no branches (a small region
+/// carved through would be all floor).
+pub const ROOMY: usize = 24;
+
+/// Carves the passage, ports and branches of `region`; returns the cells carved.
 ///
 /// # Runtime
-/// O(cells); no allocation once the buffers have grown to Wmax x Hmax.
+/// O(cells x (3 + further ports)); no allocation once the buffers have grown to Wmax x Hmax.
 pub fn carve(
     region: &mut Region,
     rng: &mut WarrenRng,
     params: &CarveParams,
     work: &mut CarveWork,
 ) -> u32 {
-    let n = (region.width() * region.height()) as usize;
     let (entry, exit) = (
         region.index(region.entry.x, region.entry.y),
         region.index(region.exit.x, region.exit.y),
     );
-    distance_field(region, exit, work);
+    let CarveWork {
+        to_exit,
+        dist,
+        queue,
+        path,
+    } = work;
+    distance_field(region, &[exit as u32], to_exit, queue);
     debug_assert!(
-        work.dist[entry] != FAR,
+        to_exit[entry] != FAR,
         "entry cannot reach exit: the region is not connected"
     );
-    debug_assert_eq!(work.dist.len(), n);
-    work.path.clear();
-    // `path` lists each carved cell once (a wandering path may step back onto itself).
-    let mut cur = entry;
-    region.carve(cur);
-    work.path.push(cur as u32);
+    // The breadth-first queue lists every cell the passage may use.
+    let roomy = queue.len() >= ROOMY;
+    // The root always takes a waypoint; a sub-region when its ends are close (within a quarter
+    // of its half-perimeter, as when they share a side): the passage then goes through the
+    // region rather than along its edge. Far ends already cross it, and a waypoint there too
+    // carves sub-regions into a scribble.
+    let (pe, px) = (region.point(entry), region.point(exit));
+    let span = pe.x.abs_diff(px.x) + pe.y.abs_diff(px.y);
+    let detour = roomy && (region.depth == 0 || 4 * span < region.width() + region.height());
+    let mut mid = exit;
+    let mut best = 0;
+    for _ in 0..if detour { 2 } else { 0 } {
+        let c = queue[rng.below(queue.len() as u32) as usize] as usize;
+        let p = region.point(c);
+        let score = u32::from(to_exit[c]) + p.x.abs_diff(pe.x) + p.y.abs_diff(pe.y);
+        if score > best {
+            (mid, best) = (c, score);
+        }
+    }
+    path.clear();
+    if mid != exit {
+        distance_field(region, &[mid as u32], dist, queue);
+        walk(region, rng, entry, dist, params.wander, path);
+    }
+    walk(
+        region,
+        rng,
+        if mid != exit { mid } else { entry },
+        to_exit,
+        params.wander,
+        path,
+    );
+    for k in 0..region.ports.len() {
+        let p = region.ports[k];
+        let at = region.index(p.x, p.y);
+        if region.carved(at) {
+            continue;
+        }
+        distance_field(region, path, dist, queue);
+        walk(region, rng, at, dist, params.wander, path);
+    }
+    let trunk = path.len() as u32;
+    let branches = if roomy {
+        rng.below(params.branches + 1)
+    } else {
+        0
+    };
+    for _ in 0..branches {
+        let start = path[rng.below(trunk) as usize] as usize;
+        let dir = rng.below(4);
+        let mut at = start;
+        for _ in 0..1 + rng.below(params.branch_length) {
+            match region.neighbour(at, dir) {
+                Some(j) if region.inside(j) && !region.carved(j) => {
+                    region.carve(j);
+                    path.push(j as u32);
+                    at = j;
+                }
+                _ => break,
+            }
+        }
+    }
+    path.len() as u32
+}
+
+/// Carves a walk from `from` down the distance field `dist` to a cell at distance 0, stepping
+/// aside (onto an uncarved cell no closer) with probability `wander`, at most `width + height`
+/// times; lists each newly carved cell in `path`.
+fn walk(
+    region: &mut Region,
+    rng: &mut WarrenRng,
+    from: usize,
+    dist: &[u16],
+    wander: f64,
+    path: &mut Vec<u32>,
+) {
+    let mut cur = from;
+    if !region.carved(cur) {
+        region.carve(cur);
+        path.push(cur as u32);
+    }
     let mut budget = region.width() + region.height();
-    while cur != exit {
-        let d = work.dist[cur];
+    while dist[cur] != 0 {
+        let d = dist[cur];
         let (mut closer, mut nc) = ([0usize; 4], 0);
         let (mut aside, mut na) = ([0usize; 4], 0);
         for dir in 0..4 {
             if let Some(j) = region.neighbour(cur, dir) {
-                let dj = work.dist[j];
+                let dj = dist[j];
                 if dj == FAR {
                     continue;
                 }
@@ -79,57 +175,42 @@ pub fn carve(
                 }
             }
         }
-        let next = if na > 0 && budget > 0 && rng.chance(params.wander) {
+        cur = if na > 0 && budget > 0 && rng.chance(wander) {
             budget -= 1;
             aside[rng.below(na as u32) as usize]
         } else {
             closer[rng.below(nc as u32) as usize]
         };
-        cur = next;
         if !region.carved(cur) {
             region.carve(cur);
-            work.path.push(cur as u32);
+            path.push(cur as u32);
         }
     }
-    let mut carved = work.path.len() as u32;
-    for _ in 0..rng.below(params.branches + 1) {
-        let start = work.path[rng.below(work.path.len() as u32) as usize] as usize;
-        let dir = rng.below(4);
-        let mut at = start;
-        for _ in 0..1 + rng.below(params.branch_length) {
-            match region.neighbour(at, dir) {
-                Some(j) if region.inside(j) && !region.carved(j) => {
-                    region.carve(j);
-                    carved += 1;
-                    at = j;
-                }
-                _ => break,
-            }
-        }
-    }
-    carved
 }
 
-/// Breadth-first steps from `from` to every region cell (padding and Filled cells are walls).
-fn distance_field(region: &Region, from: usize, work: &mut CarveWork) {
+/// Breadth-first steps from the cells `from` to every region cell (padding and Filled cells are
+/// walls); `queue` ends up listing every cell reached.
+fn distance_field(region: &Region, from: &[u32], dist: &mut Vec<u16>, queue: &mut Vec<u32>) {
     let n = (region.width() * region.height()) as usize;
-    work.dist.clear();
-    work.dist.resize(n, FAR);
-    work.queue.clear();
-    work.dist[from] = 0;
-    work.queue.push(from as u32);
+    dist.clear();
+    dist.resize(n, FAR);
+    queue.clear();
+    for &f in from {
+        dist[f as usize] = 0;
+        queue.push(f);
+    }
     let mut head = 0;
-    while head < work.queue.len() {
-        let i = work.queue[head] as usize;
+    while head < queue.len() {
+        let i = queue[head] as usize;
         head += 1;
         for dir in 0..4 {
             if let Some(j) = region.neighbour(i, dir)
-                && work.dist[j] == FAR
+                && dist[j] == FAR
                 && region.inside(j)
-                && region.cells()[j] != crate::region::cell::Cell::Filled
+                && region.cells()[j] != Cell::Filled
             {
-                work.dist[j] = work.dist[i] + 1;
-                work.queue.push(j as u32);
+                dist[j] = dist[i] + 1;
+                queue.push(j as u32);
             }
         }
     }

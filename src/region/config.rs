@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::maze::ConfigError;
 use crate::maze::config::check;
 use crate::region::build::MAX_DEPTH;
+use crate::region::world::{MAX_WORLD_CELLS, scale};
 
 /// The `[regions]` profile section.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -25,6 +26,10 @@ pub struct RegionsConfig {
     pub max_zoom: u32,
     /// Zoom levels below the root (1 to 4).
     pub depth: u32,
+    /// The world raster (the `grid` column) composites regions down to this depth (0 to 4; a
+    /// value past `depth` draws every level), `max_zoom ^ world_depth` world cells per root
+    /// cell, at most [`MAX_WORLD_CELLS`] cells in all.
+    pub world_depth: u32,
     /// Chance that a step of a carved path goes aside instead of toward the exit.
     pub wander: f64,
     /// At most this many branches off each region's path.
@@ -46,7 +51,8 @@ impl Default for RegionsConfig {
             max_height: 16,
             min_zoom: 2,
             max_zoom: 4,
-            depth: 3,
+            depth: 2,
+            world_depth: 2,
             wander: 0.3,
             branches: 2,
             branch_length: 4,
@@ -57,6 +63,17 @@ impl Default for RegionsConfig {
 }
 
 impl RegionsConfig {
+    /// The depth the world raster is composited to: `world_depth`, at most `depth`.
+    pub fn effective_world_depth(&self) -> u32 {
+        self.world_depth.min(self.depth)
+    }
+
+    /// World cells per root cell along each axis, `max_zoom ^ effective_world_depth` (valid
+    /// configurations only).
+    pub fn world_scale(&self) -> u32 {
+        scale(self.max_zoom, self.effective_world_depth()) as u32
+    }
+
     /// Checks value ranges; the error names the key.
     pub fn validate(&self) -> Result<(), ConfigError> {
         check(
@@ -109,6 +126,29 @@ impl RegionsConfig {
             (1..=MAX_DEPTH).contains(&self.depth),
             "regions.depth",
             || format!("= {} is out of range 1..={MAX_DEPTH}", self.depth),
+        )?;
+        check(self.world_depth <= MAX_DEPTH, "regions.world_depth", || {
+            format!("= {} is out of range 0..={MAX_DEPTH}", self.world_depth)
+        })?;
+        let s = scale(self.max_zoom, self.effective_world_depth());
+        let (ww, wh) = (
+            u64::from(self.width).saturating_mul(s),
+            u64::from(self.height).saturating_mul(s),
+        );
+        check(
+            ww.saturating_mul(wh) <= MAX_WORLD_CELLS,
+            "regions.world_depth",
+            || {
+                format!(
+                    "= {}: the world raster would be {ww} x {wh} cells ({} x {} root cells, \
+                     {}^{} world cells per root side), more than the bound of {MAX_WORLD_CELLS}",
+                    self.world_depth,
+                    self.width,
+                    self.height,
+                    self.max_zoom,
+                    self.effective_world_depth()
+                )
+            },
         )?;
         for (v, key) in [
             (self.wander, "regions.wander"),

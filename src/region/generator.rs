@@ -1,5 +1,6 @@
 //! [`RegionsGenerator`]: the `regions` generator kind, levels of recursive zoom regions
-//! (seed 004) with their region tree, grid, raster and metrics (see [`crate::region`]).
+//! (seed 004) with their world raster (the `grid`), root grid, region tree, largest-child raster
+//! and metrics (see [`crate::region`]).
 
 use bumpalo::Bump;
 
@@ -7,7 +8,7 @@ use crate::core::error::{GenError, Violation};
 use crate::core::generator::{
     Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, Level, LevelRecord, MetricSpec,
 };
-use crate::core::grid::GridView;
+use crate::core::grid::{GridView, cell};
 use crate::core::hash::ContentHasher;
 use crate::core::rng::WarrenRng;
 use crate::maze::ConfigError;
@@ -17,7 +18,7 @@ use crate::region::config::RegionsConfig;
 use crate::region::split::SplitParams;
 
 /// The metric columns.
-pub const REGION_METRICS: [MetricSpec; 15] = [
+pub const REGION_METRICS: [MetricSpec; 17] = [
     MetricSpec::u32("regions", "regions made, the root included"),
     MetricSpec::u32("regions_depth1", "regions at depth 1"),
     MetricSpec::u32("regions_depth2", "regions at depth 2"),
@@ -45,7 +46,7 @@ pub const REGION_METRICS: [MetricSpec; 15] = [
     ),
     MetricSpec::u32(
         "filled_pieces",
-        "pieces made Filled (facing no passage, or one-cell pieces by chance)",
+        "pieces made Filled (components facing no passage, or one-cell components by chance)",
     ),
     MetricSpec::u32(
         "cache_hits",
@@ -57,11 +58,19 @@ pub const REGION_METRICS: [MetricSpec; 15] = [
     ),
     MetricSpec::u32("raster_depth", "depth of the region drawn in the raster"),
     MetricSpec::f32("root_open", "share of the root's cells carved"),
+    MetricSpec::f32(
+        "world_floor",
+        "share of the world raster (grid) that is floor",
+    ),
+    MetricSpec::f32(
+        "world_filled",
+        "share of the world raster (grid) that is Filled",
+    ),
 ];
 
 /// The extra columns: the region tree, one list entry per region in depth-first order, and the
 /// raster.
-pub const REGION_COLUMNS: [ExtraSpec; 9] = [
+pub const REGION_COLUMNS: [ExtraSpec; 10] = [
     ExtraSpec::new(
         "region_parent",
         ExtraKind::ListU32,
@@ -107,6 +116,11 @@ pub const REGION_COLUMNS: [ExtraSpec; 9] = [
         ExtraKind::Binary,
         "max_width x max_height cell codes, row-major: the deepest region on the largest-child path, at the top left, void around it",
     ),
+    ExtraSpec::new(
+        "root_grid",
+        ExtraKind::Binary,
+        "width x height cell codes of the root region alone, row-major (Occupied 0, carved 1, Filled 7)",
+    ),
 ];
 
 /// The recursive zoom regions generator.
@@ -126,6 +140,8 @@ impl RegionsGenerator {
             width: cfg.width,
             height: cfg.height,
             depth: cfg.depth,
+            world_depth: cfg.effective_world_depth(),
+            world_scale: cfg.world_scale(),
             max_regions: cfg.max_regions,
             carve: CarveParams {
                 wander: cfg.wander,
@@ -158,6 +174,12 @@ impl RegionsGenerator {
         let mut rng = WarrenRng::new(seed);
         build(&self.params, &mut rng, scratch, check)
     }
+}
+
+/// The share of `cells` equal to `code`.
+fn share(cells: &[u8], code: u8) -> f64 {
+    // PERF: a byte compare and count over the world, which the compiler vectorises.
+    cells.iter().filter(|&&c| c == code).count() as f64 / cells.len().max(1) as f64
 }
 
 /// Per-worker memory: the builder's scratch (with the RegionCache), metric values and an arena
@@ -231,10 +253,13 @@ impl Generator for RegionsGenerator {
             f64::from(o.cache.1),
             f64::from(o.raster_depth),
             f64::from(o.root_carved) / f64::from(self.cfg.width * self.cfg.height),
+            share(&o.world, cell::FLOOR),
+            share(&o.world, cell::FILLED),
         ]);
         let mut h = ContentHasher::new();
         h.word(u64::from(self.cfg.width) << 32 | u64::from(self.cfg.height));
-        h.bytes(&o.grid);
+        h.bytes(&o.world);
+        h.bytes(&o.root);
         h.bytes(&o.raster);
         h.u32s(&o.parent);
         h.u32s(&o.cells);
@@ -259,12 +284,13 @@ impl Generator for RegionsGenerator {
             ExtraValue::ListU8(&o.zoom),
             ExtraValue::ListU32(&o.cells),
             ExtraValue::Binary(&o.raster),
+            ExtraValue::Binary(&o.root),
         ]);
         Ok(Level {
             grid: Some(GridView {
-                width: self.cfg.width,
-                height: self.cfg.height,
-                cells: &o.grid,
+                width: o.world_width,
+                height: o.world_height,
+                cells: &o.world,
             }),
             metrics,
             extra,
@@ -326,7 +352,7 @@ mod tests {
     #[test]
     fn failed_levels_leave_a_clean_scratch() {
         let g = RegionsGenerator::new(RegionsConfig {
-            max_regions: 50,
+            max_regions: 140,
             ..RegionsConfig::default()
         })
         .unwrap();
@@ -348,6 +374,22 @@ mod tests {
         }
         // Both outcomes occur, in one scratch.
         assert!(failed > 0 && made > 0, "{failed} failed, {made} made");
+    }
+
+    /// A wall cell whose four neighbours are wall, away from the edges.
+    fn lonely_wall(cells: &[u8], w: usize, h: usize) -> usize {
+        (0..cells.len())
+            .find(|&i| {
+                let (x, y) = (i % w, i / w);
+                x > 0
+                    && y > 0
+                    && x < w - 1
+                    && y < h - 1
+                    && [i - 1, i + 1, i - w, i + w, i]
+                        .iter()
+                        .all(|&j| cells[j] == 0)
+            })
+            .expect("solid cells")
     }
 
     #[test]
@@ -385,22 +427,37 @@ mod tests {
         let mut bad = extra.clone();
         bad[1] = ExtraValue::ListU8(&depth);
         fails(&bad, None, "at depth 1 under a region at depth 1");
-        // A passage cut off in the grid.
-        let grid = level.grid.unwrap().cells;
-        let mut cut = grid.to_vec();
-        let w = 10;
-        let lonely = (0..cut.len())
-            .find(|&i| {
-                let (x, y) = (i % w, i / w);
-                x > 0
-                    && y > 0
-                    && x < w - 1
-                    && y < 9
-                    && [i - 1, i + 1, i - w, i + w, i].iter().all(|&j| cut[j] == 0)
-            })
-            .expect("solid cells");
+        // A passage cut off in the root grid.
+        let root = extra[9].as_binary().unwrap();
+        let mut cut = root.to_vec();
+        let lonely = lonely_wall(&cut, 10, 10);
         cut[lonely] = 1;
-        fails(&extra, Some(&cut), "cut off");
+        let mut bad = extra.clone();
+        bad[9] = ExtraValue::Binary(&cut);
+        fails(&bad, None, "carved root cells are cut off");
+        // A world floor cell cut off from the root's entry.
+        let world = level.grid.unwrap();
+        let mut cut = world.cells.to_vec();
+        let lonely = lonely_wall(&cut, world.width as usize, world.height as usize);
+        cut[lonely] = 1;
+        fails(
+            &extra,
+            Some(&cut),
+            "world floor cells are cut off from the root's entry",
+        );
+        // Void in the world.
+        let mut void = world.cells.to_vec();
+        void[lonely] = 8;
+        fails(&extra, Some(&void), "holds cell code 8");
+        // A world that is consistent on its own but not what the seed makes: one wall cell at
+        // the edge of the floor turned floor (its floor share no longer matches the metric).
+        let mut grown = world.cells.to_vec();
+        let w = world.width as usize;
+        let edge = (w..grown.len() - w)
+            .find(|&i| grown[i] == 0 && (grown[i - w] == 1 || grown[i + w] == 1))
+            .expect("a wall cell beside floor");
+        grown[edge] = 1;
+        fails(&extra, Some(&grown), "world_floor = ");
         // A raster cell changed: only the replay can see it.
         let mut raster = extra[8].as_binary().unwrap().to_vec();
         raster[0] = if raster[0] == 8 { 0 } else { 8 };

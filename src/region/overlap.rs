@@ -91,7 +91,7 @@ mod tests {
     use super::*;
     use crate::core::rng::{WarrenRng, mix};
     use crate::region::region::region_from_picture;
-    use crate::region::split::{ChildSpec, SplitParams, SplitStats, SplitWork, split};
+    use crate::region::split::{ChildSpec, Children, SplitParams, SplitStats, SplitWork, split};
 
     /// The seed's suspected worst case (13 x 5, carved as drawn), split with one zoom for all.
     pub(crate) fn seed_worst_case() -> (Vec<ChildSpec>, Overlap) {
@@ -117,7 +117,7 @@ mod tests {
             max_zoom: 2,
             fill_chance: 0.0,
         };
-        let mut out = Vec::new();
+        let mut out = Children::default();
         let mut rng = WarrenRng::new(mix(4, 0));
         split(
             &mut r,
@@ -127,8 +127,13 @@ mod tests {
             &mut out,
             &mut SplitStats::default(),
         );
-        let o = sibling_overlap(13, 5, out.iter().map(|c| (c.bbox, c.zoom)), &mut Vec::new());
-        (out, o)
+        let o = sibling_overlap(
+            13,
+            5,
+            out.specs.iter().map(|c| (c.bbox, c.zoom)),
+            &mut Vec::new(),
+        );
+        (out.specs, o)
     }
 
     #[test]

@@ -12,6 +12,9 @@ use crate::region::cell::Cell;
 /// The one sentinel of region ids: no parent, no label.
 pub const NONE: u32 = u32::MAX;
 
+/// Ports a pooled region holds without growing (a piece meets at most a few siblings).
+const PORTS_CAPACITY: usize = 32;
+
 /// A rectangle of cells `[x0, x1) x [y0, y1)`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RegionBox {
@@ -93,18 +96,32 @@ pub struct Region {
     pub entry: Point,
     /// Where the carved path ends.
     pub exit: Point,
+    /// Further ports beyond entry and exit (subcells on sides shared with sibling pieces of one
+    /// divided component): each is joined to the carved passage.
+    pub ports: Vec<Point>,
+    /// World-raster column edges: column `x` covers world columns `xs[x]..xs[x + 1]`
+    /// (`width + 1` entries; see `build`'s world raster).
+    pub(crate) xs: Vec<u32>,
+    /// World-raster row edges (`height + 1` entries).
+    pub(crate) ys: Vec<u32>,
 }
 
 impl Region {
     /// An empty region whose buffers hold `cells` cells without reallocating.
     ///
     /// # Runtime
-    /// Three allocations of `cells` entries; none afterwards for regions that fit.
+    /// Six allocations (three of `cells` entries, the ports and the world edges); none
+    /// afterwards for regions that fit.
     pub fn with_capacity(cells: usize) -> Self {
+        // PERF: a side is at most `cells` long; the edges hold a side plus one.
+        let side = cells + 1;
         Self {
             cells: Vec::with_capacity(cells),
             initial: Vec::with_capacity(cells),
             label: Vec::with_capacity(cells),
+            ports: Vec::with_capacity(PORTS_CAPACITY),
+            xs: Vec::with_capacity(side),
+            ys: Vec::with_capacity(side),
             ..Self::default()
         }
     }
@@ -182,6 +199,7 @@ impl Region {
         }
         self.label.clear();
         self.label.resize(n, NONE);
+        self.ports.clear();
     }
 
     /// Assigns cell `i` while the region is being made (before [`Region::seal`]).

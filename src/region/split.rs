@@ -1,23 +1,33 @@
 //! Splitting a carved region into sub-regions (seed 004, "PCG of regions" and "Dividing large
 //! sub-regions"): the 4-connected components of its remaining Occupied cells, each given its own
 //! zoom Z in `[min_zoom, max_zoom]` (the seed's pending proposal), and divided into pieces no
-//! larger than Wmax/Z x Hmax/Z so that the zoomed piece fits Wmax x Hmax.
+//! larger than Wmax/Z x Hmax/Z so that the zoomed piece fits Wmax x Hmax. Every piece is a
+//! sub-region to process: the seed's "these nominal regions will be split into smaller regions".
 //!
 //! Where the seed is silent, the decisions taken:
 //! - **Division**: a component too large for its zoom is cut along a grid of Wmax/Z x Hmax/Z
 //!   tiles anchored at its box's corner; each tile's part of it is split again into connected
-//!   pieces, so every sub-region is connected and fits.
-//! - **Entry and exit** (the footnote: sub-regions have entry and exit points): chosen among the
-//!   piece's sides that face a carved cell of this region, so the passage carved inside the
-//!   zoomed piece opens onto the passage outside it. On the zoomed piece, a port is a subcell on
-//!   that side of the cell's Z x Z block; when entry and exit share one side they take different
-//!   subcells.
-//! - **Filled**: a piece that faces no carved cell cannot be entered from this level's passages
-//!   (an enclosed component, or a piece cut off by the division) and becomes Filled; so does a
-//!   one-cell piece with probability `fill_chance` (the seed's "some occupied cells may be marked
-//!   permanently filled").
+//!   pieces, so every sub-region is connected and fits. The pieces of one component share its
+//!   zoom.
+//! - **Ports** (the footnote: sub-regions have entry and exit points). On the zoomed piece, a
+//!   port is a subcell on one side of a cell's Z x Z block.
+//!   - *Entry and exit* lie on sides facing a carved cell of this region, so the passage carved
+//!     inside the piece opens onto the passage outside it: the entry on a random such side, the
+//!     exit on the one farthest from it (another subcell of the same side if there is only one),
+//!     so the piece's passage crosses it.
+//!   - *Sibling ports*: every two pieces of one divided component that touch get one port each
+//!     on a random side they share, at the same subcell along it, so the two ports meet in the
+//!     world and the passages run on from piece to piece. A piece that faces no carved cell
+//!     itself is entered through these (its entry and exit are sibling ports).
+//! - **Filled**: a component none of whose cells faces a carved cell truly faces nothing (it is
+//!   walled off by padding and Filled cells) and becomes Filled; so does an undivided one-cell
+//!   component with probability `fill_chance` (the seed's "some occupied cells may be marked
+//!   permanently filled"). Nothing else is filled: a piece never is, since its siblings may need
+//!   it to reach the passage.
 
 use crate::core::rng::WarrenRng;
+use crate::maze::UnionFind;
+use crate::region::cell::Cell;
 use crate::region::region::{NONE, Point, Region, RegionBox};
 
 /// A sub-region to make: a piece of the parent's cells and how to zoom it.
@@ -33,8 +43,51 @@ pub struct ChildSpec {
     pub entry: Point,
     /// Exit point in the zoomed region's coordinates.
     pub exit: Point,
+    /// Its sibling ports are `ports[first_port..end_port]` of the [`Children`] list.
+    pub first_port: u32,
+    /// One past its last sibling port.
+    pub end_port: u32,
     /// Parent cells in the piece.
     pub cells: u32,
+}
+
+/// The sub-regions waiting to be made, over every region on the stack: their specs and, in one
+/// shared list, their sibling ports.
+#[derive(Debug, Default)]
+pub struct Children {
+    /// The sub-regions, each region's children together.
+    pub specs: Vec<ChildSpec>,
+    /// Sibling ports, each child's together, in the order of `specs`.
+    pub ports: Vec<Point>,
+}
+
+impl Children {
+    /// An empty list with room for `specs` children and `ports` ports.
+    pub fn with_capacity(specs: usize, ports: usize) -> Self {
+        Self {
+            specs: Vec::with_capacity(specs),
+            ports: Vec::with_capacity(ports),
+        }
+    }
+
+    /// Drops the children from `specs` on, with their ports.
+    pub fn truncate(&mut self, specs: usize) {
+        if let Some(c) = self.specs.get(specs) {
+            self.ports.truncate(c.first_port as usize);
+        }
+        self.specs.truncate(specs);
+    }
+
+    /// Drops everything.
+    pub fn clear(&mut self) {
+        self.specs.clear();
+        self.ports.clear();
+    }
+
+    /// The sibling ports of `spec`.
+    pub fn ports_of(&self, spec: &ChildSpec) -> &[Point] {
+        &self.ports[spec.first_port as usize..spec.end_port as usize]
+    }
 }
 
 /// How to split.
@@ -48,7 +101,7 @@ pub struct SplitParams {
     pub min_zoom: u32,
     /// Largest zoom drawn for a sub-region.
     pub max_zoom: u32,
-    /// Chance that a one-cell piece becomes Filled instead of a sub-region.
+    /// Chance that an undivided one-cell component becomes Filled instead of a sub-region.
     pub fill_chance: f64,
 }
 
@@ -63,44 +116,85 @@ pub struct SplitStats {
     pub filled_pieces: u32,
     /// Cells that became Filled.
     pub filled_cells: u32,
+    /// Ports on sides shared by sibling pieces (two per touching pair).
+    pub sibling_ports: u32,
+}
+
+/// One piece of the component being split.
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    /// Its cells are `cells[start..end]` of the work's piece list.
+    start: u32,
+    end: u32,
+    bbox: RegionBox,
+    /// Its sides facing carved cells are `faces[face_start..face_end]`.
+    face_start: u32,
+    face_end: u32,
+}
+
+/// Two touching pieces and the shared side chosen for their ports (reservoir-sampled).
+#[derive(Clone, Copy, Debug)]
+struct Pair {
+    /// The lower piece index and its cell on the shared side.
+    a: u32,
+    cell: u32,
+    /// The side of `cell` facing piece `b`.
+    dir: u32,
+    /// The higher piece index.
+    b: u32,
+    /// Shared sides seen so far.
+    seen: u32,
+    /// The subcell along the side where both ports lie.
+    offset: u32,
+    /// Whether the pair gets its ports.
+    keep: bool,
 }
 
 /// Reused buffers for splitting.
 #[derive(Debug, Default)]
 pub struct SplitWork {
     comp: Vec<u32>,
-    piece: Vec<u32>,
+    cells: Vec<u32>,
     stack: Vec<u32>,
-    ports: Vec<(u32, u32)>,
+    pieces: Vec<Piece>,
+    faces: Vec<(u32, u32)>,
+    pairs: Vec<Pair>,
+    sets: UnionFind,
 }
+
+/// Chance that two touching pieces already joined through others get ports of their own too.
+const LOOP_CHANCE: f64 = 0.25;
 
 /// Cells of the component being split.
 const IN_COMPONENT: u32 = NONE - 1;
-/// Cells of the piece being gathered.
-const IN_PIECE: u32 = NONE - 2;
+
+/// The side opposite `dir` (0 right, 1 down, 2 left, 3 up).
+#[inline]
+fn opposite(dir: u32) -> u32 {
+    (dir + 2) % 4
+}
 
 /// Splits `region` (carved) into sub-regions appended to `out`, labelling their cells with their
-/// index among the region's children; pieces that cannot be sub-regions become Filled.
+/// index among the region's children; components that cannot be sub-regions become Filled.
 ///
 /// # Runtime
-/// O(cells); no allocation once the buffers have grown.
+/// O(cells + touching piece pairs x pieces); no allocation once the buffers have grown.
 pub fn split(
     region: &mut Region,
     rng: &mut WarrenRng,
     params: &SplitParams,
     work: &mut SplitWork,
-    out: &mut Vec<ChildSpec>,
+    out: &mut Children,
     stats: &mut SplitStats,
 ) {
-    let base = out.len();
+    let base = out.specs.len();
     let n = (region.width() * region.height()) as usize;
     for start in 0..n {
-        if region.cells()[start] != crate::region::cell::Cell::Occupied
-            || region.label[start] != NONE
-        {
+        if region.cells()[start] != Cell::Occupied || region.label[start] != NONE {
             continue;
         }
         stats.components += 1;
+        work.comp.clear();
         flood(
             region,
             start,
@@ -117,34 +211,252 @@ pub fn split(
         }
         let z = params.min_zoom + rng.below(params.max_zoom - params.min_zoom + 1);
         let (tw, th) = (params.max_width / z, params.max_height / z);
-        if bbox.width() <= tw && bbox.height() <= th {
-            std::mem::swap(&mut work.comp, &mut work.piece);
-            emit_piece(region, rng, params, z, base, work, out, stats);
+        let label0 = (out.specs.len() - base) as u32;
+        let divided = bbox.width() > tw || bbox.height() > th;
+        cut_pieces(region, work, label0, divided.then_some((bbox, tw, th)));
+        stats.divided += u32::from(divided);
+        let faces_nothing = work.faces.is_empty();
+        let lonely = !divided && work.comp.len() == 1 && rng.chance(params.fill_chance);
+        if faces_nothing || lonely {
+            for &c in &work.comp {
+                region.fill(c as usize);
+                region.label[c as usize] = NONE;
+            }
+            stats.filled_pieces += work.pieces.len() as u32;
+            stats.filled_cells += work.comp.len() as u32;
             continue;
         }
-        stats.divided += 1;
-        for k in 0..work.comp.len() {
-            let c = work.comp[k] as usize;
-            if region.label[c] != IN_COMPONENT {
-                continue;
-            }
-            let tile = Some((bbox, tw, th));
-            flood(
+        if divided {
+            pair_pieces(region, rng, label0, z, work);
+        }
+        for k in 0..work.pieces.len() {
+            emit_piece(
                 region,
-                c,
-                IN_COMPONENT,
-                IN_PIECE,
-                tile,
-                &mut work.stack,
-                &mut work.piece,
+                rng,
+                z,
+                label0 + k as u32,
+                k as u32,
+                work,
+                out,
+                stats,
             );
-            emit_piece(region, rng, params, z, base, work, out, stats);
         }
     }
 }
 
+/// Labels the component in `work.comp` as pieces `label0, label0 + 1, ...` (one piece, or the
+/// connected parts of each tile of `tiles`), listing them in `work.pieces` with their boxes and
+/// their sides that face carved cells.
+fn cut_pieces(
+    region: &mut Region,
+    work: &mut SplitWork,
+    label0: u32,
+    tiles: Option<(RegionBox, u32, u32)>,
+) {
+    work.pieces.clear();
+    work.cells.clear();
+    work.faces.clear();
+    work.pairs.clear();
+    if tiles.is_none() {
+        for &c in &work.comp {
+            region.label[c as usize] = label0;
+        }
+        work.cells.extend_from_slice(&work.comp);
+        let piece = piece_of(region, 0, work);
+        work.pieces.push(piece);
+        return;
+    }
+    for k in 0..work.comp.len() {
+        let c = work.comp[k] as usize;
+        if region.label[c] != IN_COMPONENT {
+            continue;
+        }
+        let start = work.cells.len() as u32;
+        let label = label0 + work.pieces.len() as u32;
+        flood(
+            region,
+            c,
+            IN_COMPONENT,
+            label,
+            tiles,
+            &mut work.stack,
+            &mut work.cells,
+        );
+        let piece = piece_of(region, start, work);
+        work.pieces.push(piece);
+    }
+}
+
+/// The piece made of `work.cells[start..]`: its box and its sides facing carved cells (appended
+/// to `work.faces`).
+fn piece_of(region: &Region, start: u32, work: &mut SplitWork) -> Piece {
+    let mut bbox = RegionBox::nothing();
+    let face_start = work.faces.len() as u32;
+    for &c in &work.cells[start as usize..] {
+        let p = region.point(c as usize);
+        bbox.cover(p.x, p.y);
+        for dir in 0..4 {
+            if let Some(j) = region.neighbour(c as usize, dir)
+                && region.carved(j)
+            {
+                work.faces.push((c, dir));
+            }
+        }
+    }
+    Piece {
+        start,
+        end: work.cells.len() as u32,
+        bbox,
+        face_start,
+        face_end: work.faces.len() as u32,
+    }
+}
+
+/// Lists every two touching pieces of the component with one shared side drawn uniformly among
+/// theirs and the subcell along it where their ports meet.
+fn pair_pieces(region: &Region, rng: &mut WarrenRng, label0: u32, z: u32, work: &mut SplitWork) {
+    work.pairs.clear();
+    let count = work.pieces.len() as u32;
+    let piece = |c: usize| region.label[c].wrapping_sub(label0);
+    for &c in &work.comp {
+        let pc = piece(c as usize);
+        // Right and down only: each shared side is met once.
+        for dir in [0, 1] {
+            let Some(j) = region.neighbour(c as usize, dir) else {
+                continue;
+            };
+            let pj = piece(j);
+            if pj >= count || pj == pc {
+                continue;
+            }
+            // The side as seen from the lower piece.
+            let (a, cell, side, b) = if pc < pj {
+                (pc, c, dir, pj)
+            } else {
+                (pj, j as u32, opposite(dir), pc)
+            };
+            let found = work.pairs.iter().position(|p| p.a == a && p.b == b);
+            let k = found.unwrap_or_else(|| {
+                work.pairs.push(Pair {
+                    a,
+                    cell,
+                    dir: side,
+                    b,
+                    seen: 0,
+                    offset: 0,
+                    keep: false,
+                });
+                work.pairs.len() - 1
+            });
+            let pair = &mut work.pairs[k];
+            pair.seen += 1;
+            if rng.below(pair.seen) == 0 {
+                pair.cell = cell;
+                pair.dir = side;
+            }
+        }
+    }
+    // A spanning tree of the pieces, from a random first pair, plus a share of the other pairs
+    // for loops.
+    work.sets.reset(count as usize);
+    let n = work.pairs.len();
+    let first = rng.below(n as u32) as usize;
+    for k in 0..n {
+        let pair = &mut work.pairs[(first + k) % n];
+        pair.keep = work.sets.union(pair.a, pair.b) || rng.chance(LOOP_CHANCE);
+    }
+    work.pairs.retain(|p| p.keep);
+    for pair in &mut work.pairs {
+        pair.offset = rng.below(z);
+    }
+}
+
+/// Emits piece `k` of the component (labelled `label`) as a sub-region with its ports.
+#[allow(clippy::too_many_arguments)]
+fn emit_piece(
+    region: &Region,
+    rng: &mut WarrenRng,
+    z: u32,
+    label: u32,
+    k: u32,
+    work: &SplitWork,
+    out: &mut Children,
+    stats: &mut SplitStats,
+) {
+    let piece = work.pieces[k as usize];
+    let bbox = piece.bbox;
+    let first_port = out.ports.len() as u32;
+    for pair in work.pairs.iter().filter(|p| p.a == k || p.b == k) {
+        // The two ports of a pair take the same subcell along their shared side (one zoom for
+        // the whole component), so they meet in the world.
+        let r = pair.offset;
+        let port = if pair.a == k {
+            port_point(region, (pair.cell, pair.dir), bbox, z, r)
+        } else {
+            let across = region
+                .neighbour(pair.cell as usize, pair.dir)
+                .expect("a shared side has a cell beyond it");
+            port_point(region, (across as u32, opposite(pair.dir)), bbox, z, r)
+        };
+        out.ports.push(port);
+        stats.sibling_ports += 1;
+    }
+    let end_port = out.ports.len() as u32;
+    let faces = &work.faces[piece.face_start as usize..piece.face_end as usize];
+    let (entry, exit) = if faces.is_empty() {
+        // Reached through its siblings only.
+        let ports = &out.ports[first_port as usize..end_port as usize];
+        (ports[0], ports[ports.len() - 1])
+    } else {
+        let e = faces[rng.below(faces.len() as u32) as usize];
+        let re = rng.below(z);
+        let x = farthest(region, faces, e, rng);
+        let rx = if x == e {
+            (re + 1 + rng.below(z - 1)) % z
+        } else {
+            rng.below(z)
+        };
+        (
+            port_point(region, e, bbox, z, re),
+            port_point(region, x, bbox, z, rx),
+        )
+    };
+    out.specs.push(ChildSpec {
+        label,
+        bbox,
+        zoom: z,
+        entry,
+        exit,
+        first_port,
+        end_port,
+        cells: piece.end - piece.start,
+    });
+}
+
+/// Of the sides `faces`, the one whose cell is farthest from `e`'s (Manhattan), the first of
+/// equals after a random start.
+fn farthest(
+    region: &Region,
+    faces: &[(u32, u32)],
+    e: (u32, u32),
+    rng: &mut WarrenRng,
+) -> (u32, u32) {
+    let pe = region.point(e.0 as usize);
+    let at = rng.below(faces.len() as u32) as usize;
+    let mut best = (0, e);
+    for k in 0..faces.len() {
+        let f = faces[(at + k) % faces.len()];
+        let p = region.point(f.0 as usize);
+        let d = p.x.abs_diff(pe.x) + p.y.abs_diff(pe.y);
+        if d > best.0 {
+            best = (d, f);
+        }
+    }
+    best.1
+}
+
 /// Relabels the 4-connected cells labelled `from` around `start` as `to` (within `start`'s tile
-/// when `tile` is given) and lists them in `cells`.
+/// when `tile` is given) and appends them to `cells`.
 fn flood(
     region: &mut Region,
     start: usize,
@@ -156,7 +468,6 @@ fn flood(
 ) {
     let tile_of = |p: Point| tile.map(|(b, tw, th)| ((p.x - b.x0) / tw, (p.y - b.y0) / th));
     let home = tile_of(region.point(start));
-    cells.clear();
     stack.clear();
     region.label[start] = to;
     stack.push(start as u32);
@@ -165,7 +476,7 @@ fn flood(
         for dir in 0..4 {
             if let Some(j) = region.neighbour(i as usize, dir)
                 && region.label[j] == from
-                && region.cells()[j] == crate::region::cell::Cell::Occupied
+                && region.cells()[j] == Cell::Occupied
                 && tile_of(region.point(j)) == home
             {
                 region.label[j] = to;
@@ -173,63 +484,6 @@ fn flood(
             }
         }
     }
-}
-
-/// Makes the piece in `work.piece` a sub-region (or fills it).
-#[allow(clippy::too_many_arguments)]
-fn emit_piece(
-    region: &mut Region,
-    rng: &mut WarrenRng,
-    params: &SplitParams,
-    z: u32,
-    base: usize,
-    work: &mut SplitWork,
-    out: &mut Vec<ChildSpec>,
-    stats: &mut SplitStats,
-) {
-    let mut bbox = RegionBox::nothing();
-    work.ports.clear();
-    for &c in &work.piece {
-        let p = region.point(c as usize);
-        bbox.cover(p.x, p.y);
-        for dir in 0..4 {
-            if let Some(j) = region.neighbour(c as usize, dir)
-                && region.carved(j)
-            {
-                work.ports.push((c, dir));
-            }
-        }
-    }
-    let lonely = work.piece.len() == 1 && rng.chance(params.fill_chance);
-    if work.ports.is_empty() || lonely {
-        for &c in &work.piece {
-            region.fill(c as usize);
-            region.label[c as usize] = NONE;
-        }
-        stats.filled_pieces += 1;
-        stats.filled_cells += work.piece.len() as u32;
-        return;
-    }
-    let label = (out.len() - base) as u32;
-    for &c in &work.piece {
-        region.label[c as usize] = label;
-    }
-    let e = work.ports[rng.below(work.ports.len() as u32) as usize];
-    let x = work.ports[rng.below(work.ports.len() as u32) as usize];
-    let re = rng.below(z);
-    let rx = if e == x {
-        (re + 1 + rng.below(z - 1)) % z
-    } else {
-        rng.below(z)
-    };
-    out.push(ChildSpec {
-        label,
-        bbox,
-        zoom: z,
-        entry: port_point(region, e, bbox, z, re),
-        exit: port_point(region, x, bbox, z, rx),
-        cells: work.piece.len() as u32,
-    });
 }
 
 /// The subcell of cell `c`'s Z x Z block on side `dir`, `r` along that side, in the zoomed
@@ -252,8 +506,10 @@ fn port_point(region: &Region, (c, dir): (u32, u32), bbox: RegionBox, z: u32, r:
 }
 
 /// Fills `child` with the zoomed piece `spec` of `parent`: a piece cell becomes Z x Z Occupied
-/// subcells, everything else in the box Empty padding; then seals it and sets its ports.
-pub fn zoom_piece(parent: &Region, spec: &ChildSpec, child: &mut Region) {
+/// subcells, everything else in the box Empty padding; then seals it, sets its ports (`ports`
+/// are its sibling ports) and its world edges (each parent column's world span cut into Z
+/// parts, `a + j * (b - a) / Z`).
+pub fn zoom_piece(parent: &Region, spec: &ChildSpec, ports: &[Point], child: &mut Region) {
     let z = spec.zoom;
     let (w, h) = (spec.bbox.width() * z, spec.bbox.height() * z);
     child.reset(w, h);
@@ -263,14 +519,7 @@ pub fn zoom_piece(parent: &Region, spec: &ChildSpec, child: &mut Region) {
             let px = spec.bbox.x0 + x / z;
             let mine = parent.label[parent.index(px, py)] == spec.label;
             let i = child.index(x, y);
-            child.set(
-                i,
-                if mine {
-                    crate::region::cell::Cell::Occupied
-                } else {
-                    crate::region::cell::Cell::Empty
-                },
-            );
+            child.set(i, if mine { Cell::Occupied } else { Cell::Empty });
         }
     }
     child.seal();
@@ -279,6 +528,23 @@ pub fn zoom_piece(parent: &Region, spec: &ChildSpec, child: &mut Region) {
     child.depth = parent.depth + 1;
     child.entry = spec.entry;
     child.exit = spec.exit;
+    child.ports.extend_from_slice(ports);
+    cut_edges(&parent.xs, spec.bbox.x0, spec.bbox.x1, z, &mut child.xs);
+    cut_edges(&parent.ys, spec.bbox.y0, spec.bbox.y1, z, &mut child.ys);
+}
+
+/// The edges of parent columns `from..to` (edges `parent`) each cut into `z` parts.
+fn cut_edges(parent: &[u32], from: u32, to: u32, z: u32, out: &mut Vec<u32>) {
+    out.clear();
+    if parent.len() <= to as usize {
+        // A region made outside a level (tests): no world edges.
+        return;
+    }
+    for p in from..to {
+        let (a, b) = (parent[p as usize], parent[p as usize + 1]);
+        out.extend((0..z).map(|j| a + j * (b - a) / z));
+    }
+    out.push(parent[to as usize]);
 }
 
 #[cfg(test)]
@@ -319,7 +585,7 @@ mod tests {
     fn the_seeds_four_by_four_example() {
         let mut r = carve_picture(&["#·##", "#···", "···#", "#·##"]);
         assert_eq!(picture(&r), ["#·##", "#···", "···#", "#·##"]);
-        let mut out = Vec::new();
+        let mut out = Children::default();
         let mut rng = WarrenRng::new(mix(4, 4));
         let mut stats = SplitStats::default();
         split(
@@ -333,7 +599,7 @@ mod tests {
         assert_eq!(stats.components, 4);
         assert_eq!(stats.filled_pieces, 0);
         // Upper left to lower right, as the seed lists them.
-        let mut subs: Vec<ChildSpec> = out.clone();
+        let mut subs: Vec<ChildSpec> = out.specs.clone();
         subs.sort_by_key(|c| c.bbox.x0 + c.bbox.y0);
         let sizes: Vec<(u32, u32)> = subs
             .iter()
@@ -345,7 +611,7 @@ mod tests {
         // The lower-right sub-region zoomed by 2.
         let last = subs[3];
         let mut zoomed = Region::with_capacity(16);
-        zoom_piece(&r, &last, &mut zoomed);
+        zoom_piece(&r, &last, out.ports_of(&last), &mut zoomed);
         assert_eq!(picture(&zoomed), ["··##", "··##", "####", "####"]);
         assert_eq!(zoomed.size(), 12);
         // Its entry and exit face the parent's passage: on the block of cell (3, 2) facing the
@@ -364,7 +630,7 @@ mod tests {
             zoomed.carve(i);
         }
         assert_eq!(picture(&zoomed), ["··##", "··#·", "#···", "##·#"]);
-        let mut next = Vec::new();
+        let mut next = Children::default();
         let mut stats = SplitStats::default();
         split(
             &mut zoomed,
@@ -374,7 +640,7 @@ mod tests {
             &mut next,
             &mut stats,
         );
-        let mut cells: Vec<u32> = next.iter().map(|c| c.cells).collect();
+        let mut cells: Vec<u32> = next.specs.iter().map(|c| c.cells).collect();
         cells.sort();
         assert_eq!(cells, [1, 3, 3]);
     }
@@ -383,7 +649,7 @@ mod tests {
     fn a_component_too_large_for_its_zoom_is_divided_into_connected_pieces_that_fit() {
         // A U shape 6 wide: with Wmax = 6 and Z = 2 pieces may be at most 3 x 3.
         let mut r = carve_picture(&["······", "#·##·#", "#·##·#", "#····#", "######"]);
-        let mut out = Vec::new();
+        let mut out = Children::default();
         let mut stats = SplitStats::default();
         let mut rng = WarrenRng::new(mix(4, 5));
         split(
@@ -395,18 +661,82 @@ mod tests {
             &mut stats,
         );
         assert!(stats.divided >= 1, "{stats:?}");
-        for c in &out {
+        for c in &out.specs {
             assert!(
                 c.bbox.width() * c.zoom <= 6 && c.bbox.height() * c.zoom <= 6,
                 "{c:?}"
             );
             let mut z = Region::with_capacity(36);
-            zoom_piece(&r, c, &mut z);
+            zoom_piece(&r, c, out.ports_of(c), &mut z);
             assert!(z.inside(z.index(c.entry.x, c.entry.y)));
         }
         // Every Occupied cell left belongs to exactly one sub-region.
         let occupied = r.cells().iter().filter(|&&c| c == Cell::Occupied).count() as u32;
-        assert_eq!(out.iter().map(|c| c.cells).sum::<u32>(), occupied);
+        assert_eq!(out.specs.iter().map(|c| c.cells).sum::<u32>(), occupied);
+    }
+
+    /// Every piece of a divided component is a sub-region, even those facing no carved cell,
+    /// which are entered through ports shared with their siblings; two ports of a pair lie on
+    /// the two sides of one shared edge, at the same subcell along it.
+    #[test]
+    fn every_piece_of_a_divided_component_is_a_region_reached_through_its_siblings() {
+        for seed in 0..50 {
+            // Only the left column carved: the 5 x 6 component right of it is cut into 3 x 3
+            // tiles (Wmax 6, Z 2), and the pieces at the right face no carved cell.
+            let mut r = carve_picture(&["·#####"; 6]);
+            let mut out = Children::default();
+            let mut stats = SplitStats::default();
+            let mut rng = WarrenRng::new(mix(7, seed));
+            split(
+                &mut r,
+                &mut rng,
+                &params(6),
+                &mut SplitWork::default(),
+                &mut out,
+                &mut stats,
+            );
+            assert_eq!((stats.divided, stats.filled_pieces), (1, 0), "{stats:?}");
+            assert_eq!(out.specs.len(), 4);
+            for c in &out.specs {
+                let mut z = Region::with_capacity(36);
+                zoom_piece(&r, c, out.ports_of(c), &mut z);
+                let on_left_passage = |p: Point| c.bbox.x0 == 1 && p.x == 0;
+                if c.bbox.x0 > 1 {
+                    // Faces nothing carved: entered and left through sibling ports.
+                    assert!(!out.ports_of(c).is_empty(), "{c:?}");
+                    assert!(out.ports_of(c).contains(&c.entry));
+                } else {
+                    assert!(on_left_passage(c.entry) && on_left_passage(c.exit), "{c:?}");
+                }
+                for &p in [c.entry, c.exit].iter().chain(out.ports_of(c)) {
+                    assert!(z.inside(z.index(p.x, p.y)), "{p:?} of {c:?}");
+                }
+            }
+            // Ports meet: each sibling port, in parent subcell coordinates, has a partner in
+            // another piece one subcell away, across the shared edge.
+            let global: Vec<(usize, u32, u32)> = out
+                .specs
+                .iter()
+                .enumerate()
+                .flat_map(|(k, c)| {
+                    out.ports_of(c)
+                        .iter()
+                        .map(move |p| (k, c.bbox.x0 * 2 + p.x, c.bbox.y0 * 2 + p.y))
+                })
+                .collect();
+            assert!(
+                global.len() >= 6,
+                "a spanning tree of four pieces: {global:?}"
+            );
+            for &(k, x, y) in &global {
+                assert!(
+                    global
+                        .iter()
+                        .any(|&(j, u, v)| j != k && u.abs_diff(x) + v.abs_diff(y) == 1),
+                    "port ({x}, {y}) of piece {k} meets none in {global:?}"
+                );
+            }
+        }
     }
 
     #[test]
@@ -414,7 +744,7 @@ mod tests {
         // The centre cell is walled off by Filled cells: it faces no passage.
         let mut r = region_from_picture(&["#####", "#***#", "#*#*#", "#***#", "#####"]);
         r.carve(0);
-        let mut out = Vec::new();
+        let mut out = Children::default();
         let mut stats = SplitStats::default();
         let mut rng = WarrenRng::new(1);
         split(
@@ -426,7 +756,7 @@ mod tests {
             &mut stats,
         );
         assert_eq!(r.cells()[12], Cell::Filled);
-        assert_eq!(out.len(), 1);
+        assert_eq!(out.specs.len(), 1);
         assert_eq!(stats.filled_cells, 1);
     }
 }

@@ -124,7 +124,7 @@ impl RegionStack {
 mod tests {
     use super::*;
     use crate::region::region::region_from_picture;
-    use crate::region::split::{SplitParams, SplitStats, SplitWork, split, zoom_piece};
+    use crate::region::split::{Children, SplitParams, SplitStats, SplitWork, split, zoom_piece};
 
     #[test]
     fn zoom_in_then_escape_lands_on_the_parents_passage() {
@@ -133,7 +133,7 @@ mod tests {
         for i in [4, 5, 6, 7] {
             parent.carve(i);
         }
-        let mut specs = Vec::new();
+        let mut specs = Children::default();
         let params = SplitParams {
             max_width: 8,
             max_height: 8,
@@ -154,13 +154,18 @@ mod tests {
         stack.zoom_in(Frame {
             region: parent,
             first_child: 0,
-            end_child: specs.len() as u32,
+            end_child: specs.specs.len() as u32,
             next_child: 0,
             path_child: u32::MAX,
         });
-        for spec in &specs {
+        for spec in &specs.specs {
             let mut child = cache.take();
-            zoom_piece(&stack.top().unwrap().region, spec, &mut child);
+            zoom_piece(
+                &stack.top().unwrap().region,
+                spec,
+                specs.ports_of(spec),
+                &mut child,
+            );
             stack.zoom_in(Frame {
                 region: child,
                 first_child: 0,

@@ -2,8 +2,12 @@
 //! the level's seed with every region tested as it is made (see `build`'s checking mode), whose
 //! output must equal the stored one.
 //!
-//! From the record alone: the grid's size and codes (no Uninitialized, no void in the root), its
-//! passages connected from the left edge to the right; every region's parent earlier in the
+//! From the record alone: the world raster (`grid`) is `width x height` root cells of
+//! `max_zoom ^ world_depth` world cells each, holds only wall, floor and Filled (no Uninitialized
+//! or unpainted cell, no void), every floor cell 4-connected to the root's entry, and agrees with
+//! the root grid (a carved root cell is all floor in the world, a Filled one all Filled); the
+//! root grid's codes, its passages connected from the left edge to the right; every region's
+//! parent earlier in the
 //! tree, depth its parent's plus one and at most the target depth, zoom within
 //! `[min_zoom, max_zoom]`, box inside its parent and, zoomed, within Wmax x Hmax, cells a whole
 //! number of Z x Z blocks filling at most the box; the children of a region use fewer of its
@@ -28,6 +32,7 @@ struct Tree<'a> {
     zoom: &'a [u8],
     cells: &'a [u32],
     raster: &'a [u8],
+    root: &'a [u8],
 }
 
 impl Tree<'_> {
@@ -70,6 +75,7 @@ fn tree<'a>(record: &LevelRecord<'a>) -> Result<Tree<'a>, Violation> {
         zoom: e[6].as_u8s().ok_or_else(|| bad(6))?,
         cells: e[7].as_u32s().ok_or_else(|| bad(7))?,
         raster: e[8].as_binary().ok_or_else(|| bad(8))?,
+        root: e[9].as_binary().ok_or_else(|| bad(9))?,
     };
     let n = t.parent.len();
     ensure_level!(
@@ -86,28 +92,20 @@ fn tree<'a>(record: &LevelRecord<'a>) -> Result<Tree<'a>, Violation> {
 /// See the module docs.
 pub fn verify(g: &RegionsGenerator, record: &LevelRecord<'_>) -> Result<(), Violation> {
     let cfg = &g.cfg;
-    let grid = record
-        .level
-        .grid
-        .ok_or_else(|| Violation::new("no grid columns"))?;
+    let t = tree(record)?;
     let (w, h) = (cfg.width, cfg.height);
     ensure_level!(
-        grid.width == w && grid.height == h && grid.cells.len() == (w * h) as usize,
-        "grid is {} x {}, the profile says {w} x {h}",
-        grid.width,
-        grid.height
+        t.root.len() == (w * h) as usize,
+        "root_grid holds {} cells, the profile says {w} x {h}",
+        t.root.len()
     );
-    if let Some(&c) = grid
-        .cells
-        .iter()
-        .find(|&&c| c != cell::WALL && c != cell::FLOOR && c != cell::FILLED)
-    {
+    if let Some(&c) = t.root.iter().find(|&&c| !solid_or_floor(c)) {
         return Err(Violation::new(format!("root grid holds cell code {c}")));
     }
-    check_passages(grid.cells, w, h)?;
-    let t = tree(record)?;
+    check_passages(t.root, w, h)?;
+    check_world(g, record, t.root)?;
     check_tree(g, &t)?;
-    let occupied = grid.cells.iter().filter(|&&c| c == cell::WALL).count() as u32;
+    let occupied = t.root.iter().filter(|&&c| c == cell::WALL).count() as u32;
     let used: u32 = (1..t.parent.len())
         .filter(|&i| t.depth[i] == 1)
         .map(|i| t.cells[i] / u32::from(t.zoom[i]).pow(2))
@@ -123,8 +121,97 @@ pub fn verify(g: &RegionsGenerator, record: &LevelRecord<'_>) -> Result<(), Viol
                 .all(|&c| matches!(c, cell::WALL | cell::FLOOR | cell::FILLED | cell::VOID)),
         "the raster is not max_width x max_height cell codes"
     );
-    check_metrics(&t, record.level.metrics)?;
+    let world = record.level.grid.map_or(&[][..], |g| g.cells);
+    check_metrics(&t, world, record.level.metrics)?;
     replay(g, record, &t)
+}
+
+/// Wall, floor or Filled: the codes of a root grid and of the world.
+fn solid_or_floor(c: u8) -> bool {
+    c == cell::WALL || c == cell::FLOOR || c == cell::FILLED
+}
+
+/// The world raster: its size, its codes, its agreement with the root grid, and every floor
+/// cell 4-connected to the root's entry (the root's first carved cell on its left edge).
+fn check_world(
+    g: &RegionsGenerator,
+    record: &LevelRecord<'_>,
+    root: &[u8],
+) -> Result<(), Violation> {
+    let cfg = &g.cfg;
+    let grid = record
+        .level
+        .grid
+        .ok_or_else(|| Violation::new("no grid columns"))?;
+    let s = cfg.world_scale();
+    let (w, h) = (cfg.width * s, cfg.height * s);
+    ensure_level!(
+        grid.width == w && grid.height == h && grid.cells.len() == (w * h) as usize,
+        "the world grid is {} x {}, the profile says {w} x {h}",
+        grid.width,
+        grid.height
+    );
+    let world = grid.cells;
+    if let Some(i) = world.iter().position(|&c| !solid_or_floor(c)) {
+        return Err(Violation::new(format!(
+            "world cell ({}, {}) holds cell code {}",
+            i as u32 % w,
+            i as u32 / w,
+            world[i]
+        )));
+    }
+    for (i, &c) in root.iter().enumerate() {
+        if c == cell::WALL {
+            continue;
+        }
+        let (x, y) = (i as u32 % cfg.width, i as u32 / cfg.width);
+        for row in y * s..(y + 1) * s {
+            let at = (row * w + x * s) as usize;
+            ensure_level!(
+                world[at..at + s as usize].iter().all(|&v| v == c),
+                "root cell ({x}, {y}) is {} but its world cells are not all that",
+                cell::NAMES[c as usize]
+            );
+        }
+    }
+    // check_passages found a carved cell on the root's left edge.
+    let ey = (0..cfg.height)
+        .find(|&y| root[(y * cfg.width) as usize] == cell::FLOOR)
+        .unwrap_or(0);
+    let start = (ey * s * w) as usize;
+    let mut seen = vec![false; world.len()];
+    let mut stack = vec![start];
+    seen[start] = true;
+    let mut reached = 1usize;
+    while let Some(i) = stack.pop() {
+        let (x, y) = (i as u32 % w, i as u32 / w);
+        let next = [
+            (x + 1 < w).then(|| i + 1),
+            (x > 0).then(|| i - 1),
+            (y + 1 < h).then(|| i + w as usize),
+            (y > 0).then(|| i - w as usize),
+        ];
+        for j in next.into_iter().flatten() {
+            if world[j] == cell::FLOOR && !seen[j] {
+                seen[j] = true;
+                reached += 1;
+                stack.push(j);
+            }
+        }
+    }
+    let floor = world.iter().filter(|&&c| c == cell::FLOOR).count();
+    if reached != floor {
+        let i = (0..world.len())
+            .find(|&i| world[i] == cell::FLOOR && !seen[i])
+            .unwrap_or(0);
+        return Err(Violation::new(format!(
+            "{} of {floor} world floor cells are cut off from the root's entry, the first at ({}, {})",
+            floor - reached,
+            i as u32 % w,
+            i as u32 / w
+        )));
+    }
+    Ok(())
 }
 
 /// The root's passages are connected and run from the left edge to the right edge.
@@ -229,8 +316,20 @@ fn check_tree(g: &RegionsGenerator, t: &Tree<'_>) -> Result<(), Violation> {
     Ok(())
 }
 
-fn check_metrics(t: &Tree<'_>, m: &[f64]) -> Result<(), Violation> {
-    ensure_level!(m.len() == 15, "{} metrics", m.len());
+fn check_metrics(t: &Tree<'_>, world: &[u8], m: &[f64]) -> Result<(), Violation> {
+    ensure_level!(m.len() == 17, "{} metrics", m.len());
+    for (k, code, name) in [
+        (15, cell::FLOOR, "world_floor"),
+        (16, cell::FILLED, "world_filled"),
+    ] {
+        let count = world.iter().filter(|&&c| c == code).count();
+        let share = count as f64 / world.len().max(1) as f64;
+        ensure_level!(
+            share as f32 == m[k] as f32,
+            "{name} = {}, the world grid gives {share}",
+            m[k]
+        );
+    }
     let n = t.parent.len();
     let mut per_depth = [0u32; 5];
     for &d in t.depth {
@@ -292,7 +391,14 @@ fn replay(g: &RegionsGenerator, record: &LevelRecord<'_>, t: &Tree<'_>) -> Resul
     }
     let o = &s.out;
     let grid = record.level.grid.map_or(&[][..], |g| g.cells);
-    ensure_level!(o.grid == grid, "the grid differs from its seed's regions");
+    ensure_level!(
+        o.world == grid,
+        "the world grid differs from its seed's regions"
+    );
+    ensure_level!(
+        o.root == t.root,
+        "the root grid differs from its seed's regions"
+    );
     let [x0, y0, x1, y1] = t.boxes;
     ensure_level!(
         o.parent == t.parent

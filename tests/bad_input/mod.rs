@@ -86,6 +86,32 @@ fn join_chance_out_of_range() {
 }
 
 #[test]
+fn world_depth_past_its_bound() {
+    let dir = TempDir::new("worlddepth");
+    // 16 x 4^3 = 1024 per side fits the bound of 1,048,576 cells; 32 x 4^3 does not.
+    generate_fails(
+        &dir,
+        &[
+            "regions",
+            "--set",
+            "regions.depth=3",
+            "--set",
+            "regions.world_depth=3",
+            "--set",
+            "regions.max_width=32",
+            "--set",
+            "regions.width=32",
+        ],
+        &["regions.world_depth = 3", "2048 x 1024", "1048576"],
+    );
+    generate_fails(
+        &dir,
+        &["regions", "--set", "regions.world_depth=5"],
+        &["regions.world_depth = 5", "out of range 0..=4"],
+    );
+}
+
+#[test]
 fn missing_output_folder() {
     let dir = TempDir::new("nofolder");
     generate_fails(
