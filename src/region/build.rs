@@ -274,10 +274,12 @@ fn process(
 
     let carved = carve(&mut region, rng, &p.carve, &mut s.carve);
     let first = s.pending.specs.len();
+    let leaf = region.depth >= p.depth;
     split(
         &mut region,
         rng,
         &p.split,
+        leaf,
         &mut s.split,
         &mut s.pending,
         &mut out.split,
@@ -287,10 +289,10 @@ fn process(
         s.cache.give(region);
         return Err(BuildError::Broken(v));
     }
-    if region.depth >= p.depth {
-        // The target depth: the region's sub-regions are not made.
-        s.pending.truncate(first);
-    }
+    debug_assert!(
+        !leaf || s.pending.specs.len() == first,
+        "a leaf has no children"
+    );
     if region.depth <= p.world_depth {
         world::paint(&region, &mut out.world, out.world_width);
         if check {

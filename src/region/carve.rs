@@ -21,7 +21,7 @@
 
 use crate::core::rng::WarrenRng;
 use crate::region::cell::Cell;
-use crate::region::region::Region;
+use crate::region::region::{OUTSIDE, Region};
 
 /// How to carve.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -96,7 +96,7 @@ pub fn carve(
     path.clear();
     if mid != exit {
         distance_field(region, &[mid as u32], dist, queue);
-        walk(region, rng, entry, dist, params.wander, path);
+        walk(region, rng, entry, dist, params.wander, false, path);
     }
     walk(
         region,
@@ -104,16 +104,23 @@ pub fn carve(
         if mid != exit { mid } else { entry },
         to_exit,
         params.wander,
+        false,
         path,
     );
+    // PERF: one distance field to the passage serves every port: a port's walk ends on the
+    // first carved cell it meets, which an earlier port's walk may have carved.
+    let mut field = false;
     for k in 0..region.ports.len() {
         let p = region.ports[k];
         let at = region.index(p.x, p.y);
         if region.carved(at) {
             continue;
         }
-        distance_field(region, path, dist, queue);
-        walk(region, rng, at, dist, params.wander, path);
+        if !field {
+            distance_field(region, path, dist, queue);
+            field = true;
+        }
+        walk(region, rng, at, dist, params.wander, true, path);
     }
     let trunk = path.len() as u32;
     let branches = if roomy {
@@ -139,18 +146,20 @@ pub fn carve(
     path.len() as u32
 }
 
-/// Carves a walk from `from` down the distance field `dist` to a cell at distance 0, stepping
-/// aside (onto an uncarved cell no closer) with probability `wander`, at most `width + height`
-/// times; lists each newly carved cell in `path`.
+/// Carves a walk from `from` down the distance field `dist` to a cell at distance 0 (or, to
+/// `join` the passage, to the first carved cell it steps on), stepping aside (onto an uncarved cell no closer) with probability
+/// `wander`, at most `width + height` times; lists each newly carved cell in `path`.
 fn walk(
     region: &mut Region,
     rng: &mut WarrenRng,
     from: usize,
     dist: &[u16],
     wander: f64,
+    join: bool,
     path: &mut Vec<u32>,
 ) {
     let mut cur = from;
+    let mine = path.len();
     if !region.carved(cur) {
         region.carve(cur);
         path.push(cur as u32);
@@ -160,8 +169,8 @@ fn walk(
         let d = dist[cur];
         let (mut closer, mut nc) = ([0usize; 4], 0);
         let (mut aside, mut na) = ([0usize; 4], 0);
-        for dir in 0..4 {
-            if let Some(j) = region.neighbour(cur, dir) {
+        for j in region.neighbours(cur) {
+            if j != OUTSIDE {
                 let dj = dist[j];
                 if dj == FAR {
                     continue;
@@ -181,7 +190,13 @@ fn walk(
         } else {
             closer[rng.below(nc as u32) as usize]
         };
-        if !region.carved(cur) {
+        if region.carved(cur) {
+            // A cell carved before this walk joins it to the passage (a wandering walk may
+            // step back onto its own cells, which do not).
+            if join && !path[mine..].contains(&(cur as u32)) {
+                break;
+            }
+        } else {
             region.carve(cur);
             path.push(cur as u32);
         }
@@ -203,8 +218,8 @@ fn distance_field(region: &Region, from: &[u32], dist: &mut Vec<u16>, queue: &mu
     while head < queue.len() {
         let i = queue[head] as usize;
         head += 1;
-        for dir in 0..4 {
-            if let Some(j) = region.neighbour(i, dir)
+        for j in region.neighbours(i) {
+            if j != OUTSIDE
                 && dist[j] == FAR
                 && region.inside(j)
                 && region.cells()[j] != Cell::Filled
@@ -222,6 +237,64 @@ mod tests {
     use crate::core::rng::mix;
     use crate::region::cell::Cell;
     use crate::region::region::{Point, region_from_picture};
+
+    /// The carved cells of `r`, 4-connected from `start`: (reached, all).
+    fn reach(r: &Region, start: usize) -> (usize, usize) {
+        let mut seen = vec![false; r.cells().len()];
+        let mut stack = vec![start];
+        seen[start] = true;
+        let mut reached = 1;
+        while let Some(i) = stack.pop() {
+            for d in 0..4 {
+                if let Some(j) = r.neighbour(i, d)
+                    && r.carved(j)
+                    && !seen[j]
+                {
+                    seen[j] = true;
+                    reached += 1;
+                    stack.push(j);
+                }
+            }
+        }
+        let all = (0..r.cells().len()).filter(|&i| r.carved(i)).count();
+        (reached, all)
+    }
+
+    #[test]
+    fn every_port_is_joined_to_the_passage() {
+        let params = CarveParams {
+            wander: 0.5,
+            branches: 3,
+            branch_length: 4,
+        };
+        let mut work = CarveWork::default();
+        for seed in 0..300 {
+            let mut r = region_from_picture(&["##########"; 8]);
+            let mut rng = WarrenRng::new(mix(6, seed));
+            r.entry = Point {
+                x: 0,
+                y: rng.below(8),
+            };
+            r.exit = Point {
+                x: 9,
+                y: rng.below(8),
+            };
+            for _ in 0..1 + rng.below(5) {
+                let p = Point {
+                    x: rng.below(10),
+                    y: if rng.chance(0.5) { 0 } else { 7 },
+                };
+                r.ports.push(p);
+            }
+            carve(&mut r, &mut rng, &params, &mut work);
+            let e = r.index(r.entry.x, r.entry.y);
+            let (reached, all) = reach(&r, e);
+            assert_eq!(reached, all, "seed {seed}");
+            for p in r.ports.clone() {
+                assert!(r.carved(r.index(p.x, p.y)), "seed {seed}: port {p:?}");
+            }
+        }
+    }
 
     #[test]
     fn the_path_joins_entry_and_exit_and_never_leaves_the_region() {

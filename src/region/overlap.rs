@@ -123,6 +123,7 @@ mod tests {
             &mut r,
             &mut rng,
             &params,
+            false,
             &mut SplitWork::default(),
             &mut out,
             &mut SplitStats::default(),

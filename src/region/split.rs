@@ -28,7 +28,7 @@
 use crate::core::rng::WarrenRng;
 use crate::maze::UnionFind;
 use crate::region::cell::Cell;
-use crate::region::region::{NONE, Point, Region, RegionBox};
+use crate::region::region::{NONE, OUTSIDE, Point, Region, RegionBox};
 
 /// A sub-region to make: a piece of the parent's cells and how to zoom it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,6 +176,8 @@ fn opposite(dir: u32) -> u32 {
 
 /// Splits `region` (carved) into sub-regions appended to `out`, labelling their cells with their
 /// index among the region's children; components that cannot be sub-regions become Filled.
+/// A `leaf` (a region at the target depth, whose sub-regions are never made) only has its
+/// components filled by the same rules: no zoom, division or ports are drawn for it.
 ///
 /// # Runtime
 /// O(cells + touching piece pairs x pieces); no allocation once the buffers have grown.
@@ -183,6 +185,7 @@ pub fn split(
     region: &mut Region,
     rng: &mut WarrenRng,
     params: &SplitParams,
+    leaf: bool,
     work: &mut SplitWork,
     out: &mut Children,
     stats: &mut SplitStats,
@@ -204,6 +207,18 @@ pub fn split(
             &mut work.stack,
             &mut work.comp,
         );
+        if leaf {
+            let faces = work.comp.iter().any(|&c| {
+                region
+                    .neighbours(c as usize)
+                    .into_iter()
+                    .any(|j| j != OUTSIDE && region.carved(j))
+            });
+            if !faces || (work.comp.len() == 1 && rng.chance(params.fill_chance)) {
+                fill_component(region, &work.comp, 1, stats);
+            }
+            continue;
+        }
         let mut bbox = RegionBox::nothing();
         for &c in &work.comp {
             let p = region.point(c as usize);
@@ -218,12 +233,7 @@ pub fn split(
         let faces_nothing = work.faces.is_empty();
         let lonely = !divided && work.comp.len() == 1 && rng.chance(params.fill_chance);
         if faces_nothing || lonely {
-            for &c in &work.comp {
-                region.fill(c as usize);
-                region.label[c as usize] = NONE;
-            }
-            stats.filled_pieces += work.pieces.len() as u32;
-            stats.filled_cells += work.comp.len() as u32;
+            fill_component(region, &work.comp, work.pieces.len() as u32, stats);
             continue;
         }
         if divided {
@@ -242,6 +252,16 @@ pub fn split(
             );
         }
     }
+}
+
+/// Fills the cells `comp` (making `pieces` pieces Filled) and unlabels them.
+fn fill_component(region: &mut Region, comp: &[u32], pieces: u32, stats: &mut SplitStats) {
+    for &c in comp {
+        region.fill(c as usize);
+        region.label[c as usize] = NONE;
+    }
+    stats.filled_pieces += pieces;
+    stats.filled_cells += comp.len() as u32;
 }
 
 /// Labels the component in `work.comp` as pieces `label0, label0 + 1, ...` (one piece, or the
@@ -295,11 +315,9 @@ fn piece_of(region: &Region, start: u32, work: &mut SplitWork) -> Piece {
     for &c in &work.cells[start as usize..] {
         let p = region.point(c as usize);
         bbox.cover(p.x, p.y);
-        for dir in 0..4 {
-            if let Some(j) = region.neighbour(c as usize, dir)
-                && region.carved(j)
-            {
-                work.faces.push((c, dir));
+        for (dir, j) in region.neighbours(c as usize).into_iter().enumerate() {
+            if j != OUTSIDE && region.carved(j) {
+                work.faces.push((c, dir as u32));
             }
         }
     }
@@ -473,8 +491,8 @@ fn flood(
     stack.push(start as u32);
     while let Some(i) = stack.pop() {
         cells.push(i);
-        for dir in 0..4 {
-            if let Some(j) = region.neighbour(i as usize, dir)
+        for j in region.neighbours(i as usize) {
+            if j != OUTSIDE
                 && region.label[j] == from
                 && region.cells()[j] == Cell::Occupied
                 && tile_of(region.point(j)) == home
@@ -592,6 +610,7 @@ mod tests {
             &mut r,
             &mut rng,
             &params(4),
+            false,
             &mut SplitWork::default(),
             &mut out,
             &mut stats,
@@ -636,6 +655,7 @@ mod tests {
             &mut zoomed,
             &mut rng,
             &params(4),
+            false,
             &mut SplitWork::default(),
             &mut next,
             &mut stats,
@@ -656,6 +676,7 @@ mod tests {
             &mut r,
             &mut rng,
             &params(6),
+            false,
             &mut SplitWork::default(),
             &mut out,
             &mut stats,
@@ -691,6 +712,7 @@ mod tests {
                 &mut r,
                 &mut rng,
                 &params(6),
+                false,
                 &mut SplitWork::default(),
                 &mut out,
                 &mut stats,
@@ -751,6 +773,7 @@ mod tests {
             &mut r,
             &mut rng,
             &params(16),
+            false,
             &mut SplitWork::default(),
             &mut out,
             &mut stats,

@@ -146,6 +146,7 @@ mod tests {
             &mut parent,
             &mut rng,
             &params,
+            false,
             &mut SplitWork::default(),
             &mut specs,
             &mut SplitStats::default(),
