@@ -195,7 +195,7 @@ print(lf.select(pl.len()).collect().item(), lf.filter(pl.col("mergeable_dead_end
 }
 
 #[test]
-fn pyarrow_reads_the_region_tree_and_raster() {
+fn pyarrow_reads_the_region_tree_raster_and_world() {
     if !python_ready() {
         return;
     }
@@ -237,6 +237,17 @@ for row in range(t.num_rows):
     raster = np.frombuffer(t["raster"][row].as_py(), dtype=np.uint8)
     raster = raster.reshape(cfg["max_height"], cfg["max_width"])
     assert set(np.unique(raster)) <= {0, 1, 7, 8}
+    # The world grid: max_zoom ^ world_depth world cells per root cell, the root's carved cells
+    # all floor in it, and its floor share the stored metric.
+    s = cfg["max_zoom"] ** min(cfg["world_depth"], cfg["depth"])
+    h, w = t["grid_height"][row].as_py(), t["grid_width"][row].as_py()
+    assert (h, w) == (cfg["height"] * s, cfg["width"] * s)
+    world = np.frombuffer(t["grid"][row].as_py(), dtype=np.uint8).reshape(h, w)
+    root = np.frombuffer(t["root_grid"][row].as_py(), dtype=np.uint8)
+    root = root.reshape(cfg["height"], cfg["width"])
+    blocks = world.reshape(cfg["height"], s, cfg["width"], s).transpose(0, 2, 1, 3)
+    assert (blocks[root == 1] == 1).all()
+    assert abs((world == 1).mean() - t["world_floor"][row].as_py()) < 1e-6
 print(t.num_rows, len(t["region_parent"][0]) > 1)
 "#;
     assert_eq!(
