@@ -1,6 +1,7 @@
 //! Recursive zoom regions (seed 004): levels per second and cells processed per second for the
-//! default profile (16 x 16 root, Wmax = Hmax = 16, Z in 2..=4, depth 2, a 256 x 256 world), seeds `mix(SEED_1, i)`
-//! cycled over 64 levels, one warm scratch (so the RegionCache is warm, as in a batch).
+//! default profile (16 x 16 root, Wmax = Hmax = 16, Z in 2..=4, depth 2, a 256 x 256 world),
+//! seeds `mix(SEED_1, i)` cycled over 64 levels, one warm scratch (so the RegionCache is warm,
+//! as in a batch).
 //! `cargo bench --bench region`.
 
 use std::hint::black_box;
