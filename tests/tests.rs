@@ -15,6 +15,7 @@ mod dmg_cli;
 mod grammar_cli;
 mod layout_cli;
 mod levelxml_cli;
+mod merge_cli;
 mod python_reader;
 mod regions_cli;
 mod render_cli;

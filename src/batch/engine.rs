@@ -340,6 +340,27 @@ pub fn failures_json(reasons: &BTreeMap<String, u64>) -> String {
     format!("{{{}}}", body.join(","))
 }
 
+/// The failed seeds an archive's footer counts, reason -> count (none when the footer has no
+/// failure record).
+///
+/// # Errors
+/// A record that is not a JSON object of counts.
+pub fn footer_failures(archive: &crate::archive::Archive) -> Result<BTreeMap<String, u64>, String> {
+    match archive
+        .footer_metadata()
+        .get(crate::archive::FOOTER_FAILURES)
+    {
+        None => Ok(BTreeMap::new()),
+        Some(json) => serde_json::from_str(json).map_err(|e| {
+            format!(
+                "{}: footer {} `{json}` is not a JSON object of counts: {e}",
+                archive.path().display(),
+                crate::archive::FOOTER_FAILURES
+            )
+        }),
+    }
+}
+
 /// A JSON array of strings.
 pub fn json_array(items: &[String]) -> String {
     let body: Vec<String> = items.iter().map(|s| json_string(s)).collect();

@@ -7,6 +7,7 @@ mod progress;
 mod shard;
 
 pub use engine::{
-    BatchError, BatchOptions, BatchSummary, failures_json, json_array, json_string, run,
+    BatchError, BatchOptions, BatchSummary, failures_json, footer_failures, json_array,
+    json_string, run,
 };
-pub use shard::Shard;
+pub use shard::{Shard, ShardArg, ShardMeta};

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 
 use crate::archive::{self, ArchiveWriter, level_schema};
-use crate::batch::{self, BatchOptions, BatchSummary, Shard};
+use crate::batch::{self, BatchOptions, BatchSummary, Shard, ShardArg, ShardMeta};
 use crate::core::generator::Generator;
 use crate::profile::{GeneratorTask, Profile};
 
@@ -28,9 +28,11 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(long, default_value_t = 0)]
     threads: usize,
-    /// Make only shard I of N (contiguous index ranges; shard files concatenate in order).
-    #[arg(long, value_name = "I/N", default_value = "0/1")]
-    shard: Shard,
+    /// Make only shard I of N (contiguous index ranges; `warren merge` joins the shard files).
+    /// `auto` reads it from a Slurm job array (SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT
+    /// or _MIN/_MAX); `auto/N` also from a Kubernetes Indexed Job (JOB_COMPLETION_INDEX).
+    #[arg(long, value_name = "I/N|auto|auto/N", default_value = "0/1")]
+    shard: ShardArg,
     /// Override one profile value, e.g. `--set maze.width=64` (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     sets: Vec<String>,
@@ -48,6 +50,7 @@ pub struct Args {
 struct GenerateTask<'a> {
     args: &'a Args,
     profile: &'a Profile,
+    shard: Shard,
 }
 
 impl GeneratorTask for GenerateTask<'_> {
@@ -55,15 +58,11 @@ impl GeneratorTask for GenerateTask<'_> {
 
     fn run<G: Generator>(self, generator: &G) -> Result<BatchSummary> {
         let args = self.args;
-        let range = args.shard.range(args.count);
         let mut metadata =
             batch::bench::archive_metadata(generator, &self.profile.to_toml(), args.seed);
         metadata.insert(
             archive::META_SHARD.to_string(),
-            format!(
-                "{} of {} levels: {}..{}",
-                args.shard, args.count, range.start, range.end
-            ),
+            ShardMeta::new(self.shard, args.count).to_string(),
         );
         let schema = Arc::new(level_schema(&generator.columns(), metadata));
         let writer = ArchiveWriter::create(&args.out, &schema)?;
@@ -71,7 +70,7 @@ impl GeneratorTask for GenerateTask<'_> {
             count: args.count,
             seed: args.seed,
             threads: args.threads,
-            shard: args.shard,
+            shard: self.shard,
             chunk_size: args.chunk_size as usize,
             progress: !args.quiet,
         };
@@ -81,6 +80,10 @@ impl GeneratorTask for GenerateTask<'_> {
 
 /// Runs `generate`.
 pub fn run(args: Args) -> Result<ExitCode> {
+    let shard = args
+        .shard
+        .resolve(|key| std::env::var(key).ok())
+        .map_err(anyhow::Error::msg)?;
     let mut profile = Profile::resolve(&args.profile)?;
     for set in &args.sets {
         profile.set(set)?;
@@ -99,6 +102,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .with_generator(GenerateTask {
             args: &args,
             profile: &profile,
+            shard,
         })?
         .with_context(|| format!("generating {}", args.out.display()))?;
     if let Some(s) = sampler {

@@ -9,6 +9,7 @@ mod inspect;
 mod layout;
 mod levelxml;
 mod levelxml_export;
+mod merge;
 mod render;
 mod verify;
 
@@ -32,6 +33,8 @@ enum Command {
     Inspect(inspect::Args),
     /// Re-check every level's invariants and the file's integrity.
     Verify(verify::Args),
+    /// Join the shard archives of one run into one archive.
+    Merge(merge::Args),
     /// Draw levels as SVG or PNG.
     Render(render::Args),
     /// Lay out any edge list with the force solver; print time and quality, write positions.
@@ -51,6 +54,7 @@ pub fn main() -> ExitCode {
         Command::Generate(args) => generate::run(args),
         Command::Inspect(args) => inspect::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Merge(args) => merge::run(args),
         Command::Render(args) => render::run(args),
         Command::Layout(args) => layout::run(args),
         Command::Grammar(args) => grammar::run(args),

@@ -195,13 +195,19 @@ fn regenerate<G: Generator>(
 /// The shard's index range from `warren.shard` (`I/N of C levels: START..END`): every index
 /// must lie in it, and the levels written plus the seeds that failed must fill it.
 fn check_shard_range(archive: &Archive, report: &Report) -> u64 {
-    let range = archive.meta(archive::META_SHARD).and_then(|m| {
-        let (start, end) = m.rsplit_once(": ")?.1.split_once("..")?;
-        Some(start.parse::<u64>().ok()?..end.parse::<u64>().ok()?)
-    });
-    let Some(range) = range else {
-        println!("no readable {} metadata", archive::META_SHARD);
-        return 1;
+    let meta = archive
+        .meta(archive::META_SHARD)
+        .map(str::parse::<crate::batch::ShardMeta>);
+    let range = match meta {
+        Some(Ok(meta)) => meta.range,
+        Some(Err(e)) => {
+            println!("{}: {e}", archive::META_SHARD);
+            return 1;
+        }
+        None => {
+            println!("no {} metadata", archive::META_SHARD);
+            return 1;
+        }
     };
     let mut violations = 0;
     let (first, last) = (report.first_index, report.last_index);
@@ -209,16 +215,13 @@ fn check_shard_range(archive: &Archive, report: &Report) -> u64 {
         println!("indices {first:?}..={last:?} fall outside the shard's range {range:?}");
         violations += 1;
     }
-    let failures: u64 = archive
-        .footer_metadata()
-        .get(archive::FOOTER_FAILURES)
-        .map(|json| {
-            json.trim_matches(|c| c == '{' || c == '}')
-                .split(',')
-                .filter_map(|kv| kv.rsplit_once(':')?.1.trim().parse::<u64>().ok())
-                .sum()
-        })
-        .unwrap_or(0);
+    let failures = match crate::batch::footer_failures(archive) {
+        Ok(f) => f.values().sum::<u64>(),
+        Err(e) => {
+            println!("{e}");
+            return 1;
+        }
+    };
     if report.levels + failures != range.end - range.start {
         println!(
             "{} levels and {failures} failed seeds do not fill the shard's range {range:?}",

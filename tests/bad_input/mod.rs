@@ -112,6 +112,22 @@ fn world_depth_past_its_bound() {
 }
 
 #[test]
+fn shard_auto_outside_a_job_array() {
+    let dir = TempDir::new("shardauto");
+    if std::env::var_os("SLURM_ARRAY_TASK_ID").is_some()
+        || std::env::var_os("JOB_COMPLETION_INDEX").is_some()
+    {
+        // Inside a real job array `auto` is valid; the refusal cannot be shown here.
+        return;
+    }
+    generate_fails(
+        &dir,
+        &["maze", "--shard", "auto"],
+        &["--shard auto", "no job array here"],
+    );
+}
+
+#[test]
 fn missing_output_folder() {
     let dir = TempDir::new("nofolder");
     generate_fails(
