@@ -99,6 +99,29 @@ pub enum BatchError {
         /// Why.
         message: String,
     },
+    /// The consumer of the batches stopped the run (it was dropped or interrupted).
+    #[error("stopped: {0}")]
+    Stopped(String),
+}
+
+/// Where a run's record batches go, in index order: an archive file ([`ArchiveWriter`]), or
+/// any in-process consumer (the Python package's tables and iterators).
+pub trait BatchSink {
+    /// Takes the next batch (never empty). An error stops the run.
+    fn write(&mut self, batch: &RecordBatch) -> Result<(), BatchError>;
+    /// Ends the run with its footer metadata (level and failure counts appended); returns the
+    /// bytes written.
+    fn finish(self, footer: &[(String, String)]) -> Result<u64, BatchError>;
+}
+
+impl BatchSink for ArchiveWriter {
+    fn write(&mut self, batch: &RecordBatch) -> Result<(), BatchError> {
+        Ok(ArchiveWriter::write(self, batch)?)
+    }
+
+    fn finish(self, footer: &[(String, String)]) -> Result<u64, BatchError> {
+        Ok(ArchiveWriter::finish(self, footer)?)
+    }
 }
 
 /// One finished chunk on its way to the writer.
@@ -166,13 +189,31 @@ impl Window {
     }
 }
 
-/// Generates this shard's levels of the run into `writer` and finishes the archive with
-/// `footer` metadata plus the level and failure counts.
-pub fn run<G: Generator>(
+/// The schema metadata of a run's archive: [`crate::batch::bench::archive_metadata`] (version,
+/// generator, profile, master seed, legends) and the shard record of `shard` of `count`
+/// levels. `warren generate` and the Python package write exactly this.
+pub fn run_metadata<G: Generator>(
+    generator: &G,
+    profile_toml: &str,
+    seed: u64,
+    shard: Shard,
+    count: u64,
+) -> HashMap<String, String> {
+    let mut metadata = crate::batch::bench::archive_metadata(generator, profile_toml, seed);
+    metadata.insert(
+        crate::archive::META_SHARD.to_string(),
+        crate::batch::ShardMeta::new(shard, count).to_string(),
+    );
+    metadata
+}
+
+/// Generates this shard's levels of the run into `writer` (an archive, or any [`BatchSink`])
+/// and finishes it with `footer` metadata plus the level and failure counts.
+pub fn run<G: Generator, S: BatchSink>(
     generator: &G,
     schema: Arc<Schema>,
     opts: &BatchOptions,
-    mut writer: ArchiveWriter,
+    mut writer: S,
     mut footer: Vec<(String, String)>,
 ) -> Result<BatchSummary, BatchError> {
     let started = Instant::now();

@@ -7,7 +7,7 @@ mod progress;
 mod shard;
 
 pub use engine::{
-    BatchError, BatchOptions, BatchSummary, failures_json, footer_failures, json_array,
-    json_string, run,
+    BatchError, BatchOptions, BatchSink, BatchSummary, failures_json, footer_failures, json_array,
+    json_string, run, run_metadata,
 };
 pub use shard::{Shard, ShardArg, ShardMeta};

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 
-use crate::archive::{self, ArchiveWriter, level_schema};
-use crate::batch::{self, BatchOptions, BatchSummary, Shard, ShardArg, ShardMeta};
+use crate::archive::{ArchiveWriter, level_schema};
+use crate::batch::{self, BatchOptions, BatchSummary, Shard, ShardArg};
 use crate::core::generator::Generator;
 use crate::profile::{GeneratorTask, Profile};
 
@@ -58,11 +58,12 @@ impl GeneratorTask for GenerateTask<'_> {
 
     fn run<G: Generator>(self, generator: &G) -> Result<BatchSummary> {
         let args = self.args;
-        let mut metadata =
-            batch::bench::archive_metadata(generator, &self.profile.to_toml(), args.seed);
-        metadata.insert(
-            archive::META_SHARD.to_string(),
-            ShardMeta::new(self.shard, args.count).to_string(),
+        let metadata = batch::run_metadata(
+            generator,
+            &self.profile.to_toml(),
+            args.seed,
+            self.shard,
+            args.count,
         );
         let schema = Arc::new(level_schema(&generator.columns(), metadata));
         let writer = ArchiveWriter::create(&args.out, &schema)?;
