@@ -31,6 +31,9 @@ pub struct BatchOptions {
     pub threads: usize,
     /// Which part of the run this process makes.
     pub shard: Shard,
+    /// The run's first index (0 for a whole run): the shard's indices are offset by it, so a
+    /// run of `count` levels from `start` makes levels `start..start + count`.
+    pub start: u64,
     /// Levels per record batch.
     pub chunk_size: usize,
     /// Show a progress bar (only drawn when stderr is a terminal).
@@ -44,6 +47,7 @@ impl Default for BatchOptions {
             seed: 0,
             threads: 0,
             shard: Shard::default(),
+            start: 0,
             chunk_size: 2048,
             progress: false,
         }
@@ -218,6 +222,7 @@ pub fn run<G: Generator, S: BatchSink>(
 ) -> Result<BatchSummary, BatchError> {
     let started = Instant::now();
     let range = opts.shard.range(opts.count);
+    let range = opts.start + range.start..opts.start + range.end;
     let chunk_size = opts.chunk_size.max(1) as u64;
     let chunks = (range.end - range.start).div_ceil(chunk_size);
     let threads = if opts.threads == 0 {

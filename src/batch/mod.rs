@@ -2,10 +2,12 @@
 //! measurements behind `warren bench`.
 
 pub mod bench;
+mod check;
 mod engine;
 mod progress;
 mod shard;
 
+pub use check::{BatchCheck, check_levels};
 pub use engine::{
     BatchError, BatchOptions, BatchSink, BatchSummary, failures_json, footer_failures, json_array,
     json_string, run, run_metadata,

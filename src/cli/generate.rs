@@ -72,6 +72,7 @@ impl GeneratorTask for GenerateTask<'_> {
             seed: args.seed,
             threads: args.threads,
             shard: self.shard,
+            start: 0,
             chunk_size: args.chunk_size as usize,
             progress: !args.quiet,
         };

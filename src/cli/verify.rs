@@ -9,9 +9,9 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 
-use crate::archive::{self, Archive, BatchView, level_schema};
-use crate::core::generator::{Generator, LevelRecord};
-use crate::core::rng::mix;
+use crate::archive::{self, Archive, level_schema};
+use crate::batch::BatchCheck;
+use crate::core::generator::Generator;
 use crate::profile::{GeneratorTask, Profile};
 
 /// Arguments of `verify`.
@@ -22,15 +22,6 @@ pub struct Args {
     /// Print at most this many violations.
     #[arg(long, default_value_t = 10)]
     show: usize,
-}
-
-/// What one batch's check found: first and last index, rows, violations shown, violations.
-struct BatchCheck {
-    first: u64,
-    last: u64,
-    rows: u64,
-    shown: Vec<String>,
-    count: u64,
 }
 
 /// The outcome of checking all levels.
@@ -78,48 +69,25 @@ impl GeneratorTask for VerifyTask<'_> {
                 // damaged levels.
                 let checksum = archive.check_batch(b).err().map(|e| e.to_string());
                 let batch = archive.batch_unchecked(b)?;
-                let view = BatchView::new(&batch, &columns)
-                    .map_err(|r| anyhow::anyhow!("{}: batch {b}: {r}", archive.path().display()))?;
-                let mut metrics = Vec::new();
-                let mut extra = Vec::new();
-                let mut scratch = generator.new_scratch();
-                let mut shown = Vec::new();
-                let mut count = 0u64;
-                let (mut first, mut last) = (u64::MAX, 0);
-                let mut previous: Option<u64> = None;
-                for row in 0..view.rows() {
-                    let record = view.record(row, &mut metrics, &mut extra);
-                    let mut problem = None;
-                    if let Some(p) = previous
-                        && record.index <= p
-                    {
-                        problem = Some(format!("index {} follows {p}", record.index));
-                    }
-                    previous = Some(record.index);
-                    first = first.min(record.index);
-                    last = last.max(record.index);
-                    if problem.is_none() && record.seed != mix(self.master_seed, record.index) {
-                        problem = Some("seed is not mix(master_seed, index)".to_string());
-                    }
-                    if problem.is_none() {
-                        problem = generator.verify(&record).err().map(|v| v.to_string());
-                    }
-                    if problem.is_none() && self.regenerate {
-                        problem = regenerate(generator, &mut scratch, &record);
-                    }
-                    if let Some(p) = problem {
-                        count += 1;
-                        if shown.len() < self.show {
-                            shown.push(format!("level {}: {p}", record.index));
-                        }
-                    }
-                }
+                let check = crate::batch::check_levels(
+                    generator,
+                    &batch,
+                    self.master_seed,
+                    self.regenerate,
+                    self.show,
+                )
+                .map_err(|r| anyhow::anyhow!("{}: batch {b}: {r}", archive.path().display()))?;
+                let BatchCheck {
+                    first,
+                    last,
+                    rows,
+                    mut shown,
+                    mut count,
+                } = check;
                 if let Some(e) = checksum {
                     count += 1;
                     shown.insert(0, e);
                 }
-                let rows = view.rows() as u64;
-                drop(view);
                 drop(batch);
                 archive.release(b);
                 Ok(BatchCheck {
@@ -166,29 +134,6 @@ impl GeneratorTask for VerifyTask<'_> {
         }
         report.violations.truncate(self.show);
         Ok(report)
-    }
-}
-
-/// Levels are a pure function of (profile, seed): generating the seed again must give the
-/// stored level exactly (`f32` metrics as stored, that is after rounding to `f32`). This catches
-/// what invariants alone cannot (a level of another profile,
-/// an edited metric that stays self-consistent) and any determinism regression between builds.
-fn regenerate<G: Generator>(
-    generator: &G,
-    scratch: &mut G::Scratch,
-    record: &LevelRecord<'_>,
-) -> Option<String> {
-    match generator.generate(record.seed, scratch) {
-        Err(e) => Some(format!(
-            "its seed fails to generate ({e}) yet a level is stored"
-        )),
-        Ok(fresh) if fresh.layout_hash != record.level.layout_hash => {
-            Some("differs from a fresh generation of its seed (layout_hash)".into())
-        }
-        Ok(fresh) if !same_metrics(generator, fresh.metrics, record.level.metrics) => {
-            Some("metrics differ from a fresh generation of its seed".into())
-        }
-        Ok(_) => None,
     }
 }
 
@@ -302,17 +247,4 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
-}
-
-/// Whether freshly computed metrics equal the stored ones: `u32` metrics exactly, `f32` ones
-/// after the same rounding to `f32` the archive applied.
-fn same_metrics<G: Generator>(generator: &G, fresh: &[f64], stored: &[f64]) -> bool {
-    let specs = generator.columns().metrics;
-    fresh.len() == stored.len()
-        && fresh.iter().zip(stored).enumerate().all(|(i, (&f, &s))| {
-            match specs.get(i).map(|m| m.kind) {
-                Some(crate::core::generator::MetricKind::F32) => f as f32 == s as f32,
-                _ => f == s,
-            }
-        })
 }

@@ -1,0 +1,456 @@
+//! `warren._native`: the Python package's native half. It runs warren's batch engine in process
+//! and hands each record batch to Python through the Arrow C Data Interface (PyCapsules), so
+//! pyarrow wraps the very buffers the engine filled: nothing is copied or serialised.
+//!
+//! A run ([`Run`]) generates on a background thread while Python consumes its batches in index
+//! order; a bounded channel between them (and the engine's own window of chunks in flight)
+//! bounds memory however many levels are asked for. Waiting for a batch releases the interpreter
+//! (the GIL) and wakes every 50 ms to let Python handle signals, so Ctrl-C raises
+//! `KeyboardInterrupt` promptly; dropping the run (or an interrupt) closes the channel, the
+//! engine stops at its next batch, and its thread is joined, so nothing keeps running. The
+//! engine builds its worker pool afresh for every run, so processes forked after a run (data
+//! loader workers, Ray workers) start with no pool to inherit.
+//!
+//! Errors reach Python as exceptions with the command line's one-line messages: bad profiles,
+//! keys, values and arguments as `ValueError`, files that cannot be read as `OSError`, a failed
+//! run as `RuntimeError`.
+
+use std::ffi::CString;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use arrow_array::ffi::{FFI_ArrowSchema, to_ffi};
+use arrow_array::ffi_stream::{FFI_ArrowArrayStream, RecordBatchStreamReader};
+use arrow_array::{Array, RecordBatch, RecordBatchReader, StructArray};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyCapsule;
+
+use warren::archive::{META_MASTER_SEED, META_PROFILE, level_schema};
+use warren::batch::{self, BatchError, BatchOptions, BatchSink, BatchSummary, Shard, check_levels};
+use warren::core::generator::Generator;
+use warren::profile::{GeneratorTask, Profile};
+
+/// How long a wait for the next batch lasts before Python may handle signals.
+const POLL: Duration = Duration::from_millis(50);
+
+/// One message from the engine thread.
+enum Message {
+    Batch(RecordBatch),
+    Done(Result<BatchSummary, String>),
+}
+
+/// The engine's sink in a run: each batch goes down the channel; a closed channel stops the run.
+struct ChannelSink {
+    tx: SyncSender<Message>,
+}
+
+impl BatchSink for ChannelSink {
+    fn write(&mut self, batch: &RecordBatch) -> Result<(), BatchError> {
+        self.tx
+            .send(Message::Batch(batch.clone()))
+            .map_err(|_| BatchError::Stopped("the consumer of the levels went away".into()))
+    }
+
+    fn finish(self, _footer: &[(String, String)]) -> Result<u64, BatchError> {
+        Ok(0)
+    }
+}
+
+/// `format!("{e:#}")` on one line: the command line's message.
+fn one_line(e: impl std::fmt::Display) -> String {
+    e.to_string().replace('\n', " ")
+}
+
+/// An error and its causes, `a: b: c`, on one line (as the command line prints it).
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    one_line(text)
+}
+
+/// A profile error: `OSError` when a file could not be read, `ValueError` otherwise.
+fn profile_error(e: warren::profile::ProfileError) -> PyErr {
+    let text = chain(&e);
+    if matches!(e, warren::profile::ProfileError::Read { .. }) {
+        PyOSError::new_err(text)
+    } else {
+        PyValueError::new_err(text)
+    }
+}
+
+/// The profile `name` (a kind or a profile file) with `sets` (`key=value`) applied.
+fn resolve(name: &str, sets: &[String]) -> PyResult<Profile> {
+    let mut profile = Profile::resolve(name).map_err(profile_error)?;
+    for set in sets {
+        profile.set(set).map_err(profile_error)?;
+    }
+    Ok(profile)
+}
+
+/// Starts the engine on its own thread; returns the schema and the receiving end.
+struct Start<'a> {
+    profile: &'a Profile,
+    opts: BatchOptions,
+    capacity: usize,
+}
+
+impl GeneratorTask for Start<'_> {
+    type Output = (SchemaRef, Receiver<Message>, JoinHandle<()>);
+
+    fn run<G: Generator>(self, generator: &G) -> Self::Output {
+        let opts = self.opts;
+        // A part of a run that does not start at 0 is not one of its shards: no shard record.
+        let mut metadata = batch::run_metadata(
+            generator,
+            &self.profile.to_toml(),
+            opts.seed,
+            Shard::default(),
+            opts.count,
+        );
+        if opts.start != 0 {
+            metadata.remove(warren::archive::META_SHARD);
+        }
+        let schema = Arc::new(level_schema(&generator.columns(), metadata));
+        let (tx, rx) = sync_channel(self.capacity);
+        let profile = self.profile.clone();
+        let run_schema = schema.clone();
+        let handle = std::thread::Builder::new()
+            .name("warren-run".into())
+            .spawn(move || {
+                let done = tx.clone();
+                let outcome = profile
+                    .with_generator(Engine {
+                        schema: run_schema,
+                        opts: &opts,
+                        sink: ChannelSink { tx },
+                    })
+                    .map_err(one_line)
+                    .and_then(|r| r.map_err(one_line));
+                let _ = done.send(Message::Done(outcome));
+            })
+            .expect("a thread for the run");
+        (schema, rx, handle)
+    }
+}
+
+/// The engine's run itself, on the run's thread.
+struct Engine<'a> {
+    schema: SchemaRef,
+    opts: &'a BatchOptions,
+    sink: ChannelSink,
+}
+
+impl GeneratorTask for Engine<'_> {
+    type Output = Result<BatchSummary, BatchError>;
+
+    fn run<G: Generator>(self, generator: &G) -> Self::Output {
+        batch::run(generator, self.schema, self.opts, self.sink, Vec::new())
+    }
+}
+
+/// A run of levels being generated: its schema, then its record batches in index order.
+#[pyclass(module = "warren._native")]
+pub struct Run {
+    schema: SchemaRef,
+    rx: Option<Mutex<Receiver<Message>>>,
+    handle: Option<JoinHandle<()>>,
+    summary: Option<BatchSummary>,
+}
+
+impl Run {
+    /// Stops the engine (closing the channel) and waits for its thread.
+    fn stop(&mut self) {
+        self.rx = None;
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+#[pymethods]
+impl Run {
+    /// Starts generating `count` levels of `profile` (a kind or a profile file, with `sets`
+    /// applied) from index `start`, master seed `seed`, on `threads` workers (0: all cores).
+    #[new]
+    #[pyo3(signature = (profile, count, seed=0, start=0, threads=0, sets=Vec::new(), chunk_size=2048))]
+    fn new(
+        py: Python<'_>,
+        profile: &str,
+        count: u64,
+        seed: u64,
+        start: u64,
+        threads: usize,
+        sets: Vec<String>,
+        chunk_size: usize,
+    ) -> PyResult<Self> {
+        if !(1..=65_536).contains(&chunk_size) {
+            return Err(PyValueError::new_err(format!(
+                "chunk_size = {chunk_size} is out of range 1..=65536"
+            )));
+        }
+        if start.checked_add(count).is_none() {
+            return Err(PyValueError::new_err(format!(
+                "start = {start} and count = {count} run past the last index"
+            )));
+        }
+        let profile = resolve(profile, &sets)?;
+        let opts = BatchOptions {
+            count,
+            seed,
+            threads,
+            shard: Shard::default(),
+            start,
+            chunk_size,
+            progress: false,
+        };
+        let (schema, rx, handle) = py
+            .detach(|| {
+                profile.with_generator(Start {
+                    profile: &profile,
+                    opts,
+                    capacity: 1,
+                })
+            })
+            .map_err(profile_error)?;
+        Ok(Self {
+            schema,
+            rx: Some(Mutex::new(rx)),
+            handle: Some(handle),
+            summary: None,
+        })
+    }
+
+    /// The schema as an Arrow PyCapsule (`pyarrow.schema(run)`).
+    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        schema_capsule(py, &self.schema)
+    }
+
+    /// The next record batch (an object with `__arrow_c_array__`), or `None` when the run is
+    /// done. Raises `KeyboardInterrupt` on Ctrl-C (stopping the run) and `RuntimeError` when the
+    /// run failed.
+    fn next_batch(&mut self, py: Python<'_>) -> PyResult<Option<Batch>> {
+        loop {
+            let Some(rx) = self.rx.as_ref() else {
+                return Ok(None);
+            };
+            let received = py.detach(|| {
+                rx.lock()
+                    .map_err(|_| RecvTimeoutError::Disconnected)
+                    .and_then(|rx| rx.recv_timeout(POLL))
+            });
+            match received {
+                Ok(Message::Batch(b)) => return Ok(Some(Batch { batch: Some(b) })),
+                Ok(Message::Done(outcome)) => {
+                    self.stop();
+                    return match outcome {
+                        Ok(summary) => {
+                            self.summary = Some(summary);
+                            Ok(None)
+                        }
+                        Err(e) => Err(PyRuntimeError::new_err(e)),
+                    };
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        self.stop();
+                        return Err(e);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.stop();
+                    return Err(PyRuntimeError::new_err(
+                        "the run's thread ended unexpectedly",
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Levels made and seeds failed, by reason (once the run is done).
+    fn summary(&self) -> Option<(u64, u64, Vec<(String, u64)>)> {
+        self.summary.as_ref().map(|s| {
+            (
+                s.levels,
+                s.failures,
+                s.failure_reasons
+                    .iter()
+                    .map(|(k, v)| (k.clone(), *v))
+                    .collect(),
+            )
+        })
+    }
+
+    /// Stops the run now.
+    fn close(&mut self) {
+        self.stop();
+    }
+}
+
+/// One record batch, handed over once through `__arrow_c_array__`.
+#[pyclass(module = "warren._native")]
+pub struct Batch {
+    batch: Option<RecordBatch>,
+}
+
+#[pymethods]
+impl Batch {
+    /// The batch as a pair of PyCapsules (schema, array), the Arrow PyCapsule protocol.
+    #[pyo3(signature = (requested_schema=None))]
+    fn __arrow_c_array__<'py>(
+        &mut self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<(Bound<'py, PyCapsule>, Bound<'py, PyCapsule>)> {
+        let _ = requested_schema;
+        let batch = self
+            .batch
+            .take()
+            .ok_or_else(|| PyValueError::new_err("this batch was already handed over"))?;
+        let schema = batch.schema();
+        // The struct's field carries the schema's metadata, which becomes the batch's.
+        let field = Field::new("", DataType::Struct(schema.fields().clone()), false)
+            .with_metadata(schema.metadata().clone());
+        let array = StructArray::from(batch);
+        // SAFETY-free: `to_ffi` shares the buffers (reference counted), it does not copy them.
+        let (ffi_array, _) = to_ffi(&array.to_data())
+            .map_err(|e| PyRuntimeError::new_err(format!("exporting a batch: {e}")))?;
+        let ffi_schema = FFI_ArrowSchema::try_from(&field)
+            .map_err(|e| PyRuntimeError::new_err(format!("exporting a schema: {e}")))?;
+        Ok((
+            PyCapsule::new(py, ffi_schema, Some(CString::new("arrow_schema").unwrap()))?,
+            PyCapsule::new(py, ffi_array, Some(CString::new("arrow_array").unwrap()))?,
+        ))
+    }
+}
+
+fn schema_capsule<'py>(py: Python<'py>, schema: &Schema) -> PyResult<Bound<'py, PyCapsule>> {
+    let ffi = FFI_ArrowSchema::try_from(schema)
+        .map_err(|e| PyRuntimeError::new_err(format!("exporting a schema: {e}")))?;
+    PyCapsule::new(py, ffi, Some(CString::new("arrow_schema").unwrap()))
+}
+
+/// The generator kinds.
+#[pyfunction]
+fn kinds() -> Vec<&'static str> {
+    warren::profile::KINDS.to_vec()
+}
+
+/// The built-in profile of `kind`, as TOML.
+#[pyfunction]
+fn default_profile(kind: &str) -> PyResult<String> {
+    Ok(Profile::builtin(kind).map_err(profile_error)?.to_toml())
+}
+
+/// Checks levels against their generator (from the table's own profile and master seed):
+/// ascending indices, seeds, invariants, and a fresh generation of every seed. `stream` is an
+/// object with `__arrow_c_stream__` (a pyarrow Table or RecordBatchReader). Returns (levels,
+/// violations, the first `show` violations described).
+#[pyfunction]
+#[pyo3(signature = (stream, show=10))]
+fn verify(
+    py: Python<'_>,
+    stream: Bound<'_, PyAny>,
+    show: usize,
+) -> PyResult<(u64, u64, Vec<String>)> {
+    let capsule = stream
+        .call_method0("__arrow_c_stream__")
+        .map_err(|_| PyValueError::new_err("verify takes a pyarrow Table or RecordBatchReader"))?;
+    let capsule = capsule
+        .cast_into::<PyCapsule>()
+        .map_err(|_| PyValueError::new_err("__arrow_c_stream__ did not return a PyCapsule"))?;
+    let name = CString::new("arrow_array_stream").unwrap();
+    let pointer = capsule.pointer_checked(Some(&name))?.as_ptr() as *mut FFI_ArrowArrayStream;
+    // SAFETY: a capsule named "arrow_array_stream" holds an FFI_ArrowArrayStream (the PyCapsule
+    // protocol); `from_raw` moves it out, leaving a released stream for the capsule's destructor.
+    let reader = unsafe { RecordBatchStreamReader::from_raw(pointer) }
+        .map_err(|e| PyValueError::new_err(format!("reading the table: {e}")))?;
+    let schema = reader.schema();
+    let meta = |key: &str| {
+        schema.metadata().get(key).cloned().ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "the table has no {key} metadata: not made by warren"
+            ))
+        })
+    };
+    let profile = Profile::from_toml(&meta(META_PROFILE)?, "the table's warren.profile")
+        .map_err(profile_error)?;
+    let seed: u64 = meta(META_MASTER_SEED)?
+        .parse()
+        .map_err(|_| PyValueError::new_err("the table's warren.master_seed is not a number"))?;
+    let batches: Vec<RecordBatch> = reader
+        .collect::<Result<_, _>>()
+        .map_err(|e| PyValueError::new_err(format!("reading the table: {e}")))?;
+    let same_version = schema
+        .metadata()
+        .get(warren::archive::META_VERSION)
+        .map(String::as_str)
+        == Some(env!("CARGO_PKG_VERSION"));
+    py.detach(|| {
+        profile.with_generator(Verify {
+            batches: &batches,
+            seed,
+            regenerate: same_version,
+            show,
+        })
+    })
+    .map_err(profile_error)?
+    .map_err(PyValueError::new_err)
+}
+
+struct Verify<'a> {
+    batches: &'a [RecordBatch],
+    seed: u64,
+    regenerate: bool,
+    show: usize,
+}
+
+impl GeneratorTask for Verify<'_> {
+    type Output = Result<(u64, u64, Vec<String>), String>;
+
+    fn run<G: Generator>(self, generator: &G) -> Self::Output {
+        let (mut levels, mut count, mut shown) = (0, 0, Vec::new());
+        let mut previous: Option<u64> = None;
+        for batch in self.batches {
+            let check = check_levels(generator, batch, self.seed, self.regenerate, self.show)?;
+            if check.rows > 0 {
+                if let Some(p) = previous.filter(|&p| check.first <= p) {
+                    count += 1;
+                    shown.push(format!("level {}: index follows {p}", check.first));
+                }
+                previous = Some(check.last);
+            }
+            levels += check.rows;
+            count += check.count;
+            shown.extend(check.shown);
+        }
+        shown.truncate(self.show);
+        Ok((levels, count, shown))
+    }
+}
+
+/// The native module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Run>()?;
+    m.add_class::<Batch>()?;
+    m.add_function(wrap_pyfunction!(kinds, m)?)?;
+    m.add_function(wrap_pyfunction!(default_profile, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,276 @@
+"""warren: procedural game levels by the million, generated in process into Arrow tables.
+
+The levels are exactly those ``warren generate`` writes for the same profile, master seed and
+indices (same columns, same values, same schema metadata); the engine runs on its own threads
+with the interpreter released, and pyarrow wraps the buffers it filled without copying them.
+
+>>> import warren
+>>> table = warren.generate("maze", 1000, seed=7)        # a pyarrow.Table
+>>> grids = warren.grids(table)                           # numpy uint8, (1000, 65, 65)
+>>> for batch in warren.batches("dmg", 10_000_000):       # memory stays flat
+...     ...
+
+Errors are Python exceptions carrying the command line's one-line messages: a bad kind,
+profile, key, value or argument raises ``ValueError``, a profile file that cannot be read
+``OSError``, a run that fails ``RuntimeError``; Ctrl-C raises ``KeyboardInterrupt`` and stops
+the engine.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterator, Mapping, Optional, Sequence, Union
+
+import numpy as np
+import pyarrow as pa
+
+from . import _native
+
+__all__ = [
+    "Batches",
+    "batches",
+    "default_profile",
+    "generate",
+    "grids",
+    "kinds",
+    "verify",
+]
+
+__version__: str = _native.__version__
+
+#: Profile overrides: a mapping ``{"maze.width": 64}`` or ``"key=value"`` strings.
+Sets = Union[Mapping[str, object], Sequence[str], str, None]
+
+#: A generator kind (``"maze"``) or a profile file.
+ProfileArg = Union[str, "os.PathLike[str]"]
+
+
+def kinds() -> list[str]:
+    """The generator kinds: ``["maze", "grammar", "dmg", "regions", "coloring"]``."""
+    return list(_native.kinds())
+
+
+def default_profile(kind: str) -> str:
+    """The built-in profile of ``kind`` as TOML (the text of ``profiles/<kind>.toml``'s values).
+
+    Raises ``ValueError`` for an unknown kind.
+    """
+    return _native.default_profile(_text(kind, "kind"))
+
+
+def _text(value: object, what: str) -> str:
+    if isinstance(value, (str, os.PathLike)):
+        return os.fspath(value)
+    raise TypeError(f"{what} must be a string or a path, not {type(value).__name__}")
+
+
+def _index(value: object, what: str, low: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__}")
+    value = int(value)
+    if value < low or value >= 2**64:
+        raise ValueError(f"{what} = {value} is out of range {low}..2**64")
+    return value
+
+
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return repr(value.item() if isinstance(value, np.generic) else value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError(f"cannot use a {type(value).__name__} as a profile value")
+
+
+def _sets(sets: Sets) -> list[str]:
+    if sets is None:
+        return []
+    if isinstance(sets, str):
+        return [sets]
+    if isinstance(sets, Mapping):
+        return [f"{key}={_toml_value(value)}" for key, value in sets.items()]
+    out = []
+    for s in sets:
+        if not isinstance(s, str):
+            raise TypeError(f"set entries must be 'key=value' strings, not {type(s).__name__}")
+        out.append(s)
+    return out
+
+
+class Batches:
+    """The record batches of a run, in index order (an iterator of ``pyarrow.RecordBatch``).
+
+    Generation runs ahead by a bounded number of batches, so memory stays flat however many
+    levels are asked for. ``schema`` is known before the first batch. ``close()`` (or leaving
+    a ``with`` block, or dropping the iterator) stops the engine.
+    """
+
+    def __init__(
+        self,
+        kind_or_profile: ProfileArg,
+        count: int,
+        *,
+        seed: int = 0,
+        start: int = 0,
+        threads: Optional[int] = None,
+        set: Sets = None,
+        chunk_size: int = 2048,
+    ) -> None:
+        self._run = _native.Run(
+            _text(kind_or_profile, "kind_or_profile"),
+            _index(count, "count"),
+            _index(seed, "seed"),
+            _index(start, "start"),
+            0 if threads is None else _index(threads, "threads", 1),
+            _sets(set),
+            _index(chunk_size, "chunk_size", 1),
+        )
+        self.schema: pa.Schema = pa.schema(self._run)
+
+    def __iter__(self) -> "Batches":
+        return self
+
+    def __next__(self) -> pa.RecordBatch:
+        batch = self._run.next_batch()
+        if batch is None:
+            raise StopIteration
+        return pa.record_batch(batch)
+
+    def close(self) -> None:
+        """Stops the run (the engine finishes the batches in its hands and exits)."""
+        self._run.close()
+
+    def __enter__(self) -> "Batches":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def summary(self) -> Optional[dict]:
+        """Once the run is done: ``{"levels": n, "failures": n, "reasons": {reason: n}}``."""
+        s = self._run.summary()
+        if s is None:
+            return None
+        levels, failures, reasons = s
+        return {"levels": levels, "failures": failures, "reasons": dict(reasons)}
+
+
+def batches(
+    kind_or_profile: ProfileArg,
+    count: int,
+    *,
+    seed: int = 0,
+    start: int = 0,
+    threads: Optional[int] = None,
+    set: Sets = None,
+    chunk_size: int = 2048,
+) -> Batches:
+    """Levels ``start .. start + count`` of ``kind_or_profile`` (a kind or a profile file) with
+    master seed ``seed``, as an iterator of ``pyarrow.RecordBatch`` in index order, memory
+    bounded. ``threads``: worker threads (default: all cores); ``set``: profile overrides,
+    ``{"maze.width": 64}``; ``chunk_size``: levels per batch (2048, as the command line).
+
+    Seeds that fail to make a level (a few grammar seeds) are skipped, as in an archive.
+    """
+    return Batches(
+        kind_or_profile,
+        count,
+        seed=seed,
+        start=start,
+        threads=threads,
+        set=set,
+        chunk_size=chunk_size,
+    )
+
+
+def generate(
+    kind_or_profile: ProfileArg,
+    count: int,
+    *,
+    seed: int = 0,
+    start: int = 0,
+    threads: Optional[int] = None,
+    set: Sets = None,
+    chunk_size: int = 2048,
+) -> pa.Table:
+    """Levels ``start .. start + count`` as one ``pyarrow.Table``: the same levels, columns and
+    schema metadata ``warren generate`` writes for the same profile and seed (with ``start``
+    other than 0 the table is part of a run and has no ``warren.shard`` record). The table's
+    buffers are the engine's own; nothing is copied.
+    """
+    run = batches(
+        kind_or_profile,
+        count,
+        seed=seed,
+        start=start,
+        threads=threads,
+        set=set,
+        chunk_size=chunk_size,
+    )
+    with run:
+        return pa.Table.from_batches(list(run), schema=run.schema)
+
+
+def grids(data: Union[pa.Table, pa.RecordBatch]) -> np.ndarray:
+    """The ``grid`` column as a numpy ``uint8`` array of shape (N, H, W).
+
+    Without copying for a record batch or a one-batch table (the array views the batch's
+    buffer); a table of several batches is joined into one array first (one copy). Raises
+    ``ValueError`` when the levels have no grid (graph levels) or grids of different sizes.
+    """
+    if isinstance(data, pa.Table):
+        if data.num_rows == 0:
+            return np.zeros((0, 0, 0), np.uint8)
+        chunks = [pa.record_batch(b) for b in data.to_batches()]
+        if len(chunks) != 1:
+            return np.concatenate([grids(b) for b in chunks if b.num_rows])
+        data = chunks[0]
+    if not isinstance(data, pa.RecordBatch):
+        raise TypeError(f"grids takes a pyarrow Table or RecordBatch, not {type(data).__name__}")
+    names = data.schema.names
+    if "grid" not in names:
+        raise ValueError("these levels have no grid column (their kind stores graphs)")
+    n = data.num_rows
+    if n == 0:
+        return np.zeros((0, 0, 0), np.uint8)
+    widths = data.column("grid_width").to_numpy()
+    heights = data.column("grid_height").to_numpy()
+    if (widths != widths[0]).any() or (heights != heights[0]).any():
+        sizes = sorted({(int(w), int(h)) for w, h in zip(widths, heights)})
+        shown = ", ".join(f"{w} x {h}" for w, h in sizes[:4])
+        raise ValueError(
+            f"grids of {len(sizes)} sizes ({shown}{', ...' if len(sizes) > 4 else ''}): "
+            "an (N, H, W) array needs one size"
+        )
+    h, w = int(heights[0]), int(widths[0])
+    column = data.column("grid")
+    if column.null_count:
+        raise ValueError("some levels have no grid")
+    if column.type == pa.large_binary():
+        width = np.int64
+    elif column.type == pa.binary():
+        width = np.int32
+    else:
+        raise ValueError(f"the grid column is {column.type}, not binary")
+    _, offsets_buf, values = column.buffers()
+    offsets = np.frombuffer(offsets_buf, width, count=n + 1, offset=column.offset * width().itemsize)
+    if not (np.diff(offsets) == h * w).all():
+        raise ValueError("a grid's size disagrees with its grid_width and grid_height")
+    array = np.frombuffer(values, np.uint8, count=n * h * w, offset=int(offsets[0]))
+    return array.reshape(n, h, w)
+
+
+def verify(data: Union[pa.Table, pa.RecordBatch, pa.RecordBatchReader], show: int = 10) -> dict:
+    """Checks levels made by warren (a table, batch or reader with warren's schema metadata):
+    ascending indices, seeds, every generator invariant, and a fresh generation of every seed
+    (when this version of warren made them). Returns ``{"levels": n, "violations": n,
+    "shown": [the first `show` violations]}``.
+    """
+    if isinstance(data, pa.RecordBatch):
+        data = pa.Table.from_batches([data])
+    levels, violations, shown = _native.verify(data, _index(show, "show"))
+    return {"levels": levels, "violations": violations, "shown": list(shown)}

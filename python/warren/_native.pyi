@@ -1,0 +1,29 @@
+"""Type stubs of warren's native module (see ``warren`` for the documented API)."""
+
+from typing import Optional
+
+
+__version__: str
+
+class Batch:
+    def __arrow_c_array__(self, requested_schema: Optional[object] = None) -> tuple[object, object]: ...
+
+class Run:
+    def __init__(
+        self,
+        profile: str,
+        count: int,
+        seed: int = 0,
+        start: int = 0,
+        threads: int = 0,
+        sets: list[str] = ...,
+        chunk_size: int = 2048,
+    ) -> None: ...
+    def __arrow_c_schema__(self) -> object: ...
+    def next_batch(self) -> Optional[Batch]: ...
+    def summary(self) -> Optional[tuple[int, int, list[tuple[str, int]]]]: ...
+    def close(self) -> None: ...
+
+def kinds() -> list[str]: ...
+def default_profile(kind: str) -> str: ...
+def verify(stream: object, show: int = 10) -> tuple[int, int, list[str]]: ...
