@@ -16,6 +16,7 @@ mod grammar_cli;
 mod layout_cli;
 mod levelxml_cli;
 mod merge_cli;
+mod python_package;
 mod python_reader;
 mod regions_cli;
 mod render_cli;

@@ -222,23 +222,14 @@ def grids(data: Union[pa.Table, pa.RecordBatch]) -> np.ndarray:
     buffer); a table of several batches is joined into one array first (one copy). Raises
     ``ValueError`` when the levels have no grid (graph levels) or grids of different sizes.
     """
-    if isinstance(data, pa.Table):
-        if data.num_rows == 0:
-            return np.zeros((0, 0, 0), np.uint8)
-        chunks = [pa.record_batch(b) for b in data.to_batches()]
-        if len(chunks) != 1:
-            return np.concatenate([grids(b) for b in chunks if b.num_rows])
-        data = chunks[0]
-    if not isinstance(data, pa.RecordBatch):
+    if not isinstance(data, (pa.Table, pa.RecordBatch)):
         raise TypeError(f"grids takes a pyarrow Table or RecordBatch, not {type(data).__name__}")
-    names = data.schema.names
-    if "grid" not in names:
+    if "grid" not in data.schema.names:
         raise ValueError("these levels have no grid column (their kind stores graphs)")
-    n = data.num_rows
-    if n == 0:
+    if data.num_rows == 0:
         return np.zeros((0, 0, 0), np.uint8)
-    widths = data.column("grid_width").to_numpy()
-    heights = data.column("grid_height").to_numpy()
+    widths = np.asarray(data.column("grid_width").to_numpy())
+    heights = np.asarray(data.column("grid_height").to_numpy())
     if (widths != widths[0]).any() or (heights != heights[0]).any():
         sizes = sorted({(int(w), int(h)) for w, h in zip(widths, heights)})
         shown = ", ".join(f"{w} x {h}" for w, h in sizes[:4])
@@ -246,6 +237,12 @@ def grids(data: Union[pa.Table, pa.RecordBatch]) -> np.ndarray:
             f"grids of {len(sizes)} sizes ({shown}{', ...' if len(sizes) > 4 else ''}): "
             "an (N, H, W) array needs one size"
         )
+    if isinstance(data, pa.Table):
+        chunks = [b for b in data.to_batches() if b.num_rows]
+        if len(chunks) != 1:
+            return np.concatenate([grids(b) for b in chunks])
+        data = chunks[0]
+    n = data.num_rows
     h, w = int(heights[0]), int(widths[0])
     column = data.column("grid")
     if column.null_count:

@@ -1,0 +1,195 @@
+"""The Python package against the command line: same levels for every kind, zero copy, bounded
+memory, errors as exceptions, Ctrl-C, forks, and verify."""
+
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+import warren
+
+
+def cli_table(warren_bin, tmp_path, *args):
+    out = tmp_path / "cli.arrow"
+    subprocess.run(
+        [warren_bin, "generate", *args, "--quiet", "--out", str(out)], check=True
+    )
+    with pa.memory_map(str(out)) as source:
+        return pa.ipc.open_file(source).read_all()
+
+
+def test_kinds_and_default_profiles():
+    assert warren.kinds() == ["maze", "grammar", "dmg", "regions", "coloring"]
+    for kind in warren.kinds():
+        assert f'kind = "{kind}"' in warren.default_profile(kind)
+    with pytest.raises(ValueError, match="unknown generator kind or profile file `nope`"):
+        warren.default_profile("nope")
+
+
+@pytest.mark.parametrize("kind", ["maze", "grammar", "dmg", "regions", "coloring"])
+def test_every_kind_equals_the_command_line(warren_bin, tmp_path, kind):
+    count = {"maze": 300, "grammar": 40, "dmg": 60, "regions": 30, "coloring": 60}[kind]
+    ours = warren.generate(kind, count, seed=11, chunk_size=16)
+    theirs = cli_table(warren_bin, tmp_path, kind, "--count", str(count), "--seed", "11")
+    # Every column and the schema with its metadata (profile, seed, shard record, legends).
+    assert ours.schema.equals(theirs.schema, check_metadata=True)
+    assert ours.equals(theirs)
+    assert ours.column("layout_hash").equals(theirs.column("layout_hash"))
+
+
+def test_sets_and_profile_files_and_start(warren_bin, tmp_path):
+    profile = tmp_path / "small.toml"
+    profile.write_text('kind = "maze"\n[maze]\nwidth = 12\nheight = 9\n')
+    ours = warren.generate(profile, 50, seed=2, set={"maze.braid": 0.5, "maze.merge_dead_ends": False})
+    theirs = cli_table(
+        warren_bin, tmp_path, str(profile), "--count", "50", "--seed", "2",
+        "--set", "maze.braid=0.5", "--set", "maze.merge_dead_ends=false",
+    )
+    assert ours.equals(theirs)
+    assert warren.grids(ours).shape == (50, 19, 25)
+    # A part of the run from index 20: the same levels as rows 20.. of the whole run.
+    part = warren.generate(profile, 30, seed=2, start=20, set=["maze.braid=0.5", "maze.merge_dead_ends=false"])
+    assert part.column("index").to_pylist() == list(range(20, 50))
+    assert part.drop_columns([]).equals(ours.slice(20).replace_schema_metadata(part.schema.metadata))
+    assert b"warren.shard" not in part.schema.metadata
+
+
+def test_tables_use_the_engines_buffers_without_copying():
+    before = pa.total_allocated_bytes()
+    table = warren.generate("maze", 4000, seed=5)
+    # Imported buffers are not allocated from pyarrow's pool: a copy would show here.
+    assert pa.total_allocated_bytes() - before < 0.01 * table.nbytes
+    batch = table.to_batches()[0]
+    grid = warren.grids(batch)
+    values = batch.column("grid").buffers()[2]
+    assert grid.shape == (batch.num_rows, 65, 65) and grid.dtype == np.uint8
+    column = batch.column("grid")
+    first = int(np.frombuffer(column.buffers()[1], np.int32)[column.offset])
+    assert grid.ctypes.data == values.address + first
+    assert not grid.flags.owndata
+    np.testing.assert_array_equal(
+        grid[1], np.frombuffer(batch.column("grid")[1].as_py(), np.uint8).reshape(65, 65)
+    )
+
+
+def test_grids_refuses_levels_of_several_sizes_or_none():
+    small = warren.generate("maze", 3, set={"maze.width": 8, "maze.height": 8})
+    other = warren.generate("maze", 3, set={"maze.width": 9, "maze.height": 8})
+    both = pa.Table.from_batches(small.to_batches() + other.cast(small.schema).to_batches())
+    with pytest.raises(ValueError, match="grids of 2 sizes"):
+        warren.grids(both)
+    with pytest.raises(ValueError, match="no grid column"):
+        warren.grids(warren.generate("maze", 2, set={"maze.topology": "delaunay"}))
+    assert warren.grids(both.slice(0, 3)).shape == (3, 17, 17)
+
+
+def test_batches_are_in_index_order_and_bounded(warren_bin):
+    run = warren.batches("maze", 10_000, seed=1, chunk_size=1000)
+    seen = 0
+    for batch in run:
+        assert batch.column("index")[0].as_py() == seen
+        seen += batch.num_rows
+    assert seen == 10_000
+    assert run.summary == {"levels": 10_000, "failures": 0, "reasons": {}}
+
+
+def test_memory_stays_flat_over_many_levels():
+    # A child process, so its peak RSS is the run's alone.
+    code = textwrap.dedent(
+        """
+        import resource, warren
+        n = 0
+        for b in warren.batches("maze", 200_000, seed=3):
+            n += b.num_rows
+        print(n, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    levels, peak_mb = map(int, out.stdout.split())
+    assert levels == 200_000
+    assert peak_mb < 300, f"peak RSS {peak_mb} MB"
+
+
+def test_bad_arguments_raise_python_exceptions(tmp_path):
+    with pytest.raises(ValueError, match="unknown generator kind"):
+        warren.generate("nope", 1)
+    with pytest.raises(ValueError, match="maze.width"):
+        warren.generate("maze", 1, set={"maze.width": 0})
+    with pytest.raises(ValueError, match="unknown key `maze.colour`"):
+        warren.generate("maze", 1, set={"maze.colour": 1})
+    with pytest.raises(ValueError, match="expected key=value"):
+        warren.generate("maze", 1, set=["maze.width"])
+    with pytest.raises(ValueError, match="count = -1"):
+        warren.generate("maze", -1)
+    with pytest.raises(TypeError):
+        warren.generate("maze", "ten")
+    bad = tmp_path / "bad.toml"
+    bad.write_text('kind = "maze"\n[maze]\nwidth = "wide"\n')
+    with pytest.raises(ValueError, match=r"bad.toml.*line 3|bad.toml:3"):
+        warren.generate(bad, 1)
+    folder = tmp_path / "folder.toml"
+    folder.mkdir()
+    with pytest.raises(OSError, match="cannot read"):
+        warren.generate(folder, 1)
+
+
+def test_ctrl_c_stops_a_run_cleanly():
+    code = textwrap.dedent(
+        """
+        import sys, warren
+        print("started", flush=True)
+        try:
+            for b in warren.batches("dmg", 50_000_000, threads=2):
+                pass
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+            sys.exit(3)
+        """
+    )
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "started"
+    time.sleep(1.0)
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=30)
+    assert "interrupted" in out
+    assert child.returncode == 3
+
+
+def _child_generates(queue):
+    queue.put(warren.generate("maze", 200, seed=4).column("layout_hash").to_pylist())
+
+
+def test_a_process_forked_after_a_run_can_run_again():
+    first = warren.generate("maze", 200, seed=4).column("layout_hash").to_pylist()
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_child_generates, args=(queue,))
+    child.start()
+    hashes = queue.get(timeout=60)
+    child.join(timeout=60)
+    assert child.exitcode == 0
+    assert hashes == first
+
+
+def test_verify_passes_made_levels_and_catches_edited_ones():
+    table = warren.generate("dmg", 40, seed=9)
+    assert warren.verify(table) == {"levels": 40, "violations": 0, "shown": []}
+    metrics = table.column("dead_ends").to_numpy().copy()
+    metrics[3] += 1
+    edited = table.set_column(
+        table.schema.get_field_index("dead_ends"),
+        table.schema.field("dead_ends"),
+        pa.array(metrics, pa.uint32()),
+    )
+    report = warren.verify(edited)
+    assert report["violations"] >= 1
+    assert report["shown"][0].startswith("level 3:")
+    with pytest.raises(ValueError, match="not made by warren"):
+        warren.verify(pa.table({"x": [1, 2]}))
