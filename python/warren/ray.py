@@ -1,0 +1,138 @@
+"""warren levels as a Ray Data dataset, generated where Ray schedules its read tasks.
+
+>>> import ray, warren.ray
+>>> ray.init(address="auto")                                  # or ray.init() on one machine
+>>> ds = warren.ray.read_levels("maze", 10_000_000, blocks=64)
+>>> ds.write_parquet("s3://bucket/mazes/")                     # or feed a trainer: ds.iter_torch_batches()
+
+Each read task generates one contiguous index range (levels ``lo..hi`` of the run, on one core
+of whichever worker runs it), so the rows are exactly those of ``warren.generate`` (and of
+``warren generate`` on the command line) for the same profile and seed, whatever the cluster.
+Ray Data may deliver blocks out of order; the ``index`` column gives each row's place (sort by
+it, or set ``DataContext.get_current().execution_options.preserve_order = True``).
+
+Ray is an optional extra: ``pip install "./python[ray]"``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from typing import Iterable, Iterator, List, Optional
+
+import pyarrow as pa
+
+try:
+    import ray.data
+    from ray.data.block import BlockMetadata
+    from ray.data.datasource import Datasource, ReadTask
+except ImportError as e:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        "warren.ray needs Ray Data: pip install 'ray[data]' (or the package's [ray] extra)"
+    ) from e
+
+import warren
+
+__all__ = ["WarrenDatasource", "read_levels"]
+
+
+def _profile_text(kind_or_profile) -> Optional[str]:
+    """The text of a profile file (read tasks may run where the file does not exist), or None
+    for a kind name."""
+    path = os.fspath(kind_or_profile)
+    if path in warren.kinds():
+        return None
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        raise OSError(f"{path}: cannot read: {e.strerror}") from e
+
+
+@contextlib.contextmanager
+def _profile_path(kind: str, text: Optional[str]) -> Iterator[str]:
+    """The kind name, or the profile text written to a temporary file for the duration."""
+    if text is None:
+        yield kind
+        return
+    with tempfile.TemporaryDirectory(prefix="warren-ray-") as folder:
+        path = os.path.join(folder, os.path.basename(kind) or "profile.toml")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        yield path
+
+
+def _generate_range(kind, text, lo, hi, seed, sets, chunk_size) -> List[pa.Table]:
+    with _profile_path(kind, text) as profile:
+        return [
+            warren.generate(
+                profile, hi - lo, seed=seed, start=lo, threads=1, set=sets, chunk_size=chunk_size
+            )
+        ]
+
+
+class WarrenDatasource(Datasource):
+    """A ``ray.data.Datasource`` of ``count`` levels of a kind or profile: read task ``i`` of
+    ``n`` generates levels ``count * i // n .. count * (i + 1) // n``."""
+
+    def __init__(
+        self,
+        kind_or_profile,
+        count: int,
+        *,
+        seed: int = 0,
+        set=None,
+        blocks: Optional[int] = None,
+        chunk_size: int = 2048,
+    ) -> None:
+        self._kind = os.fspath(kind_or_profile)
+        self._text = _profile_text(kind_or_profile)
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise ValueError(f"count = {count!r} is not a number of levels")
+        if blocks is not None and (isinstance(blocks, bool) or not isinstance(blocks, int) or blocks < 1):
+            raise ValueError(f"blocks = {blocks!r} is not a positive number of blocks")
+        self._count = count
+        self._seed = seed
+        self._sets = warren._sets(set)
+        self._blocks = blocks
+        self._chunk_size = chunk_size
+        # Fail here, on the driver, for a bad profile or override, not in every task.
+        with _profile_path(self._kind, self._text) as profile:
+            warren.batches(profile, 0, seed=seed, set=self._sets).close()
+
+    def estimate_inmemory_data_size(self) -> Optional[int]:
+        return None
+
+    def get_name(self) -> str:
+        return "Warren"
+
+    def get_read_tasks(self, parallelism: int, **kwargs) -> List[ReadTask]:
+        n = max(1, min(self._blocks or parallelism, self._count or 1))
+        kind, text, seed, sets, chunk = self._kind, self._text, self._seed, self._sets, self._chunk_size
+        tasks = []
+        for i in range(n):
+            lo, hi = self._count * i // n, self._count * (i + 1) // n
+
+            def read(lo=lo, hi=hi) -> Iterable[pa.Table]:
+                return _generate_range(kind, text, lo, hi, seed, sets, chunk)
+
+            metadata = BlockMetadata(num_rows=None, size_bytes=None, input_files=None, exec_stats=None)
+            tasks.append(ReadTask(read, metadata))
+        return tasks
+
+
+def read_levels(
+    kind_or_profile,
+    count: int,
+    *,
+    seed: int = 0,
+    blocks: Optional[int] = None,
+    set=None,
+    chunk_size: int = 2048,
+) -> "ray.data.Dataset":
+    """``count`` levels of ``kind_or_profile`` with master seed ``seed`` as a Ray dataset of
+    ``blocks`` read tasks (default: Ray's parallelism), each generating one contiguous index
+    range on the worker that runs it. ``set`` takes profile overrides as ``warren.generate``."""
+    source = WarrenDatasource(kind_or_profile, count, seed=seed, set=set, blocks=blocks, chunk_size=chunk_size)
+    return ray.data.read_datasource(source, override_num_blocks=blocks) if blocks else ray.data.read_datasource(source)
