@@ -33,6 +33,7 @@ __all__ = [
     "generate",
     "grids",
     "kinds",
+    "stream",
     "verify",
 ]
 
@@ -271,3 +272,33 @@ def verify(data: Union[pa.Table, pa.RecordBatch, pa.RecordBatchReader], show: in
         data = pa.Table.from_batches([data])
     levels, violations, shown = _native.verify(data, _index(show, "show"))
     return {"levels": levels, "violations": violations, "shown": list(shown)}
+
+
+def stream(
+    kind_or_profile: ProfileArg,
+    count: int,
+    *,
+    seed: int = 0,
+    set: Sets = None,
+    rows: bool = True,
+    chunk_size: int = 256,
+    threads: Optional[int] = None,
+    worker: Optional[tuple] = None,
+):
+    """``count`` levels as an iterable for data loaders (a ``torch.utils.data.IterableDataset``
+    when torch is imported): each loader worker makes its own contiguous share of the indices,
+    so no level comes twice. Yields dict rows, or record batches with ``rows=False``.
+    ``worker=(i, n)`` sets the share by hand (for loaders other than PyTorch's).
+    """
+    from ._stream import Stream
+
+    return Stream(
+        kind_or_profile,
+        count,
+        seed=seed,
+        set=set,
+        rows=rows,
+        chunk_size=chunk_size,
+        threads=threads,
+        worker=worker,
+    )
