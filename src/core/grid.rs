@@ -111,9 +111,50 @@ impl GridView<'_> {
     }
 }
 
+/// Marks in `seen` (resized to the grid) every cell 4-connected to `start` through cells whose
+/// code is `code`, `start` included; returns how many. The oracle-style flood checks use it
+/// (`verify` of regions); hot paths keep their own.
+///
+/// # Runtime
+/// O(cells); one stack allocation.
+pub fn flood4(cells: &[u8], width: u32, start: usize, code: u8, seen: &mut Vec<bool>) -> usize {
+    let w = width as usize;
+    seen.clear();
+    seen.resize(cells.len(), false);
+    let mut stack = vec![start];
+    seen[start] = true;
+    let mut reached = 1;
+    while let Some(i) = stack.pop() {
+        let x = i % w;
+        let next = [
+            (x + 1 < w).then(|| i + 1),
+            (x > 0).then(|| i - 1),
+            (i + w < cells.len()).then(|| i + w),
+            (i >= w).then(|| i - w),
+        ];
+        for j in next.into_iter().flatten() {
+            if cells[j] == code && !seen[j] {
+                seen[j] = true;
+                reached += 1;
+                stack.push(j);
+            }
+        }
+    }
+    reached
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn flood4_follows_four_neighbours_of_one_code() {
+        // 1 = floor; the diagonal cell at (2, 2) is not 4-connected.
+        let cells = [1, 1, 0, 0, 1, 0, 0, 0, 1];
+        let mut seen = Vec::new();
+        assert_eq!(flood4(&cells, 3, 0, 1, &mut seen), 3);
+        assert!(seen[4] && !seen[8]);
+    }
 
     #[test]
     fn legend_lists_every_code_in_order() {

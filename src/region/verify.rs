@@ -17,7 +17,7 @@
 
 use crate::core::error::Violation;
 use crate::core::generator::LevelRecord;
-use crate::core::grid::cell;
+use crate::core::grid::{cell, flood4};
 use crate::ensure_level;
 use crate::region::build::BuildError;
 use crate::region::generator::{REGION_COLUMNS, RegionsGenerator};
@@ -179,26 +179,8 @@ fn check_world(
         .find(|&y| root[(y * cfg.width) as usize] == cell::FLOOR)
         .unwrap_or(0);
     let start = (ey * s * w) as usize;
-    let mut seen = vec![false; world.len()];
-    let mut stack = vec![start];
-    seen[start] = true;
-    let mut reached = 1usize;
-    while let Some(i) = stack.pop() {
-        let (x, y) = (i as u32 % w, i as u32 / w);
-        let next = [
-            (x + 1 < w).then(|| i + 1),
-            (x > 0).then(|| i - 1),
-            (y + 1 < h).then(|| i + w as usize),
-            (y > 0).then(|| i - w as usize),
-        ];
-        for j in next.into_iter().flatten() {
-            if world[j] == cell::FLOOR && !seen[j] {
-                seen[j] = true;
-                reached += 1;
-                stack.push(j);
-            }
-        }
-    }
+    let mut seen = Vec::new();
+    let reached = flood4(world, w, start, cell::FLOOR, &mut seen);
     let floor = world.iter().filter(|&&c| c == cell::FLOOR).count();
     if reached != floor {
         let i = (0..world.len())
@@ -220,26 +202,8 @@ fn check_passages(cells: &[u8], w: u32, h: u32) -> Result<(), Violation> {
     let Some(start) = (0..h).map(|y| (y * w) as usize).find(|&i| floor(i)) else {
         return Err(Violation::new("no passage on the root's left edge"));
     };
-    let mut seen = vec![false; cells.len()];
-    let mut stack = vec![start];
-    seen[start] = true;
-    let mut reached = 1;
-    while let Some(i) = stack.pop() {
-        let (x, y) = (i as u32 % w, i as u32 / w);
-        let next = [
-            (x + 1 < w).then(|| i + 1),
-            (x > 0).then(|| i - 1),
-            (y + 1 < h).then(|| i + w as usize),
-            (y > 0).then(|| i - w as usize),
-        ];
-        for j in next.into_iter().flatten() {
-            if floor(j) && !seen[j] {
-                seen[j] = true;
-                reached += 1;
-                stack.push(j);
-            }
-        }
-    }
+    let mut seen = Vec::new();
+    let reached = flood4(cells, w, start, cell::FLOOR, &mut seen);
     let total = cells.iter().filter(|&&c| c == cell::FLOOR).count();
     ensure_level!(
         reached == total,
