@@ -331,24 +331,8 @@ mod tests {
             // The carved cells are connected and hold both ends.
             let (e, x) = (r.index(0, 2), r.index(7, 5));
             assert!(r.carved(e) && r.carved(x));
-            let mut seen = vec![false; cells.len()];
-            let mut stack = vec![e];
-            seen[e] = true;
-            while let Some(i) = stack.pop() {
-                for d in 0..4 {
-                    if let Some(j) = r.neighbour(i, d)
-                        && r.carved(j)
-                        && !seen[j]
-                    {
-                        seen[j] = true;
-                        stack.push(j);
-                    }
-                }
-            }
-            assert!(
-                (0..cells.len()).all(|i| seen[i] == r.carved(i)),
-                "seed {seed}"
-            );
+            let (reached, all) = reach(&r, e);
+            assert_eq!(reached, all, "seed {seed}");
         }
     }
 }
