@@ -284,27 +284,21 @@ impl Profile {
 
     /// Builds this profile's generator and hands it to `task`.
     pub fn with_generator<T: GeneratorTask>(&self, task: T) -> Result<T::Output, ProfileError> {
+        // The files the generator reads as it is built are recorded for the archive's
+        // metadata (`crate::core::files`).
+        macro_rules! build {
+            ($g:ty, $cfg:expr) => {{
+                let (generator, files) = crate::core::files::record(|| <$g>::new($cfg.clone()));
+                crate::core::files::set_last_built(files);
+                Ok(task.run(&generator?))
+            }};
+        }
         match self {
-            Profile::Maze { maze } => {
-                let generator = MazeGenerator::new(maze.clone())?;
-                Ok(task.run(&generator))
-            }
-            Profile::Grammar { grammar } => {
-                let generator = GrammarGenerator::new(grammar.clone())?;
-                Ok(task.run(&generator))
-            }
-            Profile::Dmg { dmg } => {
-                let generator = DmgGenerator::new(dmg.clone())?;
-                Ok(task.run(&generator))
-            }
-            Profile::Regions { regions } => {
-                let generator = RegionsGenerator::new(regions.clone())?;
-                Ok(task.run(&generator))
-            }
-            Profile::Coloring { coloring } => {
-                let generator = ColoringGenerator::new(coloring.clone())?;
-                Ok(task.run(&generator))
-            }
+            Profile::Maze { maze } => build!(MazeGenerator, maze),
+            Profile::Grammar { grammar } => build!(GrammarGenerator, grammar),
+            Profile::Dmg { dmg } => build!(DmgGenerator, dmg),
+            Profile::Regions { regions } => build!(RegionsGenerator, regions),
+            Profile::Coloring { coloring } => build!(ColoringGenerator, coloring),
         }
     }
 

@@ -400,13 +400,23 @@ fn verify(
         .get(warren::archive::META_VERSION)
         .map(String::as_str)
         == Some(env!("CARGO_PKG_VERSION"));
-    py.detach(|| {
-        profile.with_generator(Verify {
-            batches: &batches,
-            seed,
-            regenerate: same_version,
-            show,
-        })
+    // The profile's files as stored with the levels, when the table carries them.
+    let files = batch::stored_files(
+        schema
+            .metadata()
+            .get(warren::archive::META_FILES)
+            .map(String::as_str),
+    )
+    .map_err(PyValueError::new_err)?;
+    let task = Verify {
+        batches: &batches,
+        seed,
+        regenerate: same_version,
+        show,
+    };
+    py.detach(|| match files {
+        Some(files) => warren::core::files::with_embedded(files, || profile.with_generator(task)),
+        None => profile.with_generator(task),
     })
     .map_err(profile_error)?
     .map_err(PyValueError::new_err)

@@ -30,6 +30,10 @@ pub const META_CELL_CODES: &str = "warren.cell_codes";
 pub const META_TAGS: &str = "warren.tags";
 /// Schema metadata: the rule names of `rule_uses`, as a JSON array.
 pub const META_RULES: &str = "warren.rules";
+/// Schema metadata: the files the profile names (a grammar's rule file, DMG table overrides),
+/// as a JSON object path -> contents, so that the archive verifies with nothing but itself.
+/// Absent when the profile names none.
+pub const META_FILES: &str = "warren.files";
 /// Schema metadata: the shard of the run, `I/N`, and its index range.
 pub const META_SHARD: &str = "warren.shard";
 /// Footer metadata: levels written.

@@ -194,8 +194,8 @@ impl Window {
 }
 
 /// The schema metadata of a run's archive: [`crate::batch::bench::archive_metadata`] (version,
-/// generator, profile, master seed, legends) and the shard record of `shard` of `count`
-/// levels. `warren generate` and the Python package write exactly this.
+/// generator, profile, master seed, legends), the shard record of `shard` of `count` levels,
+/// and the files the generator just built on this thread read (`warren.files`). `warren generate` and the Python package write exactly this.
 pub fn run_metadata<G: Generator>(
     generator: &G,
     profile_toml: &str,
@@ -208,7 +208,32 @@ pub fn run_metadata<G: Generator>(
         crate::archive::META_SHARD.to_string(),
         crate::batch::ShardMeta::new(shard, count).to_string(),
     );
+    let files = crate::core::files::last_built();
+    if !files.is_empty() {
+        metadata.insert(
+            crate::archive::META_FILES.to_string(),
+            serde_json::to_string(&files).expect("strings serialise"),
+        );
+    }
     metadata
+}
+
+/// The files of a `warren.files` metadata `record`: `Ok(None)` when there is no record
+/// (the profile named no files, or an archive from before the record existed).
+///
+/// # Errors
+/// A record that is not a JSON object of strings.
+pub fn stored_files(record: Option<&str>) -> Result<Option<crate::core::files::Files>, String> {
+    record
+        .map(|json| {
+            serde_json::from_str(json).map_err(|e| {
+                format!(
+                    "{} is not a JSON object of file contents: {e}",
+                    crate::archive::META_FILES
+                )
+            })
+        })
+        .transpose()
 }
 
 /// Generates this shard's levels of the run into `writer` (an archive, or any [`BatchSink`])

@@ -10,6 +10,6 @@ mod shard;
 pub use check::{BatchCheck, check_levels};
 pub use engine::{
     BatchError, BatchOptions, BatchSink, BatchSummary, failures_json, footer_failures, json_array,
-    json_string, run, run_metadata,
+    json_string, run, run_metadata, stored_files,
 };
 pub use shard::{Shard, ShardArg, ShardMeta};

@@ -108,6 +108,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     println!("version      {}", meta(archive::META_VERSION));
     println!("master seed  {}", meta(archive::META_MASTER_SEED));
     println!("shard        {}", meta(archive::META_SHARD));
+    if let Ok(Some(files)) = crate::batch::stored_files(archive.meta(archive::META_FILES)) {
+        let listed: Vec<String> = files
+            .iter()
+            .map(|(path, text)| format!("{path} ({} bytes)", text.len()))
+            .collect();
+        println!("files        {} (stored)", listed.join(", "));
+    }
     println!("levels       {}", super::thousands(rows));
     let footer = archive.footer_metadata();
     if let Some(f) = footer.get(archive::FOOTER_FAILURES) {

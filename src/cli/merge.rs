@@ -112,6 +112,13 @@ fn check(mut parts: Vec<Part>) -> Result<Vec<Part>> {
                 }
             }
         }
+        if p.archive.meta(archive::META_FILES) != first.archive.meta(archive::META_FILES) {
+            bail!(
+                "{}: its profile's files differ from {}'s: not shards of one run",
+                name(p),
+                name(first)
+            );
+        }
         if (p.meta.total, p.meta.shard.count) != (first.meta.total, first.meta.shard.count) {
             bail!(
                 "{}: shard {} of a run of {} levels, but {} is shard {} of {} levels",

@@ -211,12 +211,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
             env!("CARGO_PKG_VERSION")
         );
     }
-    let report = profile.with_generator(VerifyTask {
+    // The profile's files as stored with the levels, when the archive carries them: the
+    // generator is built from those alone, whatever the folder or the files on disk now.
+    let files = crate::batch::stored_files(archive.meta(archive::META_FILES))
+        .map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
+    let task = VerifyTask {
         archive: &archive,
         master_seed,
         show: args.show,
         regenerate: same_version,
-    })??;
+    };
+    let report = match files {
+        Some(files) => crate::core::files::with_embedded(files, || profile.with_generator(task)),
+        None => profile.with_generator(task),
+    }??;
     let mut violations = report.violation_count;
     if let Some(levels) = archive.footer_metadata().get(archive::FOOTER_LEVELS) {
         if levels.parse::<u64>().ok() != Some(report.levels) {

@@ -4,6 +4,7 @@
 
 pub mod alloc;
 pub mod error;
+pub mod files;
 pub mod generator;
 pub mod geom;
 pub mod graph;

@@ -407,9 +407,9 @@ impl Tables {
         let mut t = Self::builtin();
         for (i, &k) in KINDS.iter().enumerate() {
             let path = dir.join(format!("{}.toml", k.name()));
-            if path.exists() {
+            if crate::core::files::exists(&path) {
                 let file = path.display().to_string();
-                let text = std::fs::read_to_string(&path).map_err(|e| TableError {
+                let text = crate::core::files::read_to_string(&path).map_err(|e| TableError {
                     file: file.clone(),
                     line: 0,
                     col: 0,

@@ -122,7 +122,7 @@ pub struct RuleFile {
 /// [`GrammarError::Syntax`] as for [`parse()`].
 pub fn load(path: &Path) -> Result<RuleFile, GrammarError> {
     let source = path.display().to_string();
-    match std::fs::read_to_string(path) {
+    match crate::core::files::read_to_string(path) {
         Ok(text) => parse(&text, &source),
         Err(error) => Err(GrammarError::Read {
             path: source,

@@ -67,7 +67,7 @@ pub fn parse_lua(text: &str, source: &str) -> Result<LuaImport, GrammarError> {
 /// [`GrammarError::Read`] when the file cannot be read (or is not UTF-8), else as [`parse_lua`].
 pub fn load_lua(path: &Path) -> Result<LuaImport, GrammarError> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|error| GrammarError::Read {
+    let text = crate::core::files::read_to_string(path).map_err(|error| GrammarError::Read {
         path: name.clone(),
         error,
     })?;

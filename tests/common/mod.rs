@@ -68,6 +68,11 @@ impl TempDir {
     pub fn join(&self, name: &str) -> PathBuf {
         self.path.join(name)
     }
+
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
 }
 
 impl Drop for TempDir {

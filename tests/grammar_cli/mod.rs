@@ -1088,3 +1088,51 @@ fn verify_catches_overlapping_rooms_split_corridors_excess_valence_and_open_wall
     }
     assert!(report.contains(" 4 violations"), "{report}");
 }
+
+/// An archive carries the rule file its profile names: it verifies from another folder after
+/// the file is deleted, and after the file is edited, because `verify` builds the generator
+/// from the stored copy alone.
+#[test]
+fn an_archive_with_a_custom_rule_file_verifies_anywhere_after_the_file_is_gone() {
+    let dir = crate::common::TempDir::new("grammar-files");
+    let rules_dir = dir.join("g");
+    std::fs::create_dir_all(&rules_dir).unwrap();
+    let shown = crate::common::warren(["grammar", "show", "cyclic"]);
+    assert!(shown.status.success());
+    std::fs::write(rules_dir.join("my.grammar"), &shown.stdout).unwrap();
+    let out = dir.join("g.arrow");
+    let made = std::process::Command::new(crate::common::warren_bin())
+        .current_dir(dir.path())
+        .args(["generate", "grammar", "--quiet", "--count", "12"])
+        .args(["--set", "grammar.rules=g/my.grammar", "--out", "g.arrow"])
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", crate::common::stderr(&made));
+    // Edited, then deleted: neither matters.
+    std::fs::write(rules_dir.join("my.grammar"), "grammar \"broken\"\n").unwrap();
+    let elsewhere = dir.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    for step in ["edited", "deleted"] {
+        if step == "deleted" {
+            std::fs::remove_file(rules_dir.join("my.grammar")).unwrap();
+        }
+        let checked = std::process::Command::new(crate::common::warren_bin())
+            .current_dir(&elsewhere)
+            .arg("verify")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let report = crate::common::stdout(&checked);
+        assert!(
+            checked.status.success() && report.contains(" 0 violations"),
+            "{step}: {report}{}",
+            crate::common::stderr(&checked)
+        );
+    }
+    let inspected = crate::common::warren([std::path::Path::new("inspect"), &out]);
+    assert!(
+        crate::common::stdout(&inspected).contains("files        g/my.grammar ("),
+        "{}",
+        crate::common::stdout(&inspected)
+    );
+}
