@@ -459,3 +459,7 @@ pub fn generate(
     s.total_ns = started.map_or(0, |t| t.elapsed().as_nanos() as u64);
     counts
 }
+
+#[cfg(test)]
+#[path = "generate_tests.rs"]
+mod tests;
