@@ -8,12 +8,13 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::core::error::ConfigError;
 use crate::core::generator::Generator;
 use crate::dungeon::{DmgConfig, DmgGenerator, DmgSetupError};
 use crate::grammar::{GrammarConfig, GrammarGenerator, GrammarSetupError};
 use crate::levelxml::ColoringGenerator;
 use crate::levelxml::puzzle::ColoringConfig;
-use crate::maze::{ConfigError, MazeConfig, MazeGenerator};
+use crate::maze::{MazeConfig, MazeGenerator};
 use crate::region::{RegionsConfig, RegionsGenerator};
 
 /// The generator kinds this build knows.

@@ -1,5 +1,6 @@
-//! Errors shared by every generator: a seed that failed ([`GenError`]) and a level that breaks
-//! its generator's invariants ([`Violation`]). Module-specific errors live with their modules.
+//! Errors shared by every generator: a seed that failed ([`GenError`]), a level that breaks its
+//! generator's invariants ([`Violation`]), and a profile value out of range ([`ConfigError`],
+//! one type for every kind). Module-specific errors live with their modules.
 
 use thiserror::Error;
 
@@ -34,4 +35,30 @@ macro_rules! ensure_level {
             return Err($crate::Violation::new(format!($($arg)+)));
         }
     };
+}
+
+/// A profile value outside its allowed range, for every kind: the dotted key and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{key} {problem}")]
+pub struct ConfigError {
+    /// The dotted profile key, e.g. `maze.width`.
+    pub key: &'static str,
+    /// What is wrong with its value.
+    pub problem: String,
+}
+
+/// `Err(ConfigError)` for `key` unless `ok`.
+pub(crate) fn check(
+    ok: bool,
+    key: &'static str,
+    problem: impl FnOnce() -> String,
+) -> Result<(), ConfigError> {
+    if ok {
+        Ok(())
+    } else {
+        Err(ConfigError {
+            key,
+            problem: problem(),
+        })
+    }
 }

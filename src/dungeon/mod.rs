@@ -18,6 +18,8 @@ pub mod tables;
 
 use serde::{Deserialize, Serialize};
 
+use crate::core::error::ConfigError;
+use crate::core::error::check;
 use crate::core::error::{GenError, Violation};
 use crate::core::generator::{
     Columns, Generator, GraphView, Level, LevelRecord, MetricSpec, RoomsView,
@@ -29,8 +31,6 @@ use crate::dungeon::chamber::PlaceParams;
 use crate::dungeon::generate::{DungeonParams, DungeonScratch};
 use crate::dungeon::tables::{TableError, Tables};
 use crate::ensure_level;
-use crate::maze::ConfigError;
-use crate::maze::config::check;
 
 /// The `[dmg]` profile section.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

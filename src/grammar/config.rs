@@ -4,12 +4,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::core::error::ConfigError;
+use crate::core::error::check;
 use crate::grammar::build::BuildParams;
 use crate::grammar::tilemap::TileParams;
 use crate::layout::rooms::RoomParams;
 use crate::layout::{LayoutParams, Repulsion, Spring};
-use crate::maze::ConfigError;
-use crate::maze::config::check;
 
 /// Added to `room_margin` for the room placement, in tiles.
 const ROOM_MARGIN_SLACK: f64 = 1.0 / 16.0;

@@ -22,6 +22,7 @@
 
 use bumpalo::Bump;
 
+use crate::core::error::ConfigError;
 use crate::core::error::{GenError, Violation};
 use crate::core::generator::{
     Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, GraphView, Level, LevelRecord, MetricSpec,
@@ -31,7 +32,6 @@ use crate::levelxml::model::LevelDoc;
 use crate::levelxml::puzzle::{
     ColoringConfig, Puzzle, PuzzleKind, PuzzleScratch, Solution, build_puzzle, level_palette,
 };
-use crate::maze::ConfigError;
 
 /// The metric columns, in [`Level::metrics`] order.
 pub const COLORING_METRICS: [MetricSpec; 11] = [

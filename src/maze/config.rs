@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::core::error::{ConfigError, check};
+
 /// Which physical room graph the maze is cut from (seed 001's "physical graph").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -113,32 +115,6 @@ impl Default for MazeConfig {
 
 /// Largest side: the raster is `2 * side + 1` cells and grid sides are stored as `u16`.
 pub const MAX_SIDE: u32 = 4096;
-
-/// A maze parameter outside its allowed range.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{key} {problem}")]
-pub struct ConfigError {
-    /// The dotted profile key, e.g. `maze.width`.
-    pub key: &'static str,
-    /// What is wrong with its value.
-    pub problem: String,
-}
-
-/// `Err(ConfigError)` for `key` unless `ok`.
-pub(crate) fn check(
-    ok: bool,
-    key: &'static str,
-    problem: impl FnOnce() -> String,
-) -> Result<(), ConfigError> {
-    if ok {
-        Ok(())
-    } else {
-        Err(ConfigError {
-            key,
-            problem: problem(),
-        })
-    }
-}
 
 impl MazeConfig {
     /// Checks value ranges; the error names the key and the allowed range.

@@ -26,7 +26,8 @@ mod topology;
 mod verify;
 mod weights;
 
-pub use config::{Axis, ConfigError, Gradient, MazeConfig, Topology as MazeTopology, Weighting};
+pub use crate::core::error::ConfigError;
+pub use config::{Axis, Gradient, MazeConfig, Topology as MazeTopology, Weighting};
 pub use merge::{merge_dead_ends, mergeable_dead_ends};
 pub use metrics::{MAZE_METRICS, MazeMetrics};
 pub use physical::delaunay_pairs;

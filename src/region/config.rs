@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::maze::ConfigError;
-use crate::maze::config::check;
+use crate::core::error::ConfigError;
+use crate::core::error::check;
 use crate::region::build::MAX_DEPTH;
 use crate::region::world::{MAX_WORLD_CELLS, scale};
 

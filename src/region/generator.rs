@@ -4,6 +4,7 @@
 
 use bumpalo::Bump;
 
+use crate::core::error::ConfigError;
 use crate::core::error::{GenError, Violation};
 use crate::core::generator::{
     Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, Level, LevelRecord, MetricSpec,
@@ -11,7 +12,6 @@ use crate::core::generator::{
 use crate::core::grid::{GridView, cell};
 use crate::core::hash::ContentHasher;
 use crate::core::rng::WarrenRng;
-use crate::maze::ConfigError;
 use crate::region::build::{BuildError, BuildParams, BuildScratch, build};
 use crate::region::carve::CarveParams;
 use crate::region::config::RegionsConfig;

@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::maze::ConfigError;
-use crate::maze::config::check;
+use crate::core::error::ConfigError;
+use crate::core::error::check;
 
 /// The puzzle families of the corpus categories.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
