@@ -76,6 +76,14 @@ impl RegionsConfig {
 
     /// Checks value ranges; the error names the key.
     pub fn validate(&self) -> Result<(), ConfigError> {
+        self.validate_sizes()?;
+        self.validate_zoom()?;
+        self.validate_world()?;
+        self.validate_carving()
+    }
+
+    /// The array sizes: Wmax, Hmax and the root.
+    fn validate_sizes(&self) -> Result<(), ConfigError> {
         check(
             (4..=128).contains(&self.max_width),
             "regions.max_width",
@@ -106,6 +114,11 @@ impl RegionsConfig {
                 )
             },
         )?;
+        Ok(())
+    }
+
+    /// The zoom range and the depth.
+    fn validate_zoom(&self) -> Result<(), ConfigError> {
         let zoom_cap = self.max_width.min(self.max_height).min(16);
         check(
             (2..=zoom_cap).contains(&self.min_zoom),
@@ -127,6 +140,11 @@ impl RegionsConfig {
             "regions.depth",
             || format!("= {} is out of range 1..={MAX_DEPTH}", self.depth),
         )?;
+        Ok(())
+    }
+
+    /// The world depth and the size bound of its raster.
+    fn validate_world(&self) -> Result<(), ConfigError> {
         check(self.world_depth <= MAX_DEPTH, "regions.world_depth", || {
             format!("= {} is out of range 0..={MAX_DEPTH}", self.world_depth)
         })?;
@@ -150,6 +168,11 @@ impl RegionsConfig {
                 )
             },
         )?;
+        Ok(())
+    }
+
+    /// Carving, filling and the region budget.
+    fn validate_carving(&self) -> Result<(), ConfigError> {
         for (v, key) in [
             (self.wander, "regions.wander"),
             (self.fill_chance, "regions.fill_chance"),
