@@ -338,32 +338,9 @@ pub fn run<G: Generator, S: BatchSink>(
         });
 
         // The writer: this thread, in chunk order.
-        let mut pending: BTreeMap<u64, Chunk> = BTreeMap::new();
-        let mut expect = 0u64;
-        let outcome = (|| -> Result<(), BatchError> {
-            for chunk in rx.iter() {
-                pending.insert(chunk.number, chunk);
-                while let Some(chunk) = pending.remove(&expect) {
-                    for batch in chunk.batches? {
-                        if batch.num_rows() > 0 {
-                            writer.write(&batch)?;
-                        }
-                        summary.levels += batch.num_rows() as u64;
-                    }
-                    for (reason, n) in chunk.failures {
-                        summary.failures += n;
-                        *summary
-                            .failure_reasons
-                            .entry(reason.to_string())
-                            .or_insert(0) += n;
-                    }
-                    progress.advance(chunk_size.min(range.end - range.start - expect * chunk_size));
-                    expect += 1;
-                    window.advance();
-                }
-            }
-            Ok(())
-        })();
+        let outcome = write_in_order(rx.iter(), &mut writer, &mut summary, window, |expect| {
+            progress.advance(chunk_size.min(range.end - range.start - expect * chunk_size))
+        });
         if outcome.is_err() {
             // Set under the window's lock, so a worker cannot test the flag, miss this
             // notification and sleep forever.
@@ -389,6 +366,42 @@ pub fn run<G: Generator, S: BatchSink>(
     summary.bytes = writer.finish(&footer)?;
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
+}
+
+/// The ordered writer: takes chunks as workers finish them, in any order, and hands their
+/// batches to `writer` in chunk order, counting levels and failures into `summary`;
+/// `advanced(n)` reports chunk `n` written, and the window lets workers run on.
+fn write_in_order<S: BatchSink>(
+    chunks: impl Iterator<Item = Chunk>,
+    writer: &mut S,
+    summary: &mut BatchSummary,
+    window: &Window,
+    advanced: impl Fn(u64),
+) -> Result<(), BatchError> {
+    let mut pending: BTreeMap<u64, Chunk> = BTreeMap::new();
+    let mut expect = 0u64;
+    for chunk in chunks {
+        pending.insert(chunk.number, chunk);
+        while let Some(chunk) = pending.remove(&expect) {
+            for batch in chunk.batches? {
+                if batch.num_rows() > 0 {
+                    writer.write(&batch)?;
+                }
+                summary.levels += batch.num_rows() as u64;
+            }
+            for (reason, n) in chunk.failures {
+                summary.failures += n;
+                *summary
+                    .failure_reasons
+                    .entry(reason.to_string())
+                    .or_insert(0) += n;
+            }
+            advanced(expect);
+            expect += 1;
+            window.advance();
+        }
+    }
+    Ok(())
 }
 
 /// The text of a panic payload.
