@@ -228,148 +228,42 @@ pub fn build(
         layout_ns: 0,
         rooms_ns: 0,
     };
-    let host = &mut s.host;
-    host.clear();
-    host.add_vertex(0.0, 0.0, 0, false);
-    host.rebuild_adjacency();
+    s.host.clear();
+    s.host.add_vertex(0.0, 0.0, 0, false);
+    s.host.rebuild_adjacency();
     s.uses.clear();
     s.uses.resize(grammar.rules.len(), 0);
 
     for _ in 0..params.max_iterations {
         let t = Instant::now();
-        s.matches.clear();
-        s.candidates.clear();
-        let n = host.vertex_count();
-        for (i, (rule, c)) in grammar.rules.iter().zip(compiled).enumerate() {
-            if n + rule.delta() > params.max_vertices as usize
-                || rule.max_uses.is_some_and(|m| s.uses[i] >= m)
-            {
-                continue;
-            }
-            let start = s.matches.len() as u32;
-            let count = c.find_matches(rule, host, params.max_valence, &mut s.matches);
-            if count > 0 {
-                s.candidates.push(Candidate {
-                    rule: i as u32,
-                    start,
-                    count: count as u32,
-                });
-            }
-        }
+        find_candidates(grammar, compiled, params, s);
         report.match_ns += nanos(t);
         if s.candidates.is_empty() {
             report.stalled = true;
             break;
         }
-        // Pick a rule (by weight; rules below their minimum first) and one of its matches
-        // (uniformly). On a drawing without crossings, a rewrite whose new corridors would
-        // cross it is undone and its match dropped, up to MAX_REJECTIONS times: levels stay
-        // crossing-free by construction whenever some match allows it.
         let t = Instant::now();
-        corridors(host, &mut s.keep_src, &mut s.keep_dst);
-        let clean_before = count_crossings(&host.x, &host.y, &s.keep_src, &s.keep_dst) == 0;
         // The drawing's scale before any room is made, to return to after the relaxation.
         let ratio_before = (params.upscale != 1.0)
-            .then(|| edge_ratio(host, params.layout.length))
+            .then(|| edge_ratio(&s.host, params.layout.length))
             .flatten();
-        let mut rejections = 0;
-        let r = loop {
-            if s.candidates.is_empty() {
-                break None;
-            }
-            let ci = pick_candidate(grammar, &s.candidates, &s.uses, &mut rng);
-            let chosen = s.candidates[ci];
-            let r = chosen.rule as usize;
-            let k = compiled[r].pattern_len();
-            let which = rng.below(chosen.count) as usize;
-            let at = chosen.start as usize + which * k;
-            let undoable = clean_before && rejections < MAX_REJECTIONS;
-            if undoable {
-                s.saved.copy_from(host);
-            }
-            // Fresh vertices keep their distance at the scale the drawing will return to.
-            let mut gap = MIN_FRESH_GAP * params.layout.length;
-            if params.upscale != 1.0 {
-                s.saved_x.clear();
-                s.saved_x.extend_from_slice(&host.x);
-                s.saved_y.clear();
-                s.saved_y.extend_from_slice(&host.y);
-                make_room(
-                    host,
-                    &s.matches[at..at + k],
-                    params.layout.length,
-                    params.upscale,
-                );
-                // NOTE: the stretch is one-to-one, but straight corridors between stretched
-                // ends can still meet; an inflation that makes corridors cross is not made.
-                if clean_before && count_crossings(&host.x, &host.y, &s.keep_src, &s.keep_dst) > 0 {
-                    host.x.copy_from_slice(&s.saved_x);
-                    host.y.copy_from_slice(&s.saved_y);
-                } else {
-                    gap *= params.upscale;
-                }
-            }
-            let clean = compiled[r].apply(
-                &grammar.rules[r],
-                host,
-                &s.matches[at..at + k],
-                params.layout.length,
-                gap,
-                &mut s.removed,
-            );
-            if clean || !undoable {
-                break Some(r);
-            }
-            host.copy_from(&s.saved);
-            rejections += 1;
-            report.rejected_matches += 1;
-            // Drop the match: the candidate's last match takes its place.
-            let last = chosen.start as usize + (chosen.count as usize - 1) * k;
-            for i in 0..k {
-                s.matches.swap(at + i, last + i);
-            }
-            s.candidates[ci].count -= 1;
-            if s.candidates[ci].count == 0 {
-                s.candidates.remove(ci);
-            }
-        };
+        let applied = rewrite_once(grammar, compiled, params, &mut rng, s, &mut report);
         report.rewrite_ns += nanos(t);
-        let Some(r) = r else {
+        let Some(r) = applied else {
             report.stalled = true;
             break;
         };
         s.uses[r] += 1;
         report.rewrites += 1;
-
         if params.relax_every > 0 && report.rewrites.is_multiple_of(params.relax_every) {
             let t = Instant::now();
-            // The corridors, which must not cross.
-            corridors(host, &mut s.keep_src, &mut s.keep_dst);
-            let graph = LayoutGraph {
-                src: &host.src,
-                dst: &host.dst,
-                length_factor: Some(&host.length),
-            };
-            let (plain, kept) = relax_plain_first(
-                &graph,
-                &s.keep_src,
-                &s.keep_dst,
-                &mut host.x,
-                &mut host.y,
-                &params.layout,
-                &mut s.layout,
-                &mut s.preserve,
-            );
-            report.layout_iterations += plain.iterations;
-            if let Some(kept) = kept {
-                report.layout_iterations += kept.iterations;
-                report.preserved_relaxations += 1;
-            }
+            relax(params, s, &mut report);
             report.layout_ns += nanos(t);
         }
         // The room made for the insertion has done its work once the relaxation has placed
         // the new vertices: the drawing goes back to its former scale, so repeated inflations
         // never add up (relaxing moves vertices a little at a time and would not shrink it).
+        let host = &mut s.host;
         if let Some(before) = ratio_before
             && let Some(now) = edge_ratio(host, params.layout.length)
             && now > before
@@ -381,7 +275,7 @@ pub fn build(
         }
     }
 
-    let n = host.vertex_count();
+    let n = s.host.vertex_count();
     if n < params.min_vertices as usize {
         return Err(GenError {
             reason: "below min_vertices",
@@ -397,10 +291,159 @@ pub fn build(
             ),
         });
     }
-
+    let host = &mut s.host;
     corridors(host, &mut s.keep_src, &mut s.keep_dst);
     report.crossings_before_rooms = count_crossings(&host.x, &host.y, &s.keep_src, &s.keep_dst);
     let t = Instant::now();
+    place_rooms(grammar, params, s, &mut report);
+    report.rooms_ns = nanos(t);
+    Ok(report)
+}
+
+/// Lists every match of every rule that may still apply (under its `max_uses`, and not taking
+/// the host past `max_vertices`) into `s.matches`, one [`Candidate`] per rule with matches.
+fn find_candidates(
+    grammar: &Grammar,
+    compiled: &[Compiled],
+    params: &BuildParams,
+    s: &mut BuildScratch,
+) {
+    s.matches.clear();
+    s.candidates.clear();
+    let n = s.host.vertex_count();
+    for (i, (rule, c)) in grammar.rules.iter().zip(compiled).enumerate() {
+        if n + rule.delta() > params.max_vertices as usize
+            || rule.max_uses.is_some_and(|m| s.uses[i] >= m)
+        {
+            continue;
+        }
+        let start = s.matches.len() as u32;
+        let count = c.find_matches(rule, &s.host, params.max_valence, &mut s.matches);
+        if count > 0 {
+            s.candidates.push(Candidate {
+                rule: i as u32,
+                start,
+                count: count as u32,
+            });
+        }
+    }
+}
+
+/// Picks a rule (by weight; rules below their minimum first) and one of its matches
+/// (uniformly) and applies it; returns the rule applied, or `None` when every candidate was
+/// used up. On a drawing without crossings, a rewrite whose new corridors would cross it (or
+/// that crowds a fresh vertex onto an old one) is undone and its match dropped, up to
+/// `MAX_REJECTIONS` times: levels stay crossing-free by construction whenever some match
+/// allows it.
+fn rewrite_once(
+    grammar: &Grammar,
+    compiled: &[Compiled],
+    params: &BuildParams,
+    rng: &mut WarrenRng,
+    s: &mut BuildScratch,
+    report: &mut BuildReport,
+) -> Option<usize> {
+    let host = &mut s.host;
+    corridors(host, &mut s.keep_src, &mut s.keep_dst);
+    let clean_before = count_crossings(&host.x, &host.y, &s.keep_src, &s.keep_dst) == 0;
+    let mut rejections = 0;
+    loop {
+        if s.candidates.is_empty() {
+            return None;
+        }
+        let ci = pick_candidate(grammar, &s.candidates, &s.uses, rng);
+        let chosen = s.candidates[ci];
+        let r = chosen.rule as usize;
+        let k = compiled[r].pattern_len();
+        let which = rng.below(chosen.count) as usize;
+        let at = chosen.start as usize + which * k;
+        let undoable = clean_before && rejections < MAX_REJECTIONS;
+        if undoable {
+            s.saved.copy_from(host);
+        }
+        // Fresh vertices keep their distance at the scale the drawing will return to.
+        let mut gap = MIN_FRESH_GAP * params.layout.length;
+        if params.upscale != 1.0 {
+            s.saved_x.clear();
+            s.saved_x.extend_from_slice(&host.x);
+            s.saved_y.clear();
+            s.saved_y.extend_from_slice(&host.y);
+            make_room(
+                host,
+                &s.matches[at..at + k],
+                params.layout.length,
+                params.upscale,
+            );
+            // NOTE: the stretch is one-to-one, but straight corridors between stretched
+            // ends can still meet; an inflation that makes corridors cross is not made.
+            if clean_before && count_crossings(&host.x, &host.y, &s.keep_src, &s.keep_dst) > 0 {
+                host.x.copy_from_slice(&s.saved_x);
+                host.y.copy_from_slice(&s.saved_y);
+            } else {
+                gap *= params.upscale;
+            }
+        }
+        let clean = compiled[r].apply(
+            &grammar.rules[r],
+            host,
+            &s.matches[at..at + k],
+            params.layout.length,
+            gap,
+            &mut s.removed,
+        );
+        if clean || !undoable {
+            return Some(r);
+        }
+        host.copy_from(&s.saved);
+        rejections += 1;
+        report.rejected_matches += 1;
+        // Drop the match: the candidate's last match takes its place.
+        let last = chosen.start as usize + (chosen.count as usize - 1) * k;
+        for i in 0..k {
+            s.matches.swap(at + i, last + i);
+        }
+        s.candidates[ci].count -= 1;
+        if s.candidates[ci].count == 0 {
+            s.candidates.remove(ci);
+        }
+    }
+}
+
+/// Relaxes the drawing, keeping its corridors from crossing.
+fn relax(params: &BuildParams, s: &mut BuildScratch, report: &mut BuildReport) {
+    let host = &mut s.host;
+    corridors(host, &mut s.keep_src, &mut s.keep_dst);
+    let graph = LayoutGraph {
+        src: &host.src,
+        dst: &host.dst,
+        length_factor: Some(&host.length),
+    };
+    let (plain, kept) = relax_plain_first(
+        &graph,
+        &s.keep_src,
+        &s.keep_dst,
+        &mut host.x,
+        &mut host.y,
+        &params.layout,
+        &mut s.layout,
+        &mut s.preserve,
+    );
+    report.layout_iterations += plain.iterations;
+    if let Some(kept) = kept {
+        report.layout_iterations += kept.iterations;
+        report.preserved_relaxations += 1;
+    }
+}
+
+/// Gives every vertex its room (cosmetic vertices none) and places the rooms without overlap,
+/// keeping the corridors from crossing.
+fn place_rooms(
+    grammar: &Grammar,
+    params: &BuildParams,
+    s: &mut BuildScratch,
+    report: &mut BuildReport,
+) {
+    let host = &mut s.host;
     s.room_w.clear();
     s.room_h.clear();
     for (&tag, &cosmetic) in host.tag.iter().zip(&host.cosmetic) {
@@ -430,8 +473,6 @@ pub fn build(
         &params.rooms,
         &mut s.layout,
     );
-    report.rooms_ns = nanos(t);
-    Ok(report)
 }
 
 #[cfg(test)]
