@@ -17,8 +17,129 @@ use crate::levelxml::puzzle::ColoringConfig;
 use crate::maze::{MazeConfig, MazeGenerator};
 use crate::region::{RegionsConfig, RegionsGenerator};
 
-/// The generator kinds this build knows.
-pub const KINDS: &[&str] = &["maze", "grammar", "dmg", "regions", "coloring"];
+/// The kind registry: one line per generator kind, `Variant, section, "name", Config,
+/// Generator, "doc"`. The section (the profile's `[section]` and the `Profile` variant's field)
+/// is the kind's name. From this table come the kinds list, the `Profile` enum, the file layout
+/// with one optional section per kind, the built-in defaults, parsing (a profile takes only its
+/// own kind's section), validation, TOML output and dispatch to the generator. A kind's config
+/// type needs `Default`, serde, `Clone`, `PartialEq` and `validate() -> Result<(), ConfigError>`;
+/// its generator `new(config) -> Result<Self, E>` with `ProfileError: From<E>`. Adding a kind is
+/// its folder plus one line here.
+macro_rules! kinds {
+    ($($variant:ident, $section:ident, $name:literal, $config:ty, $generator:ty, $doc:literal;)*) => {
+        /// The generator kinds this build knows.
+        pub const KINDS: &[&str] = &[$($name),*];
+
+        /// A complete, resolved profile.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum Profile {
+            $(
+                #[doc = $doc]
+                $variant {
+                    /// The kind's parameters.
+                    $section: $config,
+                },
+            )*
+        }
+
+        /// The file layout of a profile. A plain struct (not a tagged enum) so that toml keeps
+        /// the position of every error.
+        #[derive(Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct ProfileDoc<K> {
+            kind: K,
+            $(
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                $section: Option<$config>,
+            )*
+        }
+
+        impl<K> ProfileDoc<K> {
+            /// The kinds whose section the document has.
+            fn sections(&self) -> Vec<&'static str> {
+                let mut out = Vec::new();
+                $(
+                    if self.$section.is_some() {
+                        out.push($name);
+                    }
+                )*
+                out
+            }
+        }
+
+        impl Profile {
+            /// The generator kind name.
+            pub fn kind(&self) -> &'static str {
+                match self {
+                    $(Profile::$variant { .. } => $name,)*
+                }
+            }
+
+            /// The built-in default profile of `kind`.
+            pub fn builtin(kind: &str) -> Result<Self, ProfileError> {
+                match kind {
+                    $($name => Ok(Profile::$variant { $section: <$config>::default() }),)*
+                    _ => Err(ProfileError::UnknownKind(kind.to_string())),
+                }
+            }
+
+            /// The profile of `kind` from a parsed document (its section, or the defaults).
+            fn from_doc<K>(kind: &str, doc: ProfileDoc<K>) -> Option<Self> {
+                match kind {
+                    $($name => Some(Profile::$variant {
+                        $section: doc.$section.unwrap_or_default(),
+                    }),)*
+                    _ => None,
+                }
+            }
+
+            /// Checks every value's range.
+            pub fn validate(&self) -> Result<(), ProfileError> {
+                match self {
+                    $(Profile::$variant { $section } => Ok($section.validate()?),)*
+                }
+            }
+
+            /// The full resolved profile as TOML (stored in archives as `warren.profile`).
+            pub fn to_toml(&self) -> String {
+                let mut doc = ProfileDoc {
+                    kind: self.kind(),
+                    $($section: None,)*
+                };
+                match self {
+                    $(Profile::$variant { $section } => doc.$section = Some($section.clone()),)*
+                }
+                toml::to_string(&doc).expect("profiles always serialise")
+            }
+
+            /// Builds this profile's generator and hands it to `task`. The files the generator
+            /// reads as it is built are recorded for the archive's metadata
+            /// (`crate::core::files`).
+            pub fn with_generator<T: GeneratorTask>(
+                &self,
+                task: T,
+            ) -> Result<T::Output, ProfileError> {
+                match self {
+                    $(Profile::$variant { $section } => {
+                        let (generator, files) = crate::core::files::record(|| {
+                            <$generator>::new($section.clone())
+                        });
+                        crate::core::files::set_last_built(files);
+                        Ok(task.run(&generator?))
+                    })*
+                }
+            }
+        }
+    };
+}
+
+kinds! {
+    Maze, maze, "maze", MazeConfig, MazeGenerator, "Seed 001 mazes.";
+    Grammar, grammar, "grammar", GrammarConfig, GrammarGenerator, "Seed 000 graph-grammar levels.";
+    Dmg, dmg, "dmg", DmgConfig, DmgGenerator, "Seed 003 DMG dungeons.";
+    Regions, regions, "regions", RegionsConfig, RegionsGenerator, "Seed 004 recursive zoom regions.";
+    Coloring, coloring, "coloring", ColoringConfig, ColoringGenerator, "Seed 002 GraphColoring puzzle levels.";
+}
 
 /// A profile could not be loaded or changed.
 #[derive(Debug, Error)]
@@ -80,88 +201,7 @@ impl From<GrammarSetupError> for ProfileError {
     }
 }
 
-/// A complete, resolved profile.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Profile {
-    /// Seed 001 mazes.
-    Maze {
-        /// The maze parameters.
-        maze: MazeConfig,
-    },
-    /// Seed 000 graph-grammar levels.
-    Grammar {
-        /// The grammar parameters.
-        grammar: GrammarConfig,
-    },
-    /// Seed 003 DMG dungeons.
-    Dmg {
-        /// The dungeon parameters.
-        dmg: DmgConfig,
-    },
-    /// Seed 004 recursive zoom regions.
-    Regions {
-        /// The region parameters.
-        regions: RegionsConfig,
-    },
-    /// Seed 002 GraphColoring puzzle levels.
-    Coloring {
-        /// The puzzle parameters.
-        coloring: ColoringConfig,
-    },
-}
-
-/// The file layout of a profile. A plain struct (not a tagged enum) so that toml keeps the
-/// position of every error.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ProfileDoc<K> {
-    kind: K,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    maze: Option<MazeConfig>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    grammar: Option<GrammarConfig>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    dmg: Option<DmgConfig>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    regions: Option<RegionsConfig>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    coloring: Option<ColoringConfig>,
-}
-
 impl Profile {
-    /// The generator kind name.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Profile::Maze { .. } => "maze",
-            Profile::Grammar { .. } => "grammar",
-            Profile::Dmg { .. } => "dmg",
-            Profile::Regions { .. } => "regions",
-            Profile::Coloring { .. } => "coloring",
-        }
-    }
-
-    /// The built-in default profile of `kind`.
-    pub fn builtin(kind: &str) -> Result<Self, ProfileError> {
-        match kind {
-            "maze" => Ok(Profile::Maze {
-                maze: MazeConfig::default(),
-            }),
-            "grammar" => Ok(Profile::Grammar {
-                grammar: GrammarConfig::default(),
-            }),
-            "dmg" => Ok(Profile::Dmg {
-                dmg: DmgConfig::default(),
-            }),
-            "regions" => Ok(Profile::Regions {
-                regions: RegionsConfig::default(),
-            }),
-            "coloring" => Ok(Profile::Coloring {
-                coloring: ColoringConfig::default(),
-            }),
-            _ => Err(ProfileError::UnknownKind(kind.to_string())),
-        }
-    }
-
     /// A kind name (built-in profile) or a path to a profile file.
     pub fn resolve(name: &str) -> Result<Self, ProfileError> {
         if KINDS.contains(&name) {
@@ -196,43 +236,19 @@ impl Profile {
             toml::from_str(text).map_err(|e| at(e.span(), one_line(e.message())))?;
         let kind_span = Some(doc.kind.span());
         // A profile takes only the section of its own kind.
-        let present = [
-            ("maze", doc.maze.is_some()),
-            ("grammar", doc.grammar.is_some()),
-            ("dmg", doc.dmg.is_some()),
-            ("regions", doc.regions.is_some()),
-            ("coloring", doc.coloring.is_some()),
-        ];
-        let kind = doc.kind.get_ref().as_str();
-        if KINDS.contains(&kind) && present.iter().any(|&(k, p)| p && k != kind) {
+        let kind = doc.kind.get_ref().clone();
+        if KINDS.contains(&kind.as_str()) && doc.sections().iter().any(|&k| k != kind) {
             return Err(at(
                 kind_span,
                 format!("a `{kind}` profile takes only a [{kind}] section"),
             ));
         }
-        let profile = match kind {
-            "maze" => Profile::Maze {
-                maze: doc.maze.unwrap_or_default(),
-            },
-            "grammar" => Profile::Grammar {
-                grammar: doc.grammar.unwrap_or_default(),
-            },
-            "dmg" => Profile::Dmg {
-                dmg: doc.dmg.unwrap_or_default(),
-            },
-            "regions" => Profile::Regions {
-                regions: doc.regions.unwrap_or_default(),
-            },
-            "coloring" => Profile::Coloring {
-                coloring: doc.coloring.unwrap_or_default(),
-            },
-            other => {
-                let known = KINDS.join(", ");
-                return Err(at(
-                    kind_span,
-                    format!("unknown generator kind `{other}` (known kinds: {known})"),
-                ));
-            }
+        let Some(profile) = Profile::from_doc(&kind, doc) else {
+            let known = KINDS.join(", ");
+            return Err(at(
+                kind_span,
+                format!("unknown generator kind `{kind}` (known kinds: {known})"),
+            ));
         };
         // Range errors name their key: point at the key's line when the file sets it.
         profile.validate().map_err(|e| match e {
@@ -250,57 +266,6 @@ impl Profile {
             other => other,
         })?;
         Ok(profile)
-    }
-
-    /// Checks every value's range.
-    pub fn validate(&self) -> Result<(), ProfileError> {
-        match self {
-            Profile::Maze { maze } => Ok(maze.validate()?),
-            Profile::Grammar { grammar } => Ok(grammar.validate()?),
-            Profile::Dmg { dmg } => Ok(dmg.validate()?),
-            Profile::Regions { regions } => Ok(regions.validate()?),
-            Profile::Coloring { coloring } => Ok(coloring.validate()?),
-        }
-    }
-
-    /// The full resolved profile as TOML (stored in archives as `warren.profile`).
-    pub fn to_toml(&self) -> String {
-        let mut doc = ProfileDoc {
-            kind: self.kind(),
-            maze: None,
-            grammar: None,
-            dmg: None,
-            regions: None,
-            coloring: None,
-        };
-        match self {
-            Profile::Maze { maze } => doc.maze = Some(maze.clone()),
-            Profile::Grammar { grammar } => doc.grammar = Some(grammar.clone()),
-            Profile::Dmg { dmg } => doc.dmg = Some(dmg.clone()),
-            Profile::Regions { regions } => doc.regions = Some(regions.clone()),
-            Profile::Coloring { coloring } => doc.coloring = Some(coloring.clone()),
-        }
-        toml::to_string(&doc).expect("profiles always serialise")
-    }
-
-    /// Builds this profile's generator and hands it to `task`.
-    pub fn with_generator<T: GeneratorTask>(&self, task: T) -> Result<T::Output, ProfileError> {
-        // The files the generator reads as it is built are recorded for the archive's
-        // metadata (`crate::core::files`).
-        macro_rules! build {
-            ($g:ty, $cfg:expr) => {{
-                let (generator, files) = crate::core::files::record(|| <$g>::new($cfg.clone()));
-                crate::core::files::set_last_built(files);
-                Ok(task.run(&generator?))
-            }};
-        }
-        match self {
-            Profile::Maze { maze } => build!(MazeGenerator, maze),
-            Profile::Grammar { grammar } => build!(GrammarGenerator, grammar),
-            Profile::Dmg { dmg } => build!(DmgGenerator, dmg),
-            Profile::Regions { regions } => build!(RegionsGenerator, regions),
-            Profile::Coloring { coloring } => build!(ColoringGenerator, coloring),
-        }
     }
 
     /// Applies one `section.key=value` override. The value is read as TOML (`64`, `true`,
