@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use warren::levelxml::puzzle::{ColoringConfig, PuzzleKind, PuzzleScratch, build_puzzle};
+use warren::coloring::puzzle::{ColoringConfig, PuzzleKind, PuzzleScratch, build_puzzle};
 use warren::levelxml::{EvalOptions, evaluate, parse_level, write_level};
 use warren::mix;
 

@@ -36,14 +36,15 @@
 pub mod archive;
 pub mod batch;
 pub mod cli;
+pub mod coloring;
 pub mod core;
-pub mod dungeon;
+pub mod dmg;
 pub mod grammar;
 pub mod layout;
 pub mod levelxml;
 pub mod maze;
 pub mod profile;
-pub mod region;
+pub mod regions;
 pub mod render;
 
 pub use crate::core::error::{GenError, Violation};
@@ -53,11 +54,9 @@ pub use crate::core::generator::{
 };
 pub use crate::core::grid::{Grid, GridView, cell};
 pub use crate::core::rng::{WarrenRng, mix};
-pub use dungeon::{DmgConfig, DmgGenerator};
+pub use coloring::{ColoringConfig, ColoringGenerator};
+pub use dmg::{DmgConfig, DmgGenerator};
 pub use grammar::{GrammarConfig, GrammarGenerator};
-pub use levelxml::puzzle::ColoringConfig;
-pub use levelxml::{
-    ColoringGenerator, LevelDoc, LevelList, evaluate, parse_level, read_level, write_level,
-};
+pub use levelxml::{LevelDoc, LevelList, evaluate, parse_level, read_level, write_level};
 pub use maze::{MazeConfig, MazeGenerator};
-pub use region::{RegionCache, RegionStack, RegionsConfig, RegionsGenerator};
+pub use regions::{RegionCache, RegionStack, RegionsConfig, RegionsGenerator};

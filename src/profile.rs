@@ -8,14 +8,14 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::coloring::ColoringGenerator;
+use crate::coloring::puzzle::ColoringConfig;
 use crate::core::error::ConfigError;
 use crate::core::generator::Generator;
-use crate::dungeon::{DmgConfig, DmgGenerator, DmgSetupError};
+use crate::dmg::{DmgConfig, DmgGenerator, DmgSetupError};
 use crate::grammar::{GrammarConfig, GrammarGenerator, GrammarSetupError};
-use crate::levelxml::ColoringGenerator;
-use crate::levelxml::puzzle::ColoringConfig;
 use crate::maze::{MazeConfig, MazeGenerator};
-use crate::region::{RegionsConfig, RegionsGenerator};
+use crate::regions::{RegionsConfig, RegionsGenerator};
 
 /// The kind registry: one line per generator kind, `Variant, section, "name", Config,
 /// Generator, "doc"`. The section (the profile's `[section]` and the `Profile` variant's field)
@@ -180,7 +180,7 @@ pub enum ProfileError {
     Rules(#[from] crate::grammar::rule::GrammarError),
     /// A dungeon table file is unreadable or invalid.
     #[error(transparent)]
-    Table(#[from] crate::dungeon::tables::TableError),
+    Table(#[from] crate::dmg::tables::TableError),
 }
 
 impl From<DmgSetupError> for ProfileError {
@@ -476,7 +476,7 @@ mod tests {
 
     #[test]
     fn the_coloring_profiles_ask_for_their_puzzles() {
-        use crate::levelxml::puzzle::PuzzleKind;
+        use crate::coloring::puzzle::PuzzleKind;
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/profiles/");
         for (file, puzzle, chromatic) in [
             ("coloring.toml", PuzzleKind::Vertex, false),

@@ -54,7 +54,7 @@ fn lattice_mazes_allocate_nothing_after_warm_up() {
 
 #[test]
 fn dungeons_allocate_nothing_after_warm_up() {
-    let g = warren::dungeon::DmgGenerator::new(warren::dungeon::DmgConfig::default()).unwrap();
+    let g = warren::dmg::DmgGenerator::new(warren::dmg::DmgConfig::default()).unwrap();
     assert_eq!(allocations_after_warm_up(&g), 0);
 }
 

@@ -294,7 +294,7 @@ pub fn peak_rss_mb() -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dungeon::{DmgConfig, DmgGenerator};
+    use crate::dmg::{DmgConfig, DmgGenerator};
     use crate::maze::{MazeConfig, MazeGenerator};
 
     /// A folder of the test's own (tests run in parallel).

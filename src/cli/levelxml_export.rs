@@ -22,7 +22,7 @@ use rayon::prelude::*;
 
 use super::write_atomic;
 use crate::archive::{self, Archive};
-use crate::levelxml::puzzle::PuzzleKind;
+use crate::coloring::puzzle::PuzzleKind;
 use crate::levelxml::{Category, LevelList, read_level_list, write_level_list};
 use crate::profile::Profile;
 

@@ -1,14 +1,11 @@
-//! GraphColoring levels (seed 002): read, evaluate, write, and generate solvable puzzles.
+//! The GraphColoring level format (seed 002): read, evaluate and write the game's level XML.
+//! The `coloring` generator kind that makes new puzzles in this format is [`crate::coloring`].
 //!
 //! - [`model`]: the level as data ([`LevelDoc`]) and `level-list.xml` ([`LevelList`]);
 //! - `parse`, `list`: the readers, on quick-xml, with file:line:col errors ([`XmlError`]);
 //! - `write`: the writer, in the layout the game loads;
 //! - `graph`, `values`, `rules`, `path`, `evaluate`: the game's semantics ([`evaluate`]), with
 //!   errors where the game would crash ([`EvalError`]);
-//! - [`puzzle`]: vertex-coloring, edge-coloring and Eulerian puzzles on planar graphs, each
-//!   proven solvable;
-//! - `generator`, `verify`: the `coloring` generator kind ([`ColoringGenerator`]), puzzles into
-//!   archives and the re-check of every stored level.
 //!
 //! The seed is the game's own format document; where the game's loader differs from it, this
 //! module follows the loader as recorded in the corpus notes (both are summarised in each
@@ -19,24 +16,18 @@
 
 mod error;
 mod evaluate;
-mod generator;
 mod graph;
 mod list;
 pub mod model;
 mod parse;
 mod path;
-pub mod puzzle;
 mod rules;
 mod values;
-mod verify;
 mod write;
 mod xml;
 
 pub use error::{EvalError, EvalErrorKind, Pos, XmlError, XmlErrorKind};
 pub use evaluate::{EvalOptions, Evaluation, RuleReport, evaluate, rule_text};
-pub use generator::{
-    COLORING_COLUMNS, COLORING_METRICS, ColoringGenerator, ColoringScratch, EULER_COLUMNS,
-};
 pub use graph::ResolvedGraph;
 pub use list::{parse_level_list, read_level_list, write_level_list};
 pub use model::{

@@ -2,12 +2,12 @@
 //! default profile (16 x 16 root, Wmax = Hmax = 16, Z in 2..=4, depth 2, a 256 x 256 world),
 //! seeds `mix(SEED_1, i)` cycled over 64 levels, one warm scratch (so the RegionCache is warm,
 //! as in a batch).
-//! `cargo bench --bench region`.
+//! `cargo bench --bench regions`.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use warren::region::REGION_METRICS;
+use warren::regions::REGION_METRICS;
 use warren::{Generator, RegionsConfig, RegionsGenerator, mix};
 
 /// The fixed master seed of every bench level.

@@ -3,14 +3,14 @@
 //! planted random solution (the proof); a backtracking solver (fewest options first) solves the
 //! puzzle again from its start to measure how hard it is.
 
-use crate::core::error::GenError;
-use crate::core::rng::WarrenRng;
-use crate::levelxml::model::{Bound, ColorSel, Item, Protect, Rule};
-use crate::levelxml::puzzle::planar::connected_graph;
-use crate::levelxml::puzzle::{
+use crate::coloring::puzzle::planar::connected_graph;
+use crate::coloring::puzzle::{
     ColoringConfig, GRAY, Puzzle, PuzzleKind, PuzzleMetrics, PuzzleScratch, Solution, base_doc,
     finish, palette, score_values,
 };
+use crate::core::error::GenError;
+use crate::core::rng::WarrenRng;
+use crate::levelxml::model::{Bound, ColorSel, Item, Protect, Rule};
 
 /// "No color yet".
 const NONE: u8 = u8::MAX;

@@ -2,15 +2,15 @@
 //! joining two vertices of one color, proven solvable (and, when asked, not (k-1)-colorable) by
 //! the exact DSATUR solver.
 
-use crate::core::error::GenError;
-use crate::core::rng::WarrenRng;
-use crate::levelxml::model::{Bound, ColorSel, Item, Protect, Rule};
-use crate::levelxml::puzzle::dsatur::Outcome;
-use crate::levelxml::puzzle::planar::connected_graph;
-use crate::levelxml::puzzle::{
+use crate::coloring::puzzle::dsatur::Outcome;
+use crate::coloring::puzzle::planar::connected_graph;
+use crate::coloring::puzzle::{
     ColoringConfig, GRAY, Puzzle, PuzzleKind, PuzzleMetrics, PuzzleScratch, Solution, base_doc,
     finish, palette, score_values,
 };
+use crate::core::error::GenError;
+use crate::core::rng::WarrenRng;
+use crate::levelxml::model::{Bound, ColorSel, Item, Protect, Rule};
 
 fn fail(reason: &'static str, detail: String) -> GenError {
     GenError { reason, detail }

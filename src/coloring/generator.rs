@@ -22,6 +22,9 @@
 
 use bumpalo::Bump;
 
+use crate::coloring::puzzle::{
+    ColoringConfig, Puzzle, PuzzleKind, PuzzleScratch, Solution, build_puzzle, level_palette,
+};
 use crate::core::error::ConfigError;
 use crate::core::error::{GenError, Violation};
 use crate::core::generator::{
@@ -29,9 +32,6 @@ use crate::core::generator::{
 };
 use crate::core::hash::ContentHasher;
 use crate::levelxml::model::LevelDoc;
-use crate::levelxml::puzzle::{
-    ColoringConfig, Puzzle, PuzzleKind, PuzzleScratch, Solution, build_puzzle, level_palette,
-};
 
 /// The metric columns, in [`Level::metrics`] order.
 pub const COLORING_METRICS: [MetricSpec; 11] = [
@@ -264,7 +264,7 @@ impl Generator for ColoringGenerator {
     }
 
     fn verify(&self, record: &LevelRecord<'_>) -> Result<(), Violation> {
-        crate::levelxml::verify::verify(self, record)
+        crate::coloring::verify::verify(self, record)
     }
 
     fn tag_names(&self) -> Vec<String> {

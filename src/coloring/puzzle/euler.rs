@@ -9,15 +9,15 @@
 
 use std::collections::VecDeque;
 
+use crate::coloring::puzzle::planar::{PlanarGraph, jittered_points, triangulate};
+use crate::coloring::puzzle::{
+    ColoringConfig, Puzzle, PuzzleKind, PuzzleMetrics, PuzzleScratch, Solution, base_doc, finish,
+    palette, score_values, walk_spec,
+};
 use crate::core::error::GenError;
 use crate::core::graph::NONE;
 use crate::core::rng::WarrenRng;
 use crate::levelxml::model::Protect;
-use crate::levelxml::puzzle::planar::{PlanarGraph, jittered_points, triangulate};
-use crate::levelxml::puzzle::{
-    ColoringConfig, Puzzle, PuzzleKind, PuzzleMetrics, PuzzleScratch, Solution, base_doc, finish,
-    palette, score_values, walk_spec,
-};
 
 fn fail(reason: &'static str, detail: String) -> GenError {
     GenError { reason, detail }

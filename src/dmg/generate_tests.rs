@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::core::rng::mix;
-use crate::dungeon::map::Facing;
+use crate::dmg::map::Facing;
 
 /// The oracle of [`clear_rows`]: row `r` is the squares `left = -width..=1` at `ahead = r`;
 /// rows are drawable while they and the next row are all open.
@@ -61,7 +61,7 @@ fn passage_widths_are_whole_squares_of_the_table() {
 
 #[test]
 fn dungeons_repeat_in_a_used_scratch_and_count_what_they_dig() {
-    let g = crate::dungeon::DmgGenerator::new(crate::dungeon::DmgConfig::default()).unwrap();
+    let g = crate::dmg::DmgGenerator::new(crate::dmg::DmgConfig::default()).unwrap();
     let (mut used, mut fresh) = (g.new_scratch(), g.new_scratch());
     use crate::core::generator::Generator;
     for i in 0..6 {

@@ -4,7 +4,7 @@
 use super::*;
 use crate::core::planar::is_planar;
 use crate::core::rng::mix;
-use crate::levelxml::evaluate::evaluate;
+use crate::levelxml::evaluate;
 use crate::levelxml::model::Protect;
 
 fn cfg(puzzle: PuzzleKind) -> ColoringConfig {

@@ -21,8 +21,8 @@
 //! a megabyte at most; `regions.world_depth` past it is a profile error.
 
 use crate::core::grid::cell;
-use crate::region::cell::Cell;
-use crate::region::region::Region;
+use crate::regions::cell::Cell;
+use crate::regions::region::Region;
 
 /// The most cells a world raster may have (1024 x 1024).
 pub const MAX_WORLD_CELLS: u64 = 1 << 20;
@@ -92,7 +92,7 @@ pub fn paint_all(region: &Region, world: &mut [u8], width: u32, deepest: bool) {
         let code = match region.cells()[i] {
             Cell::Empty => cell::FLOOR,
             Cell::Filled => cell::FILLED,
-            Cell::Occupied if deepest || region.label[i] == crate::region::NONE => cell::WALL,
+            Cell::Occupied if deepest || region.label[i] == crate::regions::NONE => cell::WALL,
             Cell::Occupied => continue,
             Cell::Uninitialized => UNPAINTED,
         };
@@ -108,7 +108,7 @@ pub fn paint_all(region: &Region, world: &mut [u8], width: u32, deepest: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::region::region::region_from_picture;
+    use crate::regions::region::region_from_picture;
 
     #[test]
     fn the_fast_paint_matches_the_oracle_on_a_single_region() {

@@ -12,10 +12,10 @@ use crate::core::generator::{
 use crate::core::grid::{GridView, cell};
 use crate::core::hash::ContentHasher;
 use crate::core::rng::WarrenRng;
-use crate::region::build::{BuildError, BuildParams, BuildScratch, build};
-use crate::region::carve::CarveParams;
-use crate::region::config::RegionsConfig;
-use crate::region::split::SplitParams;
+use crate::regions::build::{BuildError, BuildParams, BuildScratch, build};
+use crate::regions::carve::CarveParams;
+use crate::regions::config::RegionsConfig;
+use crate::regions::split::SplitParams;
 
 /// The metric columns.
 pub const REGION_METRICS: [MetricSpec; 17] = [
@@ -300,7 +300,7 @@ impl Generator for RegionsGenerator {
     }
 
     fn verify(&self, record: &LevelRecord<'_>) -> Result<(), Violation> {
-        crate::region::verify::verify(self, record)
+        crate::regions::verify::verify(self, record)
     }
 }
 

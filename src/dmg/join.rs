@@ -7,7 +7,7 @@
 use super::{Bbox, Counts, DOOR_FLAG, DungeonParams, DungeonScratch, Gate, NO_OBJECT, dig_gate};
 use crate::core::grid::cell;
 use crate::core::rng::WarrenRng;
-use crate::dungeon::map::{Cursor, Map};
+use crate::dmg::map::{Cursor, Map};
 
 /// Marks a link end that stands for the owner of a square a join reached ([`resolve_joins`]).
 const JOINED: u32 = 1 << 31;

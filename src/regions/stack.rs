@@ -4,8 +4,8 @@
 //! child made from the top region, zooming out pops it and returns its buffer to the
 //! [`RegionCache`].
 
-use crate::region::cache::RegionCache;
-use crate::region::region::{Point, Region};
+use crate::regions::cache::RegionCache;
+use crate::regions::region::{Point, Region};
 
 /// One region on the stack and the children of it still to visit (indices into the generator's
 /// pending list).
@@ -123,8 +123,8 @@ impl RegionStack {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::region::region::region_from_picture;
-    use crate::region::split::{Children, SplitParams, SplitStats, SplitWork, split, zoom_piece};
+    use crate::regions::region::region_from_picture;
+    use crate::regions::split::{Children, SplitParams, SplitStats, SplitWork, split, zoom_piece};
 
     #[test]
     fn zoom_in_then_escape_lands_on_the_parents_passage() {

@@ -14,20 +14,20 @@
 //!   generation's own proof did, `proof_nodes` search nodes);
 //! - the metrics agree with the level.
 
+use crate::coloring::generator::{
+    COLORING_METRICS, ColoringGenerator, content_hash, odd_vertices, start_colors,
+};
+use crate::coloring::puzzle::planar::SLIVER_GAP;
+use crate::coloring::puzzle::{
+    ColoringSolver, Outcome, PuzzleKind, Solution, check_played, is_proper, level_palette,
+};
 use crate::core::error::Violation;
 use crate::core::generator::{ExtraValue, LevelRecord};
 use crate::core::sliver::slivers_brute;
 use crate::ensure_level;
-use crate::levelxml::generator::{
-    COLORING_METRICS, ColoringGenerator, content_hash, odd_vertices, start_colors,
-};
-use crate::levelxml::graph::ResolvedGraph;
+use crate::levelxml::ResolvedGraph;
 use crate::levelxml::model::{LevelDoc, Protect};
-use crate::levelxml::parse::parse_level;
-use crate::levelxml::puzzle::planar::SLIVER_GAP;
-use crate::levelxml::puzzle::{
-    ColoringSolver, Outcome, PuzzleKind, Solution, check_played, is_proper, level_palette,
-};
+use crate::levelxml::parse_level;
 use crate::levelxml::{EvalOptions, evaluate};
 
 /// See the module docs.

@@ -37,12 +37,12 @@ pub use planar::{PlanarGraph, PlanarScratch};
 
 use crate::core::error::GenError;
 use crate::core::rng::WarrenRng;
-use crate::levelxml::evaluate::{EvalOptions, Evaluation, evaluate};
 use crate::levelxml::model::{
     Color, Edge, LevelDoc, PathOp, PathRule, PathSpec, Protect, ValueNode, Vertex,
 };
-use crate::levelxml::parse::parse_level;
-use crate::levelxml::write::write_level;
+use crate::levelxml::parse_level;
+use crate::levelxml::write_level;
+use crate::levelxml::{EvalOptions, Evaluation, evaluate};
 
 /// The stored answer of a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -19,10 +19,10 @@ use crate::core::error::Violation;
 use crate::core::generator::LevelRecord;
 use crate::core::grid::{cell, flood4};
 use crate::ensure_level;
-use crate::region::build::BuildError;
-use crate::region::generator::{REGION_COLUMNS, RegionsGenerator};
-use crate::region::overlap::{Overlap, sibling_overlap_brute};
-use crate::region::region::{NONE, RegionBox};
+use crate::regions::build::BuildError;
+use crate::regions::generator::{REGION_COLUMNS, RegionsGenerator};
+use crate::regions::overlap::{Overlap, sibling_overlap_brute};
+use crate::regions::region::{NONE, RegionBox};
 
 /// The stored region tree, typed.
 struct Tree<'a> {
@@ -341,7 +341,7 @@ fn check_metrics(t: &Tree<'_>, world: &[u8], m: &[f64]) -> Result<(), Violation>
 
 /// Generates the seed again with every region checked, and compares.
 fn replay(g: &RegionsGenerator, record: &LevelRecord<'_>, t: &Tree<'_>) -> Result<(), Violation> {
-    let mut s = crate::region::build::BuildScratch::new(
+    let mut s = crate::regions::build::BuildScratch::new(
         (g.cfg.max_width * g.cfg.max_height).max(g.cfg.width * g.cfg.height) as usize,
     );
     match g.build_level(record.seed, &mut s, true) {

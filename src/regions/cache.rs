@@ -8,7 +8,7 @@
 //! see them (misses = the peak number of buffers in use during the level, hits = the rest of the
 //! takes), which depends only on the level and is stored as its `cache_*` metrics.
 
-use crate::region::region::Region;
+use crate::regions::region::Region;
 
 /// A pool of region buffers, each able to hold `capacity` cells.
 #[derive(Debug, Default)]

@@ -10,9 +10,9 @@
 
 use bumpalo::Bump;
 
+use crate::coloring::puzzle::config::ColoringConfig;
 use crate::core::rng::WarrenRng;
 use crate::core::sliver::{SliverScratch, drop_slivers};
-use crate::levelxml::puzzle::config::ColoringConfig;
 use crate::maze::{UnionFind, delaunay_pairs};
 
 /// Margin in pixels around the grid.

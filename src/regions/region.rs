@@ -7,7 +7,7 @@
 //! be checked: Occupied may become Empty (carved) or Filled; Empty never becomes anything else.
 //! The only mutators, [`Region::carve`] and [`Region::fill`], assert it.
 
-use crate::region::cell::Cell;
+use crate::regions::cell::Cell;
 
 /// The one sentinel of region ids: no parent, no label.
 pub const NONE: u32 = u32::MAX;

@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::error::ConfigError;
 use crate::core::error::check;
-use crate::region::build::MAX_DEPTH;
-use crate::region::world::{MAX_WORLD_CELLS, scale};
+use crate::regions::build::MAX_DEPTH;
+use crate::regions::world::{MAX_WORLD_CELLS, scale};
 
 /// The `[regions]` profile section.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -27,9 +27,9 @@ use crate::core::generator::{
 use crate::core::grid::{GridView, cell};
 use crate::core::hash::ContentHasher;
 use crate::core::rng::WarrenRng;
-use crate::dungeon::chamber::PlaceParams;
-use crate::dungeon::generate::{DungeonParams, DungeonScratch};
-use crate::dungeon::tables::{TableError, Tables};
+use crate::dmg::chamber::PlaceParams;
+use crate::dmg::generate::{DungeonParams, DungeonScratch};
+use crate::dmg::tables::{TableError, Tables};
 use crate::ensure_level;
 
 /// The `[dmg]` profile section.

@@ -15,11 +15,9 @@ use std::collections::VecDeque;
 
 use crate::core::grid::cell;
 use crate::core::rng::WarrenRng;
-use crate::dungeon::chamber::{
-    self, Analysis, ChamberRequest, Entrance, PlaceParams, ProposalKind,
-};
-use crate::dungeon::map::{Cursor, Facing, Map};
-use crate::dungeon::tables::{TableKind, Tables};
+use crate::dmg::chamber::{self, Analysis, ChamberRequest, Entrance, PlaceParams, ProposalKind};
+use crate::dmg::map::{Cursor, Facing, Map};
+use crate::dmg::tables::{TableKind, Tables};
 
 /// Feet per square.
 pub const FEET: u32 = 5;

@@ -8,7 +8,7 @@
 //! [`sibling_overlap`] counts with a coverage array (O(box areas)); [`sibling_overlap_brute`]
 //! tests every cell against every earlier box, as the oracle.
 
-use crate::region::region::RegionBox;
+use crate::regions::region::RegionBox;
 
 /// Subcells processed by a family of siblings, and how many of them more than once.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -90,8 +90,8 @@ pub fn sibling_overlap_brute(siblings: &[(RegionBox, u32)]) -> Overlap {
 mod tests {
     use super::*;
     use crate::core::rng::{WarrenRng, mix};
-    use crate::region::region::region_from_picture;
-    use crate::region::split::{ChildSpec, Children, SplitParams, SplitStats, SplitWork, split};
+    use crate::regions::region::region_from_picture;
+    use crate::regions::split::{ChildSpec, Children, SplitParams, SplitStats, SplitWork, split};
 
     /// The seed's suspected worst case (13 x 5, carved as drawn), split with one zoom for all.
     pub(crate) fn seed_worst_case() -> (Vec<ChildSpec>, Overlap) {
@@ -105,7 +105,7 @@ mod tests {
         // The picture's dots are carved passages: make them inside cells, carved.
         let mut whole = region_from_picture(&["#############"; 5]);
         for i in 0..r.cells().len() {
-            if r.cells()[i] == crate::region::cell::Cell::Empty {
+            if r.cells()[i] == crate::regions::cell::Cell::Empty {
                 whole.carve(i);
             }
         }

@@ -20,8 +20,8 @@
 //!   they would be all floor).
 
 use crate::core::rng::WarrenRng;
-use crate::region::cell::Cell;
-use crate::region::region::{OUTSIDE, Region};
+use crate::regions::cell::Cell;
+use crate::regions::region::{OUTSIDE, Region};
 
 /// How to carve.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -235,8 +235,8 @@ fn distance_field(region: &Region, from: &[u32], dist: &mut Vec<u16>, queue: &mu
 mod tests {
     use super::*;
     use crate::core::rng::mix;
-    use crate::region::cell::Cell;
-    use crate::region::region::{Point, region_from_picture};
+    use crate::regions::cell::Cell;
+    use crate::regions::region::{Point, region_from_picture};
 
     /// The carved cells of `r`, 4-connected from `start`: (reached, all).
     fn reach(r: &Region, start: usize) -> (usize, usize) {

@@ -27,8 +27,8 @@
 
 use crate::core::rng::WarrenRng;
 use crate::maze::UnionFind;
-use crate::region::cell::Cell;
-use crate::region::region::{NONE, OUTSIDE, Point, Region, RegionBox};
+use crate::regions::cell::Cell;
+use crate::regions::region::{NONE, OUTSIDE, Point, Region, RegionBox};
 
 /// A sub-region to make: a piece of the parent's cells and how to zoom it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -569,8 +569,8 @@ fn cut_edges(parent: &[u32], from: u32, to: u32, z: u32, out: &mut Vec<u32>) {
 mod tests {
     use super::*;
     use crate::core::rng::mix;
-    use crate::region::cell::Cell;
-    use crate::region::region::{picture, region_from_picture};
+    use crate::regions::cell::Cell;
+    use crate::regions::region::{picture, region_from_picture};
 
     fn params(max: u32) -> SplitParams {
         SplitParams {

@@ -1,10 +1,10 @@
 //! DMG dungeons (seed 003): levels per second for the default 100 x 100-square profile, and
-//! the chamber placement alone on the seed's worked example. `cargo bench --bench dungeon`.
+//! the chamber placement alone on the seed's worked example. `cargo bench --bench dmg`.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use warren::dungeon::{DMG_METRICS, DmgConfig, DmgGenerator};
+use warren::dmg::{DMG_METRICS, DmgConfig, DmgGenerator};
 use warren::{Generator, mix};
 
 fn dungeon(c: &mut Criterion) {

@@ -5,7 +5,7 @@
 //!
 //! Output (into [`LevelOut`], reused): the region tree in depth-first order (parent index,
 //! depth, box in parent coordinates, zoom, cells), the root's grid, the world raster (see
-//! [`crate::region::world`]), the largest-child raster (see [`crate::region`]) and the counts
+//! [`crate::regions::world`]), the largest-child raster (see [`crate::region`]) and the counts
 //! behind the metrics. In checking mode (`verify`), every region is also tested against
 //! brute-force oracles: within Wmax x Hmax, connected, no Uninitialized cell, carving gave no
 //! cell occupancy, and every port carved; the world is painted again cell by cell and must
@@ -14,14 +14,14 @@
 use crate::core::error::Violation;
 use crate::core::grid::cell;
 use crate::core::rng::WarrenRng;
-use crate::region::cache::RegionCache;
-use crate::region::carve::{CarveParams, CarveWork, carve};
-use crate::region::cell::Cell;
-use crate::region::overlap::{Overlap, sibling_overlap};
-use crate::region::region::{NONE, Point, Region, RegionBox};
-use crate::region::split::{Children, SplitParams, SplitStats, SplitWork, split, zoom_piece};
-use crate::region::stack::{Frame, RegionStack};
-use crate::region::world;
+use crate::regions::cache::RegionCache;
+use crate::regions::carve::{CarveParams, CarveWork, carve};
+use crate::regions::cell::Cell;
+use crate::regions::overlap::{Overlap, sibling_overlap};
+use crate::regions::region::{NONE, Point, Region, RegionBox};
+use crate::regions::split::{Children, SplitParams, SplitStats, SplitWork, split, zoom_piece};
+use crate::regions::stack::{Frame, RegionStack};
+use crate::regions::world;
 
 /// The deepest target depth (metric columns exist for depths 1 to this).
 pub const MAX_DEPTH: u32 = 4;
