@@ -150,3 +150,15 @@ fn ten_times_more_levels_take_no_more_memory() {
         "10,000 levels peaked at {small} KB, 100,000 at {large} KB"
     );
 }
+
+#[test]
+fn grammar_levels_allocate_nothing_after_warm_up() {
+    let g = warren::GrammarGenerator::new(warren::GrammarConfig::default()).unwrap();
+    assert_eq!(allocations_after_warm_up(&g), 0);
+}
+
+#[test]
+fn coloring_levels_allocate_nothing_after_warm_up() {
+    let g = warren::ColoringGenerator::new(warren::ColoringConfig::default()).unwrap();
+    assert_eq!(allocations_after_warm_up(&g), 0);
+}

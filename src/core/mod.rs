@@ -10,6 +10,7 @@ pub mod geom;
 pub mod graph;
 pub mod grid;
 pub mod hash;
+pub mod metrics;
 pub mod planar;
 pub mod rng;
 pub mod sliver;
