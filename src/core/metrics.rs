@@ -87,7 +87,7 @@ macro_rules! metrics {
 
         impl $name {
             /// The metric row, in column order.
-            pub fn to_array(&self) -> [f64; $specs.len()] {
+            pub fn to_array(self) -> [f64; $specs.len()] {
                 [$($crate::core::metrics::MetricValue::to_f64(self.$field)),*]
             }
 

@@ -194,8 +194,10 @@ fn check_spread(g: &GraphView<'_>) -> Result<(), Violation> {
         }
     }
     let spread = spread_of(&mut lengths);
+    // NOTE: an infinite or NaN spread (a zero median) fails too.
+    let within = spread <= MAX_CORRIDOR_SPREAD;
     ensure_level!(
-        spread <= MAX_CORRIDOR_SPREAD,
+        within,
         "the longest corridor is {spread:.2} times the median, over {MAX_CORRIDOR_SPREAD}"
     );
     Ok(())
