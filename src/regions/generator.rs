@@ -7,7 +7,7 @@ use bumpalo::Bump;
 use crate::core::error::ConfigError;
 use crate::core::error::{GenError, Violation};
 use crate::core::generator::{
-    Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, Level, LevelRecord, MetricSpec,
+    Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, Level, LevelRecord,
 };
 use crate::core::grid::{GridView, cell};
 use crate::core::hash::ContentHasher;
@@ -17,56 +17,28 @@ use crate::regions::carve::CarveParams;
 use crate::regions::config::RegionsConfig;
 use crate::regions::split::SplitParams;
 
-/// The metric columns.
-pub const REGION_METRICS: [MetricSpec; 17] = [
-    MetricSpec::u32("regions", "regions made, the root included"),
-    MetricSpec::u32("regions_depth1", "regions at depth 1"),
-    MetricSpec::u32("regions_depth2", "regions at depth 2"),
-    MetricSpec::u32("regions_depth3", "regions at depth 3"),
-    MetricSpec::u32("regions_depth4", "regions at depth 4"),
-    MetricSpec::u32(
-        "cells_processed",
-        "cells of every region's array (padding included), summed",
-    ),
-    MetricSpec::f32(
-        "overlap_ratio",
-        "subcells processed more than once because sibling boxes overlap / subcells of all sub-region boxes",
-    ),
-    MetricSpec::f32(
-        "overlap_worst",
-        "the largest overlap ratio of one family of two or more siblings",
-    ),
-    MetricSpec::f32(
-        "padding_ratio",
-        "share of processed cells that are padding outside their region",
-    ),
-    MetricSpec::u32(
-        "divided",
-        "components divided because they exceeded Wmax/Z x Hmax/Z",
-    ),
-    MetricSpec::u32(
-        "filled_pieces",
-        "pieces made Filled (components facing no passage, or one-cell components by chance)",
-    ),
-    MetricSpec::u32(
-        "cache_hits",
-        "region buffers a cold worker's RegionCache would reuse for this level",
-    ),
-    MetricSpec::u32(
-        "cache_misses",
-        "region buffers a cold worker's RegionCache would allocate for this level (peak in use)",
-    ),
-    MetricSpec::u32("raster_depth", "depth of the region drawn in the raster"),
-    MetricSpec::f32("root_open", "share of the root's cells carved"),
-    MetricSpec::f32(
-        "world_floor",
-        "share of the world raster (grid) that is floor",
-    ),
-    MetricSpec::f32(
-        "world_filled",
-        "share of the world raster (grid) that is Filled",
-    ),
-];
+crate::metrics! {
+    /// What one regions level measures: its tree, the work done and the world raster.
+    pub struct RegionMetrics => REGION_METRICS {
+        regions: u32 = "regions made, the root included",
+        regions_depth1: u32 = "regions at depth 1",
+        regions_depth2: u32 = "regions at depth 2",
+        regions_depth3: u32 = "regions at depth 3",
+        regions_depth4: u32 = "regions at depth 4",
+        cells_processed: u32 = "cells of every region's array (padding included), summed",
+        overlap_ratio: f32 = "subcells processed more than once because sibling boxes overlap / subcells of all sub-region boxes",
+        overlap_worst: f32 = "the largest overlap ratio of one family of two or more siblings",
+        padding_ratio: f32 = "share of processed cells that are padding outside their region",
+        divided: u32 = "components divided because they exceeded Wmax/Z x Hmax/Z",
+        filled_pieces: u32 = "pieces made Filled (components facing no passage, or one-cell components by chance)",
+        cache_hits: u32 = "region buffers a cold worker's RegionCache would reuse for this level",
+        cache_misses: u32 = "region buffers a cold worker's RegionCache would allocate for this level (peak in use)",
+        raster_depth: u32 = "depth of the region drawn in the raster",
+        root_open: f32 = "share of the root's cells carved",
+        world_floor: f32 = "share of the world raster (grid) that is floor",
+        world_filled: f32 = "share of the world raster (grid) that is Filled",
+    }
+}
 
 /// The extra columns: the region tree, one list entry per region in depth-first order, and the
 /// raster.
@@ -236,26 +208,27 @@ impl Generator for RegionsGenerator {
         for &d in &o.depth {
             per_depth[d as usize] += 1;
         }
-        metrics.clear();
-        metrics.extend([
-            o.parent.len() as f64,
-            f64::from(per_depth[1]),
-            f64::from(per_depth[2]),
-            f64::from(per_depth[3]),
-            f64::from(per_depth[4]),
-            o.cells_processed as f64,
-            o.overlap.ratio(),
-            o.worst_family,
-            1.0 - o.region_cells as f64 / o.cells_processed as f64,
-            f64::from(o.split.divided),
-            f64::from(o.split.filled_pieces),
-            f64::from(o.cache.0),
-            f64::from(o.cache.1),
-            f64::from(o.raster_depth),
-            f64::from(o.root_carved) / f64::from(self.cfg.width * self.cfg.height),
-            share(&o.world, cell::FLOOR),
-            share(&o.world, cell::FILLED),
-        ]);
+        RegionMetrics {
+            regions: o.parent.len() as u32,
+            regions_depth1: per_depth[1],
+            regions_depth2: per_depth[2],
+            regions_depth3: per_depth[3],
+            regions_depth4: per_depth[4],
+            cells_processed: o.cells_processed as u32,
+            overlap_ratio: o.overlap.ratio() as f32,
+            overlap_worst: o.worst_family as f32,
+            padding_ratio: (1.0 - o.region_cells as f64 / o.cells_processed as f64) as f32,
+            divided: o.split.divided,
+            filled_pieces: o.split.filled_pieces,
+            cache_hits: o.cache.0,
+            cache_misses: o.cache.1,
+            raster_depth: o.raster_depth,
+            root_open: (f64::from(o.root_carved) / f64::from(self.cfg.width * self.cfg.height))
+                as f32,
+            world_floor: share(&o.world, cell::FLOOR) as f32,
+            world_filled: share(&o.world, cell::FILLED) as f32,
+        }
+        .write_to(metrics);
         let mut h = ContentHasher::new();
         h.word(u64::from(self.cfg.width) << 32 | u64::from(self.cfg.height));
         h.bytes(&o.world);

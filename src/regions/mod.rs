@@ -46,7 +46,9 @@ pub mod world;
 pub use cache::RegionCache;
 pub use cell::Cell;
 pub use config::RegionsConfig;
-pub use generator::{REGION_COLUMNS, REGION_METRICS, RegionScratch, RegionsGenerator};
+pub use generator::{
+    REGION_COLUMNS, REGION_METRICS, RegionMetrics, RegionScratch, RegionsGenerator,
+};
 pub use overlap::{Overlap, sibling_overlap};
 pub use region::{NONE, Point, Region, RegionBox};
 pub use stack::{Frame, RegionStack};

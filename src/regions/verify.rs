@@ -20,7 +20,7 @@ use crate::core::generator::LevelRecord;
 use crate::core::grid::{cell, flood4};
 use crate::ensure_level;
 use crate::regions::build::BuildError;
-use crate::regions::generator::{REGION_COLUMNS, RegionsGenerator};
+use crate::regions::generator::{REGION_COLUMNS, REGION_METRICS, RegionMetrics, RegionsGenerator};
 use crate::regions::overlap::{Overlap, sibling_overlap_brute};
 use crate::regions::region::{NONE, RegionBox};
 
@@ -281,17 +281,22 @@ fn check_tree(g: &RegionsGenerator, t: &Tree<'_>) -> Result<(), Violation> {
 }
 
 fn check_metrics(t: &Tree<'_>, world: &[u8], m: &[f64]) -> Result<(), Violation> {
-    ensure_level!(m.len() == 17, "{} metrics", m.len());
-    for (k, code, name) in [
-        (15, cell::FLOOR, "world_floor"),
-        (16, cell::FILLED, "world_filled"),
+    let m = RegionMetrics::from_values(m).ok_or_else(|| {
+        Violation::new(format!(
+            "{} metric values for {} metric columns",
+            m.len(),
+            REGION_METRICS.len()
+        ))
+    })?;
+    for (stored, code, name) in [
+        (m.world_floor, cell::FLOOR, "world_floor"),
+        (m.world_filled, cell::FILLED, "world_filled"),
     ] {
         let count = world.iter().filter(|&&c| c == code).count();
         let share = count as f64 / world.len().max(1) as f64;
         ensure_level!(
-            share as f32 == m[k] as f32,
-            "{name} = {}, the world grid gives {share}",
-            m[k]
+            share as f32 == stored,
+            "{name} = {stored}, the world grid gives {share}"
         );
     }
     let n = t.parent.len();
@@ -299,12 +304,22 @@ fn check_metrics(t: &Tree<'_>, world: &[u8], m: &[f64]) -> Result<(), Violation>
     for &d in t.depth {
         per_depth[usize::from(d).min(4)] += 1;
     }
-    ensure_level!(m[0] == n as f64, "regions = {}, the tree has {n}", m[0]);
+    ensure_level!(
+        m.regions as usize == n,
+        "regions = {}, the tree has {n}",
+        m.regions
+    );
+    let stored = [
+        m.regions_depth1,
+        m.regions_depth2,
+        m.regions_depth3,
+        m.regions_depth4,
+    ];
     for d in 1..=4 {
         ensure_level!(
-            m[d] == f64::from(per_depth[d]),
+            stored[d - 1] == per_depth[d],
             "regions_depth{d} = {}, the tree has {}",
-            m[d],
+            stored[d - 1],
             per_depth[d]
         );
     }
@@ -315,9 +330,9 @@ fn check_metrics(t: &Tree<'_>, world: &[u8], m: &[f64]) -> Result<(), Violation>
         })
         .sum();
     ensure_level!(
-        m[5] == processed as f64,
+        u64::from(m.cells_processed) == processed,
         "cells_processed = {}, the tree gives {processed}",
-        m[5]
+        m.cells_processed
     );
     let mut overlap = Overlap::default();
     let mut family = Vec::new();
@@ -331,9 +346,9 @@ fn check_metrics(t: &Tree<'_>, world: &[u8], m: &[f64]) -> Result<(), Violation>
         overlap.add(sibling_overlap_brute(&family));
     }
     ensure_level!(
-        overlap.ratio() as f32 == m[6] as f32,
+        overlap.ratio() as f32 == m.overlap_ratio,
         "overlap_ratio = {}, the tree's boxes give {}",
-        m[6],
+        m.overlap_ratio,
         overlap.ratio()
     );
     Ok(())
