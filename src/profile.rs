@@ -12,6 +12,7 @@ use crate::coloring::ColoringGenerator;
 use crate::coloring::puzzle::ColoringConfig;
 use crate::core::error::ConfigError;
 use crate::core::generator::Generator;
+use crate::core::text::Pos;
 use crate::dmg::{DmgConfig, DmgGenerator, DmgSetupError};
 use crate::grammar::{GrammarConfig, GrammarGenerator, GrammarSetupError};
 use crate::maze::{MazeConfig, MazeGenerator};
@@ -227,7 +228,7 @@ impl Profile {
     pub fn from_toml(text: &str, origin: &str) -> Result<Self, ProfileError> {
         let at = |span: Option<std::ops::Range<usize>>, message: String| ProfileError::Parse {
             origin: match span {
-                Some(span) => format!("{origin}:{}", line_column(text, span.start)),
+                Some(span) => format!("{origin}:{}", Pos::of(text, span.start)),
                 None => origin.to_string(),
             },
             message,
@@ -388,14 +389,6 @@ fn locate_key(text: &str, key: &str) -> Option<String> {
         }
     }
     None
-}
-
-/// `line:column` (both 1-based) of byte `offset` in `text`.
-fn line_column(text: &str, offset: usize) -> String {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    format!("{line}:{column}")
 }
 
 /// toml's messages span several lines (a source excerpt); keep them on one line.

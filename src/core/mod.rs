@@ -14,3 +14,4 @@ pub mod metrics;
 pub mod planar;
 pub mod rng;
 pub mod sliver;
+pub mod text;

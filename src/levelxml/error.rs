@@ -5,50 +5,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-/// A place in a file: line and column, both 1-based.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Pos {
-    /// Line, from 1.
-    pub line: u32,
-    /// Column in characters, from 1.
-    pub col: u32,
-}
-
-impl fmt::Display for Pos {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.line, self.col)
-    }
-}
-
-/// Byte offsets to line and column.
-pub(crate) struct LineIndex<'a> {
-    text: &'a str,
-    starts: Vec<usize>,
-}
-
-impl<'a> LineIndex<'a> {
-    /// Indexes the line starts of `text`.
-    pub(crate) fn new(text: &'a str) -> Self {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        Self { text, starts }
-    }
-
-    /// The position of byte `offset` (clamped to the text).
-    pub(crate) fn pos(&self, offset: usize) -> Pos {
-        let offset = offset.min(self.text.len());
-        let line = self.starts.partition_point(|&s| s <= offset) - 1;
-        let start = self.starts[line];
-        let col = self
-            .text
-            .get(start..offset)
-            .map_or(offset - start, |s| s.chars().count());
-        Pos {
-            line: line as u32 + 1,
-            col: col as u32 + 1,
-        }
-    }
-}
+pub use crate::core::text::{LineIndex, Pos};
 
 /// What is wrong at a place in a level file.
 #[derive(Clone, Debug, PartialEq, Eq)]
