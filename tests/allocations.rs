@@ -162,3 +162,13 @@ fn coloring_levels_allocate_nothing_after_warm_up() {
     let g = warren::ColoringGenerator::new(warren::ColoringConfig::default()).unwrap();
     assert_eq!(allocations_after_warm_up(&g), 0);
 }
+
+#[test]
+fn listed_allocations_are_counted_apart() {
+    use warren::core::alloc::{listed, listed_allocations};
+    let (before, listed_before) = (thread_allocations(), listed_allocations());
+    let v: Vec<u8> = listed("a test", || std::hint::black_box(vec![1, 2, 3]));
+    assert_eq!(thread_allocations() - before, 0);
+    assert_eq!(listed_allocations() - listed_before, 1);
+    drop(v);
+}

@@ -454,7 +454,18 @@ impl Compiled {
             }
             (k > 0).then(|| (sx / k as f32, sy / k as f32))
         };
-        let mut moves: Vec<(usize, f32, f32, f32, f32)> = Vec::new();
+        // PERF: the moves live on the stack for substitutes of up to 32 fresh vertices (every
+        // shipped rule): no heap allocation per rewrite.
+        let fresh_count = self.fresh.iter().filter(|&&f| f).count();
+        let mut stack = [(0usize, 0.0f32, 0.0f32, 0.0f32, 0.0f32); 32];
+        let mut heap = Vec::new();
+        let slots: &mut [(usize, f32, f32, f32, f32)] = if fresh_count <= stack.len() {
+            &mut stack[..fresh_count]
+        } else {
+            heap.resize(fresh_count, (0, 0.0, 0.0, 0.0, 0.0));
+            &mut heap
+        };
+        let mut len = 0;
         for (s, &fresh) in self.fresh.iter().enumerate() {
             if !fresh {
                 continue;
@@ -469,31 +480,33 @@ impl Compiled {
                 .or_else(|| mapped_mean(&|_| true))
                 .unwrap_or((0.0, 0.0));
             let v = ids[s] as usize;
-            moves.push((
+            slots[len] = (
                 v,
                 anchor.0,
                 anchor.1,
                 host.x[v] - anchor.0,
                 host.y[v] - anchor.1,
-            ));
+            );
+            len += 1;
         }
+        let moves = &slots[..len];
         let mut t = 1.0f32;
         for _ in 0..SETTLE_STEPS {
             t *= 0.5;
-            for &(v, ax, ay, ox, oy) in &moves {
+            for &(v, ax, ay, ox, oy) in moves {
                 host.x[v] = ax + t * ox;
                 host.y[v] = ay + t * oy;
             }
             if !crossing_from(host, first_new)
                 && !crowded(host, ids, fresh_ids(), gap)
-                && !squeezed(host, ids, &moves, gap)
+                && !squeezed(host, ids, moves, gap)
             {
                 return true;
             }
         }
         // No scale helped (the crossing is not the fresh vertices' distance but their side):
         // back to the drawing as the rule has it, for the relaxation to sort out.
-        for &(v, ax, ay, ox, oy) in &moves {
+        for &(v, ax, ay, ox, oy) in moves {
             host.x[v] = ax + ox;
             host.y[v] = ay + oy;
         }
