@@ -1,34 +1,111 @@
-//! Geometry helpers shared by the generators: points ([`glam::Vec2`]), integer rectangles and the
+//! Geometry helpers shared by the generators: points ([`glam::Vec2`]), integer rectangles
+//! ([`Rect`], the one rectangle type of every kind) and the
 //! turn test the maze metrics use along a solution path (seed 001's "turns").
 
 pub use glam::Vec2;
 
-/// An axis-aligned integer rectangle, half-open: `x0 <= x < x1`, `y0 <= y < y1`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct IRect {
-    /// Left edge (inclusive).
-    pub x0: i32,
-    /// Top edge (inclusive).
-    pub y0: i32,
-    /// Right edge (exclusive).
-    pub x1: i32,
-    /// Bottom edge (exclusive).
-    pub y1: i32,
+/// The integer coordinate types a [`Rect`] is made of: `i32` (DMG map cells, grammar room
+/// rectangles), `u32` (region cells), `i64` (tile-map layout before it is clipped to a grid).
+pub trait Coord:
+    Copy
+    + Ord
+    + std::ops::Sub<Output = Self>
+    + std::ops::Add<Output = Self>
+    + std::ops::Mul<Output = Self>
+{
+    /// Zero.
+    const ZERO: Self;
+    /// One.
+    const ONE: Self;
+    /// The smallest value.
+    const MIN: Self;
+    /// The largest value.
+    const MAX: Self;
 }
 
-impl IRect {
-    /// Width (0 when empty).
-    pub fn width(&self) -> i32 {
-        (self.x1 - self.x0).max(0)
+macro_rules! coord {
+    ($($t:ty),*) => {$(
+        impl Coord for $t {
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            const MIN: Self = <$t>::MIN;
+            const MAX: Self = <$t>::MAX;
+        }
+    )*};
+}
+coord!(i32, u32, i64);
+
+/// An axis-aligned integer rectangle of cells, half-open: `x0 <= x < x1`, `y0 <= y < y1`. The
+/// one rectangle type of every kind: DMG object boxes, region boxes, tile-map rooms.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Rect<T = i32> {
+    /// Left edge (inclusive).
+    pub x0: T,
+    /// Top edge (inclusive).
+    pub y0: T,
+    /// Right edge (exclusive).
+    pub x1: T,
+    /// Bottom edge (exclusive).
+    pub y1: T,
+}
+
+impl<T: Coord> Rect<T> {
+    /// The rectangle `[x0, x1) x [y0, y1)`.
+    pub const fn new(x0: T, y0: T, x1: T, y1: T) -> Self {
+        Self { x0, y0, x1, y1 }
     }
 
-    /// Height (0 when empty).
-    pub fn height(&self) -> i32 {
-        (self.y1 - self.y0).max(0)
+    /// A rectangle covering nothing, which [`Rect::cover`] grows.
+    pub const EMPTY: Self = Self {
+        x0: T::MAX,
+        y0: T::MAX,
+        x1: T::MIN,
+        y1: T::MIN,
+    };
+
+    /// Whether it covers no cell.
+    pub fn is_empty(&self) -> bool {
+        self.x0 >= self.x1 || self.y0 >= self.y1
+    }
+
+    /// Columns spanned (0 when empty).
+    pub fn width(&self) -> T {
+        if self.x1 > self.x0 {
+            self.x1 - self.x0
+        } else {
+            T::ZERO
+        }
+    }
+
+    /// Rows spanned (0 when empty).
+    pub fn height(&self) -> T {
+        if self.y1 > self.y0 {
+            self.y1 - self.y0
+        } else {
+            T::ZERO
+        }
+    }
+
+    /// Cells covered.
+    pub fn area(&self) -> T {
+        self.width() * self.height()
+    }
+
+    /// Grows the rectangle to cover cell `(x, y)`.
+    pub fn cover(&mut self, x: T, y: T) {
+        self.x0 = self.x0.min(x);
+        self.y0 = self.y0.min(y);
+        self.x1 = self.x1.max(x + T::ONE);
+        self.y1 = self.y1.max(y + T::ONE);
+    }
+
+    /// Whether cell `(x, y)` is inside.
+    pub fn contains(&self, x: T, y: T) -> bool {
+        self.x0 <= x && x < self.x1 && self.y0 <= y && y < self.y1
     }
 
     /// Whether the two rectangles share any cell.
-    pub fn overlaps(&self, other: &IRect) -> bool {
+    pub fn overlaps(&self, other: &Self) -> bool {
         self.x0 < other.x1 && other.x0 < self.x1 && self.y0 < other.y1 && other.y0 < self.y1
     }
 }
@@ -68,24 +145,36 @@ mod tests {
 
     #[test]
     fn rect_overlap_is_half_open() {
-        let r = IRect {
+        let r = Rect {
             x0: 0,
             y0: 0,
             x1: 2,
             y1: 2,
         };
-        assert!(!r.overlaps(&IRect {
+        assert!(!r.overlaps(&Rect {
             x0: 2,
             y0: 0,
             x1: 3,
             y1: 2
         }));
-        assert!(r.overlaps(&IRect {
+        assert!(r.overlaps(&Rect {
             x0: 1,
             y0: 1,
             x1: 3,
             y1: 3
         }));
         assert_eq!(r.width(), 2);
+    }
+
+    #[test]
+    fn cover_grows_from_empty_and_counts_cells() {
+        let mut r = Rect::<u32>::EMPTY;
+        assert!(r.is_empty());
+        assert_eq!((r.width(), r.height(), r.area()), (0, 0, 0));
+        r.cover(3, 4);
+        r.cover(5, 4);
+        assert_eq!(r, Rect::new(3, 4, 6, 5));
+        assert_eq!(r.area(), 3);
+        assert!(r.contains(5, 4) && !r.contains(6, 4));
     }
 }

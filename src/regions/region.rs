@@ -18,53 +18,8 @@ pub const OUTSIDE: usize = usize::MAX;
 /// Ports a pooled region holds without growing (a piece meets at most a few siblings).
 const PORTS_CAPACITY: usize = 32;
 
-/// A rectangle of cells `[x0, x1) x [y0, y1)`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct RegionBox {
-    /// Left column.
-    pub x0: u32,
-    /// Top row.
-    pub y0: u32,
-    /// One past the right column.
-    pub x1: u32,
-    /// One past the bottom row.
-    pub y1: u32,
-}
-
-impl RegionBox {
-    /// Columns spanned.
-    pub fn width(&self) -> u32 {
-        self.x1 - self.x0
-    }
-
-    /// Rows spanned.
-    pub fn height(&self) -> u32 {
-        self.y1 - self.y0
-    }
-
-    /// Cells covered.
-    pub fn area(&self) -> u32 {
-        self.width() * self.height()
-    }
-
-    /// Grows the box to cover cell `(x, y)`.
-    pub fn cover(&mut self, x: u32, y: u32) {
-        self.x0 = self.x0.min(x);
-        self.y0 = self.y0.min(y);
-        self.x1 = self.x1.max(x + 1);
-        self.y1 = self.y1.max(y + 1);
-    }
-
-    /// An empty box that [`RegionBox::cover`] grows.
-    pub fn nothing() -> Self {
-        Self {
-            x0: u32::MAX,
-            y0: u32::MAX,
-            x1: 0,
-            y1: 0,
-        }
-    }
-}
+/// A rectangle of region cells `[x0, x1) x [y0, y1)`.
+pub type RegionBox = crate::core::geom::Rect<u32>;
 
 /// A cell position inside a region.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

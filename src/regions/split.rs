@@ -219,7 +219,7 @@ pub fn split(
             }
             continue;
         }
-        let mut bbox = RegionBox::nothing();
+        let mut bbox = RegionBox::EMPTY;
         for &c in &work.comp {
             let p = region.point(c as usize);
             bbox.cover(p.x, p.y);
@@ -310,7 +310,7 @@ fn cut_pieces(
 /// The piece made of `work.cells[start..]`: its box and its sides facing carved cells (appended
 /// to `work.faces`).
 fn piece_of(region: &Region, start: u32, work: &mut SplitWork) -> Piece {
-    let mut bbox = RegionBox::nothing();
+    let mut bbox = RegionBox::EMPTY;
     let face_start = work.faces.len() as u32;
     for &c in &work.cells[start as usize..] {
         let p = region.point(c as usize);
