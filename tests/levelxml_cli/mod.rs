@@ -126,8 +126,8 @@ fn file(dir: &TempDir, name: &str, text: &str) -> PathBuf {
 const HEAD: &str =
     "<level title=\"t\"/>\n<colors>\n    <color color=\"#FF0000\" name=\"red\"/>\n</colors>\n";
 
-#[test]
-fn bad_files_give_one_line_with_their_place() {
+/// A folder with a level list and two level files that include each other.
+fn bad_files_folder() -> TempDir {
     let dir = TempDir::new("levelxml-bad");
     std::fs::write(
         dir.join("level-list.xml"),
@@ -144,9 +144,14 @@ fn bad_files_give_one_line_with_their_place() {
         "inc/b.xml",
         "<values>\n<include file=\"inc/a\"/>\n</values>\n",
     );
+    dir
+}
+
+/// Bad level files: name, text, and the place and message their error must give.
+fn bad_cases() -> Vec<(&'static str, String, &'static str)> {
     let values =
         |v: &str| format!("{HEAD}<values>\n{v}\n<var id=\"objective\" val=\"1\"/>\n</values>\n");
-    let cases: Vec<(&str, String, &str)> = vec![
+    vec![
         (
             "unknown.xml",
             format!("{HEAD}<graf/>\n"),
@@ -207,7 +212,13 @@ fn bad_files_give_one_line_with_their_place() {
             format!("{HEAD}<rules>\n<connected/>\n"),
             ":5:1: XML syntax",
         ),
-    ];
+    ]
+}
+
+#[test]
+fn bad_files_give_one_line_with_their_place() {
+    let dir = bad_files_folder();
+    let cases = bad_cases();
     for (name, text, want) in &cases {
         let path = file(&dir, name, text);
         let out = warren(["levelxml".as_ref(), "eval".as_ref(), path.as_os_str()]);
@@ -222,7 +233,18 @@ fn bad_files_give_one_line_with_their_place() {
             );
         }
     }
-    // `check` reports every bad file with its place and carries on.
+}
+
+/// `check` reports every bad file with its place and carries on.
+#[test]
+fn check_reports_every_bad_file_and_carries_on() {
+    let dir = bad_files_folder();
+    let cases = bad_cases();
+    let values =
+        |v: &str| format!("{HEAD}<values>\n{v}\n<var id=\"objective\" val=\"1\"/>\n</values>\n");
+    for (name, text, _) in &cases {
+        file(&dir, name, text);
+    }
     let good = file(&dir, "good.xml", &values("<var id=\"points\" val=\"1\"/>"));
     let mut args: Vec<PathBuf> = vec!["levelxml".into(), "check".into(), good.clone()];
     args.extend(cases.iter().map(|(name, _, _)| dir.join(name)));
@@ -236,7 +258,10 @@ fn bad_files_give_one_line_with_their_place() {
         "{err}"
     );
     assert!(stdout(&out).starts_with(&format!("{}: ok", good.display())));
-    // A file that does not exist.
+}
+
+#[test]
+fn a_missing_level_file_is_one_line() {
     let out = warren(["levelxml", "eval", "/nonexistent/level.xml"]);
     assert_eq!(exit_code(&out), 2);
     assert_one_line_error(&out, "missing file");
