@@ -12,7 +12,8 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Int32Type, UInt16Type, UInt32Type};
 use arrow_array::{Array, ArrowPrimitiveType, RecordBatch};
 use warren::archive::{
-    Archive, ArchiveWriter, BatchView, ChunkBuilder, FOOTER_BATCH_CRC32, META_RULES, META_TAGS,
+    Archive, ArchiveColumns, ArchiveWriter, BatchView, ChunkBuilder, FOOTER_BATCH_CRC32,
+    META_RULES, META_TAGS,
 };
 use warren::core::graph::edge_flag;
 use warren::grammar::library::{self, BUILTINS};
@@ -974,7 +975,7 @@ impl OwnedLevel {
 
 /// Every level of the archive at `path`, read with `generator`'s columns.
 fn owned_levels(path: &Path, generator: &GrammarGenerator) -> Vec<OwnedLevel> {
-    let columns = generator.columns();
+    let columns = ArchiveColumns::from(generator.columns());
     let mut metrics = Vec::new();
     let mut out = Vec::new();
     for batch in batches(path) {
