@@ -19,6 +19,7 @@ use memmap2::Mmap;
 
 use crate::archive::error::{ArchiveError, MessageError, MetaError};
 use crate::archive::meta::{FOOTER_BATCH_CRC32, batch_crcs_from_json, check_format};
+use crate::archive::schema::ArchiveColumns;
 
 const MAGIC: &[u8; 6] = b"ARROW1";
 const CONTINUATION: [u8; 4] = [0xFF; 4];
@@ -238,6 +239,17 @@ impl Archive {
     /// A schema metadata value.
     pub fn meta(&self, key: &str) -> Option<&str> {
         self.schema.metadata().get(key).map(String::as_str)
+    }
+
+    /// The archive's column layout, read from its schema (see [`ArchiveColumns::from_schema`]).
+    ///
+    /// # Errors
+    /// Columns not laid out as warren lays them out; the message names the file and column.
+    pub fn columns(&self) -> Result<ArchiveColumns, ArchiveError> {
+        ArchiveColumns::from_schema(&self.schema).map_err(|error| ArchiveError::Schema {
+            path: self.path.clone(),
+            error,
+        })
     }
 
     /// Key/value metadata written into the footer when the run finished.

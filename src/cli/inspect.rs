@@ -10,9 +10,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, UInt32Type};
 use arrow_schema::DataType;
 
-use crate::archive::{
-    Archive, ArchiveColumns, ArchiveError, DOC_KEY, FORMAT_VERSION, RunFooter, RunMeta,
-};
+use crate::archive::{Archive, DOC_KEY, FORMAT_VERSION, RunFooter, RunMeta};
 
 /// Arguments of `inspect`.
 #[derive(clap::Args, Debug)]
@@ -63,10 +61,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let run = RunMeta::from_archive(&archive)?;
     let footer = RunFooter::from_archive(&archive)?;
     let schema = archive.schema().clone();
-    let columns = ArchiveColumns::from_schema(&schema).map_err(|error| ArchiveError::Schema {
-        path: args.file.clone(),
-        error,
-    })?;
+    let columns = archive.columns()?;
     // Extra (list, binary, text) columns are documented too but listed with the schema.
     let metrics: Vec<(usize, String, String)> = columns
         .metrics

@@ -1,7 +1,7 @@
 //! `warren render FILE --index I --out PIC.svg|PIC.png [--sheet CxR]`: draw one level, or a sheet
 //! of consecutive levels starting at index I.
 //!
-//! The columns to read come from the archive's schema (`ArchiveColumns::from_schema`): grids,
+//! The columns to read come from the archive's schema (`Archive::columns`): grids,
 //! graphs, and with a graph its vertex tags and rooms when present. Levels with a tile map are drawn as the
 //! map; `--graph` draws the graph they were made from on top (see
 //! `crate::render::draw_level_with`).
@@ -63,16 +63,11 @@ fn parse_sheet(s: &str) -> Result<(u32, u32)> {
 /// present, vertex tags (room colours) and rooms. Rule uses, extra columns and metrics are not
 /// drawn.
 fn drawn_columns(archive: &Archive) -> Result<ArchiveColumns, ArchiveError> {
-    let stored =
-        ArchiveColumns::from_schema(archive.schema()).map_err(|error| ArchiveError::Schema {
-            path: archive.path().to_path_buf(),
-            error,
-        })?;
     Ok(ArchiveColumns {
         rule_uses: false,
         metrics: Vec::new(),
         extra: Vec::new(),
-        ..stored
+        ..archive.columns()?
     })
 }
 

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 use rayon::prelude::*;
 
-use crate::archive::{Archive, ArchiveColumns, ArchiveError, RunFooter, RunMeta};
+use crate::archive::{Archive, ArchiveColumns, RunFooter, RunMeta};
 use crate::batch::{BatchCheck, ShardMeta};
 use crate::core::generator::Generator;
 use crate::profile::{GeneratorTask, Profile};
@@ -166,11 +166,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let archive = Archive::open(&args.file)?;
     let path = args.file.display().to_string();
     let meta = RunMeta::from_archive(&archive)?;
-    let columns =
-        ArchiveColumns::from_schema(archive.schema()).map_err(|error| ArchiveError::Schema {
-            path: args.file.clone(),
-            error,
-        })?;
+    let columns = archive.columns()?;
     let profile = Profile::from_toml(&meta.profile, &format!("{path} (stored profile)"))?;
     if profile.kind() != meta.generator {
         bail!(
