@@ -38,7 +38,7 @@ pub struct BatchOptions {
     pub count: u64,
     /// The master seed.
     pub seed: u64,
-    /// Worker threads (0: all cores).
+    /// Worker threads (0: all cores; see [`resolve_threads`]).
     pub threads: usize,
     /// Which part of the run this process makes.
     pub shard: Shard,
