@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use warren::Generator;
-use warren::archive::{ArchiveWriter, level_schema};
-use warren::batch::bench::{archive_metadata, bench_chunk_size};
-use warren::batch::{BatchOptions, run};
+use warren::archive::{ArchiveWriter, RunMeta, level_schema};
+use warren::batch::bench::bench_chunk_size;
+use warren::batch::{BatchOptions, resolve_threads, run};
 use warren::profile::{GeneratorTask, KINDS, Profile};
 
 /// Levels per timed run: enough for several record batches where levels are cheap.
@@ -37,11 +37,9 @@ impl GeneratorTask for Pipeline<'_, '_> {
         let kind = g.kind();
         let count = levels_of(kind);
         let path: PathBuf = self.dir.join(format!("{kind}.arrow"));
-        let schema = Arc::new(level_schema(
-            &g.columns(),
-            archive_metadata(g, &self.toml, 1),
-        ));
-        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let metadata = RunMeta::new(g, &self.toml, 1).to_metadata();
+        let schema = Arc::new(level_schema(&g.columns(), metadata));
+        let workers = resolve_threads(0);
         let opts = BatchOptions {
             count,
             seed: 1,

@@ -29,8 +29,10 @@ use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
 
-use warren::archive::{META_MASTER_SEED, META_PROFILE, level_schema};
-use warren::batch::{self, BatchError, BatchOptions, BatchSink, BatchSummary, Shard, check_levels};
+use warren::archive::{MetaError, RunMeta, level_schema};
+use warren::batch::{
+    self, BatchError, BatchOptions, BatchSink, BatchSummary, Shard, ShardMeta, check_levels,
+};
 use warren::core::generator::Generator;
 use warren::profile::{GeneratorTask, Profile};
 
@@ -108,18 +110,14 @@ impl GeneratorTask for Start<'_> {
 
     fn run<G: Generator>(self, generator: &G) -> Self::Output {
         let opts = self.opts;
+        // The files of the generator `Profile::with_generator` just built on this thread.
+        let mut run = RunMeta::new(generator, &self.profile.to_toml(), opts.seed)
+            .with_files(warren::core::files::last_built());
         // A part of a run that does not start at 0 is not one of its shards: no shard record.
-        let mut metadata = batch::run_metadata(
-            generator,
-            &self.profile.to_toml(),
-            opts.seed,
-            Shard::default(),
-            opts.count,
-        );
-        if opts.start != 0 {
-            metadata.remove(warren::archive::META_SHARD);
+        if opts.start == 0 {
+            run = run.with_shard(ShardMeta::new(opts.shard, opts.count));
         }
-        let schema = Arc::new(level_schema(&generator.columns(), metadata));
+        let schema = Arc::new(level_schema(&generator.columns(), run.to_metadata()));
         let (tx, rx) = sync_channel(self.capacity);
         let profile = self.profile.clone();
         let run_schema = schema.clone();
@@ -380,43 +378,32 @@ fn verify(
     let reader = unsafe { RecordBatchStreamReader::from_raw(pointer) }
         .map_err(|e| PyValueError::new_err(format!("reading the table: {e}")))?;
     let schema = reader.schema();
-    let meta = |key: &str| {
-        schema.metadata().get(key).cloned().ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "the table has no {key} metadata: not made by warren"
-            ))
-        })
-    };
-    let profile = Profile::from_toml(&meta(META_PROFILE)?, "the table's warren.profile")
-        .map_err(profile_error)?;
-    let seed: u64 = meta(META_MASTER_SEED)?
-        .parse()
-        .map_err(|_| PyValueError::new_err("the table's warren.master_seed is not a number"))?;
+    let run = RunMeta::from_schema(&schema).map_err(|e| match e {
+        MetaError::Missing { key } => PyValueError::new_err(format!(
+            "the table has no {key} metadata: not made by warren"
+        )),
+        e => PyValueError::new_err(format!("the table's metadata: {e}")),
+    })?;
+    let profile =
+        Profile::from_toml(&run.profile, "the table's warren.profile").map_err(profile_error)?;
     let batches: Vec<RecordBatch> = reader
         .collect::<Result<_, _>>()
         .map_err(|e| PyValueError::new_err(format!("reading the table: {e}")))?;
-    let same_version = schema
-        .metadata()
-        .get(warren::archive::META_VERSION)
-        .map(String::as_str)
-        == Some(env!("CARGO_PKG_VERSION"));
-    // The profile's files as stored with the levels, when the table carries them.
-    let files = batch::stored_files(
-        schema
-            .metadata()
-            .get(warren::archive::META_FILES)
-            .map(String::as_str),
-    )
-    .map_err(PyValueError::new_err)?;
+    let same_version = run.version == env!("CARGO_PKG_VERSION");
     let task = Verify {
         batches: &batches,
-        seed,
+        seed: run.master_seed,
         regenerate: same_version,
         show,
     };
-    py.detach(|| match files {
-        Some(files) => warren::core::files::with_embedded(files, || profile.with_generator(task)),
-        None => profile.with_generator(task),
+    // The profile's files as stored with the levels, when the table carries them.
+    let files = run.files;
+    py.detach(|| {
+        if files.is_empty() {
+            profile.with_generator(task)
+        } else {
+            warren::core::files::with_embedded(files, || profile.with_generator(task))
+        }
     })
     .map_err(profile_error)?
     .map_err(PyValueError::new_err)
@@ -436,7 +423,8 @@ impl GeneratorTask for Verify<'_> {
         let (mut levels, mut count, mut shown) = (0, 0, Vec::new());
         let mut previous: Option<u64> = None;
         for batch in self.batches {
-            let check = check_levels(generator, batch, self.seed, self.regenerate, self.show)?;
+            let check = check_levels(generator, batch, self.seed, self.regenerate, self.show)
+                .map_err(|e| e.to_string())?;
             if check.rows > 0 {
                 if let Some(p) = previous.filter(|&p| check.first <= p) {
                     count += 1;

@@ -1,6 +1,7 @@
 """The Python package against the command line: same levels for every kind, zero copy, bounded
 memory, errors as exceptions, Ctrl-C, forks, and verify."""
 
+import json
 import multiprocessing
 import os
 import signal
@@ -59,6 +60,21 @@ def test_sets_and_profile_files_and_start(warren_bin, tmp_path):
     assert part.column("index").to_pylist() == list(range(20, 50))
     assert part.drop_columns([]).equals(ours.slice(20).replace_schema_metadata(part.schema.metadata))
     assert b"warren.shard" not in part.schema.metadata
+
+
+def test_metadata_is_json_and_older_formats_are_refused():
+    table = warren.generate("maze", 30, seed=1, set={"maze.width": 8})
+    meta = table.schema.metadata
+    assert meta[b"warren.format"] == b"3"
+    shard = {"index": 0, "count": 1, "total": 30, "start": 0, "end": 30}
+    assert json.loads(meta[b"warren.shard"]) == shard
+    assert json.loads(meta[b"warren.cell_codes"])["8"] == "void"
+    # The layout of warren 0.2: no format number, a prose shard record.
+    old = {k: v for k, v in meta.items() if k != b"warren.format"}
+    old.update({b"warren.version": b"0.2.0", b"warren.shard": b"0/1 of 30 levels: 0..30"})
+    too_old = r"archive format 0\.2 \(warren 0\.2\.0\) is older than this warren reads \(3\)"
+    with pytest.raises(ValueError, match=too_old):
+        warren.verify(table.replace_schema_metadata(old))
 
 
 def test_tables_use_the_engines_buffers_without_copying():

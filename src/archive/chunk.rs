@@ -340,7 +340,7 @@ impl ChunkBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::archive::{Archive, ArchiveWriter, BatchView, level_schema};
+    use crate::archive::{Archive, ArchiveColumns, ArchiveWriter, BatchView, level_schema};
     use crate::core::generator::ExtraSpec;
 
     /// One column of every extra kind.
@@ -430,7 +430,7 @@ mod tests {
         let mut seen = 0;
         for b in 0..archive.batch_count() {
             let batch = archive.batch(b).unwrap();
-            let view = BatchView::new(&batch, &columns()).unwrap();
+            let view = BatchView::new(&batch, &ArchiveColumns::from(columns())).unwrap();
             let (mut metrics, mut extra) = (Vec::new(), Vec::new());
             for r in 0..view.rows() {
                 let record = view.record(r, &mut metrics, &mut extra);
@@ -460,14 +460,12 @@ mod tests {
         );
         let batch = builder.finish().unwrap();
         // Read it as if the text column were a u32 list.
-        let mut wrong = ALL_KINDS;
-        wrong[6].kind = ExtraKind::ListU32;
-        let leaked: &'static [ExtraSpec] = Box::leak(Box::new(wrong));
-        let cols = Columns {
-            extra: leaked,
-            ..Columns::default()
-        };
-        let err = BatchView::new(&batch, &cols).err().expect("a type error");
+        let mut cols = ArchiveColumns::from(columns());
+        cols.extra[6].kind = ExtraKind::ListU32;
+        let err = BatchView::new(&batch, &cols)
+            .err()
+            .expect("a type error")
+            .to_string();
         assert!(
             err.contains("`e_text`") && err.contains("expected list"),
             "{err}"

@@ -10,9 +10,10 @@ use arrow_array::{
 };
 use arrow_schema::DataType;
 
-use crate::archive::schema::ROOM_COLUMNS;
+use crate::archive::error::ColumnError;
+use crate::archive::schema::{ArchiveColumns, ROOM_COLUMNS};
 use crate::core::generator::{
-    Columns, ExtraKind, ExtraValue, GraphView, Level, LevelRecord, MetricKind, RoomsView,
+    ExtraKind, ExtraValue, GraphView, Level, LevelRecord, MetricKind, RoomsView,
 };
 use crate::core::grid::GridView;
 
@@ -47,24 +48,20 @@ enum ExtraColumn<'a> {
 }
 
 impl<'a> ExtraColumn<'a> {
-    fn new(batch: &'a RecordBatch, name: &str, kind: ExtraKind) -> Result<Self, String> {
+    fn new(batch: &'a RecordBatch, name: &str, kind: ExtraKind) -> Result<Self, ColumnError> {
         Ok(match kind {
             ExtraKind::ListU32 => Self::U32(list::<UInt32Type>(batch, name)?),
             ExtraKind::ListI32 => Self::I32(list::<Int32Type>(batch, name)?),
             ExtraKind::ListF32 => Self::F32(list::<Float32Type>(batch, name)?),
             ExtraKind::ListU8 => Self::U8(list::<UInt8Type>(batch, name)?),
             ExtraKind::ListU16 => Self::U16(list::<UInt16Type>(batch, name)?),
-            ExtraKind::Binary => {
-                let col = column(batch, name)?;
-                Self::Binary(col.as_binary_opt::<i32>().ok_or_else(|| {
-                    format!("column `{name}` is {}, expected binary", col.data_type())
-                })?)
-            }
+            ExtraKind::Binary => Self::Binary(binary(batch, name)?),
             ExtraKind::Utf8 => {
                 let col = column(batch, name)?;
-                Self::Utf8(col.as_string_opt::<i32>().ok_or_else(|| {
-                    format!("column `{name}` is {}, expected utf8", col.data_type())
-                })?)
+                Self::Utf8(
+                    col.as_string_opt::<i32>()
+                        .ok_or_else(|| wrong_type(name, col, "utf8"))?,
+                )
             }
         })
     }
@@ -99,47 +96,53 @@ pub struct BatchView<'a> {
     metrics: Vec<MetricColumn<'a>>,
 }
 
-fn column<'a>(batch: &'a RecordBatch, name: &str) -> Result<&'a dyn Array, String> {
+fn column<'a>(batch: &'a RecordBatch, name: &str) -> Result<&'a dyn Array, ColumnError> {
     batch
         .column_by_name(name)
         .map(|c| c.as_ref())
-        .ok_or_else(|| format!("column `{name}` is missing"))
+        .ok_or_else(|| ColumnError::Missing {
+            name: name.to_string(),
+        })
+}
+
+fn wrong_type(name: &str, col: &dyn Array, expected: impl ToString) -> ColumnError {
+    ColumnError::WrongType {
+        name: name.to_string(),
+        found: col.data_type().clone(),
+        expected: expected.to_string(),
+    }
 }
 
 fn primitive<'a, T: ArrowPrimitiveType>(
     batch: &'a RecordBatch,
     name: &str,
-) -> Result<&'a [T::Native], String> {
+) -> Result<&'a [T::Native], ColumnError> {
     let col = column(batch, name)?;
     col.as_primitive_opt::<T>()
         .map(|a: &PrimitiveArray<T>| a.values().as_ref())
-        .ok_or_else(|| {
-            format!(
-                "column `{name}` is {}, expected {}",
-                col.data_type(),
-                T::DATA_TYPE
-            )
-        })
+        .ok_or_else(|| wrong_type(name, col, T::DATA_TYPE))
+}
+
+fn binary<'a>(batch: &'a RecordBatch, name: &str) -> Result<&'a BinaryArray, ColumnError> {
+    let col = column(batch, name)?;
+    col.as_binary_opt::<i32>()
+        .ok_or_else(|| wrong_type(name, col, "binary"))
 }
 
 fn list<'a, T: ArrowPrimitiveType>(
     batch: &'a RecordBatch,
     name: &str,
-) -> Result<ListColumn<'a, T::Native>, String> {
+) -> Result<ListColumn<'a, T::Native>, ColumnError> {
     let col = column(batch, name)?;
-    let wrong = || {
-        format!(
-            "column `{name}` is {}, expected list<{}>",
-            col.data_type(),
-            T::DATA_TYPE
-        )
-    };
+    let wrong = || wrong_type(name, col, format!("list<{}>", T::DATA_TYPE));
     let l: &ListArray = col.as_list_opt::<i32>().ok_or_else(wrong)?;
     let values = l.values().as_primitive_opt::<T>().ok_or_else(wrong)?;
     // NOTE: a sliced values array would make offsets relative to a base we do not subtract;
     // decoded IPC arrays are never sliced, so insist on it instead of handling it.
     if values.offset() != 0 {
-        return Err(format!("column `{name}` has sliced values"));
+        return Err(ColumnError::Sliced {
+            name: name.to_string(),
+        });
     }
     Ok(ListColumn {
         offsets: l.value_offsets(),
@@ -148,17 +151,17 @@ fn list<'a, T: ArrowPrimitiveType>(
 }
 
 impl<'a> BatchView<'a> {
-    /// Types the columns `columns` declares; errors name the missing or mistyped column.
-    pub fn new(batch: &'a RecordBatch, columns: &Columns) -> Result<Self, String> {
+    /// Types the columns `columns` declares (a generator's, `ArchiveColumns::from(&columns)`,
+    /// or an archive's own, [`ArchiveColumns::from_schema`]).
+    ///
+    /// # Errors
+    /// A missing or mistyped column, or one holding nulls; the error names it.
+    pub fn new(batch: &'a RecordBatch, columns: &ArchiveColumns) -> Result<Self, ColumnError> {
         let grid = if columns.grid {
-            let cells = column(batch, "grid")?;
-            let cells = cells.as_binary_opt::<i32>().ok_or_else(|| {
-                format!("column `grid` is {}, expected binary", cells.data_type())
-            })?;
             Some((
                 primitive::<UInt16Type>(batch, "grid_width")?,
                 primitive::<UInt16Type>(batch, "grid_height")?,
-                cells,
+                binary(batch, "grid")?,
             ))
         } else {
             None
@@ -202,20 +205,22 @@ impl<'a> BatchView<'a> {
         let extra = columns
             .extra
             .iter()
-            .map(|e| ExtraColumn::new(batch, e.name, e.kind))
+            .map(|e| ExtraColumn::new(batch, &e.name, e.kind))
             .collect::<Result<Vec<_>, _>>()?;
         let mut metrics = Vec::with_capacity(columns.metrics.len());
-        for m in columns.metrics {
+        for m in &columns.metrics {
             metrics.push(match m.kind {
-                MetricKind::U32 => MetricColumn::U32(primitive::<UInt32Type>(batch, m.name)?),
-                MetricKind::F32 => MetricColumn::F32(primitive::<Float32Type>(batch, m.name)?),
+                MetricKind::U32 => MetricColumn::U32(primitive::<UInt32Type>(batch, &m.name)?),
+                MetricKind::F32 => MetricColumn::F32(primitive::<Float32Type>(batch, &m.name)?),
             });
         }
         // warren never writes nulls; a file that has them is not one of ours (or is damaged),
         // and reading the values under a null would give junk.
         for (field, column) in batch.schema().fields().iter().zip(batch.columns()) {
             if column.data_type() == &DataType::Null || column.null_count() > 0 {
-                return Err(format!("column `{}` holds nulls", field.name()));
+                return Err(ColumnError::Nulls {
+                    name: field.name().clone(),
+                });
             }
         }
         Ok(Self {
@@ -310,7 +315,7 @@ impl<'a> BatchView<'a> {
         }
     }
 
-    /// The value of extra column `e` (in [`Columns::extra`] order) at row `i`.
+    /// The value of extra column `e` (in [`ArchiveColumns::extra`] order) at row `i`.
     pub fn extra(&self, e: usize, i: usize) -> ExtraValue<'a> {
         self.extra[e].value(i)
     }

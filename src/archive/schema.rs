@@ -2,12 +2,18 @@
 //! parts a generator declares in its [`Columns`], its extra (generator-specific) columns, then
 //! one plain column per metric. Absent parts are omitted, never filled with junk. Extra and
 //! metric columns carry their one-sentence description as field metadata [`DOC_KEY`].
+//!
+//! The layout goes both ways: [`ArchiveColumns::schema`] (and [`level_schema`] for a
+//! generator's [`Columns`]) builds the schema, [`ArchiveColumns::from_schema`] reads the column
+//! layout back from a stored schema, so a reader learns an archive's columns from the archive
+//! itself, never from a generator rebuilt from its profile.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use arrow_schema::{DataType, Field, Schema};
+use arrow_schema::{DataType, Field, Metadata, Schema};
 
+use crate::archive::error::SchemaError;
 use crate::core::generator::{Columns, ExtraKind, MetricKind};
 
 /// Field metadata key holding a metric's one-sentence description.
@@ -15,6 +21,26 @@ pub const DOC_KEY: &str = "warren.doc";
 
 /// The room rectangle columns, in schema order.
 pub const ROOM_COLUMNS: [&str; 4] = ["room_x0", "room_y0", "room_x1", "room_y1"];
+
+/// The columns every part of the layout may hold, apart from extras and metrics.
+const FIXED_COLUMNS: [&str; 16] = [
+    "index",
+    "seed",
+    "layout_hash",
+    "grid_width",
+    "grid_height",
+    "grid",
+    "vertex_x",
+    "vertex_y",
+    "vertex_tag",
+    "edge_src",
+    "edge_dst",
+    "edge_flags",
+    "room_x0",
+    "room_y0",
+    "room_x1",
+    "room_y1",
+];
 
 /// A list-of-`inner` type with Arrow's conventional nullable `item` field.
 pub fn list_of(inner: DataType) -> DataType {
@@ -34,47 +60,256 @@ pub fn extra_type(kind: ExtraKind) -> DataType {
     }
 }
 
-/// The schema for `columns`, carrying `metadata` (the `warren.*` keys).
-pub fn level_schema(columns: &Columns, metadata: HashMap<String, String>) -> Schema {
-    let mut fields = vec![
-        Field::new("index", DataType::UInt64, false),
-        Field::new("seed", DataType::UInt64, false),
-        Field::new("layout_hash", DataType::UInt64, false),
+/// The extra kind stored as `data_type`, if any.
+fn extra_kind(data_type: &DataType) -> Option<ExtraKind> {
+    const KINDS: [ExtraKind; 7] = [
+        ExtraKind::ListU32,
+        ExtraKind::ListI32,
+        ExtraKind::ListF32,
+        ExtraKind::ListU8,
+        ExtraKind::ListU16,
+        ExtraKind::Binary,
+        ExtraKind::Utf8,
     ];
-    if columns.grid {
-        fields.push(Field::new("grid_width", DataType::UInt16, false));
-        fields.push(Field::new("grid_height", DataType::UInt16, false));
-        fields.push(Field::new("grid", DataType::Binary, false));
+    KINDS.into_iter().find(|&k| extra_type(k) == *data_type)
+}
+
+/// The Arrow type of a metric column of kind `kind`.
+fn metric_type(kind: MetricKind) -> DataType {
+    match kind {
+        MetricKind::U32 => DataType::UInt32,
+        MetricKind::F32 => DataType::Float32,
     }
-    if columns.graph {
-        fields.push(Field::new("vertex_x", list_of(DataType::Float32), false));
-        fields.push(Field::new("vertex_y", list_of(DataType::Float32), false));
-        if columns.tags {
-            fields.push(Field::new("vertex_tag", list_of(DataType::UInt16), false));
+}
+
+/// One metric column as an archive stores it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredMetric {
+    /// Column name.
+    pub name: String,
+    /// Column type.
+    pub kind: MetricKind,
+    /// Its description (`warren.doc`; empty when the field carries none).
+    pub doc: String,
+}
+
+/// One extra (generator-specific) column as an archive stores it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredExtra {
+    /// Column name.
+    pub name: String,
+    /// Column type.
+    pub kind: ExtraKind,
+    /// Its description (`warren.doc`; empty when the field carries none).
+    pub doc: String,
+}
+
+/// An archive's column layout, owned: what a generator's [`Columns`] declares, with names and
+/// descriptions read back from a stored schema instead of a generator's static tables.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ArchiveColumns {
+    /// `grid_width`, `grid_height`, `grid`.
+    pub grid: bool,
+    /// `vertex_x`, `vertex_y`, `edge_src`, `edge_dst`, `edge_flags`.
+    pub graph: bool,
+    /// `vertex_tag` (only with `graph`).
+    pub tags: bool,
+    /// `room_x0`, `room_y0`, `room_x1`, `room_y1` (only with `graph`).
+    pub rooms: bool,
+    /// `rule_uses`.
+    pub rule_uses: bool,
+    /// The metric columns, in schema order.
+    pub metrics: Vec<StoredMetric>,
+    /// The extra columns, in schema order.
+    pub extra: Vec<StoredExtra>,
+}
+
+impl From<&Columns> for ArchiveColumns {
+    fn from(c: &Columns) -> Self {
+        Self {
+            grid: c.grid,
+            graph: c.graph,
+            // NOTE: tags and rooms belong to the graph; without one they are not written.
+            tags: c.graph && c.tags,
+            rooms: c.graph && c.rooms,
+            rule_uses: c.rule_uses,
+            metrics: c
+                .metrics
+                .iter()
+                .map(|m| StoredMetric {
+                    name: m.name.to_string(),
+                    kind: m.kind,
+                    doc: m.doc.to_string(),
+                })
+                .collect(),
+            extra: c
+                .extra
+                .iter()
+                .map(|e| StoredExtra {
+                    name: e.name.to_string(),
+                    kind: e.kind,
+                    doc: e.doc.to_string(),
+                })
+                .collect(),
         }
-        fields.push(Field::new("edge_src", list_of(DataType::UInt32), false));
-        fields.push(Field::new("edge_dst", list_of(DataType::UInt32), false));
-        fields.push(Field::new("edge_flags", list_of(DataType::UInt8), false));
-        if columns.rooms {
-            for name in ROOM_COLUMNS {
-                fields.push(Field::new(name, list_of(DataType::Int32), false));
+    }
+}
+
+impl From<Columns> for ArchiveColumns {
+    fn from(c: Columns) -> Self {
+        Self::from(&c)
+    }
+}
+
+/// A field documented by `doc`.
+fn documented(name: &str, data_type: DataType, doc: &str) -> Field {
+    let doc = HashMap::from([(DOC_KEY.to_string(), doc.to_string())]);
+    Field::new(name, data_type, false).with_metadata(doc)
+}
+
+/// `` `name` type ``, or `nothing`, for error messages.
+fn describe(field: Option<&Field>) -> String {
+    field.map_or_else(
+        || "nothing".to_string(),
+        |f| format!("`{}` {}", f.name(), f.data_type()),
+    )
+}
+
+impl ArchiveColumns {
+    /// The schema of these columns, carrying `metadata` (the `warren.*` keys).
+    pub fn schema(&self, metadata: impl Into<Metadata>) -> Schema {
+        let plain = |name: &str, data_type| Field::new(name, data_type, false);
+        let mut fields = vec![
+            plain("index", DataType::UInt64),
+            plain("seed", DataType::UInt64),
+            plain("layout_hash", DataType::UInt64),
+        ];
+        if self.grid {
+            fields.push(plain("grid_width", DataType::UInt16));
+            fields.push(plain("grid_height", DataType::UInt16));
+            fields.push(plain("grid", DataType::Binary));
+        }
+        if self.graph {
+            fields.push(plain("vertex_x", list_of(DataType::Float32)));
+            fields.push(plain("vertex_y", list_of(DataType::Float32)));
+            if self.tags {
+                fields.push(plain("vertex_tag", list_of(DataType::UInt16)));
+            }
+            fields.push(plain("edge_src", list_of(DataType::UInt32)));
+            fields.push(plain("edge_dst", list_of(DataType::UInt32)));
+            fields.push(plain("edge_flags", list_of(DataType::UInt8)));
+            if self.rooms {
+                for name in ROOM_COLUMNS {
+                    fields.push(plain(name, list_of(DataType::Int32)));
+                }
             }
         }
+        if self.rule_uses {
+            fields.push(plain("rule_uses", list_of(DataType::UInt32)));
+        }
+        for e in &self.extra {
+            fields.push(documented(&e.name, extra_type(e.kind), &e.doc));
+        }
+        for m in &self.metrics {
+            fields.push(documented(&m.name, metric_type(m.kind), &m.doc));
+        }
+        Schema::new_with_metadata(fields, metadata)
     }
-    if columns.rule_uses {
-        fields.push(Field::new("rule_uses", list_of(DataType::UInt32), false));
-    }
-    for e in columns.extra {
-        let doc = HashMap::from([(DOC_KEY.to_string(), e.doc.to_string())]);
-        fields.push(Field::new(e.name, extra_type(e.kind), false).with_metadata(doc));
-    }
-    for m in columns.metrics {
-        let ty = match m.kind {
-            MetricKind::U32 => DataType::UInt32,
-            MetricKind::F32 => DataType::Float32,
+
+    /// Reads the column layout back from a stored schema: the parts present by their columns,
+    /// extra columns by their list, binary or text types, metrics as the other `u32` and `f32`
+    /// columns, descriptions from [`DOC_KEY`]. The schema must be exactly what
+    /// [`ArchiveColumns::schema`] builds for the layout found (names, types and order).
+    ///
+    /// # Errors
+    /// A column of a type warren never writes, or columns out of warren's order, missing from
+    /// a part, or mistyped; the message names the column.
+    ///
+    /// # Runtime
+    /// O(columns), a few small allocations per column.
+    pub fn from_schema(schema: &Schema) -> Result<Self, SchemaError> {
+        let has = |name: &str| schema.field_with_name(name).is_ok();
+        let mut columns = Self {
+            grid: has("grid"),
+            graph: has("edge_src"),
+            tags: has("vertex_tag"),
+            rooms: has("room_x0"),
+            rule_uses: has("rule_uses"),
+            ..Self::default()
         };
-        let doc = HashMap::from([(DOC_KEY.to_string(), m.doc.to_string())]);
-        fields.push(Field::new(m.name, ty, false).with_metadata(doc));
+        for field in schema.fields() {
+            let name = field.name();
+            if FIXED_COLUMNS.contains(&name.as_str()) || name == "rule_uses" {
+                continue;
+            }
+            let doc = field.metadata().get(DOC_KEY).cloned().unwrap_or_default();
+            let metric = |kind| StoredMetric {
+                name: name.clone(),
+                kind,
+                doc: doc.clone(),
+            };
+            match field.data_type() {
+                DataType::UInt32 => columns.metrics.push(metric(MetricKind::U32)),
+                DataType::Float32 => columns.metrics.push(metric(MetricKind::F32)),
+                other => match extra_kind(other) {
+                    Some(kind) => columns.extra.push(StoredExtra {
+                        name: name.clone(),
+                        kind,
+                        doc,
+                    }),
+                    None => {
+                        return Err(SchemaError::UnknownColumn {
+                            name: name.clone(),
+                            data_type: other.clone(),
+                        });
+                    }
+                },
+            }
+        }
+        columns.check_layout_of(schema)?;
+        Ok(columns)
     }
-    Schema::new_with_metadata(fields, metadata)
+
+    /// Checks that `schema` has exactly the columns (names, types, order) these columns give.
+    fn check_layout_of(&self, schema: &Schema) -> Result<(), SchemaError> {
+        let expected = self.schema(Metadata::new());
+        let (found, wanted) = (schema.fields(), expected.fields());
+        for position in 0..found.len().max(wanted.len()) {
+            let (f, w) = (found.get(position), wanted.get(position));
+            let same = matches!((f, w), (Some(f), Some(w))
+                if f.name() == w.name() && f.data_type() == w.data_type());
+            if !same {
+                return Err(SchemaError::Misplaced {
+                    position,
+                    found: describe(f.map(|f| f.as_ref())),
+                    expected: describe(w.map(|w| w.as_ref())),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `other` has the same columns: parts, names and types (descriptions aside, which
+    /// another warren version may word differently).
+    pub fn same_layout(&self, other: &Self) -> bool {
+        let metrics = |c: &Self| -> Vec<(String, MetricKind)> {
+            c.metrics.iter().map(|m| (m.name.clone(), m.kind)).collect()
+        };
+        let extra = |c: &Self| -> Vec<(String, ExtraKind)> {
+            c.extra.iter().map(|e| (e.name.clone(), e.kind)).collect()
+        };
+        let parts = |c: &Self| (c.grid, c.graph, c.tags, c.rooms, c.rule_uses);
+        parts(self) == parts(other)
+            && metrics(self) == metrics(other)
+            && extra(self) == extra(other)
+    }
 }
+
+/// The schema for a generator's `columns`, carrying `metadata` (the `warren.*` keys).
+pub fn level_schema(columns: &Columns, metadata: HashMap<String, String>) -> Schema {
+    ArchiveColumns::from(columns).schema(metadata)
+}
+
+#[cfg(test)]
+#[path = "schema_tests.rs"]
+mod tests;

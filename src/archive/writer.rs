@@ -25,9 +25,7 @@ use arrow_schema::Schema;
 
 use crate::archive::direct::DirectFile;
 use crate::archive::error::ArchiveError;
-
-/// Footer metadata: one CRC-32 per record batch, lower-case hex, comma-separated.
-pub const FOOTER_BATCH_CRC32: &str = "warren.batch_crc32";
+use crate::archive::meta::{FOOTER_BATCH_CRC32, batch_crcs_to_json};
 
 /// Passes bytes through to `inner`, folding them into a CRC-32.
 pub struct Checksummed<W> {
@@ -57,6 +55,8 @@ pub struct ArchiveWriter {
     tmp: PathBuf,
     writer: Option<FileWriter<Checksummed<DirectFile>>>,
     crcs: Vec<u32>,
+    /// Approximate bytes of level data written so far (in-memory size of the batches), which
+    /// paces the background syncs.
     bytes: u64,
     next_flush: u64,
     flusher: Option<(Sender<()>, JoinHandle<()>)>,
@@ -140,11 +140,6 @@ impl ArchiveWriter {
         Ok(())
     }
 
-    /// Approximate bytes of level data written so far (in-memory size of the batches).
-    pub fn bytes_written(&self) -> u64 {
-        self.bytes
-    }
-
     /// Writes `footer` key/value metadata and the footer, syncs, and renames into place.
     /// Returns the final file size.
     pub fn finish(mut self, footer: &[(String, String)]) -> Result<u64, ArchiveError> {
@@ -153,8 +148,7 @@ impl ArchiveWriter {
         for (k, v) in footer {
             writer.write_metadata(k.clone(), v.clone());
         }
-        let crcs: Vec<String> = self.crcs.iter().map(|c| format!("{c:08x}")).collect();
-        writer.write_metadata(FOOTER_BATCH_CRC32, crcs.join(","));
+        writer.write_metadata(FOOTER_BATCH_CRC32, batch_crcs_to_json(&self.crcs));
         let enc = |source| ArchiveError::Encode {
             path: self.tmp.clone(),
             source,

@@ -16,16 +16,14 @@
 //! Peak memory is the process's high-water mark over the three passes (Linux resets it per
 //! kind through `/proc/self/clear_refs`; elsewhere it is not reported).
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::archive::{self, ArchiveWriter, level_schema};
-use crate::batch::{BatchError, BatchOptions, BatchSummary, json_array, run};
+use crate::archive::{ArchiveWriter, RunMeta, level_schema};
+use crate::batch::{BatchError, BatchOptions, BatchSummary, resolve_threads, run};
 use crate::core::alloc;
 use crate::core::generator::Generator;
-use crate::core::grid::cell_legend_json;
 use crate::core::rng::mix;
 
 /// What to measure.
@@ -133,11 +131,6 @@ pub fn bench_kind<G: Generator>(
 
     let one = archive_pass(g, profile_toml, plan, count, 1, dir)?;
     let all = archive_pass(g, profile_toml, plan, count, plan.threads, dir)?;
-    let threads = if plan.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        plan.threads
-    };
     Ok(KindReport {
         kind: g.kind(),
         count,
@@ -148,7 +141,7 @@ pub fn bench_kind<G: Generator>(
         stages,
         allocations_per_level: counting.then(|| allocations as f64 / count as f64),
         one_thread: one.levels_per_second(),
-        threads,
+        threads: resolve_threads(plan.threads),
         all_threads: all.levels_per_second(),
         scaling: all.levels_per_second() / one.levels_per_second().max(1e-9),
         mb_per_s: all.bytes as f64 / 1e6 / all.seconds.max(1e-9),
@@ -224,22 +217,15 @@ fn archive_pass<G: Generator>(
     dir: &Path,
 ) -> Result<BatchSummary, BatchError> {
     let path = dir.join(format!("bench-{}-{threads}.arrow", g.kind()));
-    let schema = Arc::new(level_schema(
-        &g.columns(),
-        archive_metadata(g, profile_toml, plan.seed),
-    ));
+    let metadata = RunMeta::new(g, profile_toml, plan.seed).to_metadata();
+    let schema = Arc::new(level_schema(&g.columns(), metadata));
     let writer = ArchiveWriter::create(&path, &schema)?;
-    let workers = if threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        threads
-    };
     let opts = BatchOptions {
         count,
         seed: plan.seed,
         threads,
         // Several record batches per worker, or a short run would keep the others idle.
-        chunk_size: bench_chunk_size(count, workers),
+        chunk_size: bench_chunk_size(count, resolve_threads(threads)),
         ..BatchOptions::default()
     };
     let summary = run(g, schema, &opts, writer, Vec::new());
@@ -252,29 +238,6 @@ fn archive_pass<G: Generator>(
 /// default of 2,048.
 pub fn bench_chunk_size(count: u64, workers: usize) -> usize {
     (count / (8 * workers.max(1) as u64)).clamp(16, 2048) as usize
-}
-
-/// The `warren.*` schema metadata of an archive of `g`'s levels.
-pub fn archive_metadata<G: Generator>(
-    g: &G,
-    profile_toml: &str,
-    master_seed: u64,
-) -> HashMap<String, String> {
-    HashMap::from([
-        (
-            archive::META_VERSION.to_string(),
-            env!("CARGO_PKG_VERSION").to_string(),
-        ),
-        (archive::META_GENERATOR.to_string(), g.kind().to_string()),
-        (archive::META_PROFILE.to_string(), profile_toml.to_string()),
-        (
-            archive::META_MASTER_SEED.to_string(),
-            master_seed.to_string(),
-        ),
-        (archive::META_CELL_CODES.to_string(), cell_legend_json()),
-        (archive::META_TAGS.to_string(), json_array(&g.tag_names())),
-        (archive::META_RULES.to_string(), json_array(&g.rule_names())),
-    ])
 }
 
 /// Starts a new peak-memory window (Linux: resets the high-water mark `VmHWM`); false where the

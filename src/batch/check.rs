@@ -4,7 +4,7 @@
 
 use arrow_array::RecordBatch;
 
-use crate::archive::BatchView;
+use crate::archive::{ArchiveColumns, BatchView, ColumnError};
 use crate::core::generator::{Generator, LevelRecord};
 use crate::core::rng::mix;
 
@@ -29,15 +29,15 @@ pub struct BatchCheck {
 /// violations.
 ///
 /// # Errors
-/// A batch whose columns are not the generator's.
+/// A batch whose columns are not the generator's (the error names the column).
 pub fn check_levels<G: Generator>(
     generator: &G,
     batch: &RecordBatch,
     master_seed: u64,
     regenerate: bool,
     show: usize,
-) -> Result<BatchCheck, String> {
-    let columns = generator.columns();
+) -> Result<BatchCheck, ColumnError> {
+    let columns = ArchiveColumns::from(generator.columns());
     let view = BatchView::new(batch, &columns)?;
     let mut metrics = Vec::new();
     let mut extra = Vec::new();

@@ -5,20 +5,31 @@
 //! (profile, master seed, `i`), never on threads, chunking or shards.
 
 use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::sync_channel;
+use std::sync::mpsc::{SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 use arrow_array::RecordBatch;
-use arrow_schema::{ArrowError, Schema};
+use arrow_schema::{ArrowError, Schema, SchemaRef};
 
-use crate::archive::{ArchiveError, ArchiveWriter, ChunkBuilder};
+use crate::archive::{ArchiveError, ArchiveWriter, ChunkBuilder, RunFooter};
 use crate::batch::progress::Progress;
 use crate::batch::shard::Shard;
 use crate::core::generator::Generator;
 use crate::core::rng::mix;
+
+/// Worker threads for a `threads` setting: the number given, or for 0 every core this process
+/// may use (1 where that cannot be learnt).
+pub fn resolve_threads(threads: usize) -> usize {
+    if threads > 0 {
+        threads
+    } else {
+        std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+    }
+}
 
 /// How to run a batch.
 #[derive(Clone, Debug)]
@@ -27,7 +38,7 @@ pub struct BatchOptions {
     pub count: u64,
     /// The master seed.
     pub seed: u64,
-    /// Worker threads (0: all cores).
+    /// Worker threads (0: all cores; see [`resolve_threads`]).
     pub threads: usize,
     /// Which part of the run this process makes.
     pub shard: Shard,
@@ -140,18 +151,17 @@ struct Chunk {
 /// (the largest allowed maze grid is 17 MB).
 const MAX_BATCH_BYTES: usize = 1 << 30;
 
-/// Generates levels `lo..hi` into record batches.
+/// Generates the levels `levels` into record batches.
 fn build_chunk<G: Generator>(
     generator: &G,
     scratch: &mut G::Scratch,
     builder: &mut ChunkBuilder,
     master_seed: u64,
-    lo: u64,
-    hi: u64,
+    levels: Range<u64>,
     failures: &mut HashMap<&'static str, u64>,
 ) -> Result<Vec<RecordBatch>, ArrowError> {
     let mut batches = Vec::with_capacity(1);
-    for index in lo..hi {
+    for index in levels {
         let seed = mix(master_seed, index);
         match generator.generate(seed, scratch) {
             Ok(level) => builder.push(index, seed, &level),
@@ -175,6 +185,17 @@ struct Window {
 }
 
 impl Window {
+    /// A window for `threads` workers.
+    fn new(threads: usize) -> Self {
+        // PERF: two chunks per worker in flight keeps every core busy while the writer drains,
+        // and bounds memory to (2 * threads + 2) chunks.
+        Self {
+            written: Mutex::new(0),
+            advanced: Condvar::new(),
+            size: 2 * threads as u64 + 2,
+        }
+    }
+
     /// Blocks until chunk `number` fits in the window; false when the run is aborting.
     fn wait_for(&self, number: u64, abort: &AtomicBool) -> bool {
         let mut written = self.written.lock().expect("window lock");
@@ -193,51 +214,177 @@ impl Window {
     }
 }
 
-/// The schema metadata of a run's archive: [`crate::batch::bench::archive_metadata`] (version,
-/// generator, profile, master seed, legends), the shard record of `shard` of `count` levels,
-/// and the files the generator just built on this thread read (`warren.files`). `warren generate` and the Python package write exactly this.
-pub fn run_metadata<G: Generator>(
-    generator: &G,
-    profile_toml: &str,
-    seed: u64,
-    shard: Shard,
+/// A shard's index range cut into chunks of consecutive indices.
+struct Chunking {
+    range: Range<u64>,
+    size: u64,
     count: u64,
-) -> HashMap<String, String> {
-    let mut metadata = crate::batch::bench::archive_metadata(generator, profile_toml, seed);
-    metadata.insert(
-        crate::archive::META_SHARD.to_string(),
-        crate::batch::ShardMeta::new(shard, count).to_string(),
-    );
-    let files = crate::core::files::last_built();
-    if !files.is_empty() {
-        metadata.insert(
-            crate::archive::META_FILES.to_string(),
-            serde_json::to_string(&files).expect("strings serialise"),
-        );
-    }
-    metadata
 }
 
-/// The files of a `warren.files` metadata `record`: `Ok(None)` when there is no record
-/// (the profile named no files, or an archive from before the record existed).
-///
-/// # Errors
-/// A record that is not a JSON object of strings.
-pub fn stored_files(record: Option<&str>) -> Result<Option<crate::core::files::Files>, String> {
-    record
-        .map(|json| {
-            serde_json::from_str(json).map_err(|e| {
-                format!(
-                    "{} is not a JSON object of file contents: {e}",
-                    crate::archive::META_FILES
-                )
-            })
+impl Chunking {
+    /// The chunks of the run `opts` describes.
+    fn new(opts: &BatchOptions) -> Self {
+        let range = opts.shard.range(opts.count);
+        let range = opts.start + range.start..opts.start + range.end;
+        let size = opts.chunk_size.max(1) as u64;
+        let count = (range.end - range.start).div_ceil(size);
+        Self { range, size, count }
+    }
+
+    /// The indices of chunk `number`.
+    fn chunk(&self, number: u64) -> Range<u64> {
+        let lo = self.range.start + number * self.size;
+        lo..(lo + self.size).min(self.range.end)
+    }
+
+    /// Levels in all chunks.
+    fn levels(&self) -> u64 {
+        self.range.end - self.range.start
+    }
+}
+
+/// What the workers share with the writer: the next chunk to claim, the window and the abort
+/// flag.
+struct Shared {
+    next: AtomicU64,
+    abort: AtomicBool,
+    window: Window,
+}
+
+impl Shared {
+    /// The next chunk for a worker to build, once it fits in the window; `None` when every
+    /// chunk is claimed or the run is aborting.
+    fn claim(&self, chunks: u64) -> Option<u64> {
+        let number = self.next.fetch_add(1, Ordering::Relaxed);
+        (number < chunks && self.window.wait_for(number, &self.abort)).then_some(number)
+    }
+
+    /// Stops the workers (the writer failed).
+    fn abort(&self) {
+        // Set under the window's lock, so a worker cannot test the flag, miss this
+        // notification and sleep forever.
+        {
+            let _written = self.window.written.lock().expect("window lock");
+            self.abort.store(true, Ordering::Relaxed);
+        }
+        self.window.advanced.notify_all();
+    }
+}
+
+/// The workers' side of a run: what each needs to build chunks.
+struct Workers<'a, G> {
+    generator: &'a G,
+    schema: &'a SchemaRef,
+    seed: u64,
+    chunking: &'a Chunking,
+    threads: usize,
+}
+
+impl<G: Generator> Workers<'_, G> {
+    /// Runs `threads` workers on `pool` until every chunk is built or the run aborts; each
+    /// sends its chunks down `tx`. Returns when all have stopped.
+    fn run(&self, pool: &rayon::ThreadPool, shared: &Shared, tx: SyncSender<Chunk>) {
+        pool.scope(|s| {
+            for _ in 0..self.threads {
+                let tx = tx.clone();
+                s.spawn(move |_| self.work(shared, tx));
+            }
+        });
+    }
+
+    /// One worker: claims chunks in turn, builds each into its own scratch and builder and
+    /// sends it on; stops when none is left, the run aborts, the writer is gone or a level
+    /// panicked.
+    fn work(&self, shared: &Shared, tx: SyncSender<Chunk>) {
+        let mut scratch = self.generator.new_scratch();
+        let columns = self.generator.columns();
+        let mut builder =
+            ChunkBuilder::new(self.schema.clone(), columns, self.chunking.size as usize);
+        while let Some(number) = shared.claim(self.chunking.count) {
+            let chunk = self.build(&mut scratch, &mut builder, number);
+            let panicked = matches!(chunk.batches, Err(BatchError::Panic { .. }));
+            if tx.send(chunk).is_err() || panicked {
+                break;
+            }
+        }
+    }
+
+    /// Builds chunk `number`. A panic must not leave the writer waiting for this chunk forever:
+    /// it becomes the chunk's error, which stops the run.
+    fn build(&self, scratch: &mut G::Scratch, builder: &mut ChunkBuilder, number: u64) -> Chunk {
+        let levels = self.chunking.chunk(number);
+        let mut failures = HashMap::new();
+        let built = catch_unwind(AssertUnwindSafe(|| {
+            let levels = levels.clone();
+            build_chunk(
+                self.generator,
+                scratch,
+                builder,
+                self.seed,
+                levels,
+                &mut failures,
+            )
+        }));
+        let batches = match built {
+            Ok(b) => b.map_err(BatchError::from),
+            Err(payload) => Err(BatchError::Panic {
+                first: levels.start,
+                end: levels.end,
+                message: panic_message(payload.as_ref()),
+            }),
+        };
+        Chunk {
+            number,
+            batches,
+            failures,
+        }
+    }
+}
+
+/// A pool of `threads` named workers.
+fn worker_pool(threads: usize) -> Result<rayon::ThreadPool, BatchError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("warren-worker-{i}"))
+        .build()
+        .map_err(|e| BatchError::Pool {
+            threads,
+            message: e.to_string(),
         })
-        .transpose()
+}
+
+/// The run's two sides: `workers` build chunks on `pool` (from a thread of their own) while this
+/// thread writes them into `writer` in index order, counting into `summary` and `progress`.
+fn generate_in_order<G: Generator, S: BatchSink>(
+    workers: &Workers<'_, G>,
+    pool: &rayon::ThreadPool,
+    writer: &mut S,
+    summary: &mut BatchSummary,
+    progress: &Progress,
+) -> Result<(), BatchError> {
+    let shared = Shared {
+        next: AtomicU64::new(0),
+        abort: AtomicBool::new(false),
+        window: Window::new(workers.threads),
+    };
+    let (tx, rx) = sync_channel::<Chunk>(shared.window.size as usize);
+    std::thread::scope(|scope| {
+        let shared = &shared;
+        scope.spawn(move || workers.run(pool, shared, tx));
+        let outcome = write_in_order(rx.iter(), writer, summary, &shared.window, |number| {
+            let levels = workers.chunking.chunk(number);
+            progress.advance(levels.end - levels.start)
+        });
+        if outcome.is_err() {
+            shared.abort();
+            drop(rx);
+        }
+        outcome
+    })
 }
 
 /// Generates this shard's levels of the run into `writer` (an archive, or any [`BatchSink`])
-/// and finishes it with `footer` metadata plus the level and failure counts.
+/// and finishes it with `footer` metadata plus the level and failure counts ([`RunFooter`]).
 pub fn run<G: Generator, S: BatchSink>(
     generator: &G,
     schema: Arc<Schema>,
@@ -246,123 +393,26 @@ pub fn run<G: Generator, S: BatchSink>(
     mut footer: Vec<(String, String)>,
 ) -> Result<BatchSummary, BatchError> {
     let started = Instant::now();
-    let range = opts.shard.range(opts.count);
-    let range = opts.start + range.start..opts.start + range.end;
-    let chunk_size = opts.chunk_size.max(1) as u64;
-    let chunks = (range.end - range.start).div_ceil(chunk_size);
-    let threads = if opts.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        opts.threads
+    let chunking = Chunking::new(opts);
+    let threads = resolve_threads(opts.threads);
+    let pool = worker_pool(threads)?;
+    let workers = Workers {
+        generator,
+        schema: &schema,
+        seed: opts.seed,
+        chunking: &chunking,
+        threads,
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("warren-worker-{i}"))
-        .build()
-        .map_err(|e| BatchError::Pool {
-            threads,
-            message: e.to_string(),
-        })?;
-    // PERF: two chunks per worker in flight keeps every core busy while the writer drains,
-    // and bounds memory to (2 * threads + 2) chunks.
-    let window = Window {
-        written: Mutex::new(0),
-        advanced: Condvar::new(),
-        size: 2 * threads as u64 + 2,
-    };
-    let next = AtomicU64::new(0);
-    let abort = AtomicBool::new(false);
-    let (tx, rx) = sync_channel::<Chunk>(window.size as usize);
-    let columns = generator.columns();
-    let progress = Progress::new(range.end - range.start, opts.progress);
+    let progress = Progress::new(chunking.levels(), opts.progress);
     let mut summary = BatchSummary::default();
-
-    let result = std::thread::scope(|scope| {
-        let (window, next, abort, schema) = (&window, &next, &abort, &schema);
-        scope.spawn(move || {
-            pool.scope(|s| {
-                for _ in 0..threads {
-                    let tx = tx.clone();
-                    s.spawn(move |_| {
-                        let mut scratch = generator.new_scratch();
-                        let mut builder =
-                            ChunkBuilder::new(schema.clone(), columns, chunk_size as usize);
-                        loop {
-                            let number = next.fetch_add(1, Ordering::Relaxed);
-                            if number >= chunks || !window.wait_for(number, abort) {
-                                break;
-                            }
-                            let lo = range.start + number * chunk_size;
-                            let hi = (lo + chunk_size).min(range.end);
-                            let mut failures = HashMap::new();
-                            // A panic must not leave the writer waiting for this chunk forever:
-                            // it travels to the writer as an error and stops the run.
-                            let built = catch_unwind(AssertUnwindSafe(|| {
-                                build_chunk(
-                                    generator,
-                                    &mut scratch,
-                                    &mut builder,
-                                    opts.seed,
-                                    lo,
-                                    hi,
-                                    &mut failures,
-                                )
-                            }));
-                            let (batches, panicked) = match built {
-                                Ok(b) => (b.map_err(BatchError::from), false),
-                                Err(payload) => {
-                                    let message = panic_message(payload.as_ref());
-                                    (
-                                        Err(BatchError::Panic {
-                                            first: lo,
-                                            end: hi,
-                                            message,
-                                        }),
-                                        true,
-                                    )
-                                }
-                            };
-                            let chunk = Chunk {
-                                number,
-                                batches,
-                                failures,
-                            };
-                            if tx.send(chunk).is_err() || panicked {
-                                break;
-                            }
-                        }
-                    });
-                }
-            });
-            drop(tx);
-        });
-
-        // The writer: this thread, in chunk order.
-        let outcome = write_in_order(rx.iter(), &mut writer, &mut summary, window, |expect| {
-            progress.advance(chunk_size.min(range.end - range.start - expect * chunk_size))
-        });
-        if outcome.is_err() {
-            // Set under the window's lock, so a worker cannot test the flag, miss this
-            // notification and sleep forever.
-            {
-                let _written = window.written.lock().expect("window lock");
-                abort.store(true, Ordering::Relaxed);
-            }
-            window.advanced.notify_all();
-            drop(rx);
-        }
-        outcome
-    });
+    let outcome = generate_in_order(&workers, &pool, &mut writer, &mut summary, &progress);
     progress.finish();
-    result?;
-    footer.push((
-        crate::archive::FOOTER_LEVELS.to_string(),
-        summary.levels.to_string(),
-    ));
-    footer.push((
-        crate::archive::FOOTER_FAILURES.to_string(),
-        failures_json(&summary.failure_reasons),
-    ));
+    outcome?;
+    let counts = RunFooter {
+        levels: summary.levels,
+        failures: summary.failure_reasons.clone(),
+    };
+    footer.extend(counts.to_metadata());
     summary.bytes = writer.finish(&footer)?;
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
@@ -413,59 +463,6 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     } else {
         "unknown panic".to_string()
     }
-}
-
-/// `{"reason": count, ...}`.
-pub fn failures_json(reasons: &BTreeMap<String, u64>) -> String {
-    let body: Vec<String> = reasons
-        .iter()
-        .map(|(k, v)| format!("{}:{v}", json_string(k)))
-        .collect();
-    format!("{{{}}}", body.join(","))
-}
-
-/// The failed seeds an archive's footer counts, reason -> count (none when the footer has no
-/// failure record).
-///
-/// # Errors
-/// A record that is not a JSON object of counts.
-pub fn footer_failures(archive: &crate::archive::Archive) -> Result<BTreeMap<String, u64>, String> {
-    match archive
-        .footer_metadata()
-        .get(crate::archive::FOOTER_FAILURES)
-    {
-        None => Ok(BTreeMap::new()),
-        Some(json) => serde_json::from_str(json).map_err(|e| {
-            format!(
-                "{}: footer {} `{json}` is not a JSON object of counts: {e}",
-                archive.path().display(),
-                crate::archive::FOOTER_FAILURES
-            )
-        }),
-    }
-}
-
-/// A JSON array of strings.
-pub fn json_array(items: &[String]) -> String {
-    let body: Vec<String> = items.iter().map(|s| json_string(s)).collect();
-    format!("[{}]", body.join(","))
-}
-
-/// A JSON string literal.
-pub fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]

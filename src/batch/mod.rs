@@ -8,8 +8,5 @@ mod progress;
 mod shard;
 
 pub use check::{BatchCheck, check_levels};
-pub use engine::{
-    BatchError, BatchOptions, BatchSink, BatchSummary, failures_json, footer_failures, json_array,
-    json_string, run, run_metadata, stored_files,
-};
-pub use shard::{Shard, ShardArg, ShardMeta};
+pub use engine::{BatchError, BatchOptions, BatchSink, BatchSummary, resolve_threads, run};
+pub use shard::{Shard, ShardArg, ShardError, ShardMeta, ShardRecord};

@@ -3,11 +3,111 @@
 //! the unsharded run. `--shard auto` takes I and N from a job array's environment: Slurm's
 //! `SLURM_ARRAY_TASK_ID` with `SLURM_ARRAY_TASK_COUNT` (or `SLURM_ARRAY_TASK_MIN`/`_MAX`), or a
 //! Kubernetes Indexed Job's `JOB_COMPLETION_INDEX` with the count on the command line
-//! (`--shard auto/N`). An archive records its shard as `I/N of C levels: START..END`
-//! ([`ShardMeta`]).
+//! (`--shard auto/N`). An archive records its shard as JSON numbers, index, count, run size and
+//! index range ([`ShardMeta`]).
 
 use std::ops::Range;
 use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// A shard that cannot be parsed, resolved or trusted.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ShardError {
+    /// The text is not `I/N`.
+    #[error("shard `{0}` is not of the form I/N")]
+    NotIOverN(String),
+    /// The text is not `I/N`, `auto` or `auto/N`.
+    #[error("shard `{0}` is not of the form I/N, auto or auto/N")]
+    NotAShardArg(String),
+    /// The index or the count is not a number.
+    #[error("shard {what} `{text}` is not a number")]
+    NotANumber {
+        /// `index` or `count`.
+        what: &'static str,
+        /// The text given.
+        text: String,
+    },
+    /// The count of `auto/N` is not a positive number.
+    #[error("shard count `{count}` of `{given}` is not a positive number")]
+    BadAutoCount {
+        /// The count's text.
+        count: String,
+        /// The whole argument.
+        given: String,
+    },
+    /// The index is not below the count (or the count is 0).
+    #[error("shard {index}/{count}: need 0 <= I < N")]
+    OutOfRange {
+        /// The index.
+        index: u64,
+        /// The count.
+        count: u64,
+    },
+    /// `--shard auto` found a job array variable that is not a number.
+    #[error("--shard auto: {key}=`{value}` is not a number")]
+    EnvNotANumber {
+        /// The variable.
+        key: String,
+        /// Its value.
+        value: String,
+    },
+    /// `--shard auto` found a Slurm task id outside the array's bounds.
+    #[error(
+        "--shard auto: SLURM_ARRAY_TASK_ID={id} lies outside SLURM_ARRAY_TASK_MIN..=MAX = \
+         {min}..={max}"
+    )]
+    SlurmOutside {
+        /// The task id.
+        id: u64,
+        /// The array's first id.
+        min: u64,
+        /// The array's last id.
+        max: u64,
+    },
+    /// `--shard auto` found a Slurm task id but no way to learn the array's size.
+    #[error(
+        "--shard auto: SLURM_ARRAY_TASK_ID is set but neither SLURM_ARRAY_TASK_COUNT nor \
+         SLURM_ARRAY_TASK_MIN and _MAX; give the count as --shard auto/N"
+    )]
+    SlurmWithoutCount,
+    /// The count of `--shard auto/N` disagrees with the Slurm array's.
+    #[error("--shard auto/{given}: the Slurm array has {tasks} tasks, not {given}")]
+    CountDisagrees {
+        /// The count on the command line.
+        given: u64,
+        /// The array's task count.
+        tasks: u64,
+    },
+    /// A Kubernetes Indexed Job's index without the count on the command line.
+    #[error(
+        "--shard auto: JOB_COMPLETION_INDEX={0} is set, but a Kubernetes Indexed Job does not \
+         say how many completions it has; give the count as --shard auto/N"
+    )]
+    KubernetesWithoutCount(u64),
+    /// `--shard auto` outside a job array.
+    #[error(
+        "--shard auto: no job array here (neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX \
+         is set); give the shard as I/N"
+    )]
+    NoJobArray,
+    /// The job array's variables give an impossible shard.
+    #[error("--shard auto: {0}")]
+    Auto(Box<ShardError>),
+    /// A shard record whose range is not its shard's.
+    #[error("shard {shard} of {total} levels is {expected:?}, not {found:?}")]
+    WrongRange {
+        /// The shard.
+        shard: Shard,
+        /// Levels in the run.
+        total: u64,
+        /// The shard's range.
+        expected: Range<u64>,
+        /// The range the record gives.
+        found: Range<u64>,
+    },
+}
 
 /// Shard `index` of `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,30 +131,34 @@ impl Shard {
         at(self.index)..at(self.index + 1)
     }
 
-    fn new(index: u64, count: u64) -> Result<Self, String> {
+    /// Shard `index` of `count`.
+    ///
+    /// # Errors
+    /// A zero count, or an index not below it.
+    pub fn new(index: u64, count: u64) -> Result<Self, ShardError> {
         if count == 0 || index >= count {
-            return Err(format!("shard {index}/{count}: need 0 <= I < N"));
+            return Err(ShardError::OutOfRange { index, count });
         }
         Ok(Self { index, count })
     }
 }
 
 impl FromStr for Shard {
-    type Err = String;
+    type Err = ShardError;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, ShardError> {
         let (i, n) = s
             .split_once('/')
-            .ok_or_else(|| format!("shard `{s}` is not of the form I/N"))?;
-        let index: u64 = i
-            .trim()
-            .parse()
-            .map_err(|_| format!("shard index `{i}` is not a number"))?;
-        let count: u64 = n
-            .trim()
-            .parse()
-            .map_err(|_| format!("shard count `{n}` is not a number"))?;
-        Self::new(index, count)
+            .ok_or_else(|| ShardError::NotIOverN(s.to_string()))?;
+        let number = |what, text: &str| {
+            text.trim()
+                .parse::<u64>()
+                .map_err(|_| ShardError::NotANumber {
+                    what,
+                    text: text.to_string(),
+                })
+        };
+        Self::new(number("index", i)?, number("count", n)?)
     }
 }
 
@@ -81,9 +185,9 @@ impl Default for ShardArg {
 }
 
 impl FromStr for ShardArg {
-    type Err = String;
+    type Err = ShardError;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, ShardError> {
         let Some(rest) = s.trim().strip_prefix("auto") else {
             return s.parse().map(Self::Fixed);
         };
@@ -91,13 +195,12 @@ impl FromStr for ShardArg {
             None if rest.is_empty() => Ok(Self::Auto(None)),
             Some(n) => match n.trim().parse::<u64>() {
                 Ok(n) if n > 0 => Ok(Self::Auto(Some(n))),
-                _ => Err(format!(
-                    "shard count `{n}` of `{s}` is not a positive number"
-                )),
+                _ => Err(ShardError::BadAutoCount {
+                    count: n.to_string(),
+                    given: s.to_string(),
+                }),
             },
-            None => Err(format!(
-                "shard `{s}` is not of the form I/N, auto or auto/N"
-            )),
+            None => Err(ShardError::NotAShardArg(s.to_string())),
         }
     }
 }
@@ -109,71 +212,69 @@ impl ShardArg {
     /// # Errors
     /// `auto` where no job array variable is set, a variable that is not a number, an index
     /// outside the count, or a command-line count that disagrees with Slurm's.
-    pub fn resolve(self, env: impl Fn(&str) -> Option<String>) -> Result<Shard, String> {
+    pub fn resolve(self, env: impl Fn(&str) -> Option<String>) -> Result<Shard, ShardError> {
         let given = match self {
             Self::Fixed(s) => return Ok(s),
             Self::Auto(n) => n,
         };
-        let number = |key: &str| -> Result<Option<u64>, String> {
+        let number = |key: &str| -> Result<Option<u64>, ShardError> {
             env(key)
                 .map(|v| {
                     v.trim()
                         .parse::<u64>()
-                        .map_err(|_| format!("--shard auto: {key}=`{v}` is not a number"))
+                        .map_err(|_| ShardError::EnvNotANumber {
+                            key: key.to_string(),
+                            value: v.clone(),
+                        })
                 })
                 .transpose()
         };
+        let auto = |e| ShardError::Auto(Box::new(e));
         if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
-            let (count, index) = match (
+            let (index, count) = slurm_shard(
+                id,
                 number("SLURM_ARRAY_TASK_COUNT")?,
-                number("SLURM_ARRAY_TASK_MIN")?,
-                number("SLURM_ARRAY_TASK_MAX")?,
-            ) {
-                (_, Some(min), Some(max)) if min <= id && id <= max => (max - min + 1, id - min),
-                (_, Some(min), Some(max)) => {
-                    return Err(format!(
-                        "--shard auto: SLURM_ARRAY_TASK_ID={id} lies outside \
-                         SLURM_ARRAY_TASK_MIN..=MAX = {min}..={max}"
-                    ));
-                }
-                (Some(count), _, _) => (count, id),
-                (None, _, _) => match given {
-                    Some(n) => (n, id),
-                    None => {
-                        return Err("--shard auto: SLURM_ARRAY_TASK_ID is set but neither \
-                                    SLURM_ARRAY_TASK_COUNT nor SLURM_ARRAY_TASK_MIN and _MAX; \
-                                    give the count as --shard auto/N"
-                            .to_string());
-                    }
-                },
-            };
-            if let Some(n) = given.filter(|&n| n != count) {
-                return Err(format!(
-                    "--shard auto/{n}: the Slurm array has {count} tasks, not {n}"
-                ));
-            }
-            return Shard::new(index, count).map_err(|e| format!("--shard auto: {e}"));
+                number("SLURM_ARRAY_TASK_MIN")?.zip(number("SLURM_ARRAY_TASK_MAX")?),
+                given,
+            )?;
+            return Shard::new(index, count).map_err(auto);
         }
         if let Some(index) = number("JOB_COMPLETION_INDEX")? {
-            let Some(count) = given else {
-                return Err(format!(
-                    "--shard auto: JOB_COMPLETION_INDEX={index} is set, but a Kubernetes \
-                     Indexed Job does not say how many completions it has; give the count as \
-                     --shard auto/N"
-                ));
-            };
-            return Shard::new(index, count).map_err(|e| format!("--shard auto: {e}"));
+            let count = given.ok_or(ShardError::KubernetesWithoutCount(index))?;
+            return Shard::new(index, count).map_err(auto);
         }
-        Err(
-            "--shard auto: no job array here (neither SLURM_ARRAY_TASK_ID nor \
-             JOB_COMPLETION_INDEX is set); give the shard as I/N"
-                .to_string(),
-        )
+        Err(ShardError::NoJobArray)
     }
 }
 
-/// An archive's shard record, `I/N of C levels: START..END` (the `warren.shard` metadata).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The `(index, count)` of Slurm task `id` of an array of `count` tasks or of ids
+/// `min..=max`, checked against the command line's count `given`.
+fn slurm_shard(
+    id: u64,
+    count: Option<u64>,
+    bounds: Option<(u64, u64)>,
+    given: Option<u64>,
+) -> Result<(u64, u64), ShardError> {
+    let (count, index) = match (count, bounds) {
+        (_, Some((min, max))) if min <= id && id <= max => (max - min + 1, id - min),
+        (_, Some((min, max))) => return Err(ShardError::SlurmOutside { id, min, max }),
+        (Some(count), None) => (count, id),
+        (None, None) => (given.ok_or(ShardError::SlurmWithoutCount)?, id),
+    };
+    match given {
+        Some(n) if n != count => Err(ShardError::CountDisagrees {
+            given: n,
+            tasks: count,
+        }),
+        _ => Ok((index, count)),
+    }
+}
+
+/// An archive's shard record (the `warren.shard` metadata), stored as JSON numbers:
+/// `{"index":1,"count":4,"total":1000,"start":250,"end":500}`. Reading it checks that the
+/// range is the shard's range of the run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "ShardRecord", try_from = "ShardRecord")]
 pub struct ShardMeta {
     /// The shard.
     pub shard: Shard,
@@ -181,6 +282,22 @@ pub struct ShardMeta {
     pub total: u64,
     /// The shard's index range.
     pub range: Range<u64>,
+}
+
+/// [`ShardMeta`] as stored: flat numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShardRecord {
+    /// Zero-based shard number.
+    pub index: u64,
+    /// Number of shards.
+    pub count: u64,
+    /// Levels in the whole run.
+    pub total: u64,
+    /// The shard's first index.
+    pub start: u64,
+    /// One past its last index.
+    pub end: u64,
 }
 
 impl ShardMeta {
@@ -194,36 +311,44 @@ impl ShardMeta {
     }
 }
 
+impl From<ShardMeta> for ShardRecord {
+    fn from(m: ShardMeta) -> Self {
+        Self {
+            index: m.shard.index,
+            count: m.shard.count,
+            total: m.total,
+            start: m.range.start,
+            end: m.range.end,
+        }
+    }
+}
+
+impl TryFrom<ShardRecord> for ShardMeta {
+    type Error = ShardError;
+
+    /// Checks the shard and that the record's range is its range of the run.
+    fn try_from(r: ShardRecord) -> Result<Self, ShardError> {
+        let meta = Self::new(Shard::new(r.index, r.count)?, r.total);
+        if meta.range != (r.start..r.end) {
+            return Err(ShardError::WrongRange {
+                shard: meta.shard,
+                total: meta.total,
+                expected: meta.range,
+                found: r.start..r.end,
+            });
+        }
+        Ok(meta)
+    }
+}
+
 impl std::fmt::Display for ShardMeta {
+    /// `I/N of C levels: START..END`, for people.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
             "{} of {} levels: {}..{}",
             self.shard, self.total, self.range.start, self.range.end
         )
-    }
-}
-
-impl FromStr for ShardMeta {
-    type Err = String;
-
-    /// Parses the record and checks that its range is the shard's.
-    fn from_str(s: &str) -> Result<Self, String> {
-        let bad = || format!("shard record `{s}` is not `I/N of C levels: START..END`");
-        let (shard, rest) = s.split_once(" of ").ok_or_else(bad)?;
-        let (total, range) = rest.split_once(" levels: ").ok_or_else(bad)?;
-        let (start, end) = range.split_once("..").ok_or_else(bad)?;
-        let shard: Shard = shard.parse()?;
-        let total: u64 = total.parse().map_err(|_| bad())?;
-        let range = start.parse().map_err(|_| bad())?..end.parse().map_err(|_| bad())?;
-        let meta = Self::new(shard, total);
-        if meta.range != range {
-            return Err(format!(
-                "shard record `{s}`: shard {shard} of {total} levels is {:?}, not {range:?}",
-                meta.range
-            ));
-        }
-        Ok(meta)
     }
 }
 
@@ -322,7 +447,7 @@ mod tests {
             ),
         ];
         for (vars, arg, want) in cases {
-            let e = arg.resolve(env(vars)).unwrap_err();
+            let e = arg.resolve(env(vars)).unwrap_err().to_string();
             assert!(e.contains(want), "{vars:?}: {e}");
         }
         assert!("auto/0".parse::<ShardArg>().is_err());
@@ -330,12 +455,34 @@ mod tests {
     }
 
     #[test]
-    fn shard_records_round_trip_and_check_their_range() {
+    fn shard_records_round_trip_as_json_numbers_and_check_their_range() {
         let meta = ShardMeta::new(Shard { index: 1, count: 4 }, 1000);
+        let json = serde_json::to_string(&meta).unwrap();
+        assert_eq!(
+            json,
+            r#"{"index":1,"count":4,"total":1000,"start":250,"end":500}"#
+        );
+        assert_eq!(serde_json::from_str::<ShardMeta>(&json).unwrap(), meta);
         assert_eq!(meta.to_string(), "1/4 of 1000 levels: 250..500");
-        assert_eq!(meta.to_string().parse::<ShardMeta>(), Ok(meta));
-        assert!("1/4 of 1000 levels: 250..501".parse::<ShardMeta>().is_err());
-        assert!("1/4 of many levels: 250..500".parse::<ShardMeta>().is_err());
-        assert!("garbage".parse::<ShardMeta>().is_err());
+        let record = |index, count, end| ShardRecord {
+            index,
+            count,
+            total: 1000,
+            start: 250,
+            end,
+        };
+        let e = ShardMeta::try_from(record(1, 4, 501)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "shard 1/4 of 1000 levels is 250..500, not 250..501"
+        );
+        assert!(matches!(
+            ShardMeta::try_from(record(4, 4, 500)),
+            Err(ShardError::OutOfRange { index: 4, count: 4 })
+        ));
+        let through_serde = r#"{"index":1,"count":4,"total":1000,"start":250,"end":501}"#;
+        assert!(serde_json::from_str::<ShardMeta>(through_serde).is_err());
+        assert!(serde_json::from_str::<ShardMeta>(r#"{"index":1,"count":4}"#).is_err());
+        assert!(serde_json::from_str::<ShardMeta>("\"1/4 of 1000 levels: 250..500\"").is_err());
     }
 }

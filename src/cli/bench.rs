@@ -11,11 +11,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+use serde::{Serialize, Serializer};
 
 use super::flamegraph::Flamegraph;
 use super::thousands;
 use crate::batch::bench::{BenchPlan, KindReport, bench_kind};
-use crate::batch::json_string;
+use crate::batch::resolve_threads;
 use crate::core::generator::Generator;
 use crate::profile::{GeneratorTask, KINDS, Profile};
 
@@ -115,9 +116,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .map_or_else(|| n.clone(), |s| s.to_string_lossy().into_owned())
         })
         .collect();
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = resolve_threads(0);
     if args.json {
-        println!("{}", json(&reports, &labels, cores, args.seed));
+        println!("{}", json(&reports, &labels, cores, args.seed)?);
     } else {
         print!("{}", table(&reports, &labels, cores, args.seed));
     }
@@ -242,56 +243,82 @@ fn figure(x: f64) -> String {
     }
 }
 
+/// `bench --json`: the machine, the date and one object per kind.
+#[derive(Serialize)]
+struct BenchJson<'a> {
+    version: &'static str,
+    date: String,
+    cores: usize,
+    seed: u64,
+    kinds: Vec<KindJson<'a>>,
+}
+
+/// One kind's report in `bench --json` (non-finite numbers are `null`).
+#[derive(Serialize)]
+struct KindJson<'a> {
+    profile: &'a str,
+    kind: &'a str,
+    levels: u64,
+    failures: u64,
+    levels_per_second_per_core: f64,
+    us_median: f64,
+    us_p99: f64,
+    one_thread_levels_per_second: f64,
+    threads: usize,
+    all_threads_levels_per_second: f64,
+    scaling: f64,
+    archive_mb_per_second: f64,
+    archive_mb: f64,
+    allocations_per_level: Option<f64>,
+    peak_rss_mb: Option<f64>,
+    stages: Stages<'a>,
+}
+
+/// Stage shares as a JSON object in stage order.
+struct Stages<'a>(&'a [(&'static str, f64)]);
+
+impl Serialize for Stages<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(name, share)| (name, share)))
+    }
+}
+
 /// The reports as one JSON object.
-fn json(reports: &[KindReport], labels: &[String], cores: usize, seed: u64) -> String {
-    let num = |x: f64| {
-        if x.is_finite() {
-            format!("{x}")
-        } else {
-            "null".into()
-        }
-    };
-    let opt = |x: Option<f64>| x.map_or("null".into(), num);
-    let kinds: Vec<String> = reports
+fn json(
+    reports: &[KindReport],
+    labels: &[String],
+    cores: usize,
+    seed: u64,
+) -> serde_json::Result<String> {
+    let kinds = reports
         .iter()
         .zip(labels)
-        .map(|(r, label)| {
-            let stages: Vec<String> = r
-                .stages
-                .iter()
-                .map(|(n, s)| format!("{}:{}", json_string(n), num(*s)))
-                .collect();
-            format!(
-                "{{\"profile\":{},\"kind\":{},\"levels\":{},\"failures\":{},\"levels_per_second_per_core\":{},\
-                 \"us_median\":{},\"us_p99\":{},\"one_thread_levels_per_second\":{},\
-                 \"threads\":{},\"all_threads_levels_per_second\":{},\"scaling\":{},\
-                 \"archive_mb_per_second\":{},\"archive_mb\":{},\"allocations_per_level\":{},\
-                 \"peak_rss_mb\":{},\"stages\":{{{}}}}}",
-                json_string(label),
-                json_string(r.kind),
-                r.count,
-                r.failures,
-                num(r.levels_per_core),
-                num(r.median_us),
-                num(r.p99_us),
-                num(r.one_thread),
-                r.threads,
-                num(r.all_threads),
-                num(r.scaling),
-                num(r.mb_per_s),
-                num(r.archive_mb),
-                opt(r.allocations_per_level),
-                opt(r.peak_rss_mb),
-                stages.join(",")
-            )
+        .map(|(r, label)| KindJson {
+            profile: label,
+            kind: r.kind,
+            levels: r.count,
+            failures: r.failures,
+            levels_per_second_per_core: r.levels_per_core,
+            us_median: r.median_us,
+            us_p99: r.p99_us,
+            one_thread_levels_per_second: r.one_thread,
+            threads: r.threads,
+            all_threads_levels_per_second: r.all_threads,
+            scaling: r.scaling,
+            archive_mb_per_second: r.mb_per_s,
+            archive_mb: r.archive_mb,
+            allocations_per_level: r.allocations_per_level,
+            peak_rss_mb: r.peak_rss_mb,
+            stages: Stages(&r.stages),
         })
         .collect();
-    format!(
-        "{{\"version\":{},\"date\":{},\"cores\":{cores},\"seed\":{seed},\"kinds\":[{}]}}",
-        json_string(env!("CARGO_PKG_VERSION")),
-        json_string(&today()),
-        kinds.join(",")
-    )
+    serde_json::to_string(&BenchJson {
+        version: env!("CARGO_PKG_VERSION"),
+        date: today(),
+        cores,
+        seed,
+        kinds,
+    })
 }
 
 /// Today's date (UTC) as `YYYY-MM-DD`.
@@ -376,7 +403,8 @@ mod tests {
             &labels,
             2,
             7,
-        );
+        )
+        .unwrap();
         assert!(j.starts_with("{\"version\":"));
         assert!(j.contains("\"kind\":\"maze\"") && j.contains("\"kind\":\"dmg\""));
         assert!(j.contains("{\"profile\":\"dmg-small\",\"kind\":\"dmg\","));

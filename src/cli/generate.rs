@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 
-use crate::archive::{ArchiveWriter, level_schema};
-use crate::batch::{self, BatchOptions, BatchSummary, Shard, ShardArg};
+use crate::archive::{ArchiveWriter, RunMeta, level_schema};
+use crate::batch::{self, BatchOptions, BatchSummary, Shard, ShardArg, ShardMeta};
 use crate::core::generator::Generator;
 use crate::profile::{GeneratorTask, Profile};
 
@@ -58,13 +58,11 @@ impl GeneratorTask for GenerateTask<'_> {
 
     fn run<G: Generator>(self, generator: &G) -> Result<BatchSummary> {
         let args = self.args;
-        let metadata = batch::run_metadata(
-            generator,
-            &self.profile.to_toml(),
-            args.seed,
-            self.shard,
-            args.count,
-        );
+        // The files of the generator `Profile::with_generator` just built on this thread.
+        let metadata = RunMeta::new(generator, &self.profile.to_toml(), args.seed)
+            .with_shard(ShardMeta::new(self.shard, args.count))
+            .with_files(crate::core::files::last_built())
+            .to_metadata();
         let schema = Arc::new(level_schema(&generator.columns(), metadata));
         let writer = ArchiveWriter::create(&args.out, &schema)?;
         let opts = BatchOptions {
@@ -82,10 +80,7 @@ impl GeneratorTask for GenerateTask<'_> {
 
 /// Runs `generate`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let shard = args
-        .shard
-        .resolve(|key| std::env::var(key).ok())
-        .map_err(anyhow::Error::msg)?;
+    let shard = args.shard.resolve(|key| std::env::var(key).ok())?;
     let mut profile = Profile::resolve(&args.profile)?;
     for set in &args.sets {
         profile.set(set)?;
@@ -122,7 +117,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let reasons = if summary.failure_reasons.is_empty() {
             String::new()
         } else {
-            format!(" {}", batch::failures_json(&summary.failure_reasons))
+            format!(" {}", serde_json::to_string(&summary.failure_reasons)?)
         };
         eprintln!(
             "warren: {} {} levels, {} failures{reasons}, {:.2} s, {} levels/s, {:.1} MB written to {}",

@@ -10,7 +10,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, UInt32Type};
 use arrow_schema::DataType;
 
-use crate::archive::{self, Archive, DOC_KEY};
+use crate::archive::{Archive, DOC_KEY, FORMAT_VERSION, RunFooter, RunMeta};
 
 /// Arguments of `inspect`.
 #[derive(clap::Args, Debug)]
@@ -58,18 +58,20 @@ impl Stat {
 /// Runs `inspect`.
 pub fn run(args: Args) -> Result<ExitCode> {
     let archive = Archive::open(&args.file)?;
+    let run = RunMeta::from_archive(&archive)?;
+    let footer = RunFooter::from_archive(&archive)?;
     let schema = archive.schema().clone();
-    let metrics: Vec<(usize, String, String)> = schema
-        .fields()
+    let columns = archive.columns()?;
+    // Extra (list, binary, text) columns are documented too but listed with the schema.
+    let metrics: Vec<(usize, String, String)> = columns
+        .metrics
         .iter()
-        .enumerate()
-        // Metric columns are the documented plain number columns; extra (list, binary, text)
-        // columns are documented too but listed with the schema.
-        .filter(|(_, f)| matches!(f.data_type(), DataType::UInt32 | DataType::Float32))
-        .filter_map(|(i, f)| {
-            f.metadata()
-                .get(DOC_KEY)
-                .map(|d| (i, f.name().clone(), d.clone()))
+        .filter_map(|m| {
+            Some((
+                schema.index_of(&m.name).ok()?,
+                m.name.clone(),
+                m.doc.clone(),
+            ))
         })
         .collect();
     let mut stats = vec![Stat::default(); metrics.len()];
@@ -101,27 +103,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         }
     }
-    let meta = |k: &str| archive.meta(k).unwrap_or("?").to_string();
-    println!("file         {}", args.file.display());
-    println!("size         {:.1} MB", archive.file_len() as f64 / 1e6);
-    println!("generator    {}", meta(archive::META_GENERATOR));
-    println!("version      {}", meta(archive::META_VERSION));
-    println!("master seed  {}", meta(archive::META_MASTER_SEED));
-    println!("shard        {}", meta(archive::META_SHARD));
-    if let Ok(Some(files)) = crate::batch::stored_files(archive.meta(archive::META_FILES)) {
-        let listed: Vec<String> = files
-            .iter()
-            .map(|(path, text)| format!("{path} ({} bytes)", text.len()))
-            .collect();
-        println!("files        {} (stored)", listed.join(", "));
-    }
-    println!("levels       {}", super::thousands(rows));
-    let footer = archive.footer_metadata();
-    if let Some(f) = footer.get(archive::FOOTER_FAILURES) {
-        println!("failures     {f}");
-    }
-    println!("batches      {}", archive.batch_count());
-    println!("cell codes   {}", meta(archive::META_CELL_CODES));
+    print_run(&args, &archive, &run, &footer, rows)?;
     println!("\nschema");
     for f in schema.fields() {
         let is_metric = metrics.iter().any(|(_, name, _)| name == f.name());
@@ -152,9 +134,49 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
     if args.profile {
-        println!("\nprofile\n{}", meta(archive::META_PROFILE));
+        println!("\nprofile\n{}", run.profile);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The lines about the run: file, size, what the metadata says, level and failure counts.
+fn print_run(
+    args: &Args,
+    archive: &Archive,
+    run: &RunMeta,
+    footer: &RunFooter,
+    rows: u64,
+) -> Result<()> {
+    println!("file         {}", args.file.display());
+    println!("size         {:.1} MB", archive.file_len() as f64 / 1e6);
+    println!("generator    {}", run.generator);
+    println!(
+        "version      {} (archive format {FORMAT_VERSION})",
+        run.version
+    );
+    println!("master seed  {}", run.master_seed);
+    match &run.shard {
+        Some(shard) => println!("shard        {shard}"),
+        None => println!("shard        none (not a shard of a run)"),
+    }
+    if !run.files.is_empty() {
+        let listed: Vec<String> = run
+            .files
+            .iter()
+            .map(|(path, text)| format!("{path} ({} bytes)", text.len()))
+            .collect();
+        println!("files        {} (stored)", listed.join(", "));
+    }
+    println!("levels       {}", super::thousands(rows));
+    println!("failures     {}", serde_json::to_string(&footer.failures)?);
+    println!("batches      {}", archive.batch_count());
+    let codes: Vec<String> = run
+        .cell_codes
+        .iter()
+        .map(|(code, name)| format!("{code} {name}"))
+        .collect();
+    println!("cell codes   {}", codes.join(", "));
+    Ok(())
 }
 
 /// Integers without decimals, other values with three.

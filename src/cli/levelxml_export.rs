@@ -21,7 +21,7 @@ use arrow_array::types::UInt64Type;
 use rayon::prelude::*;
 
 use super::write_atomic;
-use crate::archive::{self, Archive};
+use crate::archive::{Archive, RunMeta};
 use crate::coloring::puzzle::PuzzleKind;
 use crate::levelxml::{Category, LevelList, read_level_list, write_level_list};
 use crate::profile::Profile;
@@ -53,16 +53,14 @@ fn category_of(kind: PuzzleKind) -> (&'static str, u32) {
 /// The puzzle kind of a `coloring` archive, or an error naming what the archive holds.
 fn puzzle_kind(archive: &Archive) -> Result<PuzzleKind> {
     let path = archive.path().display().to_string();
-    let kind = archive
-        .meta(archive::META_GENERATOR)
-        .with_context(|| format!("{path}: no warren.generator metadata"))?;
-    if kind != "coloring" {
-        bail!("{path}: holds `{kind}` levels; export reads archives of `coloring` levels");
+    let run = RunMeta::from_archive(archive)?;
+    if run.generator != "coloring" {
+        bail!(
+            "{path}: holds `{}` levels; export reads archives of `coloring` levels",
+            run.generator
+        );
     }
-    let text = archive
-        .meta(archive::META_PROFILE)
-        .with_context(|| format!("{path}: no warren.profile metadata"))?;
-    match Profile::from_toml(text, &format!("{path} (stored profile)"))? {
+    match Profile::from_toml(&run.profile, &format!("{path} (stored profile)"))? {
         Profile::Coloring { coloring } => Ok(coloring.puzzle),
         other => bail!(
             "{path}: the stored profile is for `{}`, not `coloring`",

@@ -7,7 +7,7 @@
 //! same warren version, generator, profile and master seed for the same run size and shard
 //! count; no shard may appear twice and none may be missing; each must hold levels plus failed
 //! seeds that fill its range exactly. The merged archive keeps the shards' schema and metadata
-//! (its shard record becomes `0/1 of C levels: 0..C`), sums the footer's level and failure
+//! (its shard record becomes shard 0 of 1 over `0..C`), sums the footer's level and failure
 //! counts, carries the shards' record batches over unchanged (each CRC-checked on the way) and
 //! is written atomically: a refused or failed merge leaves no output file.
 
@@ -20,8 +20,8 @@ use anyhow::{Context, Result, bail};
 use arrow_array::RecordBatch;
 use arrow_schema::Schema;
 
-use crate::archive::{self, Archive, ArchiveWriter};
-use crate::batch::{Shard, ShardMeta, failures_json, footer_failures};
+use crate::archive::{Archive, ArchiveWriter, META_SHARD, RunFooter, RunMeta};
+use crate::batch::{Shard, ShardMeta};
 
 /// Arguments of `merge`.
 #[derive(clap::Args, Debug)]
@@ -39,117 +39,120 @@ pub struct Args {
 /// One opened shard and what it says of its run.
 struct Part {
     archive: Archive,
-    meta: ShardMeta,
-    levels: u64,
-    failures: BTreeMap<String, u64>,
+    run: RunMeta,
+    shard: ShardMeta,
+    footer: RunFooter,
 }
 
-/// The metadata every shard of one run shares, named for the error messages.
-const SAME: [(&str, &str); 4] = [
-    (archive::META_VERSION, "warren version"),
-    (archive::META_GENERATOR, "generator"),
-    (archive::META_MASTER_SEED, "master seed"),
-    (archive::META_PROFILE, "profile"),
-];
+impl Part {
+    fn name(&self) -> String {
+        self.archive.path().display().to_string()
+    }
+
+    /// What every shard of one run shares, named for the error messages: warren version,
+    /// generator, master seed, profile.
+    fn same(&self) -> [(&'static str, String); 4] {
+        [
+            ("warren version", self.run.version.clone()),
+            ("generator", self.run.generator.clone()),
+            ("master seed", self.run.master_seed.to_string()),
+            ("profile", self.run.profile.clone()),
+        ]
+    }
+}
 
 fn open(path: &Path) -> Result<Part> {
     let archive = Archive::open(path)?;
     let shown = path.display();
-    let meta = archive
-        .meta(archive::META_SHARD)
-        .with_context(|| format!("{shown}: no {} metadata", archive::META_SHARD))?
-        .parse::<ShardMeta>()
-        .map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
-    let levels = archive
-        .footer_metadata()
-        .get(archive::FOOTER_LEVELS)
-        .and_then(|v| v.parse::<u64>().ok())
-        .with_context(|| format!("{shown}: no readable {} footer", archive::FOOTER_LEVELS))?;
-    let failures = footer_failures(&archive).map_err(anyhow::Error::msg)?;
-    let failed: u64 = failures.values().sum();
-    let span = meta.range.end - meta.range.start;
-    if levels + failed != span {
+    let run = RunMeta::from_archive(&archive)?;
+    let shard = run
+        .shard
+        .clone()
+        .with_context(|| format!("{shown}: no {META_SHARD} metadata"))?;
+    let footer = RunFooter::from_archive(&archive)?;
+    let span = shard.range.end - shard.range.start;
+    if footer.levels + footer.failed() != span {
         bail!(
-            "{shown}: {levels} levels and {failed} failed seeds do not fill its range {:?} \
-             (shard {})",
-            meta.range,
-            meta.shard
+            "{shown}: {} levels and {} failed seeds do not fill its range {:?} (shard {})",
+            footer.levels,
+            footer.failed(),
+            shard.range,
+            shard.shard
         );
-    }
-    for k in SAME.iter().map(|(k, _)| *k) {
-        if archive.meta(k).is_none() {
-            bail!("{shown}: no {k} metadata");
-        }
     }
     Ok(Part {
         archive,
-        meta,
-        levels,
-        failures,
+        run,
+        shard,
+        footer,
     })
+}
+
+/// Checks that `p` comes from the same run as `first`.
+fn check_same_run(first: &Part, p: &Part) -> Result<()> {
+    for ((what, a), (_, b)) in first.same().into_iter().zip(p.same()) {
+        if a != b {
+            let short = |v: &str| !v.contains('\n') && v.len() <= 40;
+            if short(&a) && short(&b) {
+                bail!(
+                    "{}: {what} {b}, but {} has {what} {a}: not shards of one run",
+                    p.name(),
+                    first.name()
+                );
+            }
+            bail!(
+                "{}: its {what} differs from {}'s: not shards of one run",
+                p.name(),
+                first.name()
+            );
+        }
+    }
+    if p.run.files != first.run.files {
+        bail!(
+            "{}: its profile's files differ from {}'s: not shards of one run",
+            p.name(),
+            first.name()
+        );
+    }
+    let (a, b) = (&first.shard, &p.shard);
+    if (b.total, b.shard.count) != (a.total, a.shard.count) {
+        bail!(
+            "{}: shard {} of a run of {} levels, but {} is shard {} of {} levels",
+            p.name(),
+            b.shard,
+            b.total,
+            first.name(),
+            a.shard,
+            a.total
+        );
+    }
+    if p.archive.schema().fields() != first.archive.schema().fields() {
+        bail!("{}: its columns differ from {}'s", p.name(), first.name());
+    }
+    Ok(())
 }
 
 /// Checks that `parts` are every shard of one run, once each; returns them in shard order.
 fn check(mut parts: Vec<Part>) -> Result<Vec<Part>> {
-    let first = &parts[0];
-    let name = |p: &Part| p.archive.path().display().to_string();
     for p in &parts[1..] {
-        for (key, what) in SAME {
-            let (a, b) = (first.archive.meta(key), p.archive.meta(key));
-            if a != b {
-                let short = |v: &str| !v.contains('\n') && v.len() <= 40;
-                match (b.filter(|v| short(v)), a.filter(|v| short(v))) {
-                    (Some(b), Some(a)) => bail!(
-                        "{}: {what} {b}, but {} has {what} {a}: not shards of one run",
-                        name(p),
-                        name(first)
-                    ),
-                    _ => bail!(
-                        "{}: its {what} differs from {}'s: not shards of one run",
-                        name(p),
-                        name(first)
-                    ),
-                }
-            }
-        }
-        if p.archive.meta(archive::META_FILES) != first.archive.meta(archive::META_FILES) {
-            bail!(
-                "{}: its profile's files differ from {}'s: not shards of one run",
-                name(p),
-                name(first)
-            );
-        }
-        if (p.meta.total, p.meta.shard.count) != (first.meta.total, first.meta.shard.count) {
-            bail!(
-                "{}: shard {} of a run of {} levels, but {} is shard {} of {} levels",
-                name(p),
-                p.meta.shard,
-                p.meta.total,
-                name(first),
-                first.meta.shard,
-                first.meta.total
-            );
-        }
-        if p.archive.schema().fields() != first.archive.schema().fields() {
-            bail!("{}: its columns differ from {}'s", name(p), name(first));
-        }
+        check_same_run(&parts[0], p)?;
     }
-    parts.sort_by_key(|p| p.meta.shard.index);
+    parts.sort_by_key(|p| p.shard.shard.index);
     for w in parts.windows(2) {
-        if w[0].meta.shard.index == w[1].meta.shard.index {
+        if w[0].shard.shard.index == w[1].shard.shard.index {
             bail!(
                 "{} and {} are both shard {}",
-                name(&w[0]),
-                name(&w[1]),
-                w[0].meta.shard
+                w[0].name(),
+                w[1].name(),
+                w[0].shard.shard
             );
         }
     }
-    let count = parts[0].meta.shard.count;
+    let count = parts[0].shard.shard.count;
     if let Some(missing) = (0..count).find(|&i| {
         parts
             .get(i as usize)
-            .is_none_or(|p| p.meta.shard.index != i)
+            .is_none_or(|p| p.shard.shard.index != i)
     }) {
         bail!(
             "shard {} of the run is missing ({} of {count} shards given)",
@@ -185,15 +188,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .map(|p| open(p))
         .collect::<Result<Vec<_>>>()?;
     let parts = check(parts)?;
-    let first = &parts[0].archive;
-    let total = parts[0].meta.total;
-    let mut metadata = first.schema().metadata().clone();
-    metadata.insert(
-        archive::META_SHARD.to_string(),
-        ShardMeta::new(Shard::default(), total).to_string(),
-    );
+    let total = parts[0].shard.total;
+    let metadata = parts[0]
+        .run
+        .clone()
+        .with_shard(ShardMeta::new(Shard::default(), total))
+        .to_metadata();
     let schema = Arc::new(Schema::new_with_metadata(
-        first.schema().fields().clone(),
+        parts[0].archive.schema().fields().clone(),
         metadata,
     ));
     let mut writer = ArchiveWriter::create(&args.out, &schema)?;
@@ -206,26 +208,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
             writer.write(&batch)?;
             part.archive.release(i);
         }
-        levels += part.levels;
-        for (reason, n) in &part.failures {
+        levels += part.footer.levels;
+        for (reason, n) in &part.footer.failures {
             *failures.entry(reason.clone()).or_default() += n;
         }
     }
-    let footer = vec![
-        (archive::FOOTER_LEVELS.to_string(), levels.to_string()),
-        (
-            archive::FOOTER_FAILURES.to_string(),
-            failures_json(&failures),
-        ),
-    ];
-    let bytes = writer.finish(&footer)?;
+    let footer = RunFooter { levels, failures };
+    let bytes = writer.finish(&footer.to_metadata())?;
     if !args.quiet {
         eprintln!(
             "warren: merged {} shards, {} levels and {} failed seeds of {} indices, {:.1} MB \
              written to {}",
             parts.len(),
             super::thousands(levels),
-            super::thousands(failures.values().sum()),
+            super::thousands(footer.failed()),
             super::thousands(total),
             bytes as f64 / 1e6,
             args.out.display()

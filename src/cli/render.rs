@@ -1,8 +1,8 @@
 //! `warren render FILE --index I --out PIC.svg|PIC.png [--sheet CxR]`: draw one level, or a sheet
 //! of consecutive levels starting at index I.
 //!
-//! The columns to read come from the archive's schema (`drawn_columns`): grids, graphs, and
-//! with a graph its vertex tags and rooms when present. Levels with a tile map are drawn as the
+//! The columns to read come from the archive's schema (`Archive::columns`): grids,
+//! graphs, and with a graph its vertex tags and rooms when present. Levels with a tile map are drawn as the
 //! map; `--graph` draws the graph they were made from on top (see
 //! `crate::render::draw_level_with`).
 
@@ -14,8 +14,8 @@ use arrow_array::RecordBatch;
 use arrow_array::cast::AsArray;
 use arrow_array::types::UInt64Type;
 
-use crate::archive::{Archive, BatchView};
-use crate::core::generator::{Columns, Level};
+use crate::archive::{Archive, ArchiveColumns, ArchiveError, BatchView};
+use crate::core::generator::Level;
 use crate::render::{draw_sheet_with, to_png, to_svg};
 
 /// Arguments of `render`.
@@ -59,18 +59,16 @@ fn parse_sheet(s: &str) -> Result<(u32, u32)> {
     Ok((c, r))
 }
 
-/// The columns `render` reads, from the archive's column names: the grid, the graph and, when
-/// present, vertex tags (room colours) and rooms. Rule uses and metrics are not drawn.
-fn drawn_columns(names: &[&str]) -> Columns {
-    Columns {
-        grid: names.contains(&"grid"),
-        graph: names.contains(&"edge_src"),
-        tags: names.contains(&"vertex_tag"),
-        rooms: names.contains(&"room_x0"),
+/// The columns `render` reads, from the archive's schema: the grid, the graph and, when
+/// present, vertex tags (room colours) and rooms. Rule uses, extra columns and metrics are not
+/// drawn.
+fn drawn_columns(archive: &Archive) -> Result<ArchiveColumns, ArchiveError> {
+    Ok(ArchiveColumns {
         rule_uses: false,
-        metrics: &[],
-        extra: &[],
-    }
+        metrics: Vec::new(),
+        extra: Vec::new(),
+        ..archive.columns()?
+    })
 }
 
 /// Runs `render`.
@@ -85,13 +83,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ),
     };
     let archive = Archive::open(&args.file)?;
-    let names: Vec<&str> = archive
-        .schema()
-        .fields()
-        .iter()
-        .map(|f| f.name().as_str())
-        .collect();
-    let columns = drawn_columns(&names);
+    let columns = drawn_columns(&archive)?;
     if !columns.grid && !columns.graph {
         bail!(
             "{}: the archive has neither grid nor graph columns to draw",
@@ -157,23 +149,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn grammar_schema_reads_tags_and_rooms() {
-        let grammar = [
-            "index",
-            "vertex_x",
-            "vertex_tag",
-            "edge_src",
-            "room_x0",
-            "rule_uses",
-        ];
-        let columns = drawn_columns(&grammar);
-        assert!(columns.graph && columns.tags && columns.rooms);
-        assert!(!columns.grid && !columns.rule_uses);
-        let maze = drawn_columns(&["index", "vertex_x", "edge_src", "edge_flags"]);
-        assert!(maze.graph && !maze.tags && !maze.rooms);
-    }
 
     #[test]
     fn sheet_shapes_parse_and_refuse() {

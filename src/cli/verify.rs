@@ -6,11 +6,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use rayon::prelude::*;
 
-use crate::archive::{self, Archive, level_schema};
-use crate::batch::BatchCheck;
+use crate::archive::{Archive, ArchiveColumns, RunFooter, RunMeta};
+use crate::batch::{BatchCheck, ShardMeta};
 use crate::core::generator::Generator;
 use crate::profile::{GeneratorTask, Profile};
 
@@ -25,6 +25,7 @@ pub struct Args {
 }
 
 /// The outcome of checking all levels.
+#[derive(Default)]
 struct Report {
     levels: u64,
     violations: Vec<String>,
@@ -33,144 +34,127 @@ struct Report {
     last_index: Option<u64>,
 }
 
+impl Report {
+    /// Adds batch `b`'s check, in batch order: indices must keep ascending across batches.
+    fn add(&mut self, b: usize, check: BatchCheck) {
+        if check.rows > 0 {
+            if let Some(p) = self.last_index
+                && check.first <= p
+            {
+                self.violation_count += 1;
+                self.violations
+                    .push(format!("batch {b}: index {} follows {p}", check.first));
+            }
+            self.first_index.get_or_insert(check.first);
+            self.last_index = Some(check.last);
+        }
+        self.levels += check.rows;
+        self.violation_count += check.count;
+        self.violations.extend(check.shown);
+    }
+}
+
 struct VerifyTask<'a> {
     archive: &'a Archive,
+    /// The archive's columns, read from its schema.
+    columns: &'a ArchiveColumns,
     master_seed: u64,
     show: usize,
     /// Compare each level with a fresh generation (only when this warren wrote the file).
     regenerate: bool,
 }
 
+impl VerifyTask<'_> {
+    /// Checks the levels of batch `b`. A failed checksum is a violation, not the end: the batch
+    /// is decoded anyway to name the damaged levels.
+    fn check_batch<G: Generator>(&self, generator: &G, b: usize) -> Result<BatchCheck> {
+        let archive = self.archive;
+        let checksum = archive.check_batch(b).err().map(|e| e.to_string());
+        let batch = archive.batch_unchecked(b)?;
+        let mut check = crate::batch::check_levels(
+            generator,
+            &batch,
+            self.master_seed,
+            self.regenerate,
+            self.show,
+        )
+        .map_err(|e| anyhow::anyhow!("{}: batch {b}: {e}", archive.path().display()))?;
+        if let Some(e) = checksum {
+            check.count += 1;
+            check.shown.insert(0, e);
+        }
+        drop(batch);
+        archive.release(b);
+        Ok(check)
+    }
+}
+
 impl GeneratorTask for VerifyTask<'_> {
     type Output = Result<Report>;
 
     fn run<G: Generator>(self, generator: &G) -> Result<Report> {
-        let archive = self.archive;
-        let columns = generator.columns();
-        let expected = level_schema(&columns, Default::default());
-        let actual = archive.schema();
-        if actual.fields().len() != expected.fields().len()
-            || actual
-                .fields()
-                .iter()
-                .zip(expected.fields())
-                .any(|(a, e)| a.name() != e.name() || a.data_type() != e.data_type())
+        if !self
+            .columns
+            .same_layout(&ArchiveColumns::from(generator.columns()))
         {
             bail!(
                 "{}: columns do not match what the profile's generator writes",
-                archive.path().display()
+                self.archive.path().display()
             );
         }
-        // Per batch: (first index, last index, rows, violations, violation count).
-        let per_batch: Vec<Result<BatchCheck>> = (0..archive.batch_count())
+        let per_batch: Vec<Result<BatchCheck>> = (0..self.archive.batch_count())
             .into_par_iter()
-            .map(|b| {
-                // A failed checksum is a violation, not the end: decode anyway to name the
-                // damaged levels.
-                let checksum = archive.check_batch(b).err().map(|e| e.to_string());
-                let batch = archive.batch_unchecked(b)?;
-                let check = crate::batch::check_levels(
-                    generator,
-                    &batch,
-                    self.master_seed,
-                    self.regenerate,
-                    self.show,
-                )
-                .map_err(|r| anyhow::anyhow!("{}: batch {b}: {r}", archive.path().display()))?;
-                let BatchCheck {
-                    first,
-                    last,
-                    rows,
-                    mut shown,
-                    mut count,
-                } = check;
-                if let Some(e) = checksum {
-                    count += 1;
-                    shown.insert(0, e);
-                }
-                drop(batch);
-                archive.release(b);
-                Ok(BatchCheck {
-                    first,
-                    last,
-                    rows,
-                    shown,
-                    count,
-                })
-            })
+            .map(|b| self.check_batch(generator, b))
             .collect();
-        let mut report = Report {
-            levels: 0,
-            violations: Vec::new(),
-            violation_count: 0,
-            first_index: None,
-            last_index: None,
-        };
-        let mut previous_last: Option<u64> = None;
-        for (b, r) in per_batch.into_iter().enumerate() {
-            let BatchCheck {
-                first,
-                last,
-                rows,
-                shown,
-                count,
-            } = r?;
-            if rows > 0 {
-                if let Some(p) = previous_last
-                    && first <= p
-                {
-                    report.violation_count += 1;
-                    report
-                        .violations
-                        .push(format!("batch {b}: index {first} follows {p}"));
-                }
-                previous_last = Some(last);
-                report.first_index.get_or_insert(first);
-                report.last_index = Some(last);
-            }
-            report.levels += rows;
-            report.violation_count += count;
-            report.violations.extend(shown);
+        let mut report = Report::default();
+        for (b, check) in per_batch.into_iter().enumerate() {
+            report.add(b, check?);
         }
         report.violations.truncate(self.show);
         Ok(report)
     }
 }
 
-/// The shard's index range from `warren.shard` (`I/N of C levels: START..END`): every index
-/// must lie in it, and the levels written plus the seeds that failed must fill it.
-fn check_shard_range(archive: &Archive, report: &Report) -> u64 {
-    let meta = archive
-        .meta(archive::META_SHARD)
-        .map(str::parse::<crate::batch::ShardMeta>);
-    let range = match meta {
-        Some(Ok(meta)) => meta.range,
-        Some(Err(e)) => {
-            println!("{}: {e}", archive::META_SHARD);
-            return 1;
+/// The footer's counts against the batches: the level count must be theirs.
+fn check_footer(footer: Option<&RunFooter>, report: &Report) -> u64 {
+    match footer {
+        None => 1,
+        Some(f) if f.levels != report.levels => {
+            println!(
+                "footer says {} levels, the batches hold {}",
+                f.levels, report.levels
+            );
+            1
         }
-        None => {
-            println!("no {} metadata", archive::META_SHARD);
-            return 1;
-        }
+        Some(_) => 0,
+    }
+}
+
+/// The shard's index range (`warren.shard`): every index must lie in it, and the levels
+/// written plus the seeds that failed (when the footer counts them) must fill it.
+fn check_shard_range(
+    shard: Option<&ShardMeta>,
+    footer: Option<&RunFooter>,
+    report: &Report,
+) -> u64 {
+    let Some(shard) = shard else {
+        println!("no {} metadata", crate::archive::META_SHARD);
+        return 1;
     };
+    let range = &shard.range;
     let mut violations = 0;
     let (first, last) = (report.first_index, report.last_index);
     if first.is_some_and(|f| f < range.start) || last.is_some_and(|l| l >= range.end) {
         println!("indices {first:?}..={last:?} fall outside the shard's range {range:?}");
         violations += 1;
     }
-    let failures = match crate::batch::footer_failures(archive) {
-        Ok(f) => f.values().sum::<u64>(),
-        Err(e) => {
-            println!("{e}");
-            return 1;
-        }
-    };
-    if report.levels + failures != range.end - range.start {
+    if let Some(footer) = footer
+        && report.levels + footer.failed() != range.end - range.start
+    {
         println!(
-            "{} levels and {failures} failed seeds do not fill the shard's range {range:?}",
-            report.levels
+            "{} levels and {} failed seeds do not fill the shard's range {range:?}",
+            report.levels,
+            footer.failed()
         );
         violations += 1;
     }
@@ -181,67 +165,47 @@ fn check_shard_range(archive: &Archive, report: &Report) -> u64 {
 pub fn run(args: Args) -> Result<ExitCode> {
     let archive = Archive::open(&args.file)?;
     let path = args.file.display().to_string();
-    let kind = archive
-        .meta(archive::META_GENERATOR)
-        .with_context(|| format!("{path}: no warren.generator metadata"))?;
-    let profile_text = archive
-        .meta(archive::META_PROFILE)
-        .with_context(|| format!("{path}: no warren.profile metadata"))?;
-    let profile = Profile::from_toml(profile_text, &format!("{path} (stored profile)"))?;
-    if profile.kind() != kind {
+    let meta = RunMeta::from_archive(&archive)?;
+    let columns = archive.columns()?;
+    let profile = Profile::from_toml(&meta.profile, &format!("{path} (stored profile)"))?;
+    if profile.kind() != meta.generator {
         bail!(
-            "{path}: stored profile is for `{}` but the file says `{kind}`",
-            profile.kind()
+            "{path}: stored profile is for `{}` but the file says `{}`",
+            profile.kind(),
+            meta.generator
         );
     }
-    let master_seed: u64 = archive
-        .meta(archive::META_MASTER_SEED)
-        .and_then(|s| s.parse().ok())
-        .with_context(|| format!("{path}: no valid warren.master_seed metadata"))?;
     // Levels are reproducible by the version that generated them; another version's
     // generators may legitimately differ, so only its invariants and integrity are checked.
-    let written_by = archive
-        .meta(archive::META_VERSION)
-        .unwrap_or("an unknown version");
-    let same_version = written_by == env!("CARGO_PKG_VERSION");
+    let same_version = meta.version == env!("CARGO_PKG_VERSION");
     if !same_version {
         eprintln!(
-            "warren: note: {path} was written by warren {written_by}, this is {}: levels are \
-             checked but not compared with a fresh generation",
+            "warren: note: {path} was written by warren {}, this is {}: levels are checked but \
+             not compared with a fresh generation",
+            meta.version,
             env!("CARGO_PKG_VERSION")
         );
     }
-    // The profile's files as stored with the levels, when the archive carries them: the
-    // generator is built from those alone, whatever the folder or the files on disk now.
-    let files = crate::batch::stored_files(archive.meta(archive::META_FILES))
-        .map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
     let task = VerifyTask {
         archive: &archive,
-        master_seed,
+        columns: &columns,
+        master_seed: meta.master_seed,
         show: args.show,
         regenerate: same_version,
     };
-    let report = match files {
-        Some(files) => crate::core::files::with_embedded(files, || profile.with_generator(task)),
-        None => profile.with_generator(task),
-    }??;
-    let mut violations = report.violation_count;
-    if let Some(levels) = archive.footer_metadata().get(archive::FOOTER_LEVELS) {
-        if levels.parse::<u64>().ok() != Some(report.levels) {
-            violations += 1;
-            println!(
-                "footer says {levels} levels, the batches hold {}",
-                report.levels
-            );
-        }
+    // The profile's files as stored with the levels: the generator is built from those alone,
+    // whatever the folder or the files on disk now.
+    let report = if meta.files.is_empty() {
+        profile.with_generator(task)
     } else {
-        violations += 1;
-        println!(
-            "footer has no {} entry (the run did not finish?)",
-            archive::FOOTER_LEVELS
-        );
-    }
-    violations += check_shard_range(&archive, &report);
+        crate::core::files::with_embedded(meta.files.clone(), || profile.with_generator(task))
+    }??;
+    let footer = RunFooter::from_metadata(archive.footer_metadata())
+        .inspect_err(|e| println!("footer: {e} (did the run finish?)"))
+        .ok();
+    let mut violations = report.violation_count;
+    violations += check_footer(footer.as_ref(), &report);
+    violations += check_shard_range(meta.shard.as_ref(), footer.as_ref(), &report);
     for v in &report.violations {
         println!("{v}");
     }

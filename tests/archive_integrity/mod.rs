@@ -1,5 +1,8 @@
 //! Archives as written: `verify` accepts fresh ones and catches tampering, an interrupted run
 //! leaves no file under the final name, `inspect` summarises, and seed 001's merging holds.
+//! `format`: the metadata as stored, and archives of an older format.
+
+mod format;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

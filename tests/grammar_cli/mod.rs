@@ -12,7 +12,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Int32Type, UInt16Type, UInt32Type};
 use arrow_array::{Array, ArrowPrimitiveType, RecordBatch};
 use warren::archive::{
-    Archive, ArchiveWriter, BatchView, ChunkBuilder, FOOTER_BATCH_CRC32, META_RULES, META_TAGS,
+    Archive, ArchiveColumns, ArchiveWriter, BatchView, ChunkBuilder, FOOTER_BATCH_CRC32, RunMeta,
 };
 use warren::core::graph::edge_flag;
 use warren::grammar::library::{self, BUILTINS};
@@ -189,44 +189,6 @@ fn list_column<T: ArrowPrimitiveType>(path: &Path, name: &str) -> Vec<Vec<T::Nat
                 .collect::<Vec<_>>()
         })
         .collect()
-}
-
-/// Parses a JSON array of strings (the `warren.tags` / `warren.rules` metadata); `None` when
-/// `text` is anything else.
-fn json_strings(text: &str) -> Option<Vec<String>> {
-    let body = text.trim().strip_prefix('[')?.strip_suffix(']')?.trim();
-    let mut out = Vec::new();
-    let mut chars = body.chars().peekable();
-    while chars.peek().is_some() {
-        if chars.next()? != '"' {
-            return None;
-        }
-        let mut s = String::new();
-        loop {
-            match chars.next()? {
-                '"' => break,
-                '\\' => match chars.next()? {
-                    'n' => s.push('\n'),
-                    'u' => {
-                        let hex: String = chars.by_ref().take(4).collect();
-                        s.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
-                    }
-                    c => s.push(c),
-                },
-                c => s.push(c),
-            }
-        }
-        out.push(s);
-        while chars.peek().is_some_and(|c| c.is_whitespace()) {
-            chars.next();
-        }
-        match chars.next() {
-            None => break,
-            Some(',') => while chars.next_if(|c| c.is_whitespace()).is_some() {},
-            Some(_) => return None,
-        }
-    }
-    Some(out)
 }
 
 /// Whether the half-open rectangles `[x0, x1) x [y0, y1)` of rooms `a` and `b` overlap (an
@@ -550,17 +512,9 @@ fn generated_grammar_levels_verify_and_rooms_never_overlap() {
     }
     let cyclic = library::load("cyclic").unwrap();
     let rule_names: Vec<String> = cyclic.rules.iter().map(|r| r.name.clone()).collect();
-    for (key, expected) in [
-        (META_TAGS, cyclic.tags.names().to_vec()),
-        (META_RULES, rule_names.clone()),
-    ] {
-        let text = archive
-            .meta(key)
-            .unwrap_or_else(|| panic!("no `{key}` metadata"));
-        let names =
-            json_strings(text).unwrap_or_else(|| panic!("{key} is not a JSON array: {text}"));
-        assert_eq!(names, expected, "{key}");
-    }
+    let run = RunMeta::from_archive(&archive).unwrap();
+    assert_eq!(run.tags, cyclic.tags.names());
+    assert_eq!(run.rules, rule_names);
 
     // The oracle itself: a room overlaps a copy of itself, not its neighbour across an edge.
     let probe = [vec![0, 0, 4], vec![0, 0, 0], vec![4, 4, 6], vec![4, 4, 4]];
@@ -704,7 +658,7 @@ fn demirogue_profile_with_the_catacomb_ruleset_verifies() {
     let catacomb = library::load("demirogue/catacomb").unwrap();
     let expected: Vec<String> = catacomb.rules.iter().map(|r| r.name.clone()).collect();
     let archive = Archive::open(&path).unwrap();
-    let rules = json_strings(archive.meta(META_RULES).expect("warren.rules")).unwrap();
+    let rules = RunMeta::from_archive(&archive).unwrap().rules;
     assert_eq!(rules, expected, "the catacomb rules were not used");
     let uses = list_column::<UInt32Type>(&path, "rule_uses");
     assert!(!uses.is_empty());
@@ -974,7 +928,7 @@ impl OwnedLevel {
 
 /// Every level of the archive at `path`, read with `generator`'s columns.
 fn owned_levels(path: &Path, generator: &GrammarGenerator) -> Vec<OwnedLevel> {
-    let columns = generator.columns();
+    let columns = ArchiveColumns::from(generator.columns());
     let mut metrics = Vec::new();
     let mut out = Vec::new();
     for batch in batches(path) {

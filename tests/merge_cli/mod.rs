@@ -83,8 +83,10 @@ fn four_slurm_shards_merged_equal_the_single_run() {
     let archive = Archive::open(&merged).unwrap();
     assert_eq!(
         archive.meta(warren::archive::META_SHARD),
-        Some("0/1 of 3000 levels: 0..3000")
+        Some(r#"{"index":0,"count":1,"total":3000,"start":0,"end":3000}"#)
     );
+    let footer = warren::archive::RunFooter::from_archive(&archive).unwrap();
+    assert_eq!((footer.levels, footer.failed()), (3000, 0));
     let output = warren([Path::new("verify"), &merged]);
     assert!(
         stdout(&output).contains(" 0 violations"),
