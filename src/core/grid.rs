@@ -37,16 +37,6 @@ pub mod cell {
     ];
 }
 
-/// The legend as the JSON object stored in `warren.cell_codes` metadata.
-pub fn cell_legend_json() -> String {
-    let body: Vec<String> = cell::NAMES
-        .iter()
-        .enumerate()
-        .map(|(code, name)| format!("\"{code}\":\"{name}\""))
-        .collect();
-    format!("{{{}}}", body.join(","))
-}
-
 /// A row-major grid of cell codes, `cells[y * width + x]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Grid {
@@ -154,14 +144,6 @@ mod tests {
         let mut seen = Vec::new();
         assert_eq!(flood4(&cells, 3, 0, 1, &mut seen), 3);
         assert!(seen[4] && !seen[8]);
-    }
-
-    #[test]
-    fn legend_lists_every_code_in_order() {
-        let json = cell_legend_json();
-        assert!(json.starts_with("{\"0\":\"wall\""));
-        assert!(json.ends_with("\"8\":\"void\"}"));
-        assert_eq!(json.matches(':').count(), cell::COUNT as usize);
     }
 
     #[test]
