@@ -30,7 +30,7 @@ pub use crate::core::error::ConfigError;
 pub use config::{Axis, Gradient, MazeConfig, Topology as MazeTopology, Weighting};
 pub use merge::{merge_dead_ends, mergeable_dead_ends};
 pub use metrics::{MAZE_METRICS, MazeMetrics};
-pub use physical::delaunay_pairs;
+pub use physical::{PhysicalError, delaunay_pairs};
 pub use spanning::{Tree, UnionFind};
 pub use topology::{Explicit, Lattice, Link, Topology};
 
@@ -273,9 +273,9 @@ fn delaunay_topology<'b>(
 ) -> Result<Explicit<'b>, GenError> {
     let mut g = Graph::new_in(bump);
     physical::jittered_points(cfg.width, cfg.height, cfg.jitter, rng, &mut g);
-    let slivers = physical::delaunay_edges(&mut g, 0, bump).map_err(|detail| GenError {
+    let slivers = physical::delaunay_edges(&mut g, 0, bump).map_err(|e| GenError {
         reason: "triangulation failed",
-        detail,
+        detail: e.to_string(),
     })?;
     if slivers > 0 {
         return Err(GenError {

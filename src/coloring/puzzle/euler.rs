@@ -102,7 +102,7 @@ pub(super) fn attempt(
     let cycle = cfg.puzzle == PuzzleKind::EulerCycle;
     jittered_points(cfg, rng, &mut s.graph);
     triangulate(&s.graph, cfg.spacing, &mut s.planar, &mut s.all)
-        .map_err(|d| fail("degenerate points", d))?;
+        .map_err(|e| fail("degenerate points", e.to_string()))?;
     let target = if cycle { 0 } else { 2 };
     let kept = even_degrees(cfg, rng, &s.all, s.graph.vertex_count(), cycle)?;
     let part = kept_component(&s.graph, &s.all, &kept, target)?;
