@@ -447,3 +447,7 @@ pub(super) fn queue_door(
         from,
     });
 }
+
+#[cfg(test)]
+#[path = "generate_passage_tests.rs"]
+mod tests;

@@ -466,6 +466,17 @@ impl Tables {
         Ok(t)
     }
 
+    /// These tables with `table` in place of the one of its kind (tests pin single rolls).
+    #[cfg(test)]
+    pub(crate) fn with_table(mut self, table: Table) -> Self {
+        let i = KINDS
+            .iter()
+            .position(|&k| k == table.kind)
+            .expect("every kind");
+        self.tables[i] = table;
+        self
+    }
+
     /// The table of `kind`.
     pub fn get(&self, kind: TableKind) -> &Table {
         &self.tables[KINDS.iter().position(|&k| k == kind).expect("every kind")]
