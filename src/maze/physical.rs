@@ -37,6 +37,10 @@ pub struct HoleScratch {
 /// # Runtime
 /// O(k * V) in the worst case for k holes (one bounded search per candidate); in practice a
 /// search ends within a few rooms because a lattice neighbourhood reconnects locally.
+// PERF: kept out of line. Inlined into the level's code (`lattice_level` is small enough to be
+// inlined into `generate`, and this into it), its loops compiled to about 8% more instructions
+// (callgrind, 2,000 mazes with holes: 4% more for the whole maze).
+#[inline(never)]
 pub fn punch_holes(
     width: u32,
     height: u32,
