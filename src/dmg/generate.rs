@@ -88,8 +88,8 @@ pub struct DungeonScratch {
     analysis: Analysis,
     floor: u32,
     placed: Vec<Placed>,
-    /// Passage stretches: first-square cursor, width, length drawn, object id.
-    stretches: Vec<(Cursor, i32, i32, u32)>,
+    /// Passage stretches drawn, for side doors when the dungeon runs out of exits.
+    stretches: Vec<Stretch>,
     /// Objects (passage stretches and chambers): kind (`PASSAGE`, `CHAMBER`) and bounding box.
     pub objects: Vec<(u8, Bbox)>,
     /// Connections between objects: `(from, to, flags)`; flags carry the door (see
@@ -185,6 +185,16 @@ struct Placed {
     left: i32,
     width: i32,
     length: i32,
+    id: u32,
+}
+
+/// A stretch of passage as drawn: its first square's cursor (the left edge), its width, the rows
+/// drawn and its object id.
+#[derive(Clone, Copy, Debug)]
+struct Stretch {
+    cursor: Cursor,
+    width: i32,
+    drawn: i32,
     id: u32,
 }
 
@@ -402,15 +412,19 @@ fn reopen(
             queue_exits(map, tables, rng, &mut s.queue, pick);
         } else {
             let pick = rng.below(s.stretches.len() as u32) as usize;
-            let (c, width, drawn, id) = s.stretches[pick];
+            let Stretch {
+                cursor: c,
+                width,
+                drawn,
+                id,
+            } = s.stretches[pick];
             let a = rng.below(drawn as u32) as i32;
             let (door, facing) = if rng.below(2) == 0 {
                 (c.map_square(a, 1), c.facing.left())
             } else {
                 (c.map_square(a, -width), c.facing.right())
             };
-            let mut beyond = Cursor::at(door.0, door.1, facing);
-            beyond.forward(1);
+            let beyond = past_door(door, facing);
             if !map.dug(door.0, door.1) && row_clear(map, &beyond, 1) {
                 queue_door(tables, rng, &mut s.queue, door, beyond, id);
             }

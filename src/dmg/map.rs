@@ -97,14 +97,6 @@ impl Cursor {
         self
     }
 
-    /// Moves `n` squares to the left without turning (right for negative `n`).
-    pub fn sidestep_left(&mut self, n: i32) -> &mut Self {
-        let (dx, dy) = self.facing.left().step();
-        self.x += dx * n;
-        self.y += dy * n;
-        self
-    }
-
     /// Turns a quarter to the left.
     pub fn turn_left(&mut self) -> &mut Self {
         self.facing = self.facing.left();

@@ -4,7 +4,8 @@
 //! - [`map`]: the grid, and the cursor (position, facing, object-to-map offset) that draws;
 //! - [`chamber`]: placing a chamber at the end of a passage;
 //! - [`tables`]: the random tables, as validated data files;
-//! - [`generate`]: the macro loop (start area, exits explored breadth-first).
+//! - [`generate`]: the macro loop (start area, exits explored breadth-first);
+//! - `verify`: re-checking a stored dungeon from its columns.
 //!
 //! A level is stored as its grid (cell codes of DESIGN.md), its objects as a graph (a vertex per
 //! passage stretch or chamber at the centre of its box, tag 0 passage, 1 chamber; an edge per
@@ -15,6 +16,7 @@ pub mod chamber;
 pub mod generate;
 pub mod map;
 pub mod tables;
+mod verify;
 
 use serde::{Deserialize, Serialize};
 
@@ -30,7 +32,6 @@ use crate::core::rng::WarrenRng;
 use crate::dmg::chamber::PlaceParams;
 use crate::dmg::generate::{DungeonParams, DungeonScratch};
 use crate::dmg::tables::{TableError, Tables};
-use crate::ensure_level;
 
 /// The `[dmg]` profile section.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -369,143 +370,7 @@ impl Generator for DmgGenerator {
     }
 
     fn verify(&self, record: &LevelRecord<'_>) -> Result<(), Violation> {
-        let g = record
-            .level
-            .grid
-            .ok_or_else(|| Violation::new("no grid columns"))?;
-        ensure_level!(
-            g.width == self.cfg.width && g.height == self.cfg.height,
-            "grid is {} x {}, the profile says {} x {}",
-            g.width,
-            g.height,
-            self.cfg.width,
-            self.cfg.height
-        );
-        let (w, h) = (g.width as i32, g.height as i32);
-        ensure_level!(
-            g.cells.len() == (w * h) as usize,
-            "grid holds {} cells",
-            g.cells.len()
-        );
-        let at = |x: i32, y: i32| -> u8 {
-            if x < 0 || y < 0 || x >= w || y >= h {
-                cell::WALL
-            } else {
-                g.cells[(y * w + x) as usize]
-            }
-        };
-        if let Some(&bad) = g.cells.iter().find(|&&c| c >= cell::COUNT) {
-            return Err(Violation::new(format!("unknown cell code {bad}")));
-        }
-        // The edge of the map stays rock.
-        for x in 0..w {
-            ensure_level!(
-                !passable(at(x, 0)) && !passable(at(x, h - 1)),
-                "floor on the map's edge at column {x}"
-            );
-        }
-        for y in 0..h {
-            ensure_level!(
-                !passable(at(0, y)) && !passable(at(w - 1, y)),
-                "floor on the map's edge at row {y}"
-            );
-        }
-        // Every door between two passable squares, opposite each other.
-        for y in 0..h {
-            for x in 0..w {
-                let c = at(x, y);
-                if c == cell::DOOR || c == cell::SECRET_DOOR {
-                    let ns = passable(at(x, y - 1)) && passable(at(x, y + 1));
-                    let ew = passable(at(x - 1, y)) && passable(at(x + 1, y));
-                    ensure_level!(
-                        ns || ew,
-                        "door at ({x}, {y}) does not join two floor squares"
-                    );
-                }
-            }
-        }
-        // Everything passable is reachable from the first passable square.
-        let Some(first) = g.cells.iter().position(|&c| passable(c)) else {
-            return Err(Violation::new("no floor at all"));
-        };
-        let mut seen = vec![false; g.cells.len()];
-        let mut stack = vec![first];
-        seen[first] = true;
-        let mut reached = 1usize;
-        while let Some(i) = stack.pop() {
-            let (x, y) = ((i as i32) % w, (i as i32) / w);
-            for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-                let (nx, ny) = (x + dx, y + dy);
-                if passable(at(nx, ny)) {
-                    let j = (ny * w + nx) as usize;
-                    if !seen[j] {
-                        seen[j] = true;
-                        reached += 1;
-                        stack.push(j);
-                    }
-                }
-            }
-        }
-        let total = g.cells.iter().filter(|&&c| passable(c)).count();
-        ensure_level!(
-            reached == total,
-            "{} of {total} floor squares cannot be reached from the others",
-            total - reached
-        );
-        // Objects: inside the map, links between existing objects, chambers apart.
-        let (Some(graph), Some(rooms)) = (record.level.graph, record.level.rooms) else {
-            return Err(Violation::new("no object graph or room columns"));
-        };
-        let n = graph.x.len();
-        ensure_level!(
-            graph.tag.len() == n
-                && [rooms.x0, rooms.y0, rooms.x1, rooms.y1]
-                    .iter()
-                    .all(|c| c.len() == n),
-            "object columns disagree in length"
-        );
-        for v in 0..n {
-            ensure_level!(
-                rooms.x0[v] >= 0
-                    && rooms.y0[v] >= 0
-                    && rooms.x1[v] <= w
-                    && rooms.y1[v] <= h
-                    && rooms.x0[v] < rooms.x1[v]
-                    && rooms.y0[v] < rooms.y1[v],
-                "object {v}'s box lies outside the map or is empty"
-            );
-        }
-        for (&a, &b) in graph.src.iter().zip(graph.dst) {
-            ensure_level!(
-                (a as usize) < n && (b as usize) < n,
-                "link {a}-{b} with {n} objects"
-            );
-        }
-        let links: Vec<(u32, u32, ())> = graph
-            .src
-            .iter()
-            .zip(graph.dst)
-            .map(|(&a, &b)| (a, b, ()))
-            .collect();
-        let rank = cycle_rank(n, &links, &mut crate::maze::UnionFind::default());
-        let stored = record.level.metrics.get(CYCLE_RANK).copied();
-        ensure_level!(
-            stored == Some(f64::from(rank)),
-            "metric cycle_rank is {stored:?}, the object graph has {rank} loops"
-        );
-        let chambers: Vec<usize> = (0..n)
-            .filter(|&v| graph.tag[v] == u16::from(generate::CHAMBER))
-            .collect();
-        for (i, &a) in chambers.iter().enumerate() {
-            for &b in &chambers[i + 1..] {
-                let apart = rooms.x1[a] <= rooms.x0[b]
-                    || rooms.x1[b] <= rooms.x0[a]
-                    || rooms.y1[a] <= rooms.y0[b]
-                    || rooms.y1[b] <= rooms.y0[a];
-                ensure_level!(apart, "chambers {a} and {b} overlap");
-            }
-        }
-        Ok(())
+        verify::verify(&self.cfg, record)
     }
 }
 

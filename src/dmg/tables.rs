@@ -256,6 +256,41 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// A table file's text and name, for errors that point into it.
+struct Source<'a> {
+    text: &'a str,
+    file: &'a str,
+}
+
+impl Source<'_> {
+    /// An error at byte `offset` of the text.
+    fn error(&self, offset: usize, message: String) -> TableError {
+        let (line, col) = line_col(self.text, offset);
+        TableError {
+            file: self.file.to_string(),
+            line,
+            col,
+            message,
+        }
+    }
+
+    /// The text read as a table document; TOML errors keep their position, their message on
+    /// one line.
+    fn document(&self) -> Result<Doc, TableError> {
+        toml::from_str(self.text).map_err(|e| {
+            let at = e.span().map_or(0, |s| s.start);
+            let message = e
+                .message()
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ");
+            self.error(at, message)
+        })
+    }
+}
+
 /// Parses and validates a table of `kind` from `text`; `file` names it in errors.
 ///
 /// # Errors
@@ -263,101 +298,24 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 /// more than 100 faces; a range outside `1..=die`, reversed, overlapping another or leaving a
 /// face uncovered; an outcome the kind does not know; a missing parameter.
 pub fn parse_table(kind: TableKind, text: &str, file: &str) -> Result<Table, TableError> {
-    let err = |offset: usize, message: String| {
-        let (line, col) = line_col(text, offset);
-        TableError {
-            file: file.to_string(),
-            line,
-            col,
-            message,
-        }
-    };
-    let doc: Doc = toml::from_str(text).map_err(|e| {
-        let at = e.span().map_or(0, |s| s.start);
-        let message = e
-            .message()
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .collect::<Vec<_>>()
-            .join(" ");
-        err(at, message)
-    })?;
+    let src = Source { text, file };
+    let doc = src.document()?;
     let die = *doc.die.get_ref();
     if !(1..=100).contains(&die) {
-        return Err(err(
+        return Err(src.error(
             doc.die.span().start,
             format!("die = {die}: a table's die has 1 to 100 faces"),
         ));
     }
+    // The roll owning each face, `owner[f - 1]` for face `f`.
     let mut owner: Vec<Option<usize>> = vec![None; die as usize];
     let mut entries = Vec::with_capacity(doc.roll.len());
     for (i, roll) in doc.roll.iter().enumerate() {
-        let r = roll.get_ref();
-        let [lo, hi] = *r.range.get_ref();
-        let at = r.range.span().start;
-        if lo == 0 || hi > die || lo > hi {
-            return Err(err(
-                at,
-                format!("range [{lo}, {hi}] must lie within 1..={die} with the low face first"),
-            ));
-        }
-        for face in lo..=hi {
-            if let Some(other) = owner[face as usize - 1] {
-                return Err(err(
-                    at,
-                    format!(
-                        "range [{lo}, {hi}] overlaps roll {} at face {face}",
-                        other + 1
-                    ),
-                ));
-            }
-            owner[face as usize - 1] = Some(i);
-        }
-        let name = r.outcome.get_ref().as_str();
-        let Some(&(outcome, needs)) = kind.outcomes().iter().find(|(n, _)| *n == name) else {
-            let known: Vec<&str> = kind.outcomes().iter().map(|(n, _)| *n).collect();
-            return Err(err(
-                r.outcome.span().start,
-                format!(
-                    "unknown outcome `{name}` for the {} table (known: {})",
-                    kind.name(),
-                    known.join(", ")
-                ),
-            ));
-        };
-        let value = |p: Param| match p {
-            Param::Length => r.length_ft,
-            Param::Width => r.width_ft,
-            Param::Count => r.count,
-            Param::Chance => r.chance,
-        };
-        for &p in needs {
-            if value(p).is_none() {
-                return Err(err(
-                    roll.span().start,
-                    format!("outcome `{name}` needs `{}`", p.key()),
-                ));
-            }
-        }
-        if r.chance.is_some_and(|c| c > 100) {
-            return Err(err(
-                roll.span().start,
-                "chance is a percentage, 0 to 100".into(),
-            ));
-        }
-        entries.push(Entry {
-            lo,
-            hi,
-            outcome,
-            length_ft: r.length_ft.unwrap_or(0),
-            width_ft: r.width_ft.unwrap_or(0),
-            count: r.count.unwrap_or(0),
-            chance: r.chance.unwrap_or(0),
-        });
+        let [lo, hi] = claim_faces(&src, roll.get_ref(), i, &mut owner)?;
+        entries.push(parse_roll(&src, kind, roll, lo, hi)?);
     }
     if let Some(face) = owner.iter().position(Option::is_none) {
-        return Err(err(
+        return Err(src.error(
             doc.die.span().start,
             format!(
                 "face {} of the d{die} has no roll (ranges must cover 1..={die})",
@@ -375,6 +333,93 @@ pub fn parse_table(kind: TableKind, text: &str, file: &str) -> Result<Table, Tab
         entries,
         by_face,
     })
+}
+
+/// Marks the faces of roll `i`'s range as its own in `owner` (one slot per face of the die);
+/// returns the range. Fails on a range outside the die, reversed, or overlapping an earlier
+/// roll's.
+fn claim_faces(
+    src: &Source<'_>,
+    r: &RollDoc,
+    i: usize,
+    owner: &mut [Option<usize>],
+) -> Result<[u32; 2], TableError> {
+    let die = owner.len() as u32;
+    let [lo, hi] = *r.range.get_ref();
+    let at = r.range.span().start;
+    if lo == 0 || hi > die || lo > hi {
+        return Err(src.error(
+            at,
+            format!("range [{lo}, {hi}] must lie within 1..={die} with the low face first"),
+        ));
+    }
+    for face in lo..=hi {
+        if let Some(other) = owner[face as usize - 1] {
+            return Err(src.error(
+                at,
+                format!(
+                    "range [{lo}, {hi}] overlaps roll {} at face {face}",
+                    other + 1
+                ),
+            ));
+        }
+        owner[face as usize - 1] = Some(i);
+    }
+    Ok([lo, hi])
+}
+
+/// The entry of one roll covering faces `lo..=hi`: its outcome one the kind knows, with every
+/// parameter that outcome needs, and a chance (if any) a percentage.
+fn parse_roll(
+    src: &Source<'_>,
+    kind: TableKind,
+    roll: &Spanned<RollDoc>,
+    lo: u32,
+    hi: u32,
+) -> Result<Entry, TableError> {
+    let r = roll.get_ref();
+    let name = r.outcome.get_ref().as_str();
+    let Some(&(outcome, needs)) = kind.outcomes().iter().find(|(n, _)| *n == name) else {
+        let known: Vec<&str> = kind.outcomes().iter().map(|(n, _)| *n).collect();
+        return Err(src.error(
+            r.outcome.span().start,
+            format!(
+                "unknown outcome `{name}` for the {} table (known: {})",
+                kind.name(),
+                known.join(", ")
+            ),
+        ));
+    };
+    if let Some(p) = needs.iter().find(|&&p| r.param(p).is_none()) {
+        return Err(src.error(
+            roll.span().start,
+            format!("outcome `{name}` needs `{}`", p.key()),
+        ));
+    }
+    if r.chance.is_some_and(|c| c > 100) {
+        return Err(src.error(roll.span().start, "chance is a percentage, 0 to 100".into()));
+    }
+    Ok(Entry {
+        lo,
+        hi,
+        outcome,
+        length_ft: r.length_ft.unwrap_or(0),
+        width_ft: r.width_ft.unwrap_or(0),
+        count: r.count.unwrap_or(0),
+        chance: r.chance.unwrap_or(0),
+    })
+}
+
+impl RollDoc {
+    /// The value given for parameter `p`, if any.
+    fn param(&self, p: Param) -> Option<u32> {
+        match p {
+            Param::Length => self.length_ft,
+            Param::Width => self.width_ft,
+            Param::Count => self.count,
+            Param::Chance => self.chance,
+        }
+    }
 }
 
 /// All ten tables.
@@ -419,6 +464,17 @@ impl Tables {
             }
         }
         Ok(t)
+    }
+
+    /// These tables with `table` in place of the one of its kind (tests pin single rolls).
+    #[cfg(test)]
+    pub(crate) fn with_table(mut self, table: Table) -> Self {
+        let i = KINDS
+            .iter()
+            .position(|&k| k == table.kind)
+            .expect("every kind");
+        self.tables[i] = table;
+        self
     }
 
     /// The table of `kind`.

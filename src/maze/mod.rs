@@ -30,7 +30,7 @@ pub use crate::core::error::ConfigError;
 pub use config::{Axis, Gradient, MazeConfig, Topology as MazeTopology, Weighting};
 pub use merge::{merge_dead_ends, mergeable_dead_ends};
 pub use metrics::{MAZE_METRICS, MazeMetrics};
-pub use physical::delaunay_pairs;
+pub use physical::{PhysicalError, delaunay_pairs};
 pub use spanning::{Tree, UnionFind};
 pub use topology::{Explicit, Lattice, Link, Topology};
 
@@ -65,11 +65,7 @@ pub struct MazeScratch {
     bump: Bump,
     present: Vec<bool>,
     holes: HoleScratch,
-    order: Vec<Link>,
-    order_scratch: OrderScratch,
-    uf: UnionFind,
-    tree: Tree,
-    bfs: Bfs,
+    grow: GrowScratch,
     grid: Grid,
     fast: fast::FastScratch,
     metrics: [f64; MAZE_METRICS.len()],
@@ -120,27 +116,34 @@ fn grow<T: Topology>(
     rooms: usize,
     cfg: &MazeConfig,
     rng: &mut WarrenRng,
-    s: &mut GrowScratch<'_>,
+    s: &mut GrowScratch,
 ) -> MazeMetrics {
-    weights::edge_order(topo, cfg, rng, s.order_scratch, s.order, all_links);
-    let opened = spanning::kruskal(topo, s.order, rooms, s.uf, s.tree);
+    weights::edge_order(
+        topo,
+        cfg,
+        rng,
+        &mut s.order_scratch,
+        &mut s.order,
+        all_links,
+    );
+    let opened = spanning::kruskal(topo, &s.order, rooms, &mut s.uf, &mut s.tree);
     debug_assert_eq!(opened + 1, rooms, "the physical graph must be connected");
     let tree = if cfg.merge_dead_ends {
-        let merges = merge_dead_ends(topo, s.tree, &mut s.bfs.scratch);
+        let merges = merge_dead_ends(topo, &mut s.tree, &mut s.bfs.scratch);
         // The merge leaves nothing mergeable (see merge_dead_ends); verify recounts it.
-        metrics::compute(topo, s.tree, s.bfs, merges, Some(0))
+        metrics::compute(topo, &s.tree, &mut s.bfs, merges, Some(0))
     } else {
-        metrics::compute(topo, s.tree, s.bfs, 0, None)
+        metrics::compute(topo, &s.tree, &mut s.bfs, 0, None)
     };
     if cfg.braid == 0.0 {
         return tree;
     }
     // The start and goal stay the tree's diameter ends; the braid only adds ways between them.
-    let done = braid::braid(topo, s.tree, cfg.braid, rng, &mut s.bfs.scratch);
+    let done = braid::braid(topo, &mut s.tree, cfg.braid, rng, &mut s.bfs.scratch);
     metrics::compute_braided(
         topo,
-        s.tree,
-        s.bfs,
+        &s.tree,
+        &mut s.bfs,
         tree.merges,
         tree.start_room,
         tree.goal_room,
@@ -148,13 +151,14 @@ fn grow<T: Topology>(
     )
 }
 
-/// The scratch parts `grow` needs, borrowed apart from the rest.
-struct GrowScratch<'a> {
-    order: &'a mut Vec<Link>,
-    order_scratch: &'a mut OrderScratch,
-    uf: &'a mut UnionFind,
-    tree: &'a mut Tree,
-    bfs: &'a mut Bfs,
+/// The scratch parts `grow` needs: the edge order, Kruskal's forest, the tree and the searches.
+#[derive(Default)]
+struct GrowScratch {
+    order: Vec<Link>,
+    order_scratch: OrderScratch,
+    uf: UnionFind,
+    tree: Tree,
+    bfs: Bfs,
 }
 
 impl Generator for MazeGenerator {
@@ -180,122 +184,131 @@ impl Generator for MazeGenerator {
     }
 
     fn generate<'s>(&self, seed: u64, s: &'s mut MazeScratch) -> Result<Level<'s>, GenError> {
-        let cfg = &self.cfg;
         let mut rng = WarrenRng::new(seed);
-        let mut grow_scratch = GrowScratch {
-            order: &mut s.order,
-            order_scratch: &mut s.order_scratch,
-            uf: &mut s.uf,
-            tree: &mut s.tree,
-            bfs: &mut s.bfs,
-        };
-        match cfg.topology {
-            config::Topology::Lattice => {
-                if let Some(plan) = &self.plan {
-                    let m = fast::generate(plan, cfg, &mut rng, &mut s.fast, &mut s.grid);
-                    return Ok(grid_level(m, &s.grid, &mut s.metrics));
-                }
-                let (w, h) = (cfg.width, cfg.height);
-                let mut rooms = cfg.room_slots();
-                let present = if cfg.holes > 0.0 {
-                    let made = physical::punch_holes(
-                        w,
-                        h,
-                        cfg.holes,
-                        &mut rng,
-                        &mut s.present,
-                        &mut s.holes,
-                    );
-                    rooms -= made as usize;
-                    Some(&s.present[..])
-                } else {
-                    // PERF: the hole-free lattice needs no presence lookups at all.
-                    None
-                };
-                let (lattice, links) = match present {
-                    Some(_) => (Lattice::new(w, h, present), None),
-                    None => (
-                        Lattice::new(w, h, None).with_masks(&self.lattice_masks),
-                        Some(&self.lattice_links[..]),
-                    ),
-                };
-                let m = grow(&lattice, links, rooms, cfg, &mut rng, &mut grow_scratch);
-                raster::rasterize(&lattice, &s.tree, &mut s.grid);
-                Ok(grid_level(m, &s.grid, &mut s.metrics))
-            }
-            config::Topology::Delaunay => {
-                s.bump.reset();
-                let bump: &'s Bump = &s.bump;
-                let mut g = Graph::new_in(bump);
-                physical::jittered_points(cfg.width, cfg.height, cfg.jitter, &mut rng, &mut g);
-                let slivers =
-                    physical::delaunay_edges(&mut g, 0, bump).map_err(|detail| GenError {
-                        reason: "triangulation failed",
-                        detail,
-                    })?;
-                if slivers > 0 {
-                    return Err(GenError {
-                        reason: "sliver edge needed",
-                        detail: format!(
-                            "{slivers} edge(s) passing a room by less than {} cell widths join parts of the maze no other edge joins",
-                            physical::SLIVER_GAP
-                        ),
-                    });
-                }
-                let x: &'s [f32] = g.x.into_bump_slice();
-                let y: &'s [f32] = g.y.into_bump_slice();
-                let src: &'s [u32] = g.src.into_bump_slice();
-                let dst: &'s [u32] = g.dst.into_bump_slice();
-                let csr = Csr::build(x.len(), src, dst, bump);
-                let topo = Explicit {
-                    csr,
-                    src,
-                    dst,
-                    x,
-                    y,
-                };
-                if topo.max_degree() > topology::MAX_SLOTS {
-                    return Err(GenError {
-                        reason: "room with too many neighbours",
-                        detail: format!(
-                            "a room has {} neighbours (at most {})",
-                            topo.max_degree(),
-                            topology::MAX_SLOTS
-                        ),
-                    });
-                }
-                let m = grow(&topo, None, x.len(), cfg, &mut rng, &mut grow_scratch);
-                let mut flags = BumpVec::with_capacity_in(src.len(), bump);
-                flags.extend(
-                    s.tree
-                        .passage
-                        .iter()
-                        .map(|&p| if p != 0 { edge_flag::PASSAGE } else { 0 }),
-                );
-                let flags: &'s [u8] = flags.into_bump_slice();
-                s.metrics = m.to_array();
-                let graph = GraphView {
-                    x,
-                    y,
-                    tag: &[],
-                    src,
-                    dst,
-                    flags,
-                };
-                Ok(Level {
-                    grid: None,
-                    graph: Some(graph),
-                    metrics: &s.metrics,
-                    layout_hash: graph_hash(&graph),
-                    ..Level::default()
-                })
-            }
+        match self.cfg.topology {
+            config::Topology::Lattice => Ok(self.lattice_level(&mut rng, s)),
+            config::Topology::Delaunay => self.delaunay_level(&mut rng, s),
         }
     }
 
     fn verify(&self, record: &LevelRecord<'_>) -> Result<(), Violation> {
         verify::verify(&self.cfg, record)
     }
+}
+
+impl MazeGenerator {
+    /// A lattice maze: the fast path when the profile allows it; else holes punched, the tree
+    /// grown over the lattice left and drawn into the scratch's grid.
+    fn lattice_level<'s>(&self, rng: &mut WarrenRng, s: &'s mut MazeScratch) -> Level<'s> {
+        let cfg = &self.cfg;
+        if let Some(plan) = &self.plan {
+            let m = fast::generate(plan, cfg, rng, &mut s.fast, &mut s.grid);
+            return grid_level(m, &s.grid, &mut s.metrics);
+        }
+        let (w, h) = (cfg.width, cfg.height);
+        let mut rooms = cfg.room_slots();
+        let (lattice, links) = if cfg.holes > 0.0 {
+            let made = physical::punch_holes(w, h, cfg.holes, rng, &mut s.present, &mut s.holes);
+            rooms -= made as usize;
+            (Lattice::new(w, h, Some(&s.present[..])), None)
+        } else {
+            // PERF: the hole-free lattice needs no presence lookups at all, and its masks and
+            // edge list are the generator's.
+            let lattice = Lattice::new(w, h, None).with_masks(&self.lattice_masks);
+            (lattice, Some(&self.lattice_links[..]))
+        };
+        let m = grow(&lattice, links, rooms, cfg, rng, &mut s.grow);
+        raster::rasterize(&lattice, &s.grow.tree, &mut s.grid);
+        grid_level(m, &s.grid, &mut s.metrics)
+    }
+
+    /// A Delaunay maze: the tree grown over the triangulation of jittered points, stored as the
+    /// physical graph with passage flags, all in the scratch's arena.
+    fn delaunay_level<'s>(
+        &self,
+        rng: &mut WarrenRng,
+        s: &'s mut MazeScratch,
+    ) -> Result<Level<'s>, GenError> {
+        s.bump.reset();
+        let bump: &'s Bump = &s.bump;
+        let topo = delaunay_topology(&self.cfg, rng, bump)?;
+        let m = grow(&topo, None, topo.x.len(), &self.cfg, rng, &mut s.grow);
+        let mut flags = BumpVec::with_capacity_in(topo.src.len(), bump);
+        flags.extend(
+            s.grow
+                .tree
+                .passage
+                .iter()
+                .map(|&p| if p != 0 { edge_flag::PASSAGE } else { 0 }),
+        );
+        s.metrics = m.to_array();
+        let graph = GraphView {
+            x: topo.x,
+            y: topo.y,
+            tag: &[],
+            src: topo.src,
+            dst: topo.dst,
+            flags: flags.into_bump_slice(),
+        };
+        Ok(Level {
+            grid: None,
+            graph: Some(graph),
+            metrics: &s.metrics,
+            layout_hash: graph_hash(&graph),
+            ..Level::default()
+        })
+    }
+}
+
+/// A Delaunay maze's physical graph in `bump`: `width x height` jittered points and their
+/// triangulation without slivers.
+///
+/// # Errors
+/// When the triangulation fails, when a sliver alone joins parts of the maze, or when a room
+/// has more neighbours than a room has slots.
+fn delaunay_topology<'b>(
+    cfg: &MazeConfig,
+    rng: &mut WarrenRng,
+    bump: &'b Bump,
+) -> Result<Explicit<'b>, GenError> {
+    let mut g = Graph::new_in(bump);
+    physical::jittered_points(cfg.width, cfg.height, cfg.jitter, rng, &mut g);
+    let slivers = physical::delaunay_edges(&mut g, 0, bump).map_err(|e| GenError {
+        reason: "triangulation failed",
+        detail: e.to_string(),
+    })?;
+    if slivers > 0 {
+        return Err(GenError {
+            reason: "sliver edge needed",
+            detail: format!(
+                "{slivers} edge(s) passing a room by less than {} cell widths join parts of the maze no other edge joins",
+                physical::SLIVER_GAP
+            ),
+        });
+    }
+    let x: &'b [f32] = g.x.into_bump_slice();
+    let y: &'b [f32] = g.y.into_bump_slice();
+    let src: &'b [u32] = g.src.into_bump_slice();
+    let dst: &'b [u32] = g.dst.into_bump_slice();
+    let csr = Csr::build(x.len(), src, dst, bump);
+    let topo = Explicit {
+        csr,
+        src,
+        dst,
+        x,
+        y,
+    };
+    if topo.max_degree() > topology::MAX_SLOTS {
+        return Err(GenError {
+            reason: "room with too many neighbours",
+            detail: format!(
+                "a room has {} neighbours (at most {})",
+                topo.max_degree(),
+                topology::MAX_SLOTS
+            ),
+        });
+    }
+    Ok(topo)
 }
 
 /// A lattice maze's level: its grid, its metrics and the grid's hash.

@@ -7,6 +7,59 @@ use crate::core::grid::{Grid, GridView, cell};
 use crate::maze::spanning::Tree;
 use crate::maze::topology::{Lattice, Link, Topology};
 
+/// A stored lattice grid that is not a lattice maze's drawing.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    /// The grid is not `(2W + 1) x (2H + 1)` with a cell per square.
+    #[error(
+        "grid is {grid_width}x{grid_height} with {cells} cells, expected {}x{} for a {width}x{height} lattice",
+        2 * width + 1,
+        2 * height + 1
+    )]
+    Size {
+        /// The grid's columns.
+        grid_width: u32,
+        /// The grid's rows.
+        grid_height: u32,
+        /// The grid's cells.
+        cells: usize,
+        /// The lattice's rooms across.
+        width: u32,
+        /// The lattice's rooms down.
+        height: u32,
+    },
+    /// A room's cell is neither floor nor void.
+    #[error("room ({x}, {y}) holds cell code {code}, not floor or void")]
+    Room {
+        /// The room's column in the lattice.
+        x: u32,
+        /// The room's row in the lattice.
+        y: u32,
+        /// The code found.
+        code: u8,
+    },
+    /// A cell between or around rooms is neither wall nor floor joining two rooms.
+    #[error(
+        "cell ({x}, {y}) holds code {code} where only wall, or floor between two rooms, may stand"
+    )]
+    Cell {
+        /// The grid column.
+        x: u32,
+        /// The grid row.
+        y: u32,
+        /// The code found.
+        code: u8,
+    },
+    /// A passage joins a room to a hole.
+    #[error("passage at cell ({x}, {y}) opens into a hole")]
+    IntoHole {
+        /// The grid column.
+        x: u32,
+        /// The grid row.
+        y: u32,
+    },
+}
+
 /// Draws the maze into `grid`, reusing its allocation.
 ///
 /// # Runtime
@@ -44,21 +97,26 @@ pub fn rasterize(lattice: &Lattice, tree: &Tree, grid: &mut Grid) {
 
 /// Decodes a stored lattice grid into room presence and the passage tree, checking that every
 /// cell holds a code the lattice layout allows there.
+///
+/// # Errors
+/// The first cell (in row order, rooms first) that breaks the layout, or a grid of the wrong
+/// size.
 pub fn decode(
     grid: &GridView,
     width: u32,
     height: u32,
     present: &mut Vec<bool>,
     tree: &mut Tree,
-) -> Result<(), String> {
+) -> Result<(), DecodeError> {
     let (gw, gh) = (2 * width + 1, 2 * height + 1);
     if grid.width != gw || grid.height != gh || grid.cells.len() != (gw * gh) as usize {
-        return Err(format!(
-            "grid is {}x{} with {} cells, expected {gw}x{gh} for a {width}x{height} lattice",
-            grid.width,
-            grid.height,
-            grid.cells.len()
-        ));
+        return Err(DecodeError::Size {
+            grid_width: grid.width,
+            grid_height: grid.height,
+            cells: grid.cells.len(),
+            width,
+            height,
+        });
     }
     present.clear();
     for y in 0..height {
@@ -66,11 +124,7 @@ pub fn decode(
             match grid.get(2 * x + 1, 2 * y + 1) {
                 cell::FLOOR => present.push(true),
                 cell::VOID => present.push(false),
-                c => {
-                    return Err(format!(
-                        "room ({x}, {y}) holds cell code {c}, not floor or void"
-                    ));
-                }
+                code => return Err(DecodeError::Room { x, y, code }),
             }
         }
     }
@@ -88,9 +142,7 @@ pub fn decode(
             }
             let between_rooms = (odd_x != odd_y) && gx > 0 && gy > 0 && gx < gw - 1 && gy < gh - 1;
             if code != cell::FLOOR || !between_rooms {
-                return Err(format!(
-                    "cell ({gx}, {gy}) holds code {code} where only wall, or floor between two rooms, may stand"
-                ));
+                return Err(DecodeError::Cell { x: gx, y: gy, code });
             }
             let (x, y) = ((gx - 1) / 2, (gy - 1) / 2);
             let a = y * width + x;
@@ -114,10 +166,81 @@ pub fn decode(
                 }
             };
             if !present[link.a as usize] || !present[link.b as usize] {
-                return Err(format!("passage at cell ({gx}, {gy}) opens into a hole"));
+                return Err(DecodeError::IntoHole { x: gx, y: gy });
             }
             tree.open(link);
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 2 x 1 lattice maze: two rooms and the passage between them.
+    fn two_rooms() -> Vec<u8> {
+        let mut cells = vec![cell::WALL; 5 * 3];
+        for x in 1..4 {
+            cells[5 + x] = cell::FLOOR;
+        }
+        cells
+    }
+
+    fn decoded(cells: &[u8], width: u32) -> Result<Tree, DecodeError> {
+        let grid = GridView {
+            width: 2 * width + 1,
+            height: 3,
+            cells,
+        };
+        let (mut present, mut tree) = (Vec::new(), Tree::default());
+        decode(&grid, width, 1, &mut present, &mut tree).map(|()| tree)
+    }
+
+    #[test]
+    fn a_drawn_maze_decodes_to_its_passage() {
+        let tree = decoded(&two_rooms(), 2).unwrap();
+        assert_eq!(tree.passage.iter().filter(|&&p| p != 0).count(), 1);
+    }
+
+    #[test]
+    fn each_broken_layout_is_its_own_error() {
+        let e = decoded(&two_rooms()[..12], 2).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "grid is 5x3 with 12 cells, expected 5x3 for a 2x1 lattice"
+        );
+        let e = decoded(&two_rooms(), 3).unwrap_err();
+        assert!(matches!(e, DecodeError::Size { width: 3, .. }), "{e:?}");
+        let mut cells = two_rooms();
+        cells[5 + 3] = cell::DOOR;
+        let e = decoded(&cells, 2).unwrap_err();
+        assert_eq!(
+            e,
+            DecodeError::Room {
+                x: 1,
+                y: 0,
+                code: cell::DOOR
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "room (1, 0) holds cell code {}, not floor or void",
+                cell::DOOR
+            )
+        );
+        let mut cells = two_rooms();
+        cells[1] = cell::FLOOR;
+        let e = decoded(&cells, 2).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "cell (1, 0) holds code 1 where only wall, or floor between two rooms, may stand"
+        );
+        cells = two_rooms();
+        cells[5 + 3] = cell::VOID;
+        let e = decoded(&cells, 2).unwrap_err();
+        assert_eq!(e, DecodeError::IntoHole { x: 2, y: 1 });
+        assert_eq!(e.to_string(), "passage at cell (2, 1) opens into a hole");
+    }
 }

@@ -34,7 +34,7 @@ pub fn verify(cfg: &MazeConfig, record: &LevelRecord<'_>) -> Result<(), Violatio
                 .ok_or_else(|| Violation::new("lattice maze without a grid"))?;
             let mut present = Vec::new();
             raster::decode(&grid, cfg.width, cfg.height, &mut present, &mut tree)
-                .map_err(Violation)?;
+                .map_err(|e| Violation::new(e.to_string()))?;
             let lattice = Lattice::new(cfg.width, cfg.height, Some(&present));
             check_tree(&lattice, &tree, cfg, level.metrics)?;
             let mut hasher = crate::core::hash::ContentHasher::new();
@@ -62,7 +62,7 @@ pub fn verify(cfg: &MazeConfig, record: &LevelRecord<'_>) -> Result<(), Violatio
             );
             let bump = Bump::new();
             let (physical_edges, slivers) =
-                physical::maze_pairs(g.x, g.y, &bump).map_err(Violation)?;
+                physical::maze_pairs(g.x, g.y, &bump).map_err(|e| Violation::new(e.to_string()))?;
             ensure_level!(
                 slivers == 0,
                 "{slivers} edge(s) pass a room by less than {} cell widths",

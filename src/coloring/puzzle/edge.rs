@@ -111,9 +111,9 @@ pub(super) fn attempt(
     rng: &mut WarrenRng,
     s: &mut PuzzleScratch,
 ) -> Result<Puzzle, GenError> {
-    connected_graph(cfg, rng, &mut s.graph, &mut s.planar).map_err(|detail| GenError {
+    connected_graph(cfg, rng, &mut s.graph, &mut s.planar).map_err(|e| GenError {
         reason: "degenerate points",
-        detail,
+        detail: e.to_string(),
     })?;
     let (g, k) = (&s.graph, cfg.colors);
     let vertex_color: Vec<u8> = (0..g.vertex_count()).map(|_| rng.below(k) as u8).collect();

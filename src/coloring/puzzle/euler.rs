@@ -102,20 +102,45 @@ pub(super) fn attempt(
     let cycle = cfg.puzzle == PuzzleKind::EulerCycle;
     jittered_points(cfg, rng, &mut s.graph);
     triangulate(&s.graph, cfg.spacing, &mut s.planar, &mut s.all)
-        .map_err(|d| fail("degenerate points", d))?;
-    let n = s.graph.vertex_count();
-    let all = &s.all;
+        .map_err(|e| fail("degenerate points", e.to_string()))?;
+    let target = if cycle { 0 } else { 2 };
+    let kept = even_degrees(cfg, rng, &s.all, s.graph.vertex_count(), cycle)?;
+    let part = kept_component(&s.graph, &s.all, &kept, target)?;
+    let sub = &part.graph;
+    let walk = hierholzer(sub.vertex_count(), &sub.edges, part.start);
+    if walk.len() != sub.edges.len() {
+        return Err(fail(
+            "not eulerian",
+            format!("{} of {} edges walked", walk.len(), sub.edges.len()),
+        ));
+    }
+    Ok(euler_puzzle(cfg.puzzle, &part, walk))
+}
+
+/// Whether each of the `n` vertices has an odd degree in the kept edges of `all`.
+fn odd_degrees(n: usize, all: &[(u32, u32)], kept: &[bool]) -> Vec<bool> {
+    let mut odd = vec![false; n];
+    for (&(a, b), _) in all.iter().zip(kept).filter(|(_, k)| **k) {
+        odd[a as usize] ^= true;
+        odd[b as usize] ^= true;
+    }
+    odd
+}
+
+/// Keeps each of the triangulation's edges `all` (over `n` vertices) with probability
+/// `cfg.keep`, then pairs the odd vertices up in random order, toggling a shortest path between
+/// each and its nearest odd partner, until none are left for a cycle or two for a path (a path
+/// with none left toggles one random edge). Returns which edges are kept.
+fn even_degrees(
+    cfg: &ColoringConfig,
+    rng: &mut WarrenRng,
+    all: &[(u32, u32)],
+    n: usize,
+    cycle: bool,
+) -> Result<Vec<bool>, GenError> {
     let adj = adjacency(n, all);
     let mut kept: Vec<bool> = all.iter().map(|_| rng.chance(cfg.keep)).collect();
-    let parity = |kept: &[bool]| {
-        let mut odd = vec![false; n];
-        for (&(a, b), _) in all.iter().zip(kept).filter(|(_, k)| **k) {
-            odd[a as usize] ^= true;
-            odd[b as usize] ^= true;
-        }
-        odd
-    };
-    let mut odd = parity(&kept);
+    let mut odd = odd_degrees(n, all, &kept);
     let mut order: Vec<u32> = (0..n as u32).filter(|&v| odd[v as usize]).collect();
     rng.shuffle(&mut order);
     let target = if cycle { 0 } else { 2 };
@@ -131,8 +156,33 @@ pub(super) fn attempt(
         let e = rng.below(all.len() as u32) as usize;
         kept[e] ^= true;
     }
-    let component = largest_component(n, all, &kept);
-    let odd = parity(&kept);
+    Ok(kept)
+}
+
+/// The part of the graph a puzzle is made of.
+struct Component {
+    /// Its vertices (renumbered in order) and kept edges (sorted).
+    graph: PlanarGraph,
+    /// Where the walk starts: its first odd vertex, else vertex 0.
+    start: u32,
+    /// Its vertices of odd degree.
+    odd_vertices: u32,
+}
+
+/// The component with the most kept edges as a graph of its own.
+///
+/// # Errors
+/// When it holds fewer than half the points (or fewer than 3), or when its odd vertices are not
+/// `target` (0 for a cycle, 2 for a path).
+fn kept_component(
+    graph: &PlanarGraph,
+    all: &[(u32, u32)],
+    kept: &[bool],
+    target: usize,
+) -> Result<Component, GenError> {
+    let n = graph.vertex_count();
+    let component = largest_component(n, all, kept);
+    let odd = odd_degrees(n, all, kept);
     let odd_in: Vec<u32> = (0..n as u32)
         .filter(|&v| odd[v as usize] && component[v as usize] != NONE)
         .collect();
@@ -149,13 +199,27 @@ pub(super) fn attempt(
             format!("{} odd vertices in the component", odd_in.len()),
         ));
     }
-    // The component's graph, vertices renumbered in order.
+    Ok(Component {
+        graph: subgraph(graph, all, kept, &component),
+        start: odd_in.first().map_or(0, |&v| component[v as usize]),
+        odd_vertices: odd_in.len() as u32,
+    })
+}
+
+/// The kept edges of `all` inside `component` (each vertex's new index, `NONE` outside) as a
+/// graph: its vertices in order, its edges sorted.
+fn subgraph(
+    graph: &PlanarGraph,
+    all: &[(u32, u32)],
+    kept: &[bool],
+    component: &[u32],
+) -> PlanarGraph {
     let mut sub = PlanarGraph::default();
     for (v, _) in component.iter().enumerate().filter(|(_, c)| **c != NONE) {
-        sub.x.push(s.graph.x[v]);
-        sub.y.push(s.graph.y[v]);
+        sub.x.push(graph.x[v]);
+        sub.y.push(graph.y[v]);
     }
-    for (&(a, b), _) in all.iter().zip(&kept).filter(|(_, k)| **k) {
+    for (&(a, b), _) in all.iter().zip(kept).filter(|(_, k)| **k) {
         let (a, b) = (component[a as usize], component[b as usize]);
         if a != NONE {
             debug_assert_ne!(b, NONE, "an edge lies in one component");
@@ -163,15 +227,13 @@ pub(super) fn attempt(
         }
     }
     sub.edges.sort_unstable();
-    let start = odd_in.first().map_or(0, |&v| component[v as usize]);
-    let walk = hierholzer(sub.vertex_count(), &sub.edges, start);
-    if walk.len() != sub.edges.len() {
-        return Err(fail(
-            "not eulerian",
-            format!("{} of {} edges walked", walk.len(), sub.edges.len()),
-        ));
-    }
-    let (title, description, objective) = if cycle {
+    sub
+}
+
+/// The level of an Eulerian puzzle of `kind` over the component, every item protected, scored
+/// one point per edge walked, with `walk` as its solution.
+fn euler_puzzle(kind: PuzzleKind, part: &Component, walk: Vec<u32>) -> Puzzle {
+    let (title, description, objective) = if kind == PuzzleKind::EulerCycle {
         (
             "Eulerian cycle",
             "Walk through every edge exactly once and come back to the start.;Right-click vertices in the order of the cycle.",
@@ -184,22 +246,22 @@ pub(super) fn attempt(
             "Find an Eulerian path.",
         )
     };
-    let mut doc = base_doc(&sub, [title, description, objective], palette(1, false));
+    let sub = &part.graph;
+    let mut doc = base_doc(sub, [title, description, objective], palette(1, false));
     let all_protect = Protect::ADD.with(Protect::COLOR).with(Protect::DELETE);
     doc.vertex_protect = Some(all_protect);
     doc.edge_protect = Some(all_protect);
-    doc.paths = vec![walk_spec(cycle)];
+    doc.paths = vec![walk_spec(kind == PuzzleKind::EulerCycle)];
     doc.values = score_values("0", "E");
     let metrics = PuzzleMetrics {
         vertices: sub.vertex_count() as u32,
         edges: sub.edges.len() as u32,
         colors: 1,
         solver_nodes: walk.len() as u64,
-        odd_vertices: odd_in.len() as u32,
+        odd_vertices: part.odd_vertices,
         ..PuzzleMetrics::default()
     };
-    let kind = cfg.puzzle;
-    Ok(finish(kind, doc, &sub, Solution::Walk(walk), metrics))
+    finish(kind, doc, sub, Solution::Walk(walk), metrics)
 }
 
 /// The new index of each vertex of the component with the most kept edges (`NONE` outside).

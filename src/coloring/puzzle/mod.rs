@@ -24,6 +24,7 @@
 //! XML (parsed back): [`check_solution`]; the `coloring` generator kind's `verify` runs
 //! [`check_played`] on the level it reads from an archive.
 
+mod check;
 pub mod config;
 pub mod dsatur;
 mod edge;
@@ -31,6 +32,7 @@ mod euler;
 pub mod planar;
 mod vertex;
 
+pub use check::{PuzzleItem, SolutionError, apply_solution, check_played, check_solution};
 pub use config::{ColoringConfig, PuzzleKind};
 pub use dsatur::{ColoringSolver, Outcome, is_proper};
 pub use planar::{PlanarGraph, PlanarScratch};
@@ -38,11 +40,9 @@ pub use planar::{PlanarGraph, PlanarScratch};
 use crate::core::error::GenError;
 use crate::core::rng::WarrenRng;
 use crate::levelxml::model::{
-    Color, Edge, LevelDoc, PathOp, PathRule, PathSpec, Protect, ValueNode, Vertex,
+    Color, Edge, LevelDoc, PathOp, PathRule, PathSpec, ValueNode, Vertex,
 };
-use crate::levelxml::parse_level;
 use crate::levelxml::write_level;
-use crate::levelxml::{EvalOptions, Evaluation, evaluate};
 
 /// The stored answer of a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -265,113 +265,6 @@ fn finish(
         solution,
         metrics,
     }
-}
-
-/// `doc` with `solution` played: colors set, or the walk to score.
-pub fn apply_solution(doc: &LevelDoc, solution: &Solution) -> (LevelDoc, Option<Vec<String>>) {
-    let mut played = doc.clone();
-    let gray = usize::from(played.colors.first().is_some_and(|c| c.name == GRAY.0));
-    let name = |c: u8| {
-        played
-            .colors
-            .get(gray + usize::from(c))
-            .map(|c| c.name.clone())
-    };
-    match solution {
-        Solution::VertexColors(cs) => {
-            let names: Vec<_> = cs.iter().map(|&c| name(c)).collect();
-            for (v, n) in played.vertices.iter_mut().zip(names) {
-                v.color = n;
-            }
-            (played, None)
-        }
-        Solution::EdgeColors(cs) => {
-            let names: Vec<_> = cs.iter().map(|&c| name(c)).collect();
-            for (e, n) in played.edges.iter_mut().zip(names) {
-                e.color = n;
-            }
-            (played, None)
-        }
-        Solution::Walk(w) => (played, Some(w.iter().map(u32::to_string).collect())),
-    }
-}
-
-/// Parses the puzzle's own XML, plays its solution and evaluates it: `Ok` with the evaluation
-/// when the level reads back to the same model and the solution completes it
-/// ([`check_played`]).
-pub fn check_solution(p: &Puzzle) -> Result<Evaluation, String> {
-    let parsed = parse_level(&p.xml, "puzzle.xml").map_err(|e| e.to_string())?;
-    if parsed.doc != p.doc {
-        return Err("the XML does not read back to the level".into());
-    }
-    check_played(&parsed.doc, &p.solution)
-}
-
-/// Plays `solution` on the level `doc` and evaluates the result: `Ok` with the evaluation when
-/// the solution fits the level (one palette color per vertex or edge, all in the palette), keeps
-/// every protected color as the level gives it (a player cannot change those), and completes
-/// the level under the game's rules.
-///
-/// # Runtime
-/// O(V + E) plus the evaluation; clones the level once.
-pub fn check_played(doc: &LevelDoc, solution: &Solution) -> Result<Evaluation, String> {
-    let gray = usize::from(doc.colors.first().is_some_and(|c| c.name == GRAY.0));
-    let k = doc.colors.len() - gray;
-    let fits = |cs: &[u8], items: usize, what: &str| {
-        if cs.len() != items {
-            return Err(format!(
-                "the solution colors {} {what}s, the level has {items}",
-                cs.len()
-            ));
-        }
-        match cs.iter().find(|&&c| usize::from(c) >= k) {
-            Some(c) => Err(format!("the solution uses color {c}, the palette has {k}")),
-            None => Ok(()),
-        }
-    };
-    match solution {
-        Solution::VertexColors(cs) => fits(cs, doc.vertices.len(), "vertex")?,
-        Solution::EdgeColors(cs) => fits(cs, doc.edges.len(), "edge")?,
-        Solution::Walk(_) => {}
-    }
-    let (played, walk) = apply_solution(doc, solution);
-    keeps_protected_colors(doc, &played)?;
-    let opts = EvalOptions {
-        path: walk.as_deref(),
-        ..EvalOptions::default()
-    };
-    let ev = evaluate(&played, &opts).map_err(|e| e.to_string())?;
-    if !ev.complete {
-        return Err(format!(
-            "the solution does not complete the level: total {} of {}, rules {:?}",
-            ev.total, ev.objective, ev.rules
-        ));
-    }
-    Ok(ev)
-}
-
-/// No vertex or edge whose color is protected (its own `c` or the global one) changed color
-/// between `start` and `played` (a missing color is the palette's first).
-fn keeps_protected_colors(start: &LevelDoc, played: &LevelDoc) -> Result<(), String> {
-    let first = start.colors.first().map(|c| c.name.as_str());
-    let shown = |c: &Option<String>| c.as_deref().or(first).map(str::to_string);
-    let global = |p: Option<Protect>| p.is_some_and(|p| p.contains(Protect::COLOR));
-    let (all_v, all_e) = (global(start.vertex_protect), global(start.edge_protect));
-    for (i, (a, b)) in start.vertices.iter().zip(&played.vertices).enumerate() {
-        if (all_v || a.protect.contains(Protect::COLOR)) && shown(&a.color) != shown(&b.color) {
-            return Err(format!(
-                "the solution recolors vertex {i}, whose color is protected"
-            ));
-        }
-    }
-    for (i, (a, b)) in start.edges.iter().zip(&played.edges).enumerate() {
-        if (all_e || a.protect.contains(Protect::COLOR)) && shown(&a.color) != shown(&b.color) {
-            return Err(format!(
-                "the solution recolors edge {i}, whose color is protected"
-            ));
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

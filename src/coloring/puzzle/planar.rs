@@ -13,7 +13,7 @@ use bumpalo::Bump;
 use crate::coloring::puzzle::config::ColoringConfig;
 use crate::core::rng::WarrenRng;
 use crate::core::sliver::{SliverScratch, drop_slivers};
-use crate::maze::{UnionFind, delaunay_pairs};
+use crate::maze::{PhysicalError, UnionFind, delaunay_pairs};
 
 /// Margin in pixels around the grid.
 pub const MARGIN: u32 = 100;
@@ -22,6 +22,23 @@ pub const MARGIN: u32 = 100;
 /// does not join (22 px at the default 90 px spacing; the game draws vertices as discs a
 /// little smaller than that).
 pub const SLIVER_GAP: f32 = 0.25;
+
+/// A puzzle graph could not be drawn over its points.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum PlanarError {
+    /// The points cannot be triangulated (some coincide, or a coordinate is unusable).
+    #[error(transparent)]
+    Points(#[from] PhysicalError),
+    /// Edges passing a vertex closer than the sliver gap are the only ones joining parts of the
+    /// graph (nearly collinear points).
+    #[error("{kept} edge(s) passing a vertex by less than {gap} px alone join parts of the graph")]
+    Slivers {
+        /// The sliver edges that would have to stay.
+        kept: u32,
+        /// The least distance allowed, in pixels.
+        gap: f32,
+    },
+}
 
 /// A puzzle graph: integer positions and edges `(a, b)` with `a < b`, sorted.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -79,7 +96,7 @@ pub fn triangulate(
     spacing: u32,
     s: &mut PlanarScratch,
     out: &mut Vec<(u32, u32)>,
-) -> Result<(), String> {
+) -> Result<(), PlanarError> {
     s.bump.reset();
     s.px.clear();
     s.px.extend(g.x.iter().map(|&v| v as f32));
@@ -90,9 +107,7 @@ pub fn triangulate(
     let gap = SLIVER_GAP * spacing;
     let kept = drop_slivers(&s.px, &s.py, pairs, gap, spacing, &mut s.slivers, out);
     if kept > 0 {
-        return Err(format!(
-            "{kept} edge(s) passing a vertex by less than {gap} px alone join parts of the graph"
-        ));
+        return Err(PlanarError::Slivers { kept, gap });
     }
     Ok(())
 }
@@ -102,12 +117,15 @@ pub fn triangulate(
 ///
 /// # Runtime
 /// O(V log V) for the triangulation, O(E) after it; spade allocates its triangulation.
+///
+/// # Errors
+/// [`triangulate`]'s.
 pub fn connected_graph(
     cfg: &ColoringConfig,
     rng: &mut WarrenRng,
     g: &mut PlanarGraph,
     s: &mut PlanarScratch,
-) -> Result<(), String> {
+) -> Result<(), PlanarError> {
     jittered_points(cfg, rng, g);
     let mut all = std::mem::take(&mut s.order);
     let result = triangulate(g, cfg.spacing, s, &mut all);
@@ -155,5 +173,23 @@ mod tests {
             assert!(g.edges.len() < all.len(), "seed {seed}: thinned");
             assert!(g.edges.iter().all(|e| all.binary_search(e).is_ok()));
         }
+    }
+
+    #[test]
+    fn points_that_cannot_be_triangulated_are_typed_errors() {
+        let mut s = PlanarScratch::default();
+        let g = PlanarGraph {
+            x: vec![100, 190, 100],
+            y: vec![100, 100, 100],
+            edges: Vec::new(),
+        };
+        let e = triangulate(&g, 90, &mut s, &mut Vec::new()).unwrap_err();
+        assert_eq!(e, PlanarError::Points(PhysicalError::Coincident(1)));
+        assert_eq!(e.to_string(), "1 points coincide");
+        let slivers = PlanarError::Slivers { kept: 2, gap: 22.5 };
+        assert_eq!(
+            slivers.to_string(),
+            "2 edge(s) passing a vertex by less than 22.5 px alone join parts of the graph"
+        );
     }
 }

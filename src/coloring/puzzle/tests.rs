@@ -4,8 +4,8 @@
 use super::*;
 use crate::core::planar::is_planar;
 use crate::core::rng::mix;
-use crate::levelxml::evaluate;
 use crate::levelxml::model::Protect;
+use crate::levelxml::{EvalOptions, evaluate};
 
 fn cfg(puzzle: PuzzleKind) -> ColoringConfig {
     ColoringConfig {

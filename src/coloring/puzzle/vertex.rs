@@ -23,7 +23,7 @@ pub(super) fn attempt(
     s: &mut PuzzleScratch,
 ) -> Result<Puzzle, GenError> {
     connected_graph(cfg, rng, &mut s.graph, &mut s.planar)
-        .map_err(|d| fail("degenerate points", d))?;
+        .map_err(|e| fail("degenerate points", e.to_string()))?;
     let (g, k, budget) = (&s.graph, cfg.colors, cfg.max_solver_nodes);
     let n = g.vertex_count();
     let (outcome, mut solver_nodes) = s.solver.solve(n, &g.edges, k, &[], budget);
