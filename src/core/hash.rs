@@ -263,7 +263,11 @@ mod tests {
             rule_uses: &uses,
             ..level
         };
-        assert_eq!(level_hash(&measured), h, "metrics and rule uses are not content");
+        assert_eq!(
+            level_hash(&measured),
+            h,
+            "metrics and rule uses are not content"
+        );
         let tag2 = [3u16, 5];
         let mut other = level;
         other.graph = Some(GraphView {

@@ -13,5 +13,6 @@ pub mod hash;
 pub mod metrics;
 pub mod planar;
 pub mod rng;
+pub mod sets;
 pub mod sliver;
 pub mod text;

@@ -8,7 +8,7 @@
 //! kept only where no other way joins its ends' parts, which the callers count and report);
 //! [`slivers_brute`] is its oracle. Removing edges keeps a planar drawing planar.
 
-use crate::maze::UnionFind;
+use crate::core::sets::UnionFind;
 
 /// Distance from point `c` to segment `a b`.
 #[inline]

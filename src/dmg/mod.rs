@@ -210,7 +210,7 @@ impl DmgGenerator {
 #[derive(Default)]
 pub struct DmgScratch {
     dungeon: DungeonScratch,
-    sets: crate::maze::UnionFind,
+    sets: crate::core::sets::UnionFind,
     metrics: Vec<f64>,
     x: Vec<f32>,
     y: Vec<f32>,
@@ -229,15 +229,16 @@ const CYCLE_RANK: usize = 18;
 
 /// Independent loops of a graph of `n` vertices and `links`: links - vertices + components
 /// (links naming no vertex are left out).
-fn cycle_rank<F>(n: usize, links: &[(u32, u32, F)], sets: &mut crate::maze::UnionFind) -> u32 {
-    sets.reset(n);
-    let mut parts = n;
-    for &(a, b, _) in links {
-        if (a as usize) < n && (b as usize) < n && sets.union(a, b) {
-            parts -= 1;
-        }
-    }
-    (links.len() + parts).saturating_sub(n) as u32
+fn cycle_rank<F>(
+    n: usize,
+    links: &[(u32, u32, F)],
+    sets: &mut crate::core::sets::UnionFind,
+) -> u32 {
+    let valid = links
+        .iter()
+        .filter(|&&(a, b, _)| (a as usize) < n && (b as usize) < n)
+        .map(|&(a, b, _)| (a, b));
+    links.len() as u32 - crate::core::sets::joins(n, valid, sets)
 }
 
 fn passable(code: u8) -> bool {

@@ -190,7 +190,7 @@ fn check_cycle_rank(graph: &GraphView<'_>, metrics: &[f64]) -> Result<(), Violat
         .map(|(&a, &b)| (a, b, ()))
         .collect();
     let n = graph.x.len();
-    let rank = cycle_rank(n, &links, &mut crate::maze::UnionFind::default());
+    let rank = cycle_rank(n, &links, &mut crate::core::sets::UnionFind::default());
     let stored = metrics.get(CYCLE_RANK).copied();
     ensure_level!(
         stored == Some(f64::from(rank)),

@@ -5,11 +5,11 @@
 use crate::core::generator::{GraphView, RoomsView};
 use crate::core::graph::edge_flag;
 use crate::core::planar::{self, PlanarityScratch};
+use crate::core::sets::UnionFind;
 use crate::grammar::build::BuildReport;
 use crate::grammar::tilemap::TileReport;
 use crate::layout::quality;
 use crate::layout::rooms::Fallback;
-use crate::maze::UnionFind;
 
 crate::metrics! {
     /// What one grammar level measures: its graph, its drawing and its tile map.
@@ -172,13 +172,8 @@ pub(crate) fn cycle_rank(
     dst: &[u32],
     sets: &mut UnionFind,
 ) -> u32 {
-    sets.reset(rooms.x0.len());
-    let joins = src
-        .iter()
-        .zip(dst)
-        .filter(|&(&a, &b)| sets.union(a, b))
-        .count();
-    (src.len() - joins) as u32
+    let edges = src.iter().zip(dst).map(|(&a, &b)| (a, b));
+    crate::core::sets::cycle_rank(rooms.x0.len(), edges, sets)
 }
 
 /// The overlapping pairs of half-open integer rectangles (empty ones overlap nothing), each

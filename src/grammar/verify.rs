@@ -6,13 +6,13 @@
 
 use crate::core::error::Violation;
 use crate::core::generator::{GraphView, LevelRecord, RoomsView};
+use crate::core::sets::UnionFind;
 use crate::ensure_level;
 use crate::grammar::measure::{
     GRAMMAR_METRICS, GrammarMetrics, cycle_rank, empty_room, overlapping_rooms, walkable_into,
 };
 use crate::grammar::tilemap_verify::verify_tile_map;
 use crate::grammar::{GrammarGenerator, MAX_CORRIDOR_SPREAD, spread_of};
-use crate::maze::UnionFind;
 
 impl GrammarGenerator {
     /// The check behind [`Generator::verify`](crate::Generator::verify).

@@ -88,7 +88,7 @@ fn nth_set_bit(mut mask: u16, n: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::maze::UnionFind;
+    use crate::core::sets::UnionFind;
     use crate::maze::spanning::kruskal;
     use crate::maze::topology::{Lattice, Link};
 

@@ -9,11 +9,12 @@ use bumpalo::Bump;
 use crate::core::error::Violation;
 use crate::core::generator::LevelRecord;
 use crate::core::graph::{Csr, edge_flag};
+use crate::core::sets::UnionFind;
 use crate::ensure_level;
 use crate::maze::braid::{self, Braided};
 use crate::maze::config::{MazeConfig, Topology as Kind};
 use crate::maze::metrics::{self, Bfs, MAZE_METRICS};
-use crate::maze::spanning::{Tree, UnionFind};
+use crate::maze::spanning::Tree;
 use crate::maze::topology::{Explicit, Lattice, MAX_SLOTS, Topology};
 use crate::maze::{graph_hash, physical, raster};
 

@@ -26,7 +26,7 @@
 //!   it to reach the passage.
 
 use crate::core::rng::WarrenRng;
-use crate::maze::UnionFind;
+use crate::core::sets::UnionFind;
 use crate::regions::cell::Cell;
 use crate::regions::region::{NONE, OUTSIDE, Point, Region, RegionBox};
 

@@ -12,8 +12,9 @@ use bumpalo::Bump;
 
 use crate::coloring::puzzle::config::ColoringConfig;
 use crate::core::rng::WarrenRng;
+use crate::core::sets::UnionFind;
 use crate::core::sliver::{SliverScratch, drop_slivers};
-use crate::maze::{PhysicalError, UnionFind, delaunay_pairs};
+use crate::maze::{PhysicalError, delaunay_pairs};
 
 /// Margin in pixels around the grid.
 pub const MARGIN: u32 = 100;
