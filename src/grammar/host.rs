@@ -2,6 +2,7 @@
 //! adjacency lists rebuilt after each rewrite, all in buffers a worker reuses across levels.
 
 use crate::core::graph::edge_flag;
+use crate::core::sets::UnionFind;
 use crate::grammar::rule::TagId;
 
 /// A tagged, positioned multigraph. Vertex ids are stable (rewrites only append vertices);
@@ -160,18 +161,13 @@ impl Host {
         let Some(first) = (0..n).find(|&v| !self.cosmetic[v]) else {
             return true;
         };
-        let mut seen = vec![false; n];
-        let mut stack = vec![first as u32];
-        seen[first] = true;
-        while let Some(v) = stack.pop() {
-            for &(w, e) in self.neighbours(v) {
-                if !self.is_cosmetic(e) && !seen[w as usize] {
-                    seen[w as usize] = true;
-                    stack.push(w);
-                }
-            }
-        }
-        (0..n).all(|v| seen[v] || self.cosmetic[v])
+        let mut sets = UnionFind::default();
+        let walkable = (0..self.edge_count())
+            .filter(|&e| !self.is_cosmetic(e as u32))
+            .map(|e| (self.src[e], self.dst[e]));
+        crate::core::sets::joins(n, walkable, &mut sets);
+        let part = sets.find(first as u32);
+        (0..n).all(|v| self.cosmetic[v] || sets.find(v as u32) == part)
     }
 }
 
