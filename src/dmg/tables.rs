@@ -23,6 +23,8 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::core::text::Pos;
+
 /// Which table a file is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TableKind {
@@ -218,14 +220,12 @@ impl Table {
 
 /// A table file that cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}:{col}: {message}")]
+#[error("{file}:{at}: {message}")]
 pub struct TableError {
     /// The file (or `built-in NAME`).
     pub file: String,
-    /// Line, from 1.
-    pub line: usize,
-    /// Column, from 1.
-    pub col: usize,
+    /// The place in the file (0:0 when the error is not in one place).
+    pub at: Pos,
     /// What is wrong.
     pub message: String,
 }
@@ -248,14 +248,6 @@ struct RollDoc {
     chance: Option<u32>,
 }
 
-/// `(line, column)`, both from 1, of byte `offset` in `text`.
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, col)
-}
-
 /// A table file's text and name, for errors that point into it.
 struct Source<'a> {
     text: &'a str,
@@ -265,11 +257,9 @@ struct Source<'a> {
 impl Source<'_> {
     /// An error at byte `offset` of the text.
     fn error(&self, offset: usize, message: String) -> TableError {
-        let (line, col) = line_col(self.text, offset);
         TableError {
             file: self.file.to_string(),
-            line,
-            col,
+            at: Pos::of(self.text, offset),
             message,
         }
     }
@@ -456,8 +446,7 @@ impl Tables {
                 let file = path.display().to_string();
                 let text = crate::core::files::read_to_string(&path).map_err(|e| TableError {
                     file: file.clone(),
-                    line: 0,
-                    col: 0,
+                    at: Pos::default(),
                     message: format!("cannot read: {e}"),
                 })?;
                 t.tables[i] = parse_table(k, &text, &file)?;
