@@ -131,34 +131,8 @@ pub const NO_OBJECT: u32 = u32::MAX;
 /// table's outcome: wooden, stone, locked, secret, portcullis, barred).
 pub const DOOR_FLAG: u8 = 1 << 3;
 
-/// An object's bounding box, `[x0, x1) x [y0, y1)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Bbox {
-    /// Left column.
-    pub x0: i32,
-    /// Top row.
-    pub y0: i32,
-    /// One past the right column.
-    pub x1: i32,
-    /// One past the bottom row.
-    pub y1: i32,
-}
-
-impl Bbox {
-    const EMPTY: Bbox = Bbox {
-        x0: i32::MAX,
-        y0: i32::MAX,
-        x1: i32::MIN,
-        y1: i32::MIN,
-    };
-
-    fn add(&mut self, x: i32, y: i32) {
-        self.x0 = self.x0.min(x);
-        self.y0 = self.y0.min(y);
-        self.x1 = self.x1.max(x + 1);
-        self.y1 = self.y1.max(y + 1);
-    }
-}
+/// An object's bounding box, `[x0, x1) x [y0, y1)` in map cells.
+pub type Bbox = crate::core::geom::Rect<i32>;
 
 impl DungeonScratch {
     /// Records an object reached from `from` through `gate`; returns its id.

@@ -177,8 +177,8 @@ pub(super) fn dig_rows(
     let (ax, ay) = c.map_square(0, 0);
     let (bx, by) = c.map_square(drawn - 1, -(width - 1));
     let mut bbox = Bbox::EMPTY;
-    bbox.add(ax, ay);
-    bbox.add(bx, by);
+    bbox.cover(ax, ay);
+    bbox.cover(bx, by);
     map.dig_rect(
         (ax.min(bx), ay.min(by)),
         (ax.max(bx) + 1, ay.max(by) + 1),
