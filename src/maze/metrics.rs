@@ -2,7 +2,6 @@
 //! plus the difficulty measures a dataset builder filters by: the diameter, the solution between
 //! its two ends, the turns and the decision points along it.
 
-use crate::core::generator::{MetricKind, MetricSpec};
 use crate::core::geom::is_turn;
 use crate::core::graph::NONE;
 use crate::maze::braid::Braided;
@@ -10,65 +9,25 @@ use crate::maze::merge::mergeable_dead_ends;
 use crate::maze::spanning::Tree;
 use crate::maze::topology::Topology;
 
-const fn u32_metric(name: &'static str, doc: &'static str) -> MetricSpec {
-    MetricSpec {
-        name,
-        kind: MetricKind::U32,
-        doc,
+crate::metrics! {
+    /// The metric values of one maze, in column order.
+    pub struct MazeMetrics => MAZE_METRICS {
+        rooms: u32 = "rooms in the maze (lattice slots minus holes)",
+        dead_ends: u32 = "rooms with exactly one passage",
+        crossroads: u32 = "rooms with three or more passages",
+        dead_ends_at_crossroad: u32 = "dead ends whose one passage leads to a crossroad",
+        mergeable_dead_ends: u32 = "dead ends at a crossroad that touch another dead end (0 once merging has run)",
+        merges: u32 = "dead-end merges performed (0 when merging is off)",
+        diameter: u32 = "passages on the longest shortest path (braided: on the shortest path from start to goal)",
+        solution_length: f32 = "geometric length of the solution from start to goal, in room widths",
+        turns: u32 = "changes of direction along the solution (sharper than 45 degrees)",
+        decision_points: u32 = "rooms on the solution with a way on besides the solution",
+        start_room: u32 = "room id of the start (one end of the diameter; braided: of the tree's, before braiding)",
+        goal_room: u32 = "room id of the goal (the other end of the diameter; braided: of the tree's)",
+        loops: u32 = "passages beyond the spanning tree, opened by braiding (independent cycles)",
+        braided_dead_ends: u32 = "dead ends removed by braiding (one or two per loop)",
     }
 }
-
-/// The maze metric columns, in [`MazeMetrics::to_array`] order.
-pub const MAZE_METRICS: [MetricSpec; 14] = [
-    u32_metric("rooms", "rooms in the maze (lattice slots minus holes)"),
-    u32_metric("dead_ends", "rooms with exactly one passage"),
-    u32_metric("crossroads", "rooms with three or more passages"),
-    u32_metric(
-        "dead_ends_at_crossroad",
-        "dead ends whose one passage leads to a crossroad",
-    ),
-    u32_metric(
-        "mergeable_dead_ends",
-        "dead ends at a crossroad that touch another dead end (0 once merging has run)",
-    ),
-    u32_metric(
-        "merges",
-        "dead-end merges performed (0 when merging is off)",
-    ),
-    u32_metric(
-        "diameter",
-        "passages on the longest shortest path (braided: on the shortest path from start to goal)",
-    ),
-    MetricSpec {
-        name: "solution_length",
-        kind: MetricKind::F32,
-        doc: "geometric length of the solution from start to goal, in room widths",
-    },
-    u32_metric(
-        "turns",
-        "changes of direction along the solution (sharper than 45 degrees)",
-    ),
-    u32_metric(
-        "decision_points",
-        "rooms on the solution with a way on besides the solution",
-    ),
-    u32_metric(
-        "start_room",
-        "room id of the start (one end of the diameter; braided: of the tree's, before braiding)",
-    ),
-    u32_metric(
-        "goal_room",
-        "room id of the goal (the other end of the diameter; braided: of the tree's)",
-    ),
-    u32_metric(
-        "loops",
-        "passages beyond the spanning tree, opened by braiding (independent cycles)",
-    ),
-    u32_metric(
-        "braided_dead_ends",
-        "dead ends removed by braiding (one or two per loop)",
-    ),
-];
 
 /// Reusable search buffers.
 #[derive(Default)]
@@ -224,61 +183,6 @@ impl Bfs {
     /// Rooms reached by the last search.
     pub fn reached(&self) -> usize {
         self.order.len()
-    }
-}
-
-/// The metric values of one maze.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct MazeMetrics {
-    /// Rooms.
-    pub rooms: u32,
-    /// Rooms of degree 1.
-    pub dead_ends: u32,
-    /// Rooms of degree >= 3.
-    pub crossroads: u32,
-    /// Dead ends whose neighbour is a crossroad.
-    pub dead_ends_at_crossroad: u32,
-    /// Dead ends that could still merge.
-    pub mergeable_dead_ends: u32,
-    /// Merges performed.
-    pub merges: u32,
-    /// Diameter in passages.
-    pub diameter: u32,
-    /// Geometric solution length.
-    pub solution_length: f32,
-    /// Turns along the solution.
-    pub turns: u32,
-    /// Decision points along the solution.
-    pub decision_points: u32,
-    /// Start room.
-    pub start_room: u32,
-    /// Goal room.
-    pub goal_room: u32,
-    /// Passages opened by braiding.
-    pub loops: u32,
-    /// Dead ends removed by braiding.
-    pub braided_dead_ends: u32,
-}
-
-impl MazeMetrics {
-    /// Values in [`MAZE_METRICS`] order.
-    pub fn to_array(&self) -> [f64; MAZE_METRICS.len()] {
-        [
-            f64::from(self.rooms),
-            f64::from(self.dead_ends),
-            f64::from(self.crossroads),
-            f64::from(self.dead_ends_at_crossroad),
-            f64::from(self.mergeable_dead_ends),
-            f64::from(self.merges),
-            f64::from(self.diameter),
-            f64::from(self.solution_length),
-            f64::from(self.turns),
-            f64::from(self.decision_points),
-            f64::from(self.start_room),
-            f64::from(self.goal_room),
-            f64::from(self.loops),
-            f64::from(self.braided_dead_ends),
-        ]
     }
 }
 

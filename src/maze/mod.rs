@@ -417,16 +417,16 @@ mod tests {
         })
         .unwrap();
         let (mut so, mut sf) = (on.new_scratch(), off.new_scratch());
-        let (mut dead_on, mut dead_off) = (0.0, 0.0);
+        let (mut dead_on, mut dead_off) = (0, 0);
         for i in 0..50 {
             let seed = mix(SEED_1, i);
-            let a = on.generate(seed, &mut so).unwrap();
-            dead_on += a.metrics[1];
-            assert_eq!(a.metrics[4], 0.0, "mergeable dead ends left");
-            let b = off.generate(seed, &mut sf).unwrap();
-            dead_off += b.metrics[1];
+            let a = MazeMetrics::from_values(on.generate(seed, &mut so).unwrap().metrics).unwrap();
+            dead_on += a.dead_ends;
+            assert_eq!(a.mergeable_dead_ends, 0, "mergeable dead ends left");
+            let b = MazeMetrics::from_values(off.generate(seed, &mut sf).unwrap().metrics).unwrap();
+            dead_off += b.dead_ends;
             // Same seed, same tree before merging: dead ends drop by exactly the merge count.
-            assert_eq!(b.metrics[1] - a.metrics[1], a.metrics[5]);
+            assert_eq!(b.dead_ends - a.dead_ends, a.merges);
         }
         assert!(dead_on < dead_off, "{dead_on} vs {dead_off}");
     }
@@ -511,7 +511,10 @@ mod tests {
         .unwrap();
         let mut s = g.new_scratch();
         let level = g.generate(5, &mut s).unwrap();
-        assert!(level.metrics[12] > 0.0, "no loop");
+        assert!(
+            MazeMetrics::from_values(level.metrics).unwrap().loops > 0,
+            "no loop"
+        );
         assert!(g.verify(&record(0, 5, level)).is_ok());
         let grid = level.grid.unwrap();
         let w = grid.width as usize;

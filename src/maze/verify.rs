@@ -13,7 +13,7 @@ use crate::core::sets::UnionFind;
 use crate::ensure_level;
 use crate::maze::braid::{self, Braided};
 use crate::maze::config::{MazeConfig, Topology as Kind};
-use crate::maze::metrics::{self, Bfs, MAZE_METRICS};
+use crate::maze::metrics::{self, Bfs, MAZE_METRICS, MazeMetrics};
 use crate::maze::spanning::Tree;
 use crate::maze::topology::{Explicit, Lattice, MAX_SLOTS, Topology};
 use crate::maze::{graph_hash, physical, raster};
@@ -21,12 +21,13 @@ use crate::maze::{graph_hash, physical, raster};
 /// Re-checks one stored maze against `cfg`.
 pub fn verify(cfg: &MazeConfig, record: &LevelRecord<'_>) -> Result<(), Violation> {
     let level = &record.level;
-    ensure_level!(
-        level.metrics.len() == MAZE_METRICS.len(),
-        "{} metric values, expected {}",
-        level.metrics.len(),
-        MAZE_METRICS.len()
-    );
+    let stored = MazeMetrics::from_values(level.metrics).ok_or_else(|| {
+        Violation::new(format!(
+            "{} metric values, expected {}",
+            level.metrics.len(),
+            MAZE_METRICS.len()
+        ))
+    })?;
     let mut tree = Tree::default();
     match cfg.topology {
         Kind::Lattice => {
@@ -37,7 +38,7 @@ pub fn verify(cfg: &MazeConfig, record: &LevelRecord<'_>) -> Result<(), Violatio
             raster::decode(&grid, cfg.width, cfg.height, &mut present, &mut tree)
                 .map_err(|e| Violation::new(e.to_string()))?;
             let lattice = Lattice::new(cfg.width, cfg.height, Some(&present));
-            check_tree(&lattice, &tree, cfg, level.metrics)?;
+            check_tree(&lattice, &tree, cfg, &stored)?;
             let mut hasher = crate::core::hash::ContentHasher::new();
             hasher.word(u64::from(grid.width) << 32 | u64::from(grid.height));
             hasher.bytes(grid.cells);
@@ -99,7 +100,7 @@ pub fn verify(cfg: &MazeConfig, record: &LevelRecord<'_>) -> Result<(), Violatio
                     tree.open(link);
                 }
             });
-            check_tree(&topo, &tree, cfg, level.metrics)?;
+            check_tree(&topo, &tree, cfg, &stored)?;
             ensure_level!(
                 graph_hash(&g) == level.layout_hash,
                 "layout_hash does not match the graph"
@@ -114,14 +115,14 @@ fn check_tree<T: Topology>(
     topo: &T,
     tree: &Tree,
     cfg: &MazeConfig,
-    stored: &[f64],
+    stored: &MazeMetrics,
 ) -> Result<(), Violation> {
     let rooms = (0..topo.slot_count() as u32)
         .filter(|&v| topo.is_room(v))
         .count();
     let passages = tree.passage.iter().filter(|&&p| p != 0).count();
     ensure_level!(rooms > 0, "no rooms");
-    let (loops, removed) = (stored[LOOPS] as u32, stored[BRAIDED] as u32);
+    let (loops, removed) = (stored.loops, stored.braided_dead_ends);
     ensure_level!(
         cfg.braid > 0.0 || loops + removed == 0,
         "loops recorded with braiding off"
@@ -148,7 +149,7 @@ fn check_tree<T: Topology>(
             "passages form a cycle through edge {e}: not a tree"
         )));
     }
-    let merges = stored[5] as u32;
+    let merges = stored.merges;
     ensure_level!(
         cfg.merge_dead_ends || merges == 0,
         "merges recorded with merging off"
@@ -177,11 +178,11 @@ fn check_braided<T: Topology>(
     topo: &T,
     tree: &Tree,
     cfg: &MazeConfig,
-    stored: &[f64],
+    stored: &MazeMetrics,
     rooms: usize,
     passages: usize,
 ) -> Result<(), Violation> {
-    let (loops, removed) = (stored[LOOPS] as u32, stored[BRAIDED] as u32);
+    let (loops, removed) = (stored.loops, stored.braided_dead_ends);
     ensure_level!(
         passages + 1 == rooms + loops as usize,
         "{passages} passages for {rooms} rooms and {loops} loops: not a tree plus its loops"
@@ -190,7 +191,7 @@ fn check_braided<T: Topology>(
         loops <= removed && removed <= 2 * loops,
         "{removed} dead ends removed by {loops} openings (each removes one or two)"
     );
-    let (start, goal) = (stored[START] as u32, stored[GOAL] as u32);
+    let (start, goal) = (stored.start_room, stored.goal_room);
     ensure_level!(
         topo.is_room(start) && topo.is_room(goal),
         "start {start} or goal {goal} is not a room"
@@ -198,7 +199,7 @@ fn check_braided<T: Topology>(
     let mut bfs = Bfs::default();
     let braided = Braided { loops, removed };
     let recomputed =
-        metrics::compute_braided(topo, tree, &mut bfs, stored[5] as u32, start, goal, braided);
+        metrics::compute_braided(topo, tree, &mut bfs, stored.merges, start, goal, braided);
     ensure_level!(
         bfs.reached() == rooms,
         "only {} of {rooms} rooms connected",
@@ -238,10 +239,10 @@ fn check_share<T: Topology>(
 }
 
 /// Every stored metric equals its recomputed value.
-fn same_metrics(stored: &[f64], recomputed: &metrics::MazeMetrics) -> Result<(), Violation> {
-    for (spec, (&got, want)) in MAZE_METRICS
+fn same_metrics(stored: &MazeMetrics, recomputed: &MazeMetrics) -> Result<(), Violation> {
+    for (spec, (got, want)) in MAZE_METRICS
         .iter()
-        .zip(stored.iter().zip(recomputed.to_array()))
+        .zip(stored.to_array().into_iter().zip(recomputed.to_array()))
     {
         ensure_level!(
             got == want,
@@ -250,24 +251,4 @@ fn same_metrics(stored: &[f64], recomputed: &metrics::MazeMetrics) -> Result<(),
         );
     }
     Ok(())
-}
-
-/// Positions of metrics in [`MAZE_METRICS`] that verify reads back.
-const START: usize = 10;
-const GOAL: usize = 11;
-const LOOPS: usize = 12;
-const BRAIDED: usize = 13;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn metric_positions_name_their_metrics() {
-        let name = |i: usize| MAZE_METRICS[i].name;
-        assert_eq!(
-            [name(START), name(GOAL), name(LOOPS), name(BRAIDED)],
-            ["start_room", "goal_room", "loops", "braided_dead_ends"]
-        );
-    }
 }
