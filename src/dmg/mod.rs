@@ -23,9 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::core::error::ConfigError;
 use crate::core::error::check;
 use crate::core::error::{GenError, Violation};
-use crate::core::generator::{
-    Columns, Generator, GraphView, Level, LevelRecord, MetricSpec, RoomsView,
-};
+use crate::core::generator::{Columns, Generator, GraphView, Level, LevelRecord, RoomsView};
 use crate::core::grid::{GridView, cell};
 use crate::core::hash::ContentHasher;
 use crate::core::rng::WarrenRng;
@@ -114,46 +112,30 @@ impl DmgConfig {
     }
 }
 
-/// The dungeon metric columns.
-pub const DMG_METRICS: [MetricSpec; 19] = [
-    MetricSpec::u32("chambers", "chambers placed"),
-    MetricSpec::u32("passages", "passage stretches drawn"),
-    MetricSpec::u32("doors", "doors of every kind"),
-    MetricSpec::u32("wooden_doors", "wooden doors"),
-    MetricSpec::u32("stone_doors", "stone doors"),
-    MetricSpec::u32("locked_doors", "locked doors"),
-    MetricSpec::u32("secret_doors", "secret doors"),
-    MetricSpec::u32("portcullises", "portcullises"),
-    MetricSpec::u32("barred_doors", "barred doors"),
-    MetricSpec::u32(
-        "dead_ends",
-        "passages that end at an obstacle or a dead-end roll",
-    ),
-    MetricSpec::u32(
-        "false_doors",
-        "doors rolled that led nowhere (left as rock)",
-    ),
-    MetricSpec::u32("stairs", "stairs up or down"),
-    MetricSpec::f32(
-        "floor_fraction",
-        "share of the map's squares that are floor, doors or stairs",
-    ),
-    MetricSpec::u32("placed_whole", "chambers placed centred, as rolled"),
-    MetricSpec::u32("placed_shifted", "chambers shifted sideways to fit"),
-    MetricSpec::u32("placed_shrunk", "chambers narrowed past an obstacle"),
-    MetricSpec::u32(
-        "cancelled",
-        "chambers cancelled (nothing 15 ft long fitted)",
-    ),
-    MetricSpec::u32(
-        "joins",
-        "passages and doors that opened into floor ahead instead of stopping short (dmg.join_chance)",
-    ),
-    MetricSpec::u32(
-        "cycle_rank",
-        "independent loops of the object graph: links - objects + connected parts",
-    ),
-];
+crate::metrics! {
+    /// What one DMG dungeon measures: its objects, doors, floor, chamber placements and loops.
+    pub struct DmgMetrics => DMG_METRICS {
+        chambers: u32 = "chambers placed",
+        passages: u32 = "passage stretches drawn",
+        doors: u32 = "doors of every kind",
+        wooden_doors: u32 = "wooden doors",
+        stone_doors: u32 = "stone doors",
+        locked_doors: u32 = "locked doors",
+        secret_doors: u32 = "secret doors",
+        portcullises: u32 = "portcullises",
+        barred_doors: u32 = "barred doors",
+        dead_ends: u32 = "passages that end at an obstacle or a dead-end roll",
+        false_doors: u32 = "doors rolled that led nowhere (left as rock)",
+        stairs: u32 = "stairs up or down",
+        floor_fraction: f32 = "share of the map's squares that are floor, doors or stairs",
+        placed_whole: u32 = "chambers placed centred, as rolled",
+        placed_shifted: u32 = "chambers shifted sideways to fit",
+        placed_shrunk: u32 = "chambers narrowed past an obstacle",
+        cancelled: u32 = "chambers cancelled (nothing 15 ft long fitted)",
+        joins: u32 = "passages and doors that opened into floor ahead instead of stopping short (dmg.join_chance)",
+        cycle_rank: u32 = "independent loops of the object graph: links - objects + connected parts",
+    }
+}
 
 /// The DMG dungeon generator.
 pub struct DmgGenerator {
@@ -224,9 +206,6 @@ pub struct DmgScratch {
     y1: Vec<i32>,
 }
 
-/// Position of `cycle_rank` in [`DMG_METRICS`].
-const CYCLE_RANK: usize = 18;
-
 /// Independent loops of a graph of `n` vertices and `links`: links - vertices + components
 /// (links naming no vertex are left out).
 fn cycle_rank<F>(
@@ -286,32 +265,28 @@ impl Generator for DmgGenerator {
         let c = generate::generate(&self.tables, &self.params, &mut rng, &mut s.dungeon);
         let grid = &s.dungeon.map.as_ref().expect("generated").grid;
         let floor = grid.cells.iter().filter(|&&c| passable(c)).count();
-        s.metrics.clear();
-        s.metrics.extend([
-            f64::from(c.chambers),
-            f64::from(c.passages),
-            f64::from(c.doors.iter().sum::<u32>()),
-            f64::from(c.doors[0]),
-            f64::from(c.doors[1]),
-            f64::from(c.doors[2]),
-            f64::from(c.doors[3]),
-            f64::from(c.doors[4]),
-            f64::from(c.doors[5]),
-            f64::from(c.dead_ends),
-            f64::from(c.false_doors),
-            f64::from(c.stairs),
-            floor as f64 / grid.cells.len() as f64,
-            f64::from(c.placements[0]),
-            f64::from(c.placements[1]),
-            f64::from(c.placements[2]),
-            f64::from(c.placements[3]),
-            f64::from(c.joins),
-            f64::from(cycle_rank(
-                s.dungeon.objects.len(),
-                &s.dungeon.links,
-                &mut s.sets,
-            )),
-        ]);
+        DmgMetrics {
+            chambers: c.chambers,
+            passages: c.passages,
+            doors: c.doors.iter().sum::<u32>(),
+            wooden_doors: c.doors[0],
+            stone_doors: c.doors[1],
+            locked_doors: c.doors[2],
+            secret_doors: c.doors[3],
+            portcullises: c.doors[4],
+            barred_doors: c.doors[5],
+            dead_ends: c.dead_ends,
+            false_doors: c.false_doors,
+            stairs: c.stairs,
+            floor_fraction: (floor as f64 / grid.cells.len() as f64) as f32,
+            placed_whole: c.placements[0],
+            placed_shifted: c.placements[1],
+            placed_shrunk: c.placements[2],
+            cancelled: c.placements[3],
+            joins: c.joins,
+            cycle_rank: cycle_rank(s.dungeon.objects.len(), &s.dungeon.links, &mut s.sets),
+        }
+        .write_to(&mut s.metrics);
         let d = &s.dungeon;
         for v in [&mut s.x, &mut s.y] {
             v.clear();
@@ -477,11 +452,11 @@ mod tests {
                     level,
                 })
                 .unwrap();
-                let m = level.metrics;
-                assert_eq!(m[CYCLE_RANK], m[CYCLE_RANK - 1], "every join is a loop");
-                rank += m[CYCLE_RANK];
-                dead += m[9];
-                false_doors += m[10];
+                let m = DmgMetrics::from_values(level.metrics).unwrap();
+                assert_eq!(m.cycle_rank, m.joins, "every join is a loop");
+                rank += f64::from(m.cycle_rank);
+                dead += f64::from(m.dead_ends);
+                false_doors += f64::from(m.false_doors);
             }
             (rank / 20.0, dead / 20.0, false_doors / 20.0)
         };
@@ -497,8 +472,9 @@ mod tests {
         let g = DmgGenerator::new(DmgConfig::default()).unwrap();
         let mut s = g.new_scratch();
         let level = g.generate(mix(1, 2), &mut s).unwrap();
-        let mut metrics = level.metrics.to_vec();
-        metrics[CYCLE_RANK] += 1.0;
+        let mut m = DmgMetrics::from_values(level.metrics).unwrap();
+        m.cycle_rank += 1;
+        let metrics = m.to_array();
         let bad = Level {
             metrics: &metrics,
             ..level

@@ -9,7 +9,7 @@ use crate::core::error::Violation;
 use crate::core::generator::{GraphView, LevelRecord, RoomsView};
 use crate::core::grid::{GridView, cell};
 use crate::dmg::generate::CHAMBER;
-use crate::dmg::{CYCLE_RANK, DmgConfig, cycle_rank, passable};
+use crate::dmg::{DmgConfig, DmgMetrics, cycle_rank, passable};
 use crate::ensure_level;
 
 /// A stored grid read with rock around it.
@@ -191,9 +191,9 @@ fn check_cycle_rank(graph: &GraphView<'_>, metrics: &[f64]) -> Result<(), Violat
         .collect();
     let n = graph.x.len();
     let rank = cycle_rank(n, &links, &mut crate::core::sets::UnionFind::default());
-    let stored = metrics.get(CYCLE_RANK).copied();
+    let stored = DmgMetrics::from_values(metrics).map(|m| m.cycle_rank);
     ensure_level!(
-        stored == Some(f64::from(rank)),
+        stored == Some(rank),
         "metric cycle_rank is {stored:?}, the object graph has {rank} loops"
     );
     Ok(())
