@@ -28,43 +28,27 @@ use crate::coloring::puzzle::{
 use crate::core::error::ConfigError;
 use crate::core::error::{GenError, Violation};
 use crate::core::generator::{
-    Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, GraphView, Level, LevelRecord, MetricSpec,
+    Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, GraphView, Level, LevelRecord,
 };
 use crate::core::hash::ContentHasher;
 use crate::levelxml::model::LevelDoc;
 
-/// The metric columns, in [`Level::metrics`] order.
-pub const COLORING_METRICS: [MetricSpec; 11] = [
-    MetricSpec::u32(
-        "puzzle_kind",
-        "the puzzle: 0 vertex coloring, 1 edge coloring, 2 Eulerian cycle, 3 Eulerian path",
-    ),
-    MetricSpec::u32("vertices", "vertices of the level's graph"),
-    MetricSpec::u32("edges", "edges of the level's graph"),
-    MetricSpec::u32(
-        "colors",
-        "k, the colors the player chooses from (1 for Eulerian puzzles)",
-    ),
-    MetricSpec::u32(
-        "solver_nodes",
-        "difficulty: search nodes the exact solver explored solving the puzzle from its start (Eulerian puzzles: edges walked)",
-    ),
-    MetricSpec::u32(
-        "proof_nodes",
-        "search nodes the solver explored refuting every (k-1)-coloring (0 unless chromatic)",
-    ),
-    MetricSpec::u32(
-        "chromatic",
-        "1 when the chromatic number is proven to be exactly k (vertex puzzles of a chromatic profile)",
-    ),
-    MetricSpec::u32("clues", "vertices given in their solution color, protected"),
-    MetricSpec::u32("odd_vertices", "vertices of odd degree"),
-    MetricSpec::u32(
-        "attempts",
-        "graphs drawn before this one was accepted (1 = the first)",
-    ),
-    MetricSpec::u32("xml_bytes", "length of the level's XML in bytes"),
-];
+crate::metrics! {
+    /// What one GraphColoring puzzle measures: its graph, its palette, its difficulty and its file.
+    pub struct ColoringMetrics => COLORING_METRICS {
+        puzzle_kind: u32 = "the puzzle: 0 vertex coloring, 1 edge coloring, 2 Eulerian cycle, 3 Eulerian path",
+        vertices: u32 = "vertices of the level's graph",
+        edges: u32 = "edges of the level's graph",
+        colors: u32 = "k, the colors the player chooses from (1 for Eulerian puzzles)",
+        solver_nodes: u32 = "difficulty: search nodes the exact solver explored solving the puzzle from its start (Eulerian puzzles: edges walked)",
+        proof_nodes: u32 = "search nodes the solver explored refuting every (k-1)-coloring (0 unless chromatic)",
+        chromatic: u32 = "1 when the chromatic number is proven to be exactly k (vertex puzzles of a chromatic profile)",
+        clues: u32 = "vertices given in their solution color, protected",
+        odd_vertices: u32 = "vertices of odd degree",
+        attempts: u32 = "graphs drawn before this one was accepted (1 = the first)",
+        xml_bytes: u32 = "length of the level's XML in bytes",
+    }
+}
 
 /// The level file's column, first of the extra columns.
 const LEVEL_XML: ExtraSpec = ExtraSpec::new(
@@ -174,23 +158,24 @@ pub(crate) fn odd_vertices(n: usize, src: &[u32], dst: &[u32]) -> u32 {
     odd.iter().filter(|&&o| o).count() as u32
 }
 
-/// The metric values of `p`, in [`COLORING_METRICS`] order.
-pub(crate) fn metric_values(cfg: &ColoringConfig, p: &Puzzle) -> [f64; 11] {
+/// The metrics of `p`.
+pub(crate) fn metric_values(cfg: &ColoringConfig, p: &Puzzle) -> ColoringMetrics {
     let m = &p.metrics;
-    let chromatic = cfg.chromatic && cfg.puzzle == PuzzleKind::Vertex;
-    [
-        f64::from(p.kind.code()),
-        f64::from(m.vertices),
-        f64::from(m.edges),
-        f64::from(m.colors),
-        m.solver_nodes as f64,
-        m.proof_nodes as f64,
-        f64::from(u32::from(chromatic)),
-        f64::from(m.clues),
-        f64::from(odd_vertices(p.x.len(), &p.src, &p.dst)),
-        f64::from(m.attempts),
-        p.xml.len() as f64,
-    ]
+    // Search counts are stored as u32 columns, saturating (budgets keep them far below).
+    let count = |n: u64| n.min(u64::from(u32::MAX)) as u32;
+    ColoringMetrics {
+        puzzle_kind: u32::from(p.kind.code()),
+        vertices: m.vertices,
+        edges: m.edges,
+        colors: m.colors,
+        solver_nodes: count(m.solver_nodes),
+        proof_nodes: count(m.proof_nodes),
+        chromatic: u32::from(cfg.chromatic && cfg.puzzle == PuzzleKind::Vertex),
+        clues: m.clues,
+        odd_vertices: odd_vertices(p.x.len(), &p.src, &p.dst),
+        attempts: m.attempts,
+        xml_bytes: p.xml.len() as u32,
+    }
 }
 
 impl Generator for ColoringGenerator {
@@ -239,7 +224,7 @@ impl Generator for ColoringGenerator {
         flags.clear();
         flags.resize(p.src.len(), 0);
         metrics.clear();
-        metrics.extend(metric_values(&self.cfg, p));
+        metrics.extend(metric_values(&self.cfg, p).to_array());
         let solution = solution_value(&p.solution);
         bump.reset();
         // NOTE: the list of borrowed column values lives in the arena, not in the scratch,

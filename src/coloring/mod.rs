@@ -15,6 +15,7 @@ pub mod puzzle;
 mod verify;
 
 pub use generator::{
-    COLORING_COLUMNS, COLORING_METRICS, ColoringGenerator, ColoringScratch, EULER_COLUMNS,
+    COLORING_COLUMNS, COLORING_METRICS, ColoringGenerator, ColoringMetrics, ColoringScratch,
+    EULER_COLUMNS,
 };
 pub use puzzle::ColoringConfig;

@@ -15,7 +15,7 @@
 //! - the metrics agree with the level.
 
 use crate::coloring::generator::{
-    COLORING_METRICS, ColoringGenerator, content_hash, odd_vertices, start_colors,
+    COLORING_METRICS, ColoringGenerator, ColoringMetrics, content_hash, odd_vertices, start_colors,
 };
 use crate::coloring::puzzle::planar::SLIVER_GAP;
 use crate::coloring::puzzle::{
@@ -180,12 +180,13 @@ fn check_metrics(
     xml_bytes: usize,
 ) -> Result<(), Violation> {
     let cfg = &g.cfg;
-    ensure_level!(
-        m.len() == COLORING_METRICS.len(),
-        "{} metrics, expected {}",
-        m.len(),
-        COLORING_METRICS.len()
-    );
+    let m = ColoringMetrics::from_values(m).ok_or_else(|| {
+        Violation::new(format!(
+            "{} metrics, expected {}",
+            m.len(),
+            COLORING_METRICS.len()
+        ))
+    })?;
     let chromatic = cfg.chromatic && cfg.puzzle == PuzzleKind::Vertex;
     let colors = if cfg.puzzle.is_coloring() {
         cfg.colors
@@ -198,56 +199,55 @@ fn check_metrics(
         .filter(|v| v.color.is_some() && v.protect.contains(Protect::COLOR))
         .count();
     let (src, dst): (Vec<u32>, Vec<u32>) = resolved.ends.iter().copied().unzip();
+    let vertex_clues = if cfg.puzzle == PuzzleKind::Vertex {
+        clues
+    } else {
+        0
+    };
     let expected = [
-        ("puzzle_kind", f64::from(cfg.puzzle.code())),
-        ("vertices", doc.vertices.len() as f64),
-        ("edges", doc.edges.len() as f64),
-        ("colors", f64::from(colors)),
-        ("chromatic", f64::from(u32::from(chromatic))),
-        (
-            "clues",
-            if cfg.puzzle == PuzzleKind::Vertex {
-                clues as f64
-            } else {
-                0.0
-            },
-        ),
+        ("puzzle_kind", m.puzzle_kind, u32::from(cfg.puzzle.code())),
+        ("vertices", m.vertices, doc.vertices.len() as u32),
+        ("edges", m.edges, doc.edges.len() as u32),
+        ("colors", m.colors, colors),
+        ("chromatic", m.chromatic, u32::from(chromatic)),
+        ("clues", m.clues, vertex_clues as u32),
         (
             "odd_vertices",
-            f64::from(odd_vertices(doc.vertices.len(), &src, &dst)),
+            m.odd_vertices,
+            odd_vertices(doc.vertices.len(), &src, &dst),
         ),
-        ("xml_bytes", xml_bytes as f64),
+        ("xml_bytes", m.xml_bytes, xml_bytes as u32),
     ];
-    for (name, want) in expected {
-        let i = COLORING_METRICS
-            .iter()
-            .position(|s| s.name == name)
-            .expect("a metric of the list");
-        ensure_level!(m[i] == want, "{name} = {}, the level gives {want}", m[i]);
+    for (name, stored, want) in expected {
+        ensure_level!(stored == want, "{name} = {stored}, the level gives {want}");
     }
-    let budget = cfg.max_solver_nodes as f64;
-    let (solver, proof, attempts) = (m[4], m[5], m[9]);
+    let budget = cfg.max_solver_nodes;
+    let (solver, proof, attempts) = (
+        u64::from(m.solver_nodes),
+        u64::from(m.proof_nodes),
+        m.attempts,
+    );
     ensure_level!(
-        (0.0..=budget).contains(&solver),
+        solver <= budget,
         "solver_nodes = {solver} is outside 0..={budget}"
     );
     ensure_level!(
         if chromatic {
-            (1.0..=budget).contains(&proof)
+            (1..=budget).contains(&proof)
         } else {
-            proof == 0.0
+            proof == 0
         },
         "proof_nodes = {proof} for a profile with chromatic = {}",
         cfg.chromatic
     );
     ensure_level!(
-        (1.0..=f64::from(cfg.max_attempts)).contains(&attempts),
+        (1..=cfg.max_attempts).contains(&attempts),
         "attempts = {attempts} is outside 1..={}",
         cfg.max_attempts
     );
     if !cfg.puzzle.is_coloring() {
         ensure_level!(
-            solver == doc.edges.len() as f64,
+            solver == doc.edges.len() as u64,
             "solver_nodes = {solver}, an Eulerian walk takes {} edges",
             doc.edges.len()
         );
