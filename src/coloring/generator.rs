@@ -164,7 +164,7 @@ pub(crate) fn metric_values(cfg: &ColoringConfig, p: &Puzzle) -> ColoringMetrics
     // Search counts are stored as u32 columns, saturating (budgets keep them far below).
     let count = |n: u64| n.min(u64::from(u32::MAX)) as u32;
     ColoringMetrics {
-        puzzle_kind: u32::from(p.kind.code()),
+        puzzle_kind: p.kind.code(),
         vertices: m.vertices,
         edges: m.edges,
         colors: m.colors,

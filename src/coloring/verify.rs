@@ -205,7 +205,7 @@ fn check_metrics(
         0
     };
     let expected = [
-        ("puzzle_kind", m.puzzle_kind, u32::from(cfg.puzzle.code())),
+        ("puzzle_kind", m.puzzle_kind, cfg.puzzle.code()),
         ("vertices", m.vertices, doc.vertices.len() as u32),
         ("edges", m.edges, doc.edges.len() as u32),
         ("colors", m.colors, colors),
