@@ -39,7 +39,6 @@ struct OwnedLevel {
     seed: u64,
     grid: Grid,
     metrics: Vec<f64>,
-    layout_hash: u64,
 }
 
 impl OwnedLevel {
@@ -48,7 +47,6 @@ impl OwnedLevel {
             grid: Some(self.grid.view()),
             graph: None,
             metrics: &self.metrics,
-            layout_hash: self.layout_hash,
             ..Level::default()
         }
     }
@@ -87,7 +85,6 @@ impl Fixture {
                         cells: grid.cells.to_vec(),
                     },
                     metrics: level.metrics.to_vec(),
-                    layout_hash: level.layout_hash,
                 }
             })
             .collect();

@@ -41,7 +41,7 @@ fn dungeon(c: &mut Criterion) {
             black_box(
                 g.generate(mix(1, i), &mut scratch)
                     .expect("dungeons never fail")
-                    .layout_hash,
+                    .content_hash(),
             )
         })
     });

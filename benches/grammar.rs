@@ -179,7 +179,7 @@ fn bench_rules(group: &mut BenchmarkGroup<'_, WallTime>, rules: &str) {
             index += 1;
             // NOTE: a failed seed did all the work of a build too; it counts as a level.
             match generator.generate(seed, &mut scratch) {
-                Ok(level) => level.layout_hash,
+                Ok(level) => level.content_hash(),
                 Err(e) => black_box(e).reason.len() as u64,
             }
         })

@@ -45,7 +45,7 @@ fn bench_config(
                 .generate(seed, &mut scratch)
                 .expect("bench maze generates");
             black_box(&level);
-            level.layout_hash
+            level.content_hash()
         })
     });
 }

@@ -58,7 +58,7 @@ fn region(c: &mut Criterion) {
             black_box(
                 g.generate(mix(SEED_1, i), &mut scratch)
                     .expect("levels succeed")
-                    .layout_hash,
+                    .content_hash(),
             )
         })
     });
@@ -71,7 +71,7 @@ fn region(c: &mut Criterion) {
                 h ^= g
                     .generate(mix(SEED_1, i), &mut scratch)
                     .expect("levels succeed")
-                    .layout_hash;
+                    .content_hash();
             }
             black_box(h)
         })

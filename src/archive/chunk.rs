@@ -224,7 +224,8 @@ impl ChunkBuilder {
     pub fn push(&mut self, index: u64, seed: u64, level: &Level<'_>) {
         self.index.append_value(index);
         self.seed.append_value(seed);
-        self.hash.append_value(level.layout_hash);
+        // PERF: the hash is made here, on the worker that built the level, from its columns.
+        self.hash.append_value(level.content_hash());
         if let Some((w, h, cells)) = &mut self.grid {
             let g = level
                 .grid
@@ -410,7 +411,6 @@ mod tests {
             let values = row.values();
             let level = Level {
                 extra: &values,
-                layout_hash: i as u64,
                 ..Level::default()
             };
             builder.push(i as u64, 7, &level);

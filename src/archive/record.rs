@@ -245,6 +245,11 @@ impl<'a> BatchView<'a> {
         self.rows
     }
 
+    /// The stored `layout_hash` of row `i`.
+    pub fn layout_hash(&self, i: usize) -> u64 {
+        self.hash[i]
+    }
+
     /// The index of row `i`.
     pub fn index(&self, i: usize) -> u64 {
         self.index[i]
@@ -282,7 +287,6 @@ impl<'a> BatchView<'a> {
             rule_uses: self.rule_uses.as_ref().map_or(&[][..], |u| u.row(i)),
             metrics: &[],
             extra: &[],
-            layout_hash: self.hash[i],
         }
     }
 

@@ -60,6 +60,9 @@ pub fn check_levels<G: Generator>(
         if problem.is_none() && record.seed != mix(master_seed, record.index) {
             problem = Some("seed is not mix(master_seed, index)".to_string());
         }
+        if problem.is_none() && record.level.content_hash() != view.layout_hash(row) {
+            problem = Some("layout_hash is not the hash of the stored level".to_string());
+        }
         if problem.is_none() {
             problem = generator.verify(&record).err().map(|v| v.to_string());
         }
@@ -95,7 +98,7 @@ fn regenerated<G: Generator>(
         Err(e) => Some(format!(
             "its seed fails to generate ({e}) yet a level is stored"
         )),
-        Ok(fresh) if fresh.layout_hash != record.level.layout_hash => {
+        Ok(fresh) if fresh.content_hash() != record.level.content_hash() => {
             Some("differs from a fresh generation of its seed (layout_hash)".into())
         }
         Ok(fresh) if !same_metrics(generator, fresh.metrics, record.level.metrics) => {

@@ -519,7 +519,6 @@ mod tests {
                 grid: Some(grid),
                 graph: None,
                 metrics: &[],
-                layout_hash: seed,
                 ..Level::default()
             })
         }

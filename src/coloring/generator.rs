@@ -17,8 +17,9 @@
 //!   follow the profile's `puzzle`, so an archive never holds a column of junk;
 //! - **metrics**: see [`COLORING_METRICS`].
 //!
-//! `layout_hash` covers the puzzle kind, the XML and the solution: the XML holds the whole
-//! level, and `verify` checks the graph columns against it.
+//! `layout_hash` is the content hash of every column ([`crate::core::hash::level_hash`]): the
+//! graph, the XML (which holds the whole level; `verify` checks the graph columns against it)
+//! and the solution.
 
 use bumpalo::Bump;
 
@@ -30,7 +31,6 @@ use crate::core::error::{GenError, Violation};
 use crate::core::generator::{
     Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, GraphView, Level, LevelRecord,
 };
-use crate::core::hash::ContentHasher;
 use crate::levelxml::model::LevelDoc;
 
 crate::metrics! {
@@ -120,18 +120,6 @@ pub(crate) fn solution_value(solution: &Solution) -> ExtraValue<'_> {
         Solution::VertexColors(c) | Solution::EdgeColors(c) => ExtraValue::ListU8(c),
         Solution::Walk(w) => ExtraValue::ListU32(w),
     }
-}
-
-/// The content hash of a level: its puzzle kind, XML and solution.
-pub(crate) fn content_hash(kind: PuzzleKind, xml: &str, solution: ExtraValue<'_>) -> u64 {
-    let mut h = ContentHasher::new();
-    h.word(u64::from(kind.code()));
-    h.bytes(xml.as_bytes());
-    match solution {
-        ExtraValue::ListU32(w) => h.u32s(w),
-        other => h.bytes(other.as_u8s().unwrap_or_default()),
-    }
-    h.finish()
 }
 
 /// Each vertex's start color as an index into the level's `<colors>` (a missing color is the
@@ -243,7 +231,6 @@ impl Generator for ColoringGenerator {
             }),
             metrics,
             extra,
-            layout_hash: content_hash(p.kind, &p.xml, solution),
             ..Level::default()
         })
     }
@@ -306,7 +293,7 @@ mod tests {
                 assert!(graph.tag.iter().all(|&t| usize::from(t) < names.len()));
                 let _ = g.generate(mix(3, i), &mut t).unwrap();
                 let again = g.generate(seed, &mut t).unwrap();
-                assert_eq!(again.layout_hash, level.layout_hash);
+                assert_eq!(again.content_hash(), level.content_hash());
                 assert_eq!(again.extra, level.extra);
             }
         }
@@ -330,11 +317,6 @@ mod tests {
             }),
             metrics: &o.metrics,
             extra: &extra,
-            layout_hash: if o.rehash {
-                content_hash(g.cfg.puzzle, &o.xml, o.solution())
-            } else {
-                level.layout_hash
-            },
             ..level
         };
         let e = g.verify(&record(lv, 5)).unwrap_err().to_string();
@@ -350,7 +332,6 @@ mod tests {
         tag: Vec<u16>,
         src: Vec<u32>,
         metrics: Vec<f64>,
-        rehash: bool,
     }
 
     impl Owned {
@@ -364,7 +345,6 @@ mod tests {
                 tag: g.tag.to_vec(),
                 src: g.src.to_vec(),
                 metrics: level.metrics.to_vec(),
-                rehash: true,
             }
         }
 
@@ -380,10 +360,6 @@ mod tests {
     #[test]
     fn verify_rejects_tampered_levels() {
         let vertex = generator(PuzzleKind::Vertex, false, 0);
-        tampered(&vertex, "layout_hash is not the hash", |o| {
-            o.colors[0] ^= 1;
-            o.rehash = false;
-        });
         tampered(&vertex, "the level XML does not read: level 0:", |o| {
             o.xml = o.xml.replacen("<vertex ", "<vertx ", 1);
         });

@@ -240,8 +240,14 @@ pub struct Level<'a> {
     pub metrics: &'a [f64],
     /// Extra column values in [`Columns::extra`] order (empty when the generator declares none).
     pub extra: &'a [ExtraValue<'a>],
-    /// Canonical content hash (see `core::hash`).
-    pub layout_hash: u64,
+}
+
+impl Level<'_> {
+    /// The level's canonical content hash, which archives store as `layout_hash`
+    /// ([`level_hash`](crate::core::hash::level_hash): every content column, no metrics).
+    pub fn content_hash(&self) -> u64 {
+        crate::core::hash::level_hash(self)
+    }
 }
 
 /// A level read back from an archive, with its place in the run.

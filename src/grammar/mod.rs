@@ -34,7 +34,6 @@ use crate::core::error::{GenError, Violation};
 use crate::core::generator::{Columns, Generator, GraphView, Level, LevelRecord, RoomsView};
 use crate::core::graph::edge_flag;
 use crate::core::grid::Grid;
-use crate::core::hash::ContentHasher;
 use crate::grammar::build::{BuildParams, BuildScratch, build};
 use crate::grammar::matcher::Compiled;
 use crate::grammar::measure::{Facts, MeasureScratch};
@@ -235,26 +234,6 @@ fn room_span(c: f32, size: f32) -> (i32, i32) {
     (lo, hi.max(lo + 1))
 }
 
-/// The canonical content hash of a grammar level.
-fn level_hash(g: &GraphView<'_>, rooms: &RoomsView<'_>, uses: &[u32], grid: &Grid) -> u64 {
-    let mut h = ContentHasher::new();
-    h.u32s(&[grid.width, grid.height]);
-    h.bytes(&grid.cells);
-    h.f32s(g.x);
-    h.f32s(g.y);
-    let tags: Vec<u32> = g.tag.iter().map(|&t| u32::from(t)).collect();
-    h.u32s(&tags);
-    h.u32s(g.src);
-    h.u32s(g.dst);
-    h.bytes(g.flags);
-    for side in [rooms.x0, rooms.y0, rooms.x1, rooms.y1] {
-        let v: Vec<u32> = side.iter().map(|&c| c as u32).collect();
-        h.u32s(&v);
-    }
-    h.u32s(uses);
-    h.finish()
-}
-
 /// The longest corridor over the median one, centre to centre in the drawing, over the corridors
 /// between rooms (1 for a level without corridors). `lengths` is scratch.
 fn corridor_spread(host: &host::Host, x0: &[i32], x1: &[i32], lengths: &mut Vec<f32>) -> f32 {
@@ -377,7 +356,6 @@ impl Generator for GrammarGenerator {
             rooms: Some(rooms),
             rule_uses: &s.build.uses,
             metrics: &s.metrics,
-            layout_hash: level_hash(&graph, &rooms, &s.build.uses, &s.grid),
             ..Level::default()
         })
     }

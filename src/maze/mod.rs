@@ -41,7 +41,6 @@ use crate::core::error::{GenError, Violation};
 use crate::core::generator::{Columns, Generator, GraphView, Level, LevelRecord};
 use crate::core::graph::{Csr, Graph, edge_flag};
 use crate::core::grid::Grid;
-use crate::core::hash::ContentHasher;
 use crate::core::rng::WarrenRng;
 use metrics::Bfs;
 use physical::HoleScratch;
@@ -254,7 +253,6 @@ impl MazeGenerator {
             grid: None,
             graph: Some(graph),
             metrics: &s.metrics,
-            layout_hash: graph_hash(&graph),
             ..Level::default()
         })
     }
@@ -311,34 +309,19 @@ fn delaunay_topology<'b>(
     Ok(topo)
 }
 
-/// A lattice maze's level: its grid, its metrics and the grid's hash.
+/// A lattice maze's level: its grid and its metrics.
 fn grid_level<'s>(
     m: MazeMetrics,
     grid: &'s Grid,
     metrics: &'s mut [f64; MAZE_METRICS.len()],
 ) -> Level<'s> {
     *metrics = m.to_array();
-    let mut hasher = ContentHasher::new();
-    hasher.word(u64::from(grid.width) << 32 | u64::from(grid.height));
-    hasher.bytes(&grid.cells);
     Level {
         grid: Some(grid.view()),
         graph: None,
         metrics,
-        layout_hash: hasher.finish(),
         ..Level::default()
     }
-}
-
-/// The canonical content hash of a graph level.
-pub(crate) fn graph_hash(g: &GraphView) -> u64 {
-    let mut h = ContentHasher::new();
-    h.f32s(g.x);
-    h.f32s(g.y);
-    h.u32s(g.src);
-    h.u32s(g.dst);
-    h.bytes(g.flags);
-    h.finish()
 }
 
 #[cfg(test)]
@@ -371,10 +354,10 @@ mod tests {
     fn golden_default_profile() {
         let g = MazeGenerator::new(MazeConfig::default()).unwrap();
         let mut s = g.new_scratch();
-        let mut h = ContentHasher::new();
+        let mut h = crate::core::hash::ContentHasher::new();
         for i in 0..64 {
             let level = g.generate(mix(SEED_1, i), &mut s).unwrap();
-            h.word(level.layout_hash);
+            h.word(level.content_hash());
             h.u32s(&level.metrics.iter().map(|&m| m as u32).collect::<Vec<_>>());
         }
         assert_eq!(
@@ -403,8 +386,8 @@ mod tests {
         for i in 0..10 {
             g.generate(mix(1, i), &mut warm).unwrap();
         }
-        let a = g.generate(42, &mut warm).unwrap().layout_hash;
-        let b = g.generate(42, &mut g.new_scratch()).unwrap().layout_hash;
+        let a = g.generate(42, &mut warm).unwrap().content_hash();
+        let b = g.generate(42, &mut g.new_scratch()).unwrap().content_hash();
         assert_eq!(a, b);
     }
 

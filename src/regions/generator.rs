@@ -10,7 +10,6 @@ use crate::core::generator::{
     Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, Level, LevelRecord,
 };
 use crate::core::grid::{GridView, cell};
-use crate::core::hash::ContentHasher;
 use crate::core::rng::WarrenRng;
 use crate::regions::build::{BuildError, BuildParams, BuildScratch, build};
 use crate::regions::carve::CarveParams;
@@ -229,20 +228,6 @@ impl Generator for RegionsGenerator {
             world_filled: share(&o.world, cell::FILLED) as f32,
         }
         .write_to(metrics);
-        let mut h = ContentHasher::new();
-        h.word(u64::from(self.cfg.width) << 32 | u64::from(self.cfg.height));
-        h.bytes(&o.world);
-        h.bytes(&o.root);
-        h.bytes(&o.raster);
-        h.u32s(&o.parent);
-        h.u32s(&o.cells);
-        h.bytes(&o.depth);
-        h.bytes(&o.zoom);
-        for v in [&o.x0, &o.y0, &o.x1, &o.y1] {
-            for &c in v.iter() {
-                h.word(u64::from(c));
-            }
-        }
         bump.reset();
         // NOTE: the list of borrowed column values lives in the arena, not in the scratch,
         // because it borrows the scratch's own buffers; after the first level the arena's chunk
@@ -267,7 +252,6 @@ impl Generator for RegionsGenerator {
             }),
             metrics,
             extra,
-            layout_hash: h.finish(),
             ..Level::default()
         })
     }
@@ -313,8 +297,8 @@ mod tests {
                     .unwrap_or_else(|v| panic!("level {i}: {v}"));
                 let _ = g.generate(mix(5, i), &mut t).unwrap();
                 assert_eq!(
-                    g.generate(seed, &mut t).unwrap().layout_hash,
-                    level.layout_hash
+                    g.generate(seed, &mut t).unwrap().content_hash(),
+                    level.content_hash()
                 );
             }
         }
@@ -335,8 +319,8 @@ mod tests {
             let seed = mix(1, i);
             let fresh = g
                 .generate(seed, &mut g.new_scratch())
-                .map(|l| l.layout_hash);
-            let reused = g.generate(seed, &mut used).map(|l| l.layout_hash);
+                .map(|l| l.content_hash());
+            let reused = g.generate(seed, &mut used).map(|l| l.content_hash());
             assert_eq!(reused.is_ok(), fresh.is_ok(), "level {i}");
             if let (Ok(a), Ok(b)) = (reused, fresh) {
                 assert_eq!(a, b, "level {i}");

@@ -190,7 +190,6 @@ mod tests {
             }),
             graph: None,
             metrics: &[],
-            layout_hash: 0,
             ..Level::default()
         }
     }

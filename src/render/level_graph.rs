@@ -138,7 +138,6 @@ mod tests {
             grid: None,
             graph: Some(graph),
             metrics: &[],
-            layout_hash: 0,
             ..Level::default()
         }
     }

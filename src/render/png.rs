@@ -227,7 +227,6 @@ mod tests {
             }),
             graph: None,
             metrics: &[],
-            layout_hash: 0,
             ..Level::default()
         };
         let mut scene = Scene::new(30.0, 30.0, Rgba::TRANSPARENT);

@@ -94,10 +94,10 @@ impl GeneratorTask for Conform {
         for i in 0..LEVELS {
             let seed = mix(SEED, i);
             let _ = g.generate(mix(SEED ^ 1, i), &mut used);
-            let reused = g.generate(seed, &mut used).map(|l| l.layout_hash).ok();
+            let reused = g.generate(seed, &mut used).map(|l| l.content_hash()).ok();
             let fresh = g
                 .generate(seed, &mut g.new_scratch())
-                .map(|l| l.layout_hash)
+                .map(|l| l.content_hash())
                 .ok();
             assert_eq!(
                 reused, fresh,

@@ -800,7 +800,6 @@ fn levels_whose_map_is_over_the_bound_fail_their_seed_by_reason() {
 struct OwnedLevel {
     index: u64,
     seed: u64,
-    hash: u64,
     x: Vec<f32>,
     y: Vec<f32>,
     tag: Vec<u16>,
@@ -822,7 +821,6 @@ impl OwnedLevel {
         Self {
             index: r.index,
             seed: r.seed,
-            hash: r.level.layout_hash,
             x: g.x.to_vec(),
             y: g.y.to_vec(),
             tag: g.tag.to_vec(),
@@ -862,7 +860,6 @@ impl OwnedLevel {
                 }),
                 rule_uses: &self.rule_uses,
                 metrics: &self.metrics,
-                layout_hash: self.hash,
                 ..Level::default()
             },
         }
