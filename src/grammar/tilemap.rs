@@ -453,8 +453,8 @@ impl Drawing<'_> {
     /// the shortest gap first (ties by edge index, for determinism).
     fn order_corridors(&self, flags: &[u8], order: &mut Vec<(i64, u32)>) {
         order.clear();
-        for e in 0..self.src.len() {
-            let (a, b) = (self.src[e] as usize, self.dst[e] as usize);
+        for (e, (&a, &b)) in self.src.iter().zip(self.dst).enumerate() {
+            let (a, b) = (a as usize, b as usize);
             if flags[e] & edge_flag::COSMETIC != 0 || !self.rooms.solid(a) || !self.rooms.solid(b) {
                 continue;
             }
