@@ -100,19 +100,27 @@ fn assert_round_trip(file: &RuleFile) {
     );
 }
 
+/// The example's tag ids, in order of first use: `s`, `a`, `b`, `c`, `d`.
+const EXAMPLE_TAGS: [TagId; 5] = [0, 1, 2, 3, 4];
+
 #[test]
-fn parses_the_example() {
+fn the_example_header_names_the_grammar_its_tags_and_room_sizes() {
     let file = parsed(EXAMPLE);
     let g = &file.grammar;
     assert_eq!(file.name.as_deref(), Some("Branching dungeon"));
     assert_eq!(g.source, "t");
     assert_eq!(g.tags.names(), ["s", "a", "b", "c", "d"]);
-    let [s, a, b, c, d] = [0, 1, 2, 3, 4];
+    let [_, a, b, _, _] = EXAMPLE_TAGS;
     assert_eq!(g.default_room, RoomSize { w: 30.0, h: 30.0 });
     assert_eq!(g.room(a), RoomSize { w: 40.0, h: 30.0 });
     assert_eq!(g.room(b), g.default_room);
     assert_eq!(g.rules.len(), 2);
+}
 
+#[test]
+fn the_example_start_rule_is_read_exactly() {
+    let g = parsed(EXAMPLE).grammar;
+    let [s, a, b, _, _] = EXAMPLE_TAGS;
     let start = &g.rules[0];
     assert_eq!(start.name, "start");
     assert_eq!(
@@ -128,22 +136,13 @@ fn parses_the_example() {
     );
     assert_eq!(sv.tags, TagSet::Of(vec![s]));
     assert!(start.pattern.edges.is_empty());
-    let names: Vec<_> = start
+    let subs: Vec<_> = start
         .substitute
         .vertices
         .iter()
-        .map(|v| v.name.as_str())
+        .map(|v| (v.name.as_str(), v.tag, v.x, v.y))
         .collect();
-    assert_eq!(names, ["S", "B"]);
-    assert_eq!(start.substitute.vertices[0].tag, Some(a));
-    assert_eq!(start.substitute.vertices[1].tag, Some(b));
-    assert_eq!(
-        (
-            start.substitute.vertices[1].x,
-            start.substitute.vertices[1].y
-        ),
-        (100.0, 0.0)
-    );
+    assert_eq!(subs, [("S", Some(a), 0.0, 0.0), ("B", Some(b), 100.0, 0.0)]);
     assert_eq!(
         start.substitute.edges,
         [RuleEdge {
@@ -155,7 +154,12 @@ fn parses_the_example() {
         }]
     );
     assert_eq!(start.map, [0]);
+}
 
+#[test]
+fn the_example_grow_rule_pattern_reads_tag_sets_locks_blocks_and_edge_kinds() {
+    let g = parsed(EXAMPLE).grammar;
+    let [_, a, b, c, d] = EXAMPLE_TAGS;
     let grow = &g.rules[1];
     assert_eq!(grow.name, "grow");
     assert_eq!((grow.weight, grow.max_uses, grow.min_uses), (2.5, None, 0));
@@ -179,6 +183,13 @@ fn parses_the_example() {
         [(0, 1, EdgeKind::Normal), (0, 1, EdgeKind::Cosmetic)]
     );
     assert_eq!(grow.pattern.edges[1].at, pos(20, 3));
+}
+
+#[test]
+fn the_example_grow_rule_substitute_reads_star_tags_subdivide_and_lengths() {
+    let g = parsed(EXAMPLE).grammar;
+    let [_, a, _, c, _] = EXAMPLE_TAGS;
+    let grow = &g.rules[1];
     let subs: Vec<_> = grow
         .substitute
         .vertices

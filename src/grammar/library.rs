@@ -1,6 +1,7 @@
 //! Where a grammar's rules come from: the built-in rule sets (warren's own `.grammar` files and
-//! seed 000's seven demirogue rulesets, compiled into the binary so that `warren generate
-//! grammar` needs no files) or a rule file named by path.
+//! seed 000's seven demirogue rulesets, translated to warren's format by `warren grammar import`
+//! and kept in `data/demirogue/`, all compiled into the binary so that `warren generate grammar`
+//! needs no files) or a rule file named by path (warren's format, or a demirogue `.lua` ruleset).
 
 use std::path::Path;
 
@@ -15,17 +16,14 @@ pub struct Builtin {
     pub about: &'static str,
     /// The file text.
     text: &'static str,
-    /// Whether it is a demirogue Lua ruleset (else warren's format).
-    lua: bool,
 }
 
 macro_rules! builtin {
-    ($name:literal, $file:literal, $lua:literal, $about:literal) => {
+    ($name:literal, $file:literal, $about:literal) => {
         Builtin {
             name: $name,
             about: $about,
             text: include_str!(concat!("../../data/", $file)),
-            lua: $lua,
         }
     };
 }
@@ -35,73 +33,61 @@ pub const BUILTINS: &[Builtin] = &[
     builtin!(
         "cyclic",
         "grammars/cyclic.grammar",
-        false,
         "cyclic dungeon: a start-goal cycle, shortcuts, loops, lock and key on a cycle"
     ),
     builtin!(
         "dungeon",
         "grammars/dungeon.grammar",
-        false,
         "branching dungeon: halls, treasure, one boss"
     ),
     builtin!(
         "catacomb",
         "grammars/catacomb.grammar",
-        false,
         "loop-heavy catacomb of triangles and squares"
     ),
     builtin!(
         "keylock",
         "grammars/keylock.grammar",
-        false,
         "key-and-lock mission: the key always before its door"
     ),
     builtin!(
         "ring",
         "grammars/ring.grammar",
-        false,
         "ring road around a central hall"
     ),
     builtin!(
         "demirogue/catacomb",
-        "demirogue/catacomb.lua",
-        true,
+        "demirogue/catacomb.grammar",
         "seed 000's catacomb ruleset"
     ),
     builtin!(
         "demirogue/default",
-        "demirogue/default.lua",
-        true,
+        "demirogue/default.grammar",
         "seed 000's default ruleset"
     ),
     builtin!(
         "demirogue/quads",
-        "demirogue/quads.lua",
-        true,
+        "demirogue/quads.grammar",
         "seed 000's quads ruleset"
     ),
     builtin!(
         "demirogue/silly",
-        "demirogue/silly.lua",
-        true,
+        "demirogue/silly.grammar",
         "seed 000's silly ruleset"
     ),
     builtin!(
         "demirogue/spiral",
-        "demirogue/spiral.lua",
-        true,
+        "demirogue/spiral.grammar",
         "seed 000's spiral ruleset"
     ),
     builtin!(
         "demirogue/test",
-        "demirogue/test.lua",
-        true,
-        "seed 000's test ruleset (older file format)"
+        "demirogue/test.grammar",
+        "seed 000's test ruleset (from its older file format)"
     ),
     builtin!(
         "demirogue/tree",
-        "demirogue/tree.lua",
-        true,
+        "demirogue/tree.grammar",
         "seed 000's tree ruleset"
     ),
 ];
@@ -110,11 +96,7 @@ impl Builtin {
     /// Parses the rule set (not yet validated).
     pub fn parse(&self) -> Result<Grammar, GrammarError> {
         let source = format!("built-in {}", self.name);
-        if self.lua {
-            lua::parse_lua(self.text, &source).map(|i| i.grammar)
-        } else {
-            format::parse(self.text, &source).map(|f| f.grammar)
-        }
+        format::parse(self.text, &source).map(|f| f.grammar)
     }
 
     /// The file text.

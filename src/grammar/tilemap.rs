@@ -311,121 +311,30 @@ pub fn draw_tile_map(
     grid: &mut Grid,
     s: &mut TileScratch,
 ) -> Result<TileReport, TileError> {
-    let n = x0.len();
-    let solid_at =
-        |x0: &[i32], y0: &[i32], x1: &[i32], y1: &[i32], v: usize| x0[v] < x1[v] && y0[v] < y1[v];
-    let (mut bx0, mut by0, mut bx1, mut by1) = (i64::MAX, i64::MAX, i64::MIN, i64::MIN);
-    for v in (0..n).filter(|&v| solid_at(x0, y0, x1, y1, v)) {
-        bx0 = bx0.min(i64::from(x0[v]));
-        by0 = by0.min(i64::from(y0[v]));
-        bx1 = bx1.max(i64::from(x1[v]));
-        by1 = by1.max(i64::from(y1[v]));
-    }
-    if bx0 > bx1 {
-        (bx0, by0, bx1, by1) = (0, 0, 0, 0);
-    }
+    let bounds = RoomRects { x0, y0, x1, y1 }.bounds();
+    let (width, height) = grid_size(&bounds, params)?;
     let border = params.border();
-    let (width, height) = (bx1 - bx0 + 2 * border, by1 - by0 + 2 * border);
-    if width > i64::from(params.max_width) || height > i64::from(params.max_height) {
-        return Err(TileError::TooLarge {
-            width,
-            height,
-            max_width: params.max_width,
-            max_height: params.max_height,
-        });
-    }
-    let (ox, oy) = (border - bx0, border - by0);
-    // NOTE: the shift is exact: the sizes were checked against a bound far below i32::MAX.
-    for v in 0..n {
-        x0[v] = (i64::from(x0[v]) + ox) as i32;
-        x1[v] = (i64::from(x1[v]) + ox) as i32;
-        y0[v] = (i64::from(y0[v]) + oy) as i32;
-        y1[v] = (i64::from(y1[v]) + oy) as i32;
-    }
-    let (x0, y0, x1, y1) = (&*x0, &*y0, &*x1, &*y1);
-    let solid = |v: usize| solid_at(x0, y0, x1, y1, v);
-    let room = |v: usize| Rect {
-        x0: i64::from(x0[v]),
-        y0: i64::from(y0[v]),
-        x1: i64::from(x1[v]),
-        y1: i64::from(y1[v]),
+    let (ox, oy) = (border - bounds.x0, border - bounds.y0);
+    shift(x0, x1, ox);
+    shift(y0, y1, oy);
+    let drawing = Drawing {
+        rooms: RoomRects { x0, y0, x1, y1 },
+        src,
+        dst,
+        width,
+        height,
+        corridor_width: i64::from(params.corridor_width),
     };
+    drawing.order_corridors(flags, &mut s.order);
     let mut report = TileReport {
         offset: (ox, oy),
         ..TileReport::default()
     };
-
-    // Corridors, the shortest gap first (ties by edge index, for determinism).
-    s.order.clear();
-    for e in 0..src.len() {
-        let (a, b) = (src[e] as usize, dst[e] as usize);
-        if flags[e] & edge_flag::COSMETIC != 0 || !solid(a) || !solid(b) {
-            continue;
-        }
-        let (ra, rb) = (room(a), room(b));
-        let gap =
-            (rb.x0 - ra.x1).max(ra.x0 - rb.x1).max(0) + (rb.y0 - ra.y1).max(ra.y0 - rb.y1).max(0);
-        s.order.push((gap, e as u32));
-    }
-    s.order.sort_unstable();
     // NOTE: corridors drawn early can box in one drawn later. A corridor that cannot be drawn
     // is moved to the front and the map drawn again, up to ROUTE_ATTEMPTS times (rip-up and
     // reroute at its simplest); most maps are drawn on the first attempt.
     for attempt in 1..=ROUTE_ATTEMPTS {
-        grid.reset(width as u32, height as u32, cell::WALL);
-        s.owner.clear();
-        s.owner.resize((width * height) as usize, FREE);
-        let mut canvas = Canvas {
-            grid: &mut *grid,
-            owner: &mut s.owner,
-            w: width,
-            h: height,
-        };
-        report.room_tiles = paint_rooms(&mut canvas, n, &room)?;
-        s.corridor_len.clear();
-        s.corridor_len.resize(src.len(), 0);
-        (report.corridor_tiles, report.door_tiles, report.searched) = (0, 0, 0);
-        let w = i64::from(params.corridor_width);
-        let mut failed = None;
-        for k in 0..s.order.len() {
-            let e = s.order[k].1;
-            let (a, b) = (src[e as usize], dst[e as usize]);
-            let (ra, rb) = (room(a as usize), room(b as usize));
-            s.shapes.clear();
-            designed_shapes(&ra, &rb, w, &mut s.shapes);
-            let fitted = s
-                .shapes
-                .iter()
-                .find(|sh| canvas.shape_ok(sh, a, b))
-                .copied();
-            let (doors, floor) = match fitted {
-                Some(sh) => {
-                    let doors = canvas.claim(&sh.door_a, e, cell::DOOR)
-                        + canvas.claim(&sh.door_b, e, cell::DOOR);
-                    let floor = sh
-                        .pieces
-                        .iter()
-                        .filter(|p| !p.is_empty())
-                        .map(|p| canvas.claim(p, e, cell::FLOOR))
-                        .sum::<u32>();
-                    (doors, floor)
-                }
-                None => {
-                    report.searched += 1;
-                    let searched =
-                        route_by_search(&mut canvas, &ra, &rb, a, b, e, w, &mut s.search);
-                    let Some(drawn) = searched else {
-                        failed = Some(k);
-                        break;
-                    };
-                    drawn
-                }
-            };
-            report.door_tiles += doors;
-            report.corridor_tiles += floor;
-            s.corridor_len[e as usize] = floor.div_ceil(w as u32);
-        }
-        let Some(k) = failed else {
+        let Some(k) = drawing.attempt(grid, s, &mut report)? else {
             return Ok(report);
         };
         if attempt == ROUTE_ATTEMPTS {
@@ -440,18 +349,201 @@ pub fn draw_tile_map(
     unreachable!("the last attempt returns")
 }
 
+/// The grid's size for rooms within `bounds`: the box plus the border on every side.
+///
+/// # Errors
+/// [`TileError::TooLarge`] over the bound.
+fn grid_size(bounds: &Rect, params: &TileParams) -> Result<(i64, i64), TileError> {
+    let border = params.border();
+    let width = bounds.x1 - bounds.x0 + 2 * border;
+    let height = bounds.y1 - bounds.y0 + 2 * border;
+    if width > i64::from(params.max_width) || height > i64::from(params.max_height) {
+        return Err(TileError::TooLarge {
+            width,
+            height,
+            max_width: params.max_width,
+            max_height: params.max_height,
+        });
+    }
+    Ok((width, height))
+}
+
+/// Moves the intervals `[lo, hi)` by `by`.
+fn shift(lo: &mut [i32], hi: &mut [i32], by: i64) {
+    // NOTE: the shift is exact: the sizes were checked against a bound far below i32::MAX.
+    for (l, h) in lo.iter_mut().zip(hi) {
+        *l = (i64::from(*l) + by) as i32;
+        *h = (i64::from(*h) + by) as i32;
+    }
+}
+
+/// The rooms of a level, `[x0, x1) x [y0, y1)` per vertex (empty for a cosmetic vertex).
+#[derive(Clone, Copy)]
+struct RoomRects<'a> {
+    x0: &'a [i32],
+    y0: &'a [i32],
+    x1: &'a [i32],
+    y1: &'a [i32],
+}
+
+impl RoomRects<'_> {
+    /// Number of vertices.
+    fn len(&self) -> usize {
+        self.x0.len()
+    }
+
+    /// Room `v`'s rectangle.
+    #[inline]
+    fn room(&self, v: usize) -> Rect {
+        Rect {
+            x0: i64::from(self.x0[v]),
+            y0: i64::from(self.y0[v]),
+            x1: i64::from(self.x1[v]),
+            y1: i64::from(self.y1[v]),
+        }
+    }
+
+    /// Whether vertex `v` has a room (a non-empty rectangle).
+    #[inline]
+    fn solid(&self, v: usize) -> bool {
+        self.x0[v] < self.x1[v] && self.y0[v] < self.y1[v]
+    }
+
+    /// The bounding box of the rooms (all zero when there is none).
+    fn bounds(&self) -> Rect {
+        let mut b = Rect {
+            x0: i64::MAX,
+            y0: i64::MAX,
+            x1: i64::MIN,
+            y1: i64::MIN,
+        };
+        for v in (0..self.len()).filter(|&v| self.solid(v)) {
+            let r = self.room(v);
+            b = Rect {
+                x0: b.x0.min(r.x0),
+                y0: b.y0.min(r.y0),
+                x1: b.x1.max(r.x1),
+                y1: b.y1.max(r.y1),
+            };
+        }
+        if b.x0 > b.x1 {
+            b = Rect {
+                x0: 0,
+                y0: 0,
+                x1: 0,
+                y1: 0,
+            };
+        }
+        b
+    }
+}
+
+/// One map being drawn: its rooms (in grid coordinates), corridor edges and grid size.
+struct Drawing<'a> {
+    rooms: RoomRects<'a>,
+    src: &'a [u32],
+    dst: &'a [u32],
+    width: i64,
+    height: i64,
+    corridor_width: i64,
+}
+
+impl Drawing<'_> {
+    /// Fills `order` with the corridor edges (non-cosmetic, between rooms) as `(gap, edge)`,
+    /// the shortest gap first (ties by edge index, for determinism).
+    fn order_corridors(&self, flags: &[u8], order: &mut Vec<(i64, u32)>) {
+        order.clear();
+        for (e, (&a, &b)) in self.src.iter().zip(self.dst).enumerate() {
+            let (a, b) = (a as usize, b as usize);
+            if flags[e] & edge_flag::COSMETIC != 0 || !self.rooms.solid(a) || !self.rooms.solid(b) {
+                continue;
+            }
+            let (ra, rb) = (self.rooms.room(a), self.rooms.room(b));
+            let gap = (rb.x0 - ra.x1).max(ra.x0 - rb.x1).max(0)
+                + (rb.y0 - ra.y1).max(ra.y0 - rb.y1).max(0);
+            order.push((gap, e as u32));
+        }
+        order.sort_unstable();
+    }
+
+    /// Draws the map once, corridors in `s.order`, counting into `report`. Returns `None` when
+    /// every corridor was drawn, else the place in the order of the first that could not be.
+    ///
+    /// # Errors
+    /// [`TileError::RoomsTouch`] from painting the rooms.
+    fn attempt(
+        &self,
+        grid: &mut Grid,
+        s: &mut TileScratch,
+        report: &mut TileReport,
+    ) -> Result<Option<usize>, TileError> {
+        grid.reset(self.width as u32, self.height as u32, cell::WALL);
+        s.owner.clear();
+        s.owner.resize((self.width * self.height) as usize, FREE);
+        let mut canvas = Canvas {
+            grid,
+            owner: &mut s.owner,
+            w: self.width,
+            h: self.height,
+        };
+        report.room_tiles = paint_rooms(&mut canvas, &self.rooms)?;
+        s.corridor_len.clear();
+        s.corridor_len.resize(self.src.len(), 0);
+        (report.corridor_tiles, report.door_tiles, report.searched) = (0, 0, 0);
+        for k in 0..s.order.len() {
+            let e = s.order[k].1;
+            let Some((doors, floor)) =
+                self.corridor(&mut canvas, e, &mut s.shapes, &mut s.search, report)
+            else {
+                return Ok(Some(k));
+            };
+            report.door_tiles += doors;
+            report.corridor_tiles += floor;
+            s.corridor_len[e as usize] = floor.div_ceil(self.corridor_width as u32);
+        }
+        Ok(None)
+    }
+
+    /// Draws corridor `e`: the first designed shape that fits, else the search (counted in
+    /// `report.searched`). Returns the door and floor tiles claimed, or `None` when nothing
+    /// fits.
+    fn corridor(
+        &self,
+        canvas: &mut Canvas<'_>,
+        e: u32,
+        shapes: &mut Vec<Shape>,
+        search: &mut SearchScratch,
+        report: &mut TileReport,
+    ) -> Option<(u32, u32)> {
+        let (a, b) = (self.src[e as usize], self.dst[e as usize]);
+        let (ra, rb) = (self.rooms.room(a as usize), self.rooms.room(b as usize));
+        let w = self.corridor_width;
+        shapes.clear();
+        designed_shapes(&ra, &rb, w, shapes);
+        let Some(sh) = shapes.iter().find(|sh| canvas.shape_ok(sh, a, b)).copied() else {
+            report.searched += 1;
+            return route_by_search(canvas, &ra, &rb, a, b, e, w, search);
+        };
+        let doors =
+            canvas.claim(&sh.door_a, e, cell::DOOR) + canvas.claim(&sh.door_b, e, cell::DOOR);
+        let floor = sh
+            .pieces
+            .iter()
+            .filter(|p| !p.is_empty())
+            .map(|p| canvas.claim(p, e, cell::FLOOR))
+            .sum::<u32>();
+        Some((doors, floor))
+    }
+}
+
 /// Paints every room's floor and wall ring; returns the floor tiles.
 ///
 /// # Errors
 /// [`TileError::RoomsTouch`] when a floor tile lands on another room's floor or ring.
-fn paint_rooms(
-    canvas: &mut Canvas<'_>,
-    n: usize,
-    room: &impl Fn(usize) -> Rect,
-) -> Result<u32, TileError> {
+fn paint_rooms(canvas: &mut Canvas<'_>, rooms: &RoomRects<'_>) -> Result<u32, TileError> {
     let mut tiles = 0;
-    for v in (0..n).filter(|&v| !room(v).is_empty()) {
-        let r = room(v);
+    for v in (0..rooms.len()).filter(|&v| rooms.solid(v)) {
+        let r = rooms.room(v);
         for y in r.y0 - 1..r.y1 + 1 {
             for x in r.x0 - 1..r.x1 + 1 {
                 let i = canvas.at(x, y);
@@ -460,7 +552,7 @@ fn paint_rooms(
                 if inside {
                     if o != FREE {
                         let other = if o == RING {
-                            touching(room, n, v, x, y)
+                            touching(rooms, v, x, y)
                         } else {
                             o
                         };
@@ -487,11 +579,11 @@ fn paint_rooms(
 }
 
 /// The room other than `v` whose ring holds `(x, y)` (for the error message).
-fn touching(room: &impl Fn(usize) -> Rect, n: usize, v: usize, x: i64, y: i64) -> u32 {
-    (0..n)
+fn touching(rooms: &RoomRects<'_>, v: usize, x: i64, y: i64) -> u32 {
+    (0..rooms.len())
         .filter(|&u| u != v)
         .find(|&u| {
-            let r = room(u);
+            let r = rooms.room(u);
             !r.is_empty() && x >= r.x0 - 1 && x <= r.x1 && y >= r.y0 - 1 && y <= r.y1
         })
         .unwrap_or(v) as u32

@@ -280,95 +280,208 @@ fn search_within(
     budget: u32,
     search: &mut SearchScratch,
 ) -> Option<(u32, u32)> {
+    let q = Search {
+        ra,
+        rb,
+        a,
+        b,
+        w,
+        window: *window,
+        gw: window.x1 - window.x0,
+        budget,
+        goal_box: Rect {
+            x0: rb.x0 - 1 - w,
+            x1: rb.x1 + 1,
+            y0: rb.y0 - 1 - w,
+            y1: rb.y1 + 1,
+        },
+    };
     let SearchScratch {
         cost,
         came,
         buckets,
         path,
     } = search;
-    let (gw, gh) = (window.x1 - window.x0, window.y1 - window.y0);
-    let cells = (gw * gh) as usize;
-    cost.clear();
-    cost.resize(cells * 4, u32::MAX);
-    came.clear();
-    came.resize(cells * 4, u32::MAX);
-    // PERF: a bucket queue, one stack of (cost, state) per value of cost + estimate: the
-    // values are small integers that never fall (the estimate is consistent), so taking the
-    // next state is O(1) where a binary heap spent most of the search's time.
-    if buckets.len() <= budget as usize {
-        buckets.resize_with(budget as usize + 1, Vec::new);
-    }
-    buckets.iter_mut().for_each(Vec::clear);
-    let brush_ok = |c: &Canvas<'_>, x: i64, y: i64| {
-        x >= window.x0
-            && y >= window.y0
-            && x + w <= window.x1
-            && y + w <= window.y1
+    q.reset(cost, came, buckets);
+    q.push_starts(canvas, cost, buckets);
+    let (end, door_b) = q.run(canvas, cost, came, buckets)?;
+    let start = trace_path(end, cost, came, path);
+    Some(q.claim(canvas, e, start, path, &door_b))
+}
+
+/// One corridor's search: its rooms, the window it keeps to, and its budget.
+struct Search<'r> {
+    ra: &'r Rect,
+    rb: &'r Rect,
+    a: u32,
+    b: u32,
+    /// Corridor width.
+    w: i64,
+    window: Rect,
+    /// The window's width.
+    gw: i64,
+    budget: u32,
+    /// The brush positions just outside `rb`'s doors, which the estimate measures to.
+    goal_box: Rect,
+}
+
+impl Search<'_> {
+    /// Whether a brush at `(x, y)` lies in the window on tiles that may become corridor.
+    #[inline]
+    fn brush_ok(&self, c: &Canvas<'_>, x: i64, y: i64) -> bool {
+        let (win, w) = (&self.window, self.w);
+        x >= win.x0
+            && y >= win.y0
+            && x + w <= win.x1
+            && y + w <= win.y1
             && (y..y + w).all(|yy| (x..x + w).all(|xx| c.corridor_ok(xx, yy)))
-    };
-    // Lower bound on the steps from a brush position to any position outside b's doors.
-    let (gx0, gx1, gy0, gy1) = (rb.x0 - 1 - w, rb.x1 + 1, rb.y0 - 1 - w, rb.y1 + 1);
-    let estimate =
-        |x: i64, y: i64| ((gx0 - x).max(x - gx1).max(0) + (gy0 - y).max(y - gy1).max(0)) as u32;
-    let state =
-        |x: i64, y: i64, d: usize| (((y - window.y0) * gw + x - window.x0) as usize * 4 + d) as u32;
-    let place = |p: i64| (window.x0 + p % gw, window.y0 + p / gw);
-    for side in 0..4 {
-        for t in side_range(ra, side, w) {
-            let (door, (x, y)) = door_on_side(ra, side, t, w);
-            if canvas.rect_ok(&door, |dx, dy| canvas.door_ok(dx, dy, a, b))
-                && brush_ok(canvas, x, y)
-            {
-                let s = state(x, y, side);
-                cost[s as usize] = 0;
-                let f = estimate(x, y);
-                if f <= budget {
-                    buckets[f as usize].push((0, s));
-                }
-            }
-        }
     }
-    let goal = |c: &Canvas<'_>, x: i64, y: i64| -> Option<Rect> {
+
+    /// Lower bound on the steps from a brush position to any position outside b's doors.
+    #[inline]
+    fn estimate(&self, x: i64, y: i64) -> u32 {
+        let g = &self.goal_box;
+        ((g.x0 - x).max(x - g.x1).max(0) + (g.y0 - y).max(y - g.y1).max(0)) as u32
+    }
+
+    /// The state of a brush at `(x, y)` that moved in direction `d`.
+    #[inline]
+    fn state(&self, x: i64, y: i64, d: usize) -> u32 {
+        let (win, gw) = (&self.window, self.gw);
+        (((y - win.y0) * gw + x - win.x0) as usize * 4 + d) as u32
+    }
+
+    /// The brush position of window position `p` (a state over 4).
+    #[inline]
+    fn place(&self, p: i64) -> (i64, i64) {
+        (self.window.x0 + p % self.gw, self.window.y0 + p / self.gw)
+    }
+
+    /// The door of `rb` that a brush at `(x, y)` reaches, if it is just outside one that fits.
+    #[inline]
+    fn goal(&self, c: &Canvas<'_>, x: i64, y: i64) -> Option<Rect> {
+        let (rb, w) = (self.rb, self.w);
         (0..4).find_map(|side| {
             let t = if side < 2 { y } else { x };
             if !side_range(rb, side, w).contains(&t) {
                 return None;
             }
             let (door, at) = door_on_side(rb, side, t, w);
-            (at == (x, y) && c.rect_ok(&door, |dx, dy| c.door_ok(dx, dy, b, a))).then_some(door)
+            let fits = at == (x, y) && c.rect_ok(&door, |dx, dy| c.door_ok(dx, dy, self.b, self.a));
+            fits.then_some(door)
         })
-    };
-    let mut found = None;
-    // NOTE: each bucket is a stack: among states of equal cost + estimate the latest pushed,
-    // usually the deepest, is taken first, so ties run straight on instead of fanning out.
-    'search: for f in 0..=budget as usize {
-        while let Some((g, s)) = buckets[f].pop() {
-            if g > cost[s as usize] {
-                continue;
-            }
-            let (p, d) = ((s / 4) as i64, (s % 4) as usize);
-            let (x, y) = place(p);
-            if let Some(door) = goal(canvas, x, y) {
-                found = Some((s, door));
-                break 'search;
-            }
-            for (nd, &(dx, dy)) in STEPS.iter().enumerate() {
-                let (nx, ny) = (x + dx, y + dy);
-                if !brush_ok(canvas, nx, ny) {
-                    continue;
-                }
-                let ng = g + 1 + if nd == d { 0 } else { TURN_COST };
-                let ns = state(nx, ny, nd);
-                let nf = ng + estimate(nx, ny);
-                if ng < cost[ns as usize] && nf <= budget {
-                    cost[ns as usize] = ng;
-                    came[ns as usize] = s;
-                    buckets[nf as usize].push((ng, ns));
+    }
+
+    /// Sizes the scratch for the window (every state unreached) and empties the queue.
+    fn reset(&self, cost: &mut Vec<u32>, came: &mut Vec<u32>, buckets: &mut Vec<Vec<(u32, u32)>>) {
+        let cells = (self.gw * (self.window.y1 - self.window.y0)) as usize;
+        cost.clear();
+        cost.resize(cells * 4, u32::MAX);
+        came.clear();
+        came.resize(cells * 4, u32::MAX);
+        // PERF: a bucket queue, one stack of (cost, state) per value of cost + estimate: the
+        // values are small integers that never fall (the estimate is consistent), so taking the
+        // next state is O(1) where a binary heap spent most of the search's time.
+        if buckets.len() <= self.budget as usize {
+            buckets.resize_with(self.budget as usize + 1, Vec::new);
+        }
+        buckets.iter_mut().for_each(Vec::clear);
+    }
+
+    /// Queues, at cost 0, the first brush position outside every door that fits on `ra`.
+    fn push_starts(&self, c: &Canvas<'_>, cost: &mut [u32], buckets: &mut [Vec<(u32, u32)>]) {
+        for side in 0..4 {
+            for t in side_range(self.ra, side, self.w) {
+                let (door, (x, y)) = door_on_side(self.ra, side, t, self.w);
+                if c.rect_ok(&door, |dx, dy| c.door_ok(dx, dy, self.a, self.b))
+                    && self.brush_ok(c, x, y)
+                {
+                    let s = self.state(x, y, side);
+                    cost[s as usize] = 0;
+                    let f = self.estimate(x, y);
+                    if f <= self.budget {
+                        buckets[f as usize].push((0, s));
+                    }
                 }
             }
         }
     }
-    let (end, door_b) = found?;
+
+    /// Runs the A* search from the queued starts. Returns the state that reached a door of
+    /// `rb` and that door, or `None` when none is reached within the budget.
+    fn run(
+        &self,
+        c: &Canvas<'_>,
+        cost: &mut [u32],
+        came: &mut [u32],
+        buckets: &mut [Vec<(u32, u32)>],
+    ) -> Option<(u32, Rect)> {
+        // NOTE: each bucket is a stack: among states of equal cost + estimate the latest
+        // pushed, usually the deepest, is taken first, so ties run straight on instead of
+        // fanning out.
+        for f in 0..=self.budget as usize {
+            while let Some((g, s)) = buckets[f].pop() {
+                if g > cost[s as usize] {
+                    continue;
+                }
+                let (p, d) = ((s / 4) as i64, (s % 4) as usize);
+                let (x, y) = self.place(p);
+                if let Some(door) = self.goal(c, x, y) {
+                    return Some((s, door));
+                }
+                for (nd, &(dx, dy)) in STEPS.iter().enumerate() {
+                    let (nx, ny) = (x + dx, y + dy);
+                    if !self.brush_ok(c, nx, ny) {
+                        continue;
+                    }
+                    let ng = g + 1 + if nd == d { 0 } else { TURN_COST };
+                    let ns = self.state(nx, ny, nd);
+                    let nf = ng + self.estimate(nx, ny);
+                    if ng < cost[ns as usize] && nf <= self.budget {
+                        cost[ns as usize] = ng;
+                        came[ns as usize] = s;
+                        buckets[nf as usize].push((ng, ns));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Claims the corridor: the floor under every brush position of `path`, the door on `ra`
+    /// that the first position (state `start`) leaves by, and `door_b`. Returns (door tiles,
+    /// floor tiles).
+    fn claim(
+        &self,
+        canvas: &mut Canvas<'_>,
+        e: u32,
+        start: u32,
+        path: &[u32],
+        door_b: &Rect,
+    ) -> (u32, u32) {
+        let w = self.w;
+        let side = (start % 4) as usize;
+        let (sx, sy) = self.place((start / 4) as i64);
+        let (door_a, _) = door_on_side(self.ra, side, if side < 2 { sy } else { sx }, w);
+        let mut floor = 0;
+        for &p in path {
+            let (x, y) = self.place(p as i64);
+            let brush = Rect {
+                x0: x,
+                y0: y,
+                x1: x + w,
+                y1: y + w,
+            };
+            floor += canvas.claim(&brush, e, cell::FLOOR);
+        }
+        let doors = canvas.claim(&door_a, e, cell::DOOR) + canvas.claim(door_b, e, cell::DOOR);
+        (doors, floor)
+    }
+}
+
+/// Follows `came` back from state `end` to a start (cost 0), filling `path` with the window
+/// positions (states over 4) from `end` back to the start. Returns the start state.
+fn trace_path(end: u32, cost: &[u32], came: &[u32], path: &mut Vec<u32>) -> u32 {
     path.clear();
     let mut s = end;
     while cost[s as usize] != 0 {
@@ -376,24 +489,5 @@ fn search_within(
         s = came[s as usize];
     }
     path.push(s / 4);
-    // The first position's door: on the side its direction leaves a by.
-    let (start, side) = ((s / 4) as i64, (s % 4) as usize);
-    let (sx, sy) = place(start);
-    let (door_a, _) = door_on_side(ra, side, if side < 2 { sy } else { sx }, w);
-    let mut floor = 0;
-    for &p in path.iter() {
-        let (x, y) = place(p as i64);
-        floor += canvas.claim(
-            &Rect {
-                x0: x,
-                y0: y,
-                x1: x + w,
-                y1: y + w,
-            },
-            e,
-            cell::FLOOR,
-        );
-    }
-    let doors = canvas.claim(&door_a, e, cell::DOOR) + canvas.claim(&door_b, e, cell::DOOR);
-    Some((doors, floor))
+    s
 }

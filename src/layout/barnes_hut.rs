@@ -260,11 +260,6 @@ impl QuadTree {
             fy[i as usize] += self.pfy[k];
         }
     }
-
-    /// Nodes in the last tree (for tests and benches).
-    pub fn node_count(&self) -> usize {
-        self.nodes.len()
-    }
 }
 
 /// Force constants of one step.

@@ -53,12 +53,12 @@ use super::preserve::{
 };
 use super::{LayoutGraph, LayoutParams, LayoutReport, LayoutScratch, relax};
 
+#[cfg(test)]
+use push::grid_spread;
+use push::{fallback_slow_path, pair_separation, push_apart};
+
 /// An R-tree entry: a room's (possibly grown) rectangle and its vertex id.
 type RoomBox = GeomWithData<Rectangle<[f32; 2]>, u32>;
-
-/// Extra separation a push asks for beyond the exact need, relative to that need, so that the
-/// pushed pair does not count as crowded again after rounding.
-const PUSH_SLACK: f32 = 1.0 / 4096.0;
 
 /// Times a drawing whose planarity-keeping relaxation left rooms overlapping is scaled up by
 /// [`REGROW_FACTOR`] and relaxed again.
@@ -69,15 +69,6 @@ const REGROW_FACTOR: f32 = 1.25;
 
 /// Rounds of the planarity-keeping push-apart before the fallback scales the drawing.
 const PRESERVING_PUSH_ROUNDS: u32 = 48;
-
-/// Relative slack on the fallback's scale factor, for the same reason.
-const SCALE_SLACK: f64 = 1e-3;
-
-/// The largest factor the fallback scales a layout by. Two centres a hair apart need an enormous
-/// factor (their rooms' size over their distance): scaling by it would leave the drawing
-/// thousands of room sizes wide, past what integer room coordinates can hold. Beyond this the
-/// fallback scales by this much and pushes the pairs still crowded apart again.
-const MAX_SCALE: f64 = 64.0;
 
 /// Room placement settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -182,98 +173,31 @@ pub fn place_rooms_keeping(
         w.iter().chain(h).all(|&s| s >= 0.0 && s.is_finite()) && rooms.margin >= 0.0,
         "room sizes and the margin must be finite and non-negative"
     );
-    // PERF: one O(m) allocation per level, not per step; levels are small and the relaxation
-    // dominates.
-    let mut factors = room_edge_targets(graph, w, h, params.length, rooms.margin);
-    let mut room_params = params.clone();
-    room_params.length = mean_or(&factors, params.length);
-    for f in &mut factors {
-        *f /= room_params.length;
-    }
-    let room_graph = LayoutGraph {
-        src: graph.src,
-        dst: graph.dst,
-        length_factor: Some(&factors),
+    let (factors, room_params) = room_sized_factors(graph, w, h, params, rooms.margin);
+    let placer = RoomPlacer {
+        room_graph: LayoutGraph {
+            src: graph.src,
+            dst: graph.dst,
+            length_factor: Some(&factors),
+        },
+        room_params,
+        keep,
+        w,
+        h,
+        rooms,
     };
     if rooms.upscale {
-        upscale_to_targets(&room_graph, x, y, room_params.length);
+        upscale_to_targets(&placer.room_graph, x, y, placer.room_params.length);
     }
     let mut own = PreserveScratch::default();
-    let relax_report = match keep {
-        None => relax(&room_graph, x, y, &room_params, scratch),
-        Some((ks, kd)) => {
-            // PERF: the plain relaxation is several times cheaper than the preserving one and
-            // keeps a planar drawing planar most of the time.
-            let (plain, kept) =
-                relax_plain_first(&room_graph, ks, kd, x, y, &room_params, scratch, &mut own);
-            kept.unwrap_or(plain)
-        }
-    };
-
+    let relax_report = placer.relax(x, y, scratch, &mut own);
     let mut pairs = Vec::new();
-    crowded_pairs_into(x, y, w, h, rooms.margin, &mut pairs);
-    // Crowding left by a relaxation that had to keep the corridors apart is rooms hemmed in by
-    // corridors: give the drawing room (scale it up, which keeps it planar) and relax again, a
-    // few times, before pushing pairs apart.
-    if let Some((ks, kd)) = keep {
-        for _ in 0..REGROW_ATTEMPTS {
-            if pairs.is_empty() {
-                break;
-            }
-            super::upscale(x, y, REGROW_FACTOR);
-            relax_preserving(&room_graph, ks, kd, x, y, &room_params, scratch, &mut own);
-            crowded_pairs_into(x, y, w, h, rooms.margin, &mut pairs);
-        }
-    }
+    placer.regrow_while_crowded(x, y, scratch, &mut own, &mut pairs);
     let overlaps_after_relax = pairs
         .iter()
         .filter(|&&(a, b)| rooms_crowded(x, y, w, h, a, b, 0.0))
         .count() as u32;
-    // With corridors to keep apart, remember the drawing before the pushes: a push that makes
-    // two corridors cross is undone in favour of the uniform scaling, which keeps every
-    // crossing-free drawing crossing-free.
-    let kept = keep.filter(|_| !pairs.is_empty()).map(|(ks, kd)| {
-        (
-            x.to_vec(),
-            y.to_vec(),
-            crate::layout::quality::count_crossings(x, y, ks, kd),
-        )
-    });
-    let (mut push_rounds_used, clear) = push_apart(x, y, w, h, rooms, &mut pairs);
-    let mut fallback = if clear {
-        Fallback::None
-    } else {
-        fallback_slow_path(x, y, w, h, rooms, &mut pairs)
-    };
-    if let (Some((x0, y0, before)), Some((ks, kd))) = (kept, keep)
-        && crate::layout::quality::count_crossings(x, y, ks, kd) > before
-    {
-        // The plain pushes made corridors cross: push again from the drawing before them, each
-        // round's moves limited so that no corridor comes to cross another (PrEd's bound), and
-        // only if that does not clear every pair, scale.
-        x.copy_from_slice(&x0);
-        y.copy_from_slice(&y0);
-        crowded_pairs_into(x, y, w, h, rooms.margin, &mut pairs);
-        let eps = super::preserve::CLEARANCE * room_params.length;
-        let (rounds, clear) = push_apart_preserving(
-            x,
-            y,
-            ks,
-            kd,
-            eps,
-            PRESERVING_PUSH_ROUNDS,
-            &mut pairs,
-            |x, y, a, b| pair_separation(x, y, w, h, a, b, rooms.margin),
-            |x, y, out| crowded_pairs_into(x, y, w, h, rooms.margin, out),
-            &mut own,
-        );
-        push_rounds_used = rounds;
-        fallback = if clear {
-            Fallback::None
-        } else {
-            fallback_slow_path(x, y, w, h, rooms, &mut pairs)
-        };
-    }
+    let (push_rounds_used, fallback) = placer.separate(x, y, &mut own, &mut pairs);
     debug_assert!(
         overlapping_pairs(x, y, w, h).is_empty(),
         "the push-apart must end without overlap"
@@ -285,6 +209,169 @@ pub fn place_rooms_keeping(
         push_rounds_used,
         fallback,
         corridors_through_rooms: corridors,
+    }
+}
+
+/// The edge length factors for rooms `w x h` ([`room_edge_targets`] over their mean) and the
+/// layout parameters whose base length is that mean.
+fn room_sized_factors(
+    graph: &LayoutGraph<'_>,
+    w: &[f32],
+    h: &[f32],
+    params: &LayoutParams,
+    margin: f32,
+) -> (Vec<f32>, LayoutParams) {
+    // PERF: one O(m) allocation per level, not per step; levels are small and the relaxation
+    // dominates.
+    let mut factors = room_edge_targets(graph, w, h, params.length, margin);
+    let mut room_params = params.clone();
+    room_params.length = mean_or(&factors, params.length);
+    for f in &mut factors {
+        *f /= room_params.length;
+    }
+    (factors, room_params)
+}
+
+/// One placement of rooms: the room-sized graph and parameters, the corridors to keep apart
+/// (if any) and the rooms.
+struct RoomPlacer<'a> {
+    room_graph: LayoutGraph<'a>,
+    room_params: LayoutParams,
+    keep: Option<(&'a [u32], &'a [u32])>,
+    w: &'a [f32],
+    h: &'a [f32],
+    rooms: &'a RoomParams,
+}
+
+impl RoomPlacer<'_> {
+    /// Relaxes with room-sized edge lengths; with corridors to keep apart, plain first and
+    /// preserving only if the plain relaxation made them cross.
+    fn relax(
+        &self,
+        x: &mut [f32],
+        y: &mut [f32],
+        scratch: &mut LayoutScratch,
+        own: &mut PreserveScratch,
+    ) -> LayoutReport {
+        let (graph, params) = (&self.room_graph, &self.room_params);
+        match self.keep {
+            None => relax(graph, x, y, params, scratch),
+            Some((ks, kd)) => {
+                // PERF: the plain relaxation is several times cheaper than the preserving one
+                // and keeps a planar drawing planar most of the time.
+                let (plain, kept) = relax_plain_first(graph, ks, kd, x, y, params, scratch, own);
+                kept.unwrap_or(plain)
+            }
+        }
+    }
+
+    /// Fills `pairs` with the crowded pairs. With corridors to keep apart, crowding left is
+    /// rooms hemmed in by corridors: the drawing is given room (scaled up, which keeps it
+    /// planar) and relaxed again, a few times, before pairs are pushed apart.
+    fn regrow_while_crowded(
+        &self,
+        x: &mut [f32],
+        y: &mut [f32],
+        scratch: &mut LayoutScratch,
+        own: &mut PreserveScratch,
+        pairs: &mut Vec<(u32, u32)>,
+    ) {
+        let (w, h, margin) = (self.w, self.h, self.rooms.margin);
+        crowded_pairs_into(x, y, w, h, margin, pairs);
+        let Some((ks, kd)) = self.keep else {
+            return;
+        };
+        for _ in 0..REGROW_ATTEMPTS {
+            if pairs.is_empty() {
+                break;
+            }
+            super::upscale(x, y, REGROW_FACTOR);
+            relax_preserving(
+                &self.room_graph,
+                ks,
+                kd,
+                x,
+                y,
+                &self.room_params,
+                scratch,
+                own,
+            );
+            crowded_pairs_into(x, y, w, h, margin, pairs);
+        }
+    }
+
+    /// Pushes the crowded `pairs` apart, with the fallback if the rounds do not clear them.
+    /// With corridors to keep apart, pushes that made two corridors cross are redone from the
+    /// drawing before them ([`Self::repush_preserving`]). Returns the rounds used and the
+    /// fallback that ran.
+    fn separate(
+        &self,
+        x: &mut [f32],
+        y: &mut [f32],
+        own: &mut PreserveScratch,
+        pairs: &mut Vec<(u32, u32)>,
+    ) -> (u32, Fallback) {
+        let (w, h, rooms) = (self.w, self.h, self.rooms);
+        // With corridors to keep apart, remember the drawing before the pushes: a push that
+        // makes two corridors cross is undone in favour of the uniform scaling, which keeps
+        // every crossing-free drawing crossing-free.
+        let kept = self.keep.filter(|_| !pairs.is_empty()).map(|(ks, kd)| {
+            (
+                x.to_vec(),
+                y.to_vec(),
+                crate::layout::quality::count_crossings(x, y, ks, kd),
+            )
+        });
+        let (rounds, clear) = push_apart(x, y, w, h, rooms, pairs);
+        let fallback = if clear {
+            Fallback::None
+        } else {
+            fallback_slow_path(x, y, w, h, rooms, pairs)
+        };
+        if let (Some((x0, y0, before)), Some((ks, kd))) = (kept, self.keep)
+            && crate::layout::quality::count_crossings(x, y, ks, kd) > before
+        {
+            x.copy_from_slice(&x0);
+            y.copy_from_slice(&y0);
+            return self.repush_preserving(x, y, ks, kd, own, pairs);
+        }
+        (rounds, fallback)
+    }
+
+    /// The plain pushes made corridors cross: pushes again from the drawing before them (in
+    /// `x`, `y`), each round's moves limited so that no corridor comes to cross another
+    /// (PrEd's bound), and only if that does not clear every pair, scales. Returns the rounds
+    /// used and the fallback that ran.
+    fn repush_preserving(
+        &self,
+        x: &mut [f32],
+        y: &mut [f32],
+        ks: &[u32],
+        kd: &[u32],
+        own: &mut PreserveScratch,
+        pairs: &mut Vec<(u32, u32)>,
+    ) -> (u32, Fallback) {
+        let (w, h, rooms) = (self.w, self.h, self.rooms);
+        crowded_pairs_into(x, y, w, h, rooms.margin, pairs);
+        let eps = super::preserve::CLEARANCE * self.room_params.length;
+        let (rounds, clear) = push_apart_preserving(
+            x,
+            y,
+            ks,
+            kd,
+            eps,
+            PRESERVING_PUSH_ROUNDS,
+            pairs,
+            |x, y, a, b| pair_separation(x, y, w, h, a, b, rooms.margin),
+            |x, y, out| crowded_pairs_into(x, y, w, h, rooms.margin, out),
+            own,
+        );
+        let fallback = if clear {
+            Fallback::None
+        } else {
+            fallback_slow_path(x, y, w, h, rooms, pairs)
+        };
+        (rounds, fallback)
     }
 }
 
@@ -457,196 +544,6 @@ pub fn overlapping_pairs_brute(x: &[f32], y: &[f32], w: &[f32], h: &[f32]) -> Ve
     crowded_pairs_brute(x, y, w, h, 0.0)
 }
 
-/// Runs push rounds until nothing is crowded or `rooms.push_rounds` rounds have run; `pairs`
-/// holds the crowded pairs on entry and on exit. Returns the rounds run and whether everything
-/// is clear.
-fn push_apart(
-    x: &mut [f32],
-    y: &mut [f32],
-    w: &[f32],
-    h: &[f32],
-    rooms: &RoomParams,
-    pairs: &mut Vec<(u32, u32)>,
-) -> (u32, bool) {
-    let mut rounds = 0;
-    while !pairs.is_empty() {
-        if rounds == rooms.push_rounds {
-            return (rounds, false);
-        }
-        // NOTE: pairs move in index order and each sees the moves made before it in the same
-        // round (Gauss-Seidel), which converges faster than moving all at once and is still
-        // deterministic.
-        for &(a, b) in pairs.iter() {
-            push_pair(x, y, w, h, a, b, rooms.margin);
-        }
-        rounds += 1;
-        // PERF: the R-tree is bulk-loaded afresh each round: for level-sized graphs that is
-        // cheaper than moving entries, and most levels need one round or none.
-        crowded_pairs_into(x, y, w, h, rooms.margin, pairs);
-    }
-    (rounds, true)
-}
-
-/// Separates rooms `a` and `b`, if crowded, along the axis where they penetrate least (`x` on a
-/// tie), each moving half the way ([`pair_separation`]).
-#[allow(clippy::too_many_arguments)]
-fn push_pair(x: &mut [f32], y: &mut [f32], w: &[f32], h: &[f32], a: u32, b: u32, margin: f32) {
-    let (sx, sy) = pair_separation(x, y, w, h, a, b, margin);
-    let (a, b) = (a as usize, b as usize);
-    x[a] -= sx;
-    x[b] += sx;
-    y[a] -= sy;
-    y[b] += sy;
-}
-
-/// The move `(dx, dy)` room `b` needs away from room `a` (and `a` the opposite way) to clear
-/// their crowding: half the penetration on the axis where they penetrate least (`x` on a tie),
-/// plus a little slack; zero when they are not crowded. Coincident centres split with `b` on
-/// the positive side.
-#[allow(clippy::too_many_arguments)]
-fn pair_separation(
-    x: &[f32],
-    y: &[f32],
-    w: &[f32],
-    h: &[f32],
-    a: u32,
-    b: u32,
-    margin: f32,
-) -> (f32, f32) {
-    if !rooms_crowded(x, y, w, h, a, b, margin) {
-        return (0.0, 0.0);
-    }
-    let (a, b) = (a as usize, b as usize);
-    let (dx, dy) = (x[b] - x[a], y[b] - y[a]);
-    let (need_x, need_y) = ((w[a] + w[b]) * 0.5 + margin, (h[a] + h[b]) * 0.5 + margin);
-    let (pen_x, pen_y) = (need_x - dx.abs(), need_y - dy.abs());
-    let along_x = pen_x <= pen_y;
-    let (d, need, pen, at) = if along_x {
-        (dx, need_x, pen_x, x[a].abs().max(x[b].abs()))
-    } else {
-        (dy, need_y, pen_y, y[a].abs().max(y[b].abs()))
-    };
-    let ulp = 4.0 * f32::EPSILON * at;
-    let half = 0.5 * (pen + need * PUSH_SLACK + ulp);
-    let half = if d >= 0.0 { half } else { -half };
-    if along_x { (half, 0.0) } else { (0.0, half) }
-}
-
-/// The fallback when the push rounds ran out: separates coincident centres, scales about the
-/// centroid, and spreads on a grid if that still leaves an overlap. `pairs` holds the crowded
-/// pairs on entry.
-#[inline(never)]
-fn fallback_slow_path(
-    x: &mut [f32],
-    y: &mut [f32],
-    w: &[f32],
-    h: &[f32],
-    rooms: &RoomParams,
-    pairs: &mut Vec<(u32, u32)>,
-) -> Fallback {
-    let margin = rooms.margin;
-    let coincident = |x: &[f32], y: &[f32], (a, b): (u32, u32)| {
-        x[a as usize] == x[b as usize] && y[a as usize] == y[b as usize]
-    };
-    for &pair in pairs.iter() {
-        if coincident(x, y, pair) {
-            push_pair(x, y, w, h, pair.0, pair.1, margin);
-        }
-    }
-    crowded_pairs_into(x, y, w, h, margin, pairs);
-    if !pairs.iter().any(|&pair| coincident(x, y, pair)) {
-        let factor = pairs
-            .iter()
-            .map(|&(a, b)| pair_scale(x, y, w, h, a, b, margin))
-            .fold(1.0f64, f64::max)
-            * (1.0 + SCALE_SLACK);
-        if factor.is_finite() {
-            // Too large a factor: scale by the largest allowed, then push the few pairs still
-            // crowded apart again; in the drawing now that much wider, a push moves a pair by
-            // little next to its corridors.
-            scale_about_centroid(x, y, factor.min(MAX_SCALE));
-            if factor > MAX_SCALE {
-                crowded_pairs_into(x, y, w, h, margin, pairs);
-                push_apart(x, y, w, h, rooms, pairs);
-            }
-            if overlapping_pairs(x, y, w, h).is_empty() {
-                return Fallback::Scaled;
-            }
-        }
-    }
-    grid_spread(x, y, w, h, margin);
-    Fallback::Grid
-}
-
-/// The factor by which scaling about any point clears crowded pair `a`, `b` (the cheaper axis;
-/// infinite for coincident centres).
-#[allow(clippy::too_many_arguments)]
-fn pair_scale(x: &[f32], y: &[f32], w: &[f32], h: &[f32], a: u32, b: u32, margin: f32) -> f64 {
-    let (a, b) = (a as usize, b as usize);
-    let axis = |d: f32, need: f32| {
-        let d = f64::from(d).abs();
-        if d > 0.0 {
-            f64::from(need) / d
-        } else {
-            f64::INFINITY
-        }
-    };
-    let sx = axis(x[b] - x[a], (w[a] + w[b]) * 0.5 + margin);
-    let sy = axis(y[b] - y[a], (h[a] + h[b]) * 0.5 + margin);
-    sx.min(sy)
-}
-
-/// Scales the centres about their centroid by `factor`, in `f64`. A factor of at least 1 never
-/// brings two centres closer on either axis, so it creates no new overlap.
-fn scale_about_centroid(x: &mut [f32], y: &mut [f32], factor: f64) {
-    for pos in [x, y] {
-        let centre = pos.iter().map(|&v| f64::from(v)).sum::<f64>() / pos.len().max(1) as f64;
-        for v in pos.iter_mut() {
-            *v = (centre + (f64::from(*v) - centre) * factor) as f32;
-        }
-    }
-}
-
-/// The last resort: vertex `i` goes to `x = (k + rank_x(i)) * cell_x` (and likewise in `y`),
-/// where `rank_x` is its place in `x` order and `cell_x` the smallest power of two at least
-/// `max(w) + margin`. Every two rooms then differ in `x` by at least `cell_x`, computed exactly
-/// in `f32` (integers below 2^24 times a power of two), so none overlap. It keeps the layout's
-/// left-right and top-bottom order and roughly its centroid.
-#[inline(never)]
-fn grid_spread(x: &mut [f32], y: &mut [f32], w: &[f32], h: &[f32], margin: f32) {
-    let mut order: Vec<u32> = (0..x.len() as u32).collect();
-    for (pos, size) in [(x, w), (y, h)] {
-        let widest = size.iter().fold(0.0f32, |m, &s| m.max(s));
-        let cell = power_of_two_at_least(widest + margin);
-        let n = pos.len() as f32;
-        let centre = pos.iter().map(|&v| f64::from(v)).sum::<f64>() / f64::from(n.max(1.0));
-        let first = (centre as f32 / cell).round() - (n * 0.5).floor();
-        // NOTE: integer-valued `f32`s are exact below 2^24; far from the origin the grid starts
-        // near it instead, which keeps every product below exact.
-        let first = if first.abs() + n < (1u32 << 24) as f32 {
-            first
-        } else {
-            -(n * 0.5).floor()
-        };
-        order
-            .sort_unstable_by(|&a, &b| pos[a as usize].total_cmp(&pos[b as usize]).then(a.cmp(&b)));
-        for (rank, &v) in order.iter().enumerate() {
-            pos[v as usize] = (first + rank as f32) * cell;
-        }
-    }
-}
-
-/// The smallest power of two (at least `f32::MIN_POSITIVE`) that is `>= v`.
-fn power_of_two_at_least(v: f32) -> f32 {
-    let mut cell = 2.0f32
-        .powi(v.max(f32::MIN_POSITIVE).log2().floor() as i32)
-        .max(f32::MIN_POSITIVE);
-    while cell < v {
-        cell *= 2.0;
-    }
-    cell
-}
-
 /// Whether segment `p q` meets the open interior of the rectangle centred on `c` with half
 /// extents `half` (Liang-Barsky clipping with strict bounds, in `f64`).
 pub fn segment_passes_through(p: [f32; 2], q: [f32; 2], c: [f32; 2], half: [f32; 2]) -> bool {
@@ -734,6 +631,9 @@ pub fn corridors_through_rooms_brute(
     }
     out
 }
+
+#[path = "rooms_push.rs"]
+mod push;
 
 #[cfg(test)]
 #[path = "rooms_tests.rs"]

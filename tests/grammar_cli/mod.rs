@@ -40,6 +40,32 @@ end
 
 ";
 
+/// A small demirogue ruleset in its Lua format (a start rule, a growth rule and an empty
+/// placeholder), so that the importer is exercised without demirogue's own files.
+const LUA_RULES: &str = r#"return {
+  { leftGraph = { vertices = { { x = 0, y = 0, tags = { s = true } } }, edges = {} },
+    rightGraph = { vertices = { { x = 0, y = 0, tag = "a" }, { x = 100, y = 0, tag = "a" } }, edges = { { 1, 2 } } },
+    map = { 1 } },
+  { leftGraph = { vertices = { { x = 0, y = 0, tags = { a = true } }, { x = 100, y = 0, tags = { a = true } } }, edges = { { 1, 2 } } },
+    rightGraph = { vertices = { { x = 0, y = 0, tag = "a" }, { x = 100, y = 0, tag = "a" }, { x = 50, y = 80, tag = "b" } }, edges = { { 1, 3 }, { 3, 2 } } },
+    map = { 1, 2 } },
+  { leftGraph = { vertices = {}, edges = {} }, rightGraph = { vertices = {}, edges = {} }, map = {} },
+}
+"#;
+
+/// The folder of demirogue's original rule files, beside the repository (not part of it), or
+/// `None` (with a note) when it is absent, as when the repository is checked out alone: the
+/// caller then skips.
+fn demirogue_originals() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/demirogue-rulesets");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipped: {} not present", dir.display());
+        None
+    }
+}
+
 /// Writes `text` as `name` in `dir`; returns the path as the CLI will print it.
 fn rule_file(dir: &TempDir, name: &str, text: &str) -> String {
     let path = dir.join(name);
@@ -272,7 +298,8 @@ fn check_of_an_unreadable_path_is_a_one_line_error() {
 /// list | head -0`) panicked with "failed printing to stdout: Broken pipe" and exit 101.
 #[test]
 fn grammar_output_into_a_closed_pipe_does_not_panic() {
-    let lua = format!("{}/data/demirogue/default.lua", env!("CARGO_MANIFEST_DIR"));
+    let dir = TempDir::new("gram-pipe");
+    let lua = rule_file(&dir, "rules.lua", LUA_RULES);
     let commands: [&[&str]; 3] = [
         &["grammar", "list"],
         &["grammar", "show", "dungeon"],
@@ -438,24 +465,31 @@ fn check_warns_about_a_knot_but_passes() {
 #[test]
 fn imported_demirogue_ruleset_checks_and_writes_atomically() {
     let dir = TempDir::new("gram-import");
-    let lua = format!("{}/data/demirogue/default.lua", env!("CARGO_MANIFEST_DIR"));
+    let lua = rule_file(&dir, "rules.lua", LUA_RULES);
     let printed = warren(["grammar", "import", &lua]);
     assert_eq!(exit_code(&printed), 0, "{}", stderr(&printed));
     let text = stdout(&printed);
-    assert!(text.contains("\nrule "), "no rules printed: {text}");
-    let saved = rule_file(&dir, "default.grammar", &text);
-
-    // The saved file checks clean, with the rules and tags of the built-in ruleset.
-    let output = check(&saved);
-    assert_eq!(exit_code(&output), 0, "{}", stderr(&output));
-    let builtin = library::load("demirogue/default").unwrap();
-    let counts = format!(
-        "{} rules, {} tags, 0 error(s), 0 warning(s)",
-        builtin.rules.len(),
-        builtin.tags.len()
+    assert!(
+        text.starts_with("grammar \"demirogue rules\"\ntags s a b\n"),
+        "not named after the file, or other tags: {text}"
     );
     assert!(
-        stdout(&output).contains(&counts),
+        text.contains("\nrule \"rule 1\" ") && text.contains("\nrule \"rule 2\" "),
+        "rules not named after their place: {text}"
+    );
+    assert!(
+        stderr(&printed).contains("skipped 1 empty placeholder rule"),
+        "{}",
+        stderr(&printed)
+    );
+    let saved = rule_file(&dir, "rules.grammar", &text);
+
+    // The saved file checks clean, with the ruleset's two rules and three tags.
+    let output = check(&saved);
+    assert_eq!(exit_code(&output), 0, "{}", stderr(&output));
+    let counts = "2 rules, 3 tags, 0 error(s), 0 warning(s)";
+    assert!(
+        stdout(&output).contains(counts),
         "expected `{counts}`: {}",
         stdout(&output)
     );
@@ -484,6 +518,50 @@ fn imported_demirogue_ruleset_checks_and_writes_atomically() {
     ]);
     assert_eq!(exit_code(&failed), 2, "{}", stderr(&failed));
     assert_one_line_error(&failed, "grammar import --out into a missing folder");
+}
+
+/// The shipped `data/demirogue/*.grammar` files are exactly what `warren grammar import` makes of
+/// demirogue's originals, so the translations cannot drift from the files they translate (nor
+/// the importer from the translations). Skipped when the originals are absent.
+#[test]
+fn shipped_demirogue_translations_are_what_import_makes() {
+    let Some(originals) = demirogue_originals() else {
+        return;
+    };
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/demirogue");
+    let mut names: Vec<String> = std::fs::read_dir(&originals)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "lua"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "catacomb", "default", "quads", "silly", "spiral", "test", "tree"
+        ]
+    );
+    for name in &names {
+        let lua = originals.join(format!("{name}.lua"));
+        let imported = warren(["grammar".as_ref(), "import".as_ref(), lua.as_os_str()]);
+        assert_eq!(exit_code(&imported), 0, "{name}: {}", stderr(&imported));
+        let translation = shipped.join(format!("{name}.grammar"));
+        let text = std::fs::read_to_string(&translation)
+            .unwrap_or_else(|e| panic!("{}: {e}", translation.display()));
+        assert!(
+            stdout(&imported) == text,
+            "{} is not `warren grammar import {}`; re-import it",
+            translation.display(),
+            lua.display()
+        );
+        // The built-in of that name is the shipped file.
+        let builtin = BUILTINS
+            .iter()
+            .find(|b| b.name == format!("demirogue/{name}"))
+            .unwrap_or_else(|| panic!("no built-in demirogue/{name}"));
+        assert_eq!(builtin.text(), text, "built-in demirogue/{name}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
