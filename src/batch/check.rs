@@ -60,11 +60,13 @@ pub fn check_levels<G: Generator>(
         if problem.is_none() && record.seed != mix(master_seed, record.index) {
             problem = Some("seed is not mix(master_seed, index)".to_string());
         }
-        if problem.is_none() && record.level.content_hash() != view.layout_hash(row) {
-            problem = Some("layout_hash is not the hash of the stored level".to_string());
-        }
         if problem.is_none() {
             problem = generator.verify(&record).err().map(|v| v.to_string());
+        }
+        // The invariants first (they say what is wrong), then the content hash, which any
+        // change to a stored column breaks.
+        if problem.is_none() && record.level.content_hash() != view.layout_hash(row) {
+            problem = Some("layout_hash is not the hash of the stored level".to_string());
         }
         if problem.is_none() && regenerate {
             problem = regenerated(generator, &mut scratch, &record);

@@ -2,7 +2,8 @@
 //! For each: the first levels' columns hash to a recorded golden value (so any change to any
 //! kind's output is deliberate and shows in review), every level passes its generator's
 //! `verify` with a fresh generation of its seed, a reused scratch makes the same level as a fresh
-//! one, and the batch engine gives the same batches on 1 and 2 threads. (Zero allocations per
+//! one, the batch engine gives the same batches on 1 and 2 threads, and a stored level whose
+//! `layout_hash` is not its content's is caught. (Zero allocations per
 //! level after warm-up is `tests/allocations.rs`, which owns the counting allocator.)
 //!
 //! To re-mint after a deliberate change: `WARREN_PRINT_GOLDEN=1 cargo test --test tests
@@ -29,22 +30,22 @@ const SEED: u64 = 0x5eed_c0f0;
 /// The golden hash of each shipped profile's first `LEVELS` levels (CRC-32 of their Arrow IPC
 /// stream, schema metadata left out, and the byte count).
 const GOLDEN: &[(&str, u64)] = &[
-    ("coloring-chromatic.toml", 0xa942303300010308),
-    ("coloring-edge.toml", 0xc6f8cdd400011d08),
-    ("coloring-euler-cycle.toml", 0xe63d93480000e408),
-    ("coloring-euler-path.toml", 0x117a10900000e848),
-    ("coloring.toml", 0xb0c684c300010108),
-    ("dmg.toml", 0xccab70ff00037748),
-    ("grammar-catacomb.toml", 0x470ebf6900058248),
-    ("grammar-demirogue.toml", 0x3ac9f7ab0005c188),
-    ("grammar-dungeon.toml", 0x78e9d251000a4fc8),
-    ("grammar-keylock.toml", 0x7dd607b7000e3308),
-    ("grammar-ring.toml", 0x71c6800600055f48),
-    ("grammar.toml", 0x2c4c207c000667c8),
-    ("maze-braided-gradient.toml", 0xf394c1100001e048),
-    ("maze-delaunay.toml", 0x057ef1d80003c008),
-    ("maze.toml", 0xacbcb1dd0000ed48),
-    ("regions.toml", 0x180f7b91000cef48),
+    ("coloring-chromatic.toml", 0x8db4b64100010308),
+    ("coloring-edge.toml", 0x4f3f331d00011d08),
+    ("coloring-euler-cycle.toml", 0xc40991880000e408),
+    ("coloring-euler-path.toml", 0xc6effa3f0000e848),
+    ("coloring.toml", 0xa99014e900010108),
+    ("dmg.toml", 0xa9fcec0100037748),
+    ("grammar-catacomb.toml", 0x044d2eae00058248),
+    ("grammar-demirogue.toml", 0xc8cddf340005c188),
+    ("grammar-dungeon.toml", 0xa88e2c00000a4fc8),
+    ("grammar-keylock.toml", 0x0cca23e4000e3308),
+    ("grammar-ring.toml", 0x8f13121400055f48),
+    ("grammar.toml", 0x24953470000667c8),
+    ("maze-braided-gradient.toml", 0x3ee2854c0001e048),
+    ("maze-delaunay.toml", 0x4a500a500003c008),
+    ("maze.toml", 0x9eb13cbd0000ed48),
+    ("regions.toml", 0xedec8d76000cef48),
 ];
 
 /// Batches collected in memory.
@@ -90,6 +91,10 @@ impl GeneratorTask for Conform {
             let check = check_levels(g, b, SEED, true, 3).expect("the generator's columns");
             assert_eq!(check.count, 0, "{:?}", check.shown);
         }
+        let tampered = with_hash_of_row_0_changed(&one[0]);
+        let check = check_levels(g, &tampered, SEED, true, 3).expect("the generator's columns");
+        assert_eq!(check.count, 1, "{:?}", check.shown);
+        assert!(check.shown[0].contains("layout_hash"), "{:?}", check.shown);
         let mut used = g.new_scratch();
         for i in 0..LEVELS {
             let seed = mix(SEED, i);
@@ -106,6 +111,19 @@ impl GeneratorTask for Conform {
         }
         golden(&one)
     }
+}
+
+/// `batch` with the stored `layout_hash` of its first level changed.
+fn with_hash_of_row_0_changed(batch: &RecordBatch) -> RecordBatch {
+    use arrow_array::{Array, UInt64Array, cast::AsArray, types::UInt64Type};
+    let at = batch.schema().index_of("layout_hash").unwrap();
+    let hashes = batch.column(at).as_primitive::<UInt64Type>();
+    let changed: UInt64Array = (0..hashes.len())
+        .map(|i| hashes.value(i) ^ u64::from(i == 0))
+        .collect();
+    let mut columns = batch.columns().to_vec();
+    columns[at] = Arc::new(changed);
+    RecordBatch::try_new(batch.schema(), columns).unwrap()
 }
 
 /// CRC-32 of the batches' IPC stream (without schema metadata) and its length, as one number.
