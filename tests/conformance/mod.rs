@@ -115,7 +115,7 @@ impl GeneratorTask for Conform {
 
 /// `batch` with the stored `layout_hash` of its first level changed.
 fn with_hash_of_row_0_changed(batch: &RecordBatch) -> RecordBatch {
-    use arrow_array::{Array, UInt64Array, cast::AsArray, types::UInt64Type};
+    use arrow_array::{UInt64Array, cast::AsArray, types::UInt64Type};
     let at = batch.schema().index_of("layout_hash").unwrap();
     let hashes = batch.column(at).as_primitive::<UInt64Type>();
     let changed: UInt64Array = (0..hashes.len())
