@@ -76,6 +76,10 @@ pub fn counting() -> bool {
     INSTALLED.load(Ordering::Relaxed)
 }
 
+/// Why R-tree work is [`listed`]: rstar allocates the nodes of every tree it builds and a stack
+/// per query, and has no way to build into memory kept from the last level.
+pub const RSTAR: &str = "rstar allocates an R-tree's nodes on every build and a stack per query";
+
 /// Runs `f`, counting the allocations it makes as *listed* ([`listed_allocations`]) instead of
 /// in [`thread_allocations`]: the way a hot path names a heap allocation it knowingly keeps
 /// (a third-party structure with no way to reuse its memory), so that the audits still fail on

@@ -161,6 +161,7 @@ pub struct LayoutScratch {
     fx: Vec<f32>,
     fy: Vec<f32>,
     tree: barnes_hut::QuadTree,
+    rooms: rooms::RoomScratch,
 }
 
 /// Scatters `n` vertices uniformly over a square of side `sqrt(n) * length` (deterministic for

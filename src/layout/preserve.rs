@@ -34,6 +34,9 @@ pub struct PreserveScratch {
     /// The drawing before a plain relaxation ([`relax_plain_first`]).
     saved_x: Vec<f32>,
     saved_y: Vec<f32>,
+    /// The drawing before the room pushes (`layout::rooms`), for undoing them.
+    pub(crate) pushed_from_x: Vec<f32>,
+    pub(crate) pushed_from_y: Vec<f32>,
 }
 
 /// Squared distance from point `p` to segment `a b`.

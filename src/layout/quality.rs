@@ -298,15 +298,17 @@ fn crossings_tree<B>(
     mut visit: impl FnMut(usize, usize) -> ControlFlow<B>,
 ) -> ControlFlow<B> {
     debug_assert!(u32::try_from(src.len()).is_ok(), "edge ids fit in u32");
-    let boxes: Vec<EdgeBox> = (0..src.len())
-        .filter(|&e| keep(e))
-        .map(|e| {
-            let (p, q) = segment(x, y, src, dst, e);
-            GeomWithData::new(Rectangle::from_corners(p, q), e as u32)
-        })
-        .collect();
     // PERF: bulk loading packs the tree in O(m log m), tighter and faster than m inserts.
-    let tree = RTree::bulk_load(boxes);
+    let tree = crate::core::alloc::listed(crate::core::alloc::RSTAR, || {
+        let boxes: Vec<EdgeBox> = (0..src.len())
+            .filter(|&e| keep(e))
+            .map(|e| {
+                let (p, q) = segment(x, y, src, dst, e);
+                GeomWithData::new(Rectangle::from_corners(p, q), e as u32)
+            })
+            .collect();
+        RTree::bulk_load(boxes)
+    });
     for a in (0..src.len()).filter(|&a| keep(a)) {
         let (p1, p2) = segment(x, y, src, dst, a);
         // PERF: the hot loop. Internal iteration allocates nothing per query; each overlapping

@@ -48,6 +48,8 @@
 use rstar::primitives::{GeomWithData, Rectangle};
 use rstar::{AABB, RTree};
 
+use crate::core::alloc::{RSTAR, listed};
+
 use super::preserve::{
     PreserveScratch, push_apart_preserving, relax_plain_first, relax_preserving,
 };
@@ -173,12 +175,15 @@ pub fn place_rooms_keeping(
         w.iter().chain(h).all(|&s| s >= 0.0 && s.is_finite()) && rooms.margin >= 0.0,
         "room sizes and the margin must be finite and non-negative"
     );
-    let (factors, room_params) = room_sized_factors(graph, w, h, params, rooms.margin);
+    // PERF: the placement's buffers live in the worker's layout scratch, taken out for the
+    // call (so that `scratch` can be lent on whole) and put back: no allocation once warm.
+    let mut own = std::mem::take(&mut scratch.rooms);
+    let room_params = room_sized_factors(graph, w, h, params, rooms.margin, &mut own.factors);
     let placer = RoomPlacer {
         room_graph: LayoutGraph {
             src: graph.src,
             dst: graph.dst,
-            length_factor: Some(&factors),
+            length_factor: Some(&own.factors),
         },
         room_params,
         keep,
@@ -189,20 +194,22 @@ pub fn place_rooms_keeping(
     if rooms.upscale {
         upscale_to_targets(&placer.room_graph, x, y, placer.room_params.length);
     }
-    let mut own = PreserveScratch::default();
-    let relax_report = placer.relax(x, y, scratch, &mut own);
-    let mut pairs = Vec::new();
-    placer.regrow_while_crowded(x, y, scratch, &mut own, &mut pairs);
+    let (preserve, pairs) = (&mut own.preserve, &mut own.pairs);
+    let relax_report = placer.relax(x, y, scratch, preserve);
+    placer.regrow_while_crowded(x, y, scratch, preserve, pairs);
     let overlaps_after_relax = pairs
         .iter()
         .filter(|&&(a, b)| rooms_crowded(x, y, w, h, a, b, 0.0))
         .count() as u32;
-    let (push_rounds_used, fallback) = placer.separate(x, y, &mut own, &mut pairs);
+    let (push_rounds_used, fallback) = placer.separate(x, y, preserve, pairs);
     debug_assert!(
         overlapping_pairs(x, y, w, h).is_empty(),
         "the push-apart must end without overlap"
     );
-    let corridors = corridors_through_rooms(x, y, w, h, graph.src, graph.dst).len() as u32;
+    let corridors = listed(RSTAR, || {
+        corridors_through_rooms(x, y, w, h, graph.src, graph.dst).len() as u32
+    });
+    scratch.rooms = own;
     Placement {
         relax: relax_report,
         overlaps_after_relax,
@@ -212,24 +219,31 @@ pub fn place_rooms_keeping(
     }
 }
 
-/// The edge length factors for rooms `w x h` ([`room_edge_targets`] over their mean) and the
-/// layout parameters whose base length is that mean.
+/// The room placement's buffers, kept in the worker's [`LayoutScratch`].
+#[derive(Default)]
+pub(crate) struct RoomScratch {
+    factors: Vec<f32>,
+    pairs: Vec<(u32, u32)>,
+    preserve: PreserveScratch,
+}
+
+/// The edge length factors for rooms `w x h` ([`room_edge_targets`] over their mean) into
+/// `factors`, and the layout parameters whose base length is that mean.
 fn room_sized_factors(
     graph: &LayoutGraph<'_>,
     w: &[f32],
     h: &[f32],
     params: &LayoutParams,
     margin: f32,
-) -> (Vec<f32>, LayoutParams) {
-    // PERF: one O(m) allocation per level, not per step; levels are small and the relaxation
-    // dominates.
-    let mut factors = room_edge_targets(graph, w, h, params.length, margin);
+    factors: &mut Vec<f32>,
+) -> LayoutParams {
+    room_edge_targets_into(graph, w, h, params.length, margin, factors);
     let mut room_params = params.clone();
-    room_params.length = mean_or(&factors, params.length);
-    for f in &mut factors {
+    room_params.length = mean_or(factors, params.length);
+    for f in factors.iter_mut() {
         *f /= room_params.length;
     }
-    (factors, room_params)
+    room_params
 }
 
 /// One placement of rooms: the room-sized graph and parameters, the corridors to keep apart
@@ -316,11 +330,11 @@ impl RoomPlacer<'_> {
         // makes two corridors cross is undone in favour of the uniform scaling, which keeps
         // every crossing-free drawing crossing-free.
         let kept = self.keep.filter(|_| !pairs.is_empty()).map(|(ks, kd)| {
-            (
-                x.to_vec(),
-                y.to_vec(),
-                crate::layout::quality::count_crossings(x, y, ks, kd),
-            )
+            own.pushed_from_x.clear();
+            own.pushed_from_x.extend_from_slice(x);
+            own.pushed_from_y.clear();
+            own.pushed_from_y.extend_from_slice(y);
+            crate::layout::quality::count_crossings(x, y, ks, kd)
         });
         let (rounds, clear) = push_apart(x, y, w, h, rooms, pairs);
         let fallback = if clear {
@@ -328,11 +342,11 @@ impl RoomPlacer<'_> {
         } else {
             fallback_slow_path(x, y, w, h, rooms, pairs)
         };
-        if let (Some((x0, y0, before)), Some((ks, kd))) = (kept, self.keep)
+        if let (Some(before), Some((ks, kd))) = (kept, self.keep)
             && crate::layout::quality::count_crossings(x, y, ks, kd) > before
         {
-            x.copy_from_slice(&x0);
-            y.copy_from_slice(&y0);
+            x.copy_from_slice(&own.pushed_from_x);
+            y.copy_from_slice(&own.pushed_from_y);
             return self.repush_preserving(x, y, ks, kd, own, pairs);
         }
         (rounds, fallback)
@@ -389,24 +403,39 @@ pub fn room_edge_targets(
     length: f32,
     margin: f32,
 ) -> Vec<f32> {
+    let mut targets = Vec::new();
+    room_edge_targets_into(graph, w, h, length, margin, &mut targets);
+    targets
+}
+
+/// [`room_edge_targets`] into `targets` (replaced, its allocation kept).
+pub fn room_edge_targets_into(
+    graph: &LayoutGraph<'_>,
+    w: &[f32],
+    h: &[f32],
+    length: f32,
+    margin: f32,
+    targets: &mut Vec<f32>,
+) {
     let radius = |v: u32| 0.5 * w[v as usize].hypot(h[v as usize]);
-    let mut targets: Vec<f32> = graph
-        .src
-        .iter()
-        .zip(graph.dst)
-        .map(|(&a, &b)| radius(a) + radius(b) + margin)
-        .collect();
+    targets.clear();
+    targets.extend(
+        graph
+            .src
+            .iter()
+            .zip(graph.dst)
+            .map(|(&a, &b)| radius(a) + radius(b) + margin),
+    );
     if let Some(own) = graph.length_factor {
         for (t, &f) in targets.iter_mut().zip(own) {
             *t = t.max(length * f);
         }
     }
-    for t in &mut targets {
+    for t in targets.iter_mut() {
         if *t <= 0.0 {
             *t = length;
         }
     }
-    targets
 }
 
 /// The mean of `values`, or `fallback` when there are none or the mean is not positive.
@@ -463,11 +492,13 @@ fn room_box(x: &[f32], y: &[f32], w: &[f32], h: &[f32], i: usize, grow: f32) -> 
 
 /// An R-tree of every room grown by `grow`.
 fn room_tree(x: &[f32], y: &[f32], w: &[f32], h: &[f32], grow: f32) -> RTree<RoomBox> {
-    RTree::bulk_load(
-        (0..x.len())
-            .map(|i| room_box(x, y, w, h, i, grow))
-            .collect(),
-    )
+    listed(RSTAR, || {
+        RTree::bulk_load(
+            (0..x.len())
+                .map(|i| room_box(x, y, w, h, i, grow))
+                .collect(),
+        )
+    })
 }
 
 /// Crowded pairs `(a, b)`, `a < b`, sorted, into `out` (cleared first): a self-join of the
@@ -482,12 +513,15 @@ fn crowded_pairs_into(
 ) {
     out.clear();
     let tree = room_tree(x, y, w, h, margin * 0.5);
-    for (p, q) in tree.intersection_candidates_with_other_tree(&tree) {
-        let (a, b) = (p.data.min(q.data), p.data.max(q.data));
-        if a != b && rooms_crowded(x, y, w, h, a, b, margin) {
-            out.push((a, b));
+    // The candidate iterator keeps its own stack (rstar): listed with the tree.
+    listed(RSTAR, || {
+        for (p, q) in tree.intersection_candidates_with_other_tree(&tree) {
+            let (a, b) = (p.data.min(q.data), p.data.max(q.data));
+            if a != b && rooms_crowded(x, y, w, h, a, b, margin) {
+                out.push((a, b));
+            }
         }
-    }
+    });
     // NOTE: the self-join reports each pair once per order; sorting and deduplicating gives the
     // fixed order the push-apart's determinism relies on.
     out.sort_unstable();
