@@ -71,13 +71,7 @@ impl TagTable {
 }
 
 /// A place in a rule file (1-based line and column; 0 when the rule was built in code).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Pos {
-    /// Line, from 1.
-    pub line: u32,
-    /// Column, from 1.
-    pub col: u32,
-}
+pub use crate::core::text::Pos;
 
 /// The host tags a pattern vertex (or a blocked neighbour) accepts.
 #[derive(Clone, Debug, PartialEq, Eq)]

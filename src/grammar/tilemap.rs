@@ -125,24 +125,12 @@ const ROUTE_ATTEMPTS: u32 = 4;
 /// Extra cost of a turn in the search, in tiles: enough to prefer an L or a Z to a staircase.
 const TURN_COST: u32 = 3;
 
-/// Half-open tile rectangle `[x0, x1) x [y0, y1)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rect {
-    /// Left.
-    pub x0: i64,
-    /// Top.
-    pub y0: i64,
-    /// Right (exclusive).
-    pub x1: i64,
-    /// Bottom (exclusive).
-    pub y1: i64,
-}
+/// Half-open tile rectangle `[x0, x1) x [y0, y1)`: tiles before the map is clipped to a grid
+/// (so `i64`).
+pub type Rect = crate::core::geom::Rect<i64>;
 
+/// The tile map's axis-generic views of a rectangle.
 impl Rect {
-    fn is_empty(&self) -> bool {
-        self.x0 >= self.x1 || self.y0 >= self.y1
-    }
-
     /// Coordinate `k` along `axis` (0: x, 1: y) of the low or high side.
     fn lo(&self, axis: usize) -> i64 {
         if axis == 0 { self.x0 } else { self.y0 }
