@@ -125,22 +125,6 @@ impl<'a> ExtraValue<'a> {
         }
     }
 
-    /// The `list<i32>` values, or `None` for another type.
-    pub fn as_i32s(&self) -> Option<&'a [i32]> {
-        match *self {
-            ExtraValue::ListI32(v) => Some(v),
-            _ => None,
-        }
-    }
-
-    /// The `list<f32>` values, or `None` for another type.
-    pub fn as_f32s(&self) -> Option<&'a [f32]> {
-        match *self {
-            ExtraValue::ListF32(v) => Some(v),
-            _ => None,
-        }
-    }
-
     /// The `list<u8>` values, or `None` for another type.
     pub fn as_u8s(&self) -> Option<&'a [u8]> {
         match *self {
