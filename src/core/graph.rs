@@ -1,12 +1,12 @@
-//! The struct-of-arrays graph of DESIGN.md ("SoA graph"), allocated in a worker's
-//! [`bumpalo::Bump`] and reset between levels, with CSR adjacency built on demand.
-//!
-//! Irregular maze graphs (seed 001's physical graph from a triangulation) live here; the grammar
-//! and layout modules will use the same type. Arena types are plain data: bumpalo runs no `Drop`
-//! on reset, so nothing here owns heap memory.
+//! The struct-of-arrays graph of DESIGN.md ("SoA graph"), [`Graph`]: one type for every
+//! graph-shaped level (Delaunay mazes of seed 001, the grammar's host graph of seed 000, DMG
+//! object graphs of seed 003), kept in a worker's scratch and cleared between levels, with
+//! CSR adjacency built on demand in the worker's [`bumpalo::Bump`] (plain data, reset between
+//! levels).
 
 use bumpalo::Bump;
-use bumpalo::collections::Vec as BumpVec;
+
+use crate::core::generator::GraphView;
 
 /// The documented "no vertex / no edge" sentinel for `u32` ids.
 pub const NONE: u32 = u32::MAX;
@@ -21,37 +21,53 @@ pub mod edge_flag {
     pub const PASSAGE: u8 = 1 << 2;
 }
 
-/// A graph as parallel arrays in an arena: vertex `v` is `(x[v], y[v], tag[v])`, edge `e` joins
-/// `src[e]` and `dst[e]` (undirected unless a generator says otherwise).
-pub struct Graph<'a> {
+/// The one struct-of-arrays graph of every graph-shaped level: vertex `v` is `(x[v], y[v],
+/// tag[v])`, edge `e` joins `src[e]` and `dst[e]` (undirected unless a generator says otherwise)
+/// with `flags[e]` and a length factor `length[e]`. A worker keeps one in its scratch and
+/// clears it between levels, so its buffers grow once and are reused (no allocation per level).
+///
+/// Delaunay mazes triangulate into it, the grammar's host graph wraps it (adding cosmetic
+/// vertices and adjacency), DMG dungeons store their object graph in it; [`Graph::view`] is
+/// what a level hands the archive.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Graph {
     /// Vertex x coordinates.
-    pub x: BumpVec<'a, f32>,
+    pub x: Vec<f32>,
     /// Vertex y coordinates.
-    pub y: BumpVec<'a, f32>,
+    pub y: Vec<f32>,
     /// Interned vertex tags.
-    pub tag: BumpVec<'a, u16>,
+    pub tag: Vec<u16>,
     /// Edge sources.
-    pub src: BumpVec<'a, u32>,
+    pub src: Vec<u32>,
     /// Edge destinations.
-    pub dst: BumpVec<'a, u32>,
+    pub dst: Vec<u32>,
     /// Edge flags ([`edge_flag`]).
-    pub flags: BumpVec<'a, u8>,
-    /// Edge length factors (1.0 by default).
-    pub length_factor: BumpVec<'a, f32>,
+    pub flags: Vec<u8>,
+    /// Edge length factors (target length = base length x factor; 1.0 by default).
+    pub length: Vec<f32>,
 }
 
-impl<'a> Graph<'a> {
-    /// An empty graph allocating in `bump`.
-    pub fn new_in(bump: &'a Bump) -> Self {
-        Self {
-            x: BumpVec::new_in(bump),
-            y: BumpVec::new_in(bump),
-            tag: BumpVec::new_in(bump),
-            src: BumpVec::new_in(bump),
-            dst: BumpVec::new_in(bump),
-            flags: BumpVec::new_in(bump),
-            length_factor: BumpVec::new_in(bump),
-        }
+impl Graph {
+    /// Empties the graph, keeping its buffers.
+    pub fn clear(&mut self) {
+        self.x.clear();
+        self.y.clear();
+        self.tag.clear();
+        self.src.clear();
+        self.dst.clear();
+        self.flags.clear();
+        self.length.clear();
+    }
+
+    /// Makes this graph a copy of `other`, reusing its buffers.
+    pub fn copy_from(&mut self, other: &Graph) {
+        self.x.clone_from(&other.x);
+        self.y.clone_from(&other.y);
+        self.tag.clone_from(&other.tag);
+        self.src.clone_from(&other.src);
+        self.dst.clone_from(&other.dst);
+        self.flags.clone_from(&other.flags);
+        self.length.clone_from(&other.length);
     }
 
     /// Number of vertices.
@@ -75,8 +91,8 @@ impl<'a> Graph<'a> {
         id
     }
 
-    /// Appends an edge and returns its id.
-    pub fn add_edge(&mut self, src: u32, dst: u32, flags: u8) -> u32 {
+    /// Appends an edge of length factor `length` and returns its id.
+    pub fn add_edge_with_length(&mut self, src: u32, dst: u32, flags: u8, length: f32) -> u32 {
         debug_assert!(
             (src as usize) < self.vertex_count() && (dst as usize) < self.vertex_count(),
             "edge {src}-{dst} names a vertex that does not exist"
@@ -85,8 +101,25 @@ impl<'a> Graph<'a> {
         self.src.push(src);
         self.dst.push(dst);
         self.flags.push(flags);
-        self.length_factor.push(1.0);
+        self.length.push(length);
         id
+    }
+
+    /// Appends an edge (length factor 1) and returns its id.
+    pub fn add_edge(&mut self, src: u32, dst: u32, flags: u8) -> u32 {
+        self.add_edge_with_length(src, dst, flags, 1.0)
+    }
+
+    /// The graph as a level's borrowed graph columns.
+    pub fn view(&self) -> GraphView<'_> {
+        GraphView {
+            x: &self.x,
+            y: &self.y,
+            tag: &self.tag,
+            src: &self.src,
+            dst: &self.dst,
+            flags: &self.flags,
+        }
     }
 
     /// Builds undirected CSR adjacency in `bump`.
@@ -170,7 +203,7 @@ mod tests {
     #[test]
     fn csr_lists_both_directions_with_edge_ids() {
         let bump = Bump::new();
-        let mut g = Graph::new_in(&bump);
+        let mut g = Graph::default();
         for i in 0..4 {
             g.add_vertex(i as f32, 0.0, 0);
         }
@@ -182,5 +215,21 @@ mod tests {
         assert_eq!(n1, vec![(0, 0), (2, 1), (3, 2)]);
         assert_eq!(csr.neighbours(3).collect::<Vec<_>>(), vec![(1, 2)]);
         assert_eq!(csr.vertex_count(), 4);
+    }
+
+    #[test]
+    fn clear_keeps_buffers_and_copy_matches() {
+        let mut g = Graph::default();
+        g.add_vertex(1.0, 2.0, 3);
+        g.add_vertex(4.0, 5.0, 6);
+        assert_eq!(g.add_edge_with_length(0, 1, 0, 2.5), 0);
+        let mut h = Graph::default();
+        h.copy_from(&g);
+        assert_eq!(h, g);
+        assert_eq!(h.view().tag, &[3, 6]);
+        let capacity = g.x.capacity();
+        g.clear();
+        assert_eq!((g.vertex_count(), g.edge_count()), (0, 0));
+        assert_eq!(g.x.capacity(), capacity);
     }
 }

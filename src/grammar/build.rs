@@ -113,8 +113,8 @@ fn corridors(host: &Host, src: &mut Vec<u32>, dst: &mut Vec<u32>) {
     dst.clear();
     for e in 0..host.edge_count() {
         if !host.is_cosmetic(e as u32) {
-            src.push(host.src[e]);
-            dst.push(host.dst[e]);
+            src.push(host.graph.src[e]);
+            dst.push(host.graph.dst[e]);
         }
     }
 }
@@ -170,14 +170,14 @@ pub fn make_room(host: &mut Host, m: &[u32], length: f32, upscale: f32) {
         return;
     }
     let k = m.len() as f32;
-    let cx = m.iter().map(|&v| host.x[v as usize]).sum::<f32>() / k;
-    let cy = m.iter().map(|&v| host.y[v as usize]).sum::<f32>() / k;
+    let cx = m.iter().map(|&v| host.graph.x[v as usize]).sum::<f32>() / k;
+    let cy = m.iter().map(|&v| host.graph.y[v as usize]).sum::<f32>() / k;
     let r = m
         .iter()
-        .map(|&v| (host.x[v as usize] - cx).hypot(host.y[v as usize] - cy))
+        .map(|&v| (host.graph.x[v as usize] - cx).hypot(host.graph.y[v as usize] - cy))
         .fold(length, f32::max);
     let push = (upscale - 1.0) * r;
-    for (x, y) in host.x.iter_mut().zip(host.y.iter_mut()) {
+    for (x, y) in host.graph.x.iter_mut().zip(host.graph.y.iter_mut()) {
         let (dx, dy) = (*x - cx, *y - cy);
         let d = dx.hypot(dy);
         let factor = if d <= r { upscale } else { (d + push) / d };
@@ -191,9 +191,10 @@ pub fn make_room(host: &mut Host, m: &[u32], length: f32, upscale: f32) {
 fn edge_ratio(host: &Host, length: f32) -> Option<f32> {
     let (mut now, mut target) = (0.0f64, 0.0f64);
     for e in 0..host.edge_count() {
-        let (a, b) = (host.src[e] as usize, host.dst[e] as usize);
-        now += f64::from((host.x[b] - host.x[a]).hypot(host.y[b] - host.y[a]));
-        target += f64::from(length * host.length[e]);
+        let (a, b) = (host.graph.src[e] as usize, host.graph.dst[e] as usize);
+        now +=
+            f64::from((host.graph.x[b] - host.graph.x[a]).hypot(host.graph.y[b] - host.graph.y[a]));
+        target += f64::from(length * host.graph.length[e]);
     }
     let ratio = now / target;
     (ratio.is_finite() && ratio > 0.0).then_some(ratio as f32)
@@ -268,7 +269,7 @@ pub fn build(
             && let Some(now) = edge_ratio(host, params.layout.length)
             && now > before
         {
-            upscale(&mut host.x, &mut host.y, before / now);
+            upscale(&mut host.graph.x, &mut host.graph.y, before / now);
         }
         if host.vertex_count() >= params.max_vertices as usize {
             break;
@@ -293,7 +294,8 @@ pub fn build(
     }
     let host = &mut s.host;
     corridors(host, &mut s.keep_src, &mut s.keep_dst);
-    report.crossings_before_rooms = count_crossings(&host.x, &host.y, &s.keep_src, &s.keep_dst);
+    report.crossings_before_rooms =
+        count_crossings(&host.graph.x, &host.graph.y, &s.keep_src, &s.keep_dst);
     let t = Instant::now();
     place_rooms(grammar, params, s, &mut report);
     report.rooms_ns = nanos(t);
@@ -345,7 +347,7 @@ fn rewrite_once(
 ) -> Option<usize> {
     let host = &mut s.host;
     corridors(host, &mut s.keep_src, &mut s.keep_dst);
-    let clean_before = count_crossings(&host.x, &host.y, &s.keep_src, &s.keep_dst) == 0;
+    let clean_before = count_crossings(&host.graph.x, &host.graph.y, &s.keep_src, &s.keep_dst) == 0;
     let mut rejections = 0;
     loop {
         if s.candidates.is_empty() {
@@ -365,9 +367,9 @@ fn rewrite_once(
         let mut gap = MIN_FRESH_GAP * params.layout.length;
         if params.upscale != 1.0 {
             s.saved_x.clear();
-            s.saved_x.extend_from_slice(&host.x);
+            s.saved_x.extend_from_slice(&host.graph.x);
             s.saved_y.clear();
-            s.saved_y.extend_from_slice(&host.y);
+            s.saved_y.extend_from_slice(&host.graph.y);
             make_room(
                 host,
                 &s.matches[at..at + k],
@@ -376,9 +378,11 @@ fn rewrite_once(
             );
             // NOTE: the stretch is one-to-one, but straight corridors between stretched
             // ends can still meet; an inflation that makes corridors cross is not made.
-            if clean_before && count_crossings(&host.x, &host.y, &s.keep_src, &s.keep_dst) > 0 {
-                host.x.copy_from_slice(&s.saved_x);
-                host.y.copy_from_slice(&s.saved_y);
+            if clean_before
+                && count_crossings(&host.graph.x, &host.graph.y, &s.keep_src, &s.keep_dst) > 0
+            {
+                host.graph.x.copy_from_slice(&s.saved_x);
+                host.graph.y.copy_from_slice(&s.saved_y);
             } else {
                 gap *= params.upscale;
             }
@@ -414,16 +418,16 @@ fn relax(params: &BuildParams, s: &mut BuildScratch, report: &mut BuildReport) {
     let host = &mut s.host;
     corridors(host, &mut s.keep_src, &mut s.keep_dst);
     let graph = LayoutGraph {
-        src: &host.src,
-        dst: &host.dst,
-        length_factor: Some(&host.length),
+        src: &host.graph.src,
+        dst: &host.graph.dst,
+        length_factor: Some(&host.graph.length),
     };
     let (plain, kept) = relax_plain_first(
         &graph,
         &s.keep_src,
         &s.keep_dst,
-        &mut host.x,
-        &mut host.y,
+        &mut host.graph.x,
+        &mut host.graph.y,
         &params.layout,
         &mut s.layout,
         &mut s.preserve,
@@ -446,16 +450,16 @@ fn place_rooms(
     let host = &mut s.host;
     s.room_w.clear();
     s.room_h.clear();
-    for (&tag, &cosmetic) in host.tag.iter().zip(&host.cosmetic) {
+    for (&tag, &cosmetic) in host.graph.tag.iter().zip(&host.cosmetic) {
         // Cosmetic vertices shape the drawing and get no room.
         let size = grammar.room(tag);
         s.room_w.push(if cosmetic { 0.0 } else { size.w });
         s.room_h.push(if cosmetic { 0.0 } else { size.h });
     }
     let graph = LayoutGraph {
-        src: &host.src,
-        dst: &host.dst,
-        length_factor: Some(&host.length),
+        src: &host.graph.src,
+        dst: &host.graph.dst,
+        length_factor: Some(&host.graph.length),
     };
     let final_params = LayoutParams {
         max_iterations: params.final_iterations,
@@ -465,8 +469,8 @@ fn place_rooms(
     report.placement = place_rooms_keeping(
         &graph,
         Some((&s.keep_src, &s.keep_dst)),
-        &mut host.x,
-        &mut host.y,
+        &mut host.graph.x,
+        &mut host.graph.y,
         &s.room_w,
         &s.room_h,
         &final_params,

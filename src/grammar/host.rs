@@ -1,92 +1,66 @@
 //! The host graph a grammar rewrites (seed 000): struct-of-arrays vertices and edges with
 //! adjacency lists rebuilt after each rewrite, all in buffers a worker reuses across levels.
 
-use crate::core::graph::edge_flag;
+use crate::core::graph::{Graph, edge_flag};
 use crate::core::sets::UnionFind;
 use crate::grammar::rule::TagId;
 
-/// A tagged, positioned multigraph. Vertex ids are stable (rewrites only append vertices);
-/// edges are renumbered when a rewrite removes some.
+/// A tagged, positioned multigraph: the shared SoA [`Graph`] (which the host derefs to, so
+/// `host.graph.x`, `host.graph.src`, ... are the graph's columns) plus which vertices are cosmetic and the
+/// adjacency lists. Vertex ids are stable (rewrites only append vertices); edges are renumbered
+/// when a rewrite removes some.
 #[derive(Clone, Debug, Default)]
 pub struct Host {
-    /// Vertex x.
-    pub x: Vec<f32>,
-    /// Vertex y.
-    pub y: Vec<f32>,
-    /// Vertex tags.
-    pub tag: Vec<TagId>,
+    /// Positions, tags, edges, flags and length factors.
+    pub graph: Graph,
     /// Cosmetic vertices (laid out, never rooms).
     pub cosmetic: Vec<bool>,
-    /// Edge ends.
-    pub src: Vec<u32>,
-    /// Edge ends.
-    pub dst: Vec<u32>,
-    /// Edge flags (`core::graph::edge_flag`).
-    pub flags: Vec<u8>,
-    /// Edge length factors (target length = base length x factor).
-    pub length: Vec<f32>,
     /// Adjacency: the neighbours of `v` are `adj[off[v]..off[v + 1]]` as (neighbour, edge).
     off: Vec<u32>,
     adj: Vec<(u32, u32)>,
     cursor: Vec<u32>,
 }
 
+impl std::ops::Deref for Host {
+    type Target = Graph;
+
+    fn deref(&self) -> &Graph {
+        &self.graph
+    }
+}
+
+impl std::ops::DerefMut for Host {
+    fn deref_mut(&mut self) -> &mut Graph {
+        &mut self.graph
+    }
+}
+
 impl Host {
     /// Empties the graph, keeping its buffers.
     pub fn clear(&mut self) {
-        self.x.clear();
-        self.y.clear();
-        self.tag.clear();
+        self.graph.clear();
         self.cosmetic.clear();
-        self.src.clear();
-        self.dst.clear();
-        self.flags.clear();
-        self.length.clear();
         self.off.clear();
         self.adj.clear();
     }
 
     /// Makes this graph a copy of `other`, reusing this one's buffers.
     pub fn copy_from(&mut self, other: &Host) {
-        self.x.clone_from(&other.x);
-        self.y.clone_from(&other.y);
-        self.tag.clone_from(&other.tag);
+        self.graph.copy_from(&other.graph);
         self.cosmetic.clone_from(&other.cosmetic);
-        self.src.clone_from(&other.src);
-        self.dst.clone_from(&other.dst);
-        self.flags.clone_from(&other.flags);
-        self.length.clone_from(&other.length);
         self.off.clone_from(&other.off);
         self.adj.clone_from(&other.adj);
     }
 
-    /// Number of vertices.
-    #[inline]
-    pub fn vertex_count(&self) -> usize {
-        self.x.len()
-    }
-
-    /// Number of edges.
-    #[inline]
-    pub fn edge_count(&self) -> usize {
-        self.src.len()
-    }
-
     /// Appends a vertex.
     pub fn add_vertex(&mut self, x: f32, y: f32, tag: TagId, cosmetic: bool) -> u32 {
-        self.x.push(x);
-        self.y.push(y);
-        self.tag.push(tag);
         self.cosmetic.push(cosmetic);
-        (self.x.len() - 1) as u32
+        self.graph.add_vertex(x, y, tag)
     }
 
     /// Appends an edge (adjacency is stale until [`rebuild_adjacency`](Self::rebuild_adjacency)).
     pub fn add_edge(&mut self, a: u32, b: u32, flags: u8, length: f32) {
-        self.src.push(a);
-        self.dst.push(b);
-        self.flags.push(flags);
-        self.length.push(length);
+        self.graph.add_edge_with_length(a, b, flags, length);
     }
 
     /// Whether edge `e` is cosmetic.
@@ -97,20 +71,21 @@ impl Host {
 
     /// Removes the edges `remove` marks, keeping the others in order.
     pub fn remove_edges(&mut self, remove: &[bool]) {
+        let g = &mut self.graph;
         let mut k = 0;
-        for (e, &gone) in remove.iter().enumerate().take(self.src.len()) {
+        for (e, &gone) in remove.iter().enumerate().take(g.src.len()) {
             if !gone {
-                self.src[k] = self.src[e];
-                self.dst[k] = self.dst[e];
-                self.flags[k] = self.flags[e];
-                self.length[k] = self.length[e];
+                g.src[k] = g.src[e];
+                g.dst[k] = g.dst[e];
+                g.flags[k] = g.flags[e];
+                g.length[k] = g.length[e];
                 k += 1;
             }
         }
-        self.src.truncate(k);
-        self.dst.truncate(k);
-        self.flags.truncate(k);
-        self.length.truncate(k);
+        g.src.truncate(k);
+        g.dst.truncate(k);
+        g.flags.truncate(k);
+        g.length.truncate(k);
     }
 
     /// Rebuilds the adjacency lists from the edge list.
@@ -121,7 +96,8 @@ impl Host {
         let n = self.vertex_count();
         self.off.clear();
         self.off.resize(n + 1, 0);
-        for (&a, &b) in self.src.iter().zip(&self.dst) {
+        let g = &self.graph;
+        for (&a, &b) in g.src.iter().zip(&g.dst) {
             self.off[a as usize + 1] += 1;
             self.off[b as usize + 1] += 1;
         }
@@ -132,7 +108,7 @@ impl Host {
         self.adj.resize(self.off[n] as usize, (0, 0));
         self.cursor.clear();
         self.cursor.extend_from_slice(&self.off[..n]);
-        for (e, (&a, &b)) in self.src.iter().zip(&self.dst).enumerate() {
+        for (e, (&a, &b)) in g.src.iter().zip(&g.dst).enumerate() {
             let ca = &mut self.cursor[a as usize];
             self.adj[*ca as usize] = (b, e as u32);
             *ca += 1;

@@ -202,7 +202,7 @@ impl Compiled {
         let pv = &rule.pattern.vertices[p as usize];
         let deg = host.degree(h);
         let need = self.degree[p as usize];
-        pv.tags.accepts(host.tag[h as usize])
+        pv.tags.accepts(host.graph.tag[h as usize])
             && pv.cosmetic == host.cosmetic[h as usize]
             && deg >= need
             && (!pv.lock || deg == need)
@@ -307,10 +307,9 @@ impl Compiled {
         if self.blocked_any {
             for (p, pv) in rule.pattern.vertices.iter().enumerate() {
                 let Some(blocked) = &pv.blocked else { continue };
-                let blocked_here = host
-                    .neighbours(map[p])
-                    .iter()
-                    .any(|&(w, _)| !map.contains(&w) && blocked.accepts(host.tag[w as usize]));
+                let blocked_here = host.neighbours(map[p]).iter().any(|&(w, _)| {
+                    !map.contains(&w) && blocked.accepts(host.graph.tag[w as usize])
+                });
                 if blocked_here {
                     return false;
                 }
@@ -319,8 +318,14 @@ impl Compiled {
         let turns = self.spurs.iter().all(|s| {
             let v = map[s.v as usize] as usize;
             let (a, b) = (map[s.a as usize] as usize, map[s.b as usize] as usize);
-            let (ax, ay) = (host.x[a] - host.x[v], host.y[a] - host.y[v]);
-            let (bx, by) = (host.x[b] - host.x[v], host.y[b] - host.y[v]);
+            let (ax, ay) = (
+                host.graph.x[a] - host.graph.x[v],
+                host.graph.y[a] - host.graph.y[v],
+            );
+            let (bx, by) = (
+                host.graph.x[b] - host.graph.x[v],
+                host.graph.y[b] - host.graph.y[v],
+            );
             (ax * by - ay * bx) * s.sign > 0.0
         });
         turns
@@ -378,7 +383,7 @@ impl Compiled {
             ids[s as usize] = m[p];
             let sv = &sub.vertices[s as usize];
             if let Some(t) = sv.tag {
-                host.tag[m[p] as usize] = t;
+                host.graph.tag[m[p] as usize] = t;
             }
             host.cosmetic[m[p] as usize] = sv.cosmetic;
         }
@@ -447,8 +452,8 @@ impl Compiled {
             let (mut sx, mut sy, mut k) = (0.0f32, 0.0f32, 0u32);
             for (s, &fresh) in self.fresh.iter().enumerate() {
                 if !fresh && pick(s) {
-                    sx += host.x[ids[s] as usize];
-                    sy += host.y[ids[s] as usize];
+                    sx += host.graph.x[ids[s] as usize];
+                    sy += host.graph.y[ids[s] as usize];
                     k += 1;
                 }
             }
@@ -484,8 +489,8 @@ impl Compiled {
                 v,
                 anchor.0,
                 anchor.1,
-                host.x[v] - anchor.0,
-                host.y[v] - anchor.1,
+                host.graph.x[v] - anchor.0,
+                host.graph.y[v] - anchor.1,
             );
             len += 1;
         }
@@ -494,8 +499,8 @@ impl Compiled {
         for _ in 0..SETTLE_STEPS {
             t *= 0.5;
             for &(v, ax, ay, ox, oy) in moves {
-                host.x[v] = ax + t * ox;
-                host.y[v] = ay + t * oy;
+                host.graph.x[v] = ax + t * ox;
+                host.graph.y[v] = ay + t * oy;
             }
             if !crossing_from(host, first_new)
                 && !crowded(host, ids, fresh_ids(), gap)
@@ -507,8 +512,8 @@ impl Compiled {
         // No scale helped (the crossing is not the fresh vertices' distance but their side):
         // back to the drawing as the rule has it, for the relaxation to sort out.
         for &(v, ax, ay, ox, oy) in moves {
-            host.x[v] = ax + ox;
-            host.y[v] = ay + oy;
+            host.graph.x[v] = ax + ox;
+            host.graph.y[v] = ay + oy;
         }
         false
     }
@@ -525,7 +530,10 @@ impl Compiled {
                 );
                 let (ha, hb) = (m[a as usize] as usize, m[b as usize] as usize);
                 let (sx, sy) = (sb.x - sa.x, sb.y - sa.y);
-                let (hx, hy) = (host.x[hb] - host.x[ha], host.y[hb] - host.y[ha]);
+                let (hx, hy) = (
+                    host.graph.x[hb] - host.graph.x[ha],
+                    host.graph.y[hb] - host.graph.y[ha],
+                );
                 let s2 = sx * sx + sy * sy;
                 let h2 = hx * hx + hy * hy;
                 // z = h / s as complex numbers: rotation and scale together.
@@ -536,7 +544,7 @@ impl Compiled {
                 };
                 Similarity {
                     from: (sa.x, sa.y),
-                    to: (host.x[ha], host.y[ha]),
+                    to: (host.graph.x[ha], host.graph.y[ha]),
                     zr,
                     zi,
                 }
@@ -547,7 +555,7 @@ impl Compiled {
                 let h0 = m[0] as usize;
                 Similarity {
                     from: (s0.x, s0.y),
-                    to: (host.x[h0], host.y[h0]),
+                    to: (host.graph.x[h0], host.graph.y[h0]),
                     zr: scale,
                     zi: 0.0,
                 }
@@ -567,17 +575,17 @@ use crowding::{crowded, squeezed};
 
 /// Whether a corridor added at or after edge `first_new` crosses any corridor.
 fn crossing_from(host: &Host, first_new: usize) -> bool {
-    let p = |v: u32| [host.x[v as usize], host.y[v as usize]];
+    let p = |v: u32| [host.graph.x[v as usize], host.graph.y[v as usize]];
     for e in first_new..host.edge_count() {
         if host.is_cosmetic(e as u32) {
             continue;
         }
-        let (a, b) = (host.src[e], host.dst[e]);
+        let (a, b) = (host.graph.src[e], host.graph.dst[e]);
         for g in 0..host.edge_count() {
             if g == e || host.is_cosmetic(g as u32) {
                 continue;
             }
-            let (c, d) = (host.src[g], host.dst[g]);
+            let (c, d) = (host.graph.src[g], host.graph.dst[g]);
             if a == c || a == d || b == c || b == d {
                 continue;
             }
@@ -633,8 +641,8 @@ fn pseudo_angle(x: f32, y: f32) -> f32 {
 /// O(k) for `k` spokes, no allocation.
 #[inline]
 fn same_cyclic_order(host: &Host, hub: u32, spokes: impl Iterator<Item = u32>) -> bool {
-    let (hx, hy) = (host.x[hub as usize], host.y[hub as usize]);
-    let angle = |w: u32| pseudo_angle(host.x[w as usize] - hx, host.y[w as usize] - hy);
+    let (hx, hy) = (host.graph.x[hub as usize], host.graph.y[hub as usize]);
+    let angle = |w: u32| pseudo_angle(host.graph.x[w as usize] - hx, host.graph.y[w as usize] - hy);
     let mut spokes = spokes.peekable();
     let Some(&first) = spokes.peek() else {
         return true;

@@ -31,7 +31,10 @@ pub(super) fn crowded(
     let g2 = gap * gap;
     fresh.any(|v| {
         (0..host.vertex_count()).any(|u| {
-            let (dx, dy) = (host.x[u] - host.x[v], host.y[u] - host.y[v]);
+            let (dx, dy) = (
+                host.graph.x[u] - host.graph.x[v],
+                host.graph.y[u] - host.graph.y[v],
+            );
             dx * dx + dy * dy < g2 && !ids.contains(&(u as u32))
         })
     })
@@ -51,19 +54,17 @@ pub(super) fn squeezed(
 ) -> bool {
     // Where vertex `u` was as the rule placed it.
     let placed = |u: usize| {
-        moves
-            .iter()
-            .find(|m| m.0 == u)
-            .map_or((host.x[u], host.y[u]), |&(_, ax, ay, ox, oy)| {
-                (ax + ox, ay + oy)
-            })
+        moves.iter().find(|m| m.0 == u).map_or(
+            (host.graph.x[u], host.graph.y[u]),
+            |&(_, ax, ay, ox, oy)| (ax + ox, ay + oy),
+        )
     };
     moves.iter().any(|&(v, ..)| {
         let (vx, vy) = placed(v);
         ids.iter().map(|&u| u as usize).any(|u| {
             let (ux, uy) = placed(u);
             let drawn = (ux - vx).hypot(uy - vy);
-            let now = (host.x[u] - host.x[v]).hypot(host.y[u] - host.y[v]);
+            let now = (host.graph.x[u] - host.graph.x[v]).hypot(host.graph.y[u] - host.graph.y[v]);
             u != v && now < gap.min(drawn)
         })
     })

@@ -31,7 +31,7 @@ pub mod tilemap_verify;
 mod verify;
 
 use crate::core::error::{GenError, Violation};
-use crate::core::generator::{Columns, Generator, GraphView, Level, LevelRecord, RoomsView};
+use crate::core::generator::{Columns, Generator, Level, LevelRecord, RoomsView};
 use crate::core::graph::edge_flag;
 use crate::core::grid::Grid;
 use crate::grammar::build::{BuildParams, BuildScratch, build};
@@ -153,9 +153,9 @@ impl GrammarGenerator {
                 &mut s.y0,
                 &mut s.x1,
                 &mut s.y1,
-                &host.src,
-                &host.dst,
-                &host.flags,
+                &host.graph.src,
+                &host.graph.dst,
+                &host.graph.flags,
                 &self.tiles,
                 &mut s.grid,
                 &mut s.tiles,
@@ -165,7 +165,7 @@ impl GrammarGenerator {
                 Err(TileError::Unroutable { .. }) if spreads < MAP_SPREADS => {
                     spreads += 1;
                     let host = &mut s.build.host;
-                    crate::layout::upscale(&mut host.x, &mut host.y, MAP_SPREAD);
+                    crate::layout::upscale(&mut host.graph.x, &mut host.graph.y, MAP_SPREAD);
                     room_rects(s, per_tile);
                 }
                 Err(e) => {
@@ -179,8 +179,8 @@ impl GrammarGenerator {
         // The drawing moves with the rooms into grid coordinates.
         let host = &mut s.build.host;
         let (ox, oy) = (map.offset.0 as f32, map.offset.1 as f32);
-        host.x.iter_mut().for_each(|x| *x += ox);
-        host.y.iter_mut().for_each(|y| *y += oy);
+        host.graph.x.iter_mut().for_each(|x| *x += ox);
+        host.graph.y.iter_mut().for_each(|y| *y += oy);
         Ok((map, spreads))
     }
 }
@@ -214,8 +214,8 @@ fn room_rects(s: &mut GrammarScratch, per_tile: f32) {
     s.x1.clear();
     s.y1.clear();
     for v in 0..b.host.vertex_count() {
-        let (x0, x1) = room_span(b.host.x[v], b.room_w[v] * per_tile);
-        let (y0, y1) = room_span(b.host.y[v], b.room_h[v] * per_tile);
+        let (x0, x1) = room_span(b.host.graph.x[v], b.room_w[v] * per_tile);
+        let (y0, y1) = room_span(b.host.graph.y[v], b.room_h[v] * per_tile);
         s.x0.push(x0);
         s.x1.push(x1);
         s.y0.push(y0);
@@ -239,9 +239,10 @@ fn room_span(c: f32, size: f32) -> (i32, i32) {
 fn corridor_spread(host: &host::Host, x0: &[i32], x1: &[i32], lengths: &mut Vec<f32>) -> f32 {
     lengths.clear();
     for e in 0..host.edge_count() {
-        let (a, b) = (host.src[e] as usize, host.dst[e] as usize);
-        if host.flags[e] & edge_flag::COSMETIC == 0 && x0[a] < x1[a] && x0[b] < x1[b] {
-            lengths.push((host.x[b] - host.x[a]).hypot(host.y[b] - host.y[a]));
+        let (a, b) = (host.graph.src[e] as usize, host.graph.dst[e] as usize);
+        if host.graph.flags[e] & edge_flag::COSMETIC == 0 && x0[a] < x1[a] && x0[b] < x1[b] {
+            lengths
+                .push((host.graph.x[b] - host.graph.x[a]).hypot(host.graph.y[b] - host.graph.y[a]));
         }
     }
     spread_of(lengths)
@@ -305,8 +306,8 @@ impl Generator for GrammarGenerator {
         let per_tile = (1.0 / self.cfg.tile_size) as f32;
         if per_tile != 1.0 {
             let host = &mut s.build.host;
-            host.x.iter_mut().for_each(|x| *x *= per_tile);
-            host.y.iter_mut().for_each(|y| *y *= per_tile);
+            host.graph.x.iter_mut().for_each(|x| *x *= per_tile);
+            host.graph.y.iter_mut().for_each(|y| *y *= per_tile);
         }
         room_rects(s, per_tile);
         let spread = corridor_spread(&s.build.host, &s.x0, &s.x1, &mut s.lengths);
@@ -327,15 +328,7 @@ impl Generator for GrammarGenerator {
             report.rooms_ns,
             t.elapsed().as_nanos() as u64,
         ];
-        let host = &s.build.host;
-        let graph = GraphView {
-            x: &host.x,
-            y: &host.y,
-            tag: &host.tag,
-            src: &host.src,
-            dst: &host.dst,
-            flags: &host.flags,
-        };
+        let graph = s.build.host.graph.view();
         let rooms = RoomsView {
             x0: &s.x0,
             y0: &s.y0,

@@ -66,6 +66,8 @@ pub struct MazeScratch {
     holes: HoleScratch,
     grow: GrowScratch,
     grid: Grid,
+    /// A Delaunay maze's physical graph.
+    graph: Graph,
     fast: fast::FastScratch,
     metrics: [f64; MAZE_METRICS.len()],
 }
@@ -230,7 +232,7 @@ impl MazeGenerator {
     ) -> Result<Level<'s>, GenError> {
         s.bump.reset();
         let bump: &'s Bump = &s.bump;
-        let topo = delaunay_topology(&self.cfg, rng, bump)?;
+        let topo = delaunay_topology(&self.cfg, rng, &mut s.graph, bump)?;
         let m = grow(&topo, None, topo.x.len(), &self.cfg, rng, &mut s.grow);
         let mut flags = BumpVec::with_capacity_in(topo.src.len(), bump);
         flags.extend(
@@ -258,8 +260,8 @@ impl MazeGenerator {
     }
 }
 
-/// A Delaunay maze's physical graph in `bump`: `width x height` jittered points and their
-/// triangulation without slivers.
+/// A Delaunay maze's physical graph, built in `g` (cleared first) with its adjacency in
+/// `bump`: `width x height` jittered points and their triangulation without slivers.
 ///
 /// # Errors
 /// When the triangulation fails, when a sliver alone joins parts of the maze, or when a room
@@ -267,11 +269,12 @@ impl MazeGenerator {
 fn delaunay_topology<'b>(
     cfg: &MazeConfig,
     rng: &mut WarrenRng,
+    g: &'b mut Graph,
     bump: &'b Bump,
 ) -> Result<Explicit<'b>, GenError> {
-    let mut g = Graph::new_in(bump);
-    physical::jittered_points(cfg.width, cfg.height, cfg.jitter, rng, &mut g);
-    let slivers = physical::delaunay_edges(&mut g, 0, bump).map_err(|e| GenError {
+    g.clear();
+    physical::jittered_points(cfg.width, cfg.height, cfg.jitter, rng, g);
+    let slivers = physical::delaunay_edges(g, 0, bump).map_err(|e| GenError {
         reason: "triangulation failed",
         detail: e.to_string(),
     })?;
@@ -284,10 +287,8 @@ fn delaunay_topology<'b>(
             ),
         });
     }
-    let x: &'b [f32] = g.x.into_bump_slice();
-    let y: &'b [f32] = g.y.into_bump_slice();
-    let src: &'b [u32] = g.src.into_bump_slice();
-    let dst: &'b [u32] = g.dst.into_bump_slice();
+    let g: &'b Graph = g;
+    let (x, y, src, dst) = (&g.x[..], &g.y[..], &g.src[..], &g.dst[..]);
     let csr = Csr::build(x.len(), src, dst, bump);
     let topo = Explicit {
         csr,

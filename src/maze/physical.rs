@@ -257,7 +257,7 @@ mod tests {
     #[test]
     fn delaunay_of_a_jittered_grid_is_planar_sized() {
         let bump = Bump::new();
-        let mut g = Graph::new_in(&bump);
+        let mut g = Graph::default();
         jittered_points(10, 10, 0.6, &mut WarrenRng::new(3), &mut g);
         delaunay_edges(&mut g, 0, &bump).unwrap();
         let (n, m) = (g.vertex_count(), g.edge_count());
