@@ -23,7 +23,8 @@ use serde::{Deserialize, Serialize};
 use crate::core::error::ConfigError;
 use crate::core::error::check;
 use crate::core::error::{GenError, Violation};
-use crate::core::generator::{Columns, Generator, GraphView, Level, LevelRecord, RoomsView};
+use crate::core::generator::{Columns, Generator, Level, LevelRecord, RoomsView};
+use crate::core::graph::Graph;
 use crate::core::grid::{GridView, cell};
 use crate::core::rng::WarrenRng;
 use crate::dmg::chamber::PlaceParams;
@@ -193,12 +194,8 @@ pub struct DmgScratch {
     dungeon: DungeonScratch,
     sets: crate::core::sets::UnionFind,
     metrics: Vec<f64>,
-    x: Vec<f32>,
-    y: Vec<f32>,
-    tag: Vec<u16>,
-    src: Vec<u32>,
-    dst: Vec<u32>,
-    flags: Vec<u8>,
+    /// The object graph: a vertex per object at its box's centre, tagged with its kind.
+    graph: Graph,
     x0: Vec<i32>,
     y0: Vec<i32>,
     x1: Vec<i32>,
@@ -287,45 +284,28 @@ impl Generator for DmgGenerator {
         }
         .write_to(&mut s.metrics);
         let d = &s.dungeon;
-        for v in [&mut s.x, &mut s.y] {
-            v.clear();
-        }
+        s.graph.clear();
         for v in [&mut s.x0, &mut s.y0, &mut s.x1, &mut s.y1] {
             v.clear();
         }
-        s.tag.clear();
         for &(kind, b) in &d.objects {
-            s.x.push((b.x0 + b.x1) as f32 / 2.0);
-            s.y.push((b.y0 + b.y1) as f32 / 2.0);
-            s.tag.push(u16::from(kind));
+            let (cx, cy) = ((b.x0 + b.x1) as f32 / 2.0, (b.y0 + b.y1) as f32 / 2.0);
+            s.graph.add_vertex(cx, cy, u16::from(kind));
             s.x0.push(b.x0);
             s.y0.push(b.y0);
             s.x1.push(b.x1);
             s.y1.push(b.y1);
         }
-        s.src.clear();
-        s.dst.clear();
-        s.flags.clear();
         for &(a, b, f) in &d.links {
-            s.src.push(a);
-            s.dst.push(b);
-            s.flags.push(f);
+            s.graph.add_edge(a, b, f);
         }
-        let graph = GraphView {
-            x: &s.x,
-            y: &s.y,
-            tag: &s.tag,
-            src: &s.src,
-            dst: &s.dst,
-            flags: &s.flags,
-        };
         Ok(Level {
             grid: Some(GridView {
                 width: grid.width,
                 height: grid.height,
                 cells: &grid.cells,
             }),
-            graph: Some(graph),
+            graph: Some(s.graph.view()),
             rooms: Some(RoomsView {
                 x0: &s.x0,
                 y0: &s.y0,
