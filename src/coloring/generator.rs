@@ -29,7 +29,7 @@ use crate::coloring::puzzle::{
 use crate::core::error::ConfigError;
 use crate::core::error::{GenError, Violation};
 use crate::core::generator::{
-    Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, GraphView, Level, LevelRecord,
+    Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, Level, LevelRecord,
 };
 use crate::levelxml::model::LevelDoc;
 
@@ -108,8 +108,6 @@ impl ColoringGenerator {
 pub struct ColoringScratch {
     puzzle: PuzzleScratch,
     last: Option<Puzzle>,
-    tag: Vec<u16>,
-    flags: Vec<u8>,
     metrics: Vec<f64>,
     bump: Bump,
 }
@@ -160,7 +158,7 @@ pub(crate) fn metric_values(cfg: &ColoringConfig, p: &Puzzle) -> ColoringMetrics
         proof_nodes: count(m.proof_nodes),
         chromatic: u32::from(cfg.chromatic && cfg.puzzle == PuzzleKind::Vertex),
         clues: m.clues,
-        odd_vertices: odd_vertices(p.x.len(), &p.src, &p.dst),
+        odd_vertices: odd_vertices(p.graph.vertex_count(), &p.graph.src, &p.graph.dst),
         attempts: m.attempts,
         xml_bytes: p.xml.len() as u32,
     }
@@ -191,8 +189,6 @@ impl Generator for ColoringGenerator {
         ColoringScratch {
             puzzle: PuzzleScratch::default(),
             last: None,
-            tag: Vec::new(),
-            flags: Vec::new(),
             metrics: Vec::with_capacity(COLORING_METRICS.len()),
             bump: Bump::with_capacity(256),
         }
@@ -202,15 +198,10 @@ impl Generator for ColoringGenerator {
         let ColoringScratch {
             puzzle,
             last,
-            tag,
-            flags,
             metrics,
             bump,
         } = s;
         let p: &'s Puzzle = last.insert(build_puzzle(&self.cfg, seed, puzzle)?);
-        start_colors(&p.doc, tag);
-        flags.clear();
-        flags.resize(p.src.len(), 0);
         metrics.clear();
         metrics.extend(metric_values(&self.cfg, p).to_array());
         let solution = solution_value(&p.solution);
@@ -221,14 +212,7 @@ impl Generator for ColoringGenerator {
         let extra: &'s [ExtraValue<'s>] =
             bump.alloc_slice_copy(&[ExtraValue::Utf8(&p.xml), solution]);
         Ok(Level {
-            graph: Some(GraphView {
-                x: &p.x,
-                y: &p.y,
-                tag,
-                src: &p.src,
-                dst: &p.dst,
-                flags,
-            }),
+            graph: Some(p.graph.view()),
             metrics,
             extra,
             ..Level::default()
@@ -250,6 +234,7 @@ impl Generator for ColoringGenerator {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::generator::GraphView;
     use crate::core::rng::mix;
 
     fn record<'a>(level: Level<'a>, seed: u64) -> LevelRecord<'a> {

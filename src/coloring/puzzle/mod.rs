@@ -37,7 +37,9 @@ pub use config::{ColoringConfig, PuzzleKind};
 pub use dsatur::{ColoringSolver, Outcome, is_proper};
 pub use planar::{PlanarGraph, PlanarScratch};
 
+use crate::coloring::generator::start_colors;
 use crate::core::error::GenError;
+use crate::core::graph::Graph;
 use crate::core::rng::WarrenRng;
 use crate::levelxml::model::{
     Color, Edge, LevelDoc, PathOp, PathRule, PathSpec, ValueNode, Vertex,
@@ -86,14 +88,9 @@ pub struct Puzzle {
     pub doc: LevelDoc,
     /// The level as the text of its `.xml` file.
     pub xml: String,
-    /// The graph: vertex positions in pixels (as stored in the level).
-    pub x: Vec<f32>,
-    /// Vertex y in pixels.
-    pub y: Vec<f32>,
-    /// Edge first vertices (the level's edge order).
-    pub src: Vec<u32>,
-    /// Edge second vertices.
-    pub dst: Vec<u32>,
+    /// The graph as stored: vertex positions in pixels, each vertex tagged with its start
+    /// color (an index into the level's `<colors>`), the edges in the level's order, no flags.
+    pub graph: Graph,
     /// The answer.
     pub solution: Solution,
     /// The numbers.
@@ -254,14 +251,20 @@ fn finish(
     solution: Solution,
     metrics: PuzzleMetrics,
 ) -> Puzzle {
+    let mut graph = Graph::default();
+    let mut tags = Vec::new();
+    start_colors(&doc, &mut tags);
+    for ((&x, &y), &tag) in g.x.iter().zip(&g.y).zip(&tags) {
+        graph.add_vertex(x as f32, y as f32, tag);
+    }
+    for &(a, b) in &g.edges {
+        graph.add_edge(a, b, 0);
+    }
     Puzzle {
         kind,
         xml: write_level(&doc),
         doc,
-        x: g.x.iter().map(|&v| v as f32).collect(),
-        y: g.y.iter().map(|&v| v as f32).collect(),
-        src: g.edges.iter().map(|e| e.0).collect(),
-        dst: g.edges.iter().map(|e| e.1).collect(),
+        graph,
         solution,
         metrics,
     }

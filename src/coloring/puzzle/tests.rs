@@ -24,16 +24,16 @@ fn start_is_incomplete(p: &Puzzle) {
 }
 
 fn graph_is_consistent(p: &Puzzle) {
-    let n = p.x.len();
+    let n = p.graph.x.len();
     assert_eq!(p.metrics.vertices as usize, n);
-    assert_eq!(p.metrics.edges as usize, p.src.len());
+    assert_eq!(p.metrics.edges as usize, p.graph.src.len());
     assert_eq!(p.doc.vertices.len(), n);
-    assert_eq!(p.doc.edges.len(), p.src.len());
-    assert!(is_planar(n, &p.src, &p.dst));
-    for (v, (&x, &y)) in p.doc.vertices.iter().zip(p.x.iter().zip(&p.y)) {
+    assert_eq!(p.doc.edges.len(), p.graph.src.len());
+    assert!(is_planar(n, &p.graph.src, &p.graph.dst));
+    for (v, (&x, &y)) in p.doc.vertices.iter().zip(p.graph.x.iter().zip(&p.graph.y)) {
         assert_eq!((v.x as f32, v.y as f32), (x, y));
     }
-    for (e, (&a, &b)) in p.doc.edges.iter().zip(p.src.iter().zip(&p.dst)) {
+    for (e, (&a, &b)) in p.doc.edges.iter().zip(p.graph.src.iter().zip(&p.graph.dst)) {
         assert_eq!(
             (e.v1.as_str(), e.v2.as_str()),
             (&*format!("v{a}"), &*format!("v{b}"))
@@ -60,16 +60,23 @@ fn two_hundred_seeds_of_every_kind_check_out() {
             graph_is_consistent(&p);
             match (&p.solution, kind) {
                 (Solution::VertexColors(cs), PuzzleKind::Vertex) => {
-                    let edges: Vec<(u32, u32)> =
-                        p.src.iter().copied().zip(p.dst.iter().copied()).collect();
+                    let edges: Vec<(u32, u32)> = p
+                        .graph
+                        .src
+                        .iter()
+                        .copied()
+                        .zip(p.graph.dst.iter().copied())
+                        .collect();
                     assert!(is_proper(&edges, cs, c.colors));
                 }
-                (Solution::EdgeColors(cs), PuzzleKind::Edge) => assert_eq!(cs.len(), p.src.len()),
+                (Solution::EdgeColors(cs), PuzzleKind::Edge) => {
+                    assert_eq!(cs.len(), p.graph.src.len())
+                }
                 (Solution::Walk(w), PuzzleKind::EulerCycle | PuzzleKind::EulerPath) => {
-                    assert_eq!(w.len(), p.src.len());
+                    assert_eq!(w.len(), p.graph.src.len());
                     let odd = if kind == PuzzleKind::EulerCycle { 0 } else { 2 };
                     assert_eq!(p.metrics.odd_vertices, odd);
-                    assert_eq!(ev.path_score, Some(p.src.len() as i64));
+                    assert_eq!(ev.path_score, Some(p.graph.src.len() as i64));
                 }
                 other => panic!("{other:?}"),
             }
@@ -118,7 +125,13 @@ fn chromatic_puzzles_need_exactly_k_colors() {
         };
         for i in 0..12 {
             let p = build_puzzle(&c, mix(k.into(), i), &mut scratch).unwrap();
-            let edges: Vec<(u32, u32)> = p.src.iter().copied().zip(p.dst.iter().copied()).collect();
+            let edges: Vec<(u32, u32)> = p
+                .graph
+                .src
+                .iter()
+                .copied()
+                .zip(p.graph.dst.iter().copied())
+                .collect();
             assert!(colorable(9, &edges, k), "k {k} seed {i}");
             assert!(
                 !colorable(9, &edges, k - 1),
@@ -170,7 +183,7 @@ fn wrong_answers_do_not_complete() {
     let Solution::VertexColors(mut cs) = p.solution.clone() else {
         panic!()
     };
-    cs[p.dst[0] as usize] = cs[p.src[0] as usize];
+    cs[p.graph.dst[0] as usize] = cs[p.graph.src[0] as usize];
     let (played, _) = apply_solution(&p.doc, &Solution::VertexColors(cs));
     assert!(!evaluate(&played, &EvalOptions::default()).unwrap().complete);
     // An Eulerian walk missing its last edge.
@@ -190,7 +203,7 @@ fn wrong_answers_do_not_complete() {
     let Solution::EdgeColors(mut cs) = p.solution.clone() else {
         panic!()
     };
-    let (a, b) = (p.src[0] as usize, p.dst[0] as usize);
+    let (a, b) = (p.graph.src[0] as usize, p.graph.dst[0] as usize);
     let name = |v: usize| p.doc.vertices[v].color.clone().unwrap();
     let other = (0..4u8).find(|&c| {
         let n = &p.doc.colors[1 + usize::from(c)].name;
