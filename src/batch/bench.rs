@@ -320,8 +320,10 @@ mod tests {
         assert_eq!(names, ["passages and exits", "chamber placement", "other"]);
         // The named stages are timed inside the level's time: together more than nothing and
         // at most all of it (`other`, the rest, is clamped at zero and would hide an excess).
+        // NOTE: no lower bound beyond zero: on a loaded machine the shares move with the
+        // scheduler, and this test checks the accounting, not the machine.
         let named: f64 = r.stages[..2].iter().map(|s| s.1).sum();
-        assert!(named > 0.5 && named <= 1.0, "{:?}", r.stages);
+        assert!(named > 0.0 && named <= 1.0, "{:?}", r.stages);
         assert!(r.stages[1].1 > 0.0, "chambers are timed: {:?}", r.stages);
         assert!((named + r.stages[2].1 - 1.0).abs() < 1e-9, "{:?}", r.stages);
         std::fs::remove_dir_all(&d).unwrap();
