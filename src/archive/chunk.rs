@@ -121,6 +121,7 @@ struct GraphBuilders {
 /// Accumulates levels into the columns of one record batch.
 pub struct ChunkBuilder {
     schema: SchemaRef,
+    columns: Columns,
     index: UInt64Builder,
     seed: UInt64Builder,
     hash: UInt64Builder,
@@ -173,6 +174,7 @@ impl ChunkBuilder {
             .collect();
         Self {
             schema,
+            columns,
             index: UInt64Builder::with_capacity(capacity),
             seed: UInt64Builder::with_capacity(capacity),
             hash: UInt64Builder::with_capacity(capacity),
@@ -224,8 +226,10 @@ impl ChunkBuilder {
     pub fn push(&mut self, index: u64, seed: u64, level: &Level<'_>) {
         self.index.append_value(index);
         self.seed.append_value(seed);
-        // PERF: the hash is made here, on the worker that built the level, from its columns.
-        self.hash.append_value(level.content_hash());
+        // PERF: the hash is made here, on the worker that built the level, from its columns as
+        // stored.
+        self.hash
+            .append_value(self.columns.stored(level).content_hash());
         if let Some((w, h, cells)) = &mut self.grid {
             let g = level
                 .grid

@@ -179,6 +179,26 @@ pub struct Columns {
     pub extra: &'static [ExtraSpec],
 }
 
+impl Columns {
+    /// `level` as an archive with these columns stores it (and reads it back): the parts the
+    /// columns do not declare left out (vertex tags without `tags`, rule uses without
+    /// `rule_uses`, ...). The content hash is taken of this, so that the hash of a fresh level
+    /// and of its stored record agree.
+    pub fn stored<'a>(&self, level: &Level<'a>) -> Level<'a> {
+        let graph = level.graph.filter(|_| self.graph).map(|g| GraphView {
+            tag: if self.tags { g.tag } else { &[] },
+            ..g
+        });
+        Level {
+            grid: level.grid.filter(|_| self.grid),
+            graph,
+            rooms: level.rooms.filter(|_| self.rooms),
+            rule_uses: if self.rule_uses { level.rule_uses } else { &[] },
+            ..*level
+        }
+    }
+}
+
 /// A borrowed SoA graph.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GraphView<'a> {
@@ -293,4 +313,44 @@ pub trait Generator: Sync {
     /// Nanoseconds the last level generated with `scratch` spent in each of
     /// [`stage_names`](Self::stage_names), written into `out` (one entry per stage).
     fn stage_nanos(&self, _scratch: &Self::Scratch, _out: &mut [u64]) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_levels_leave_out_what_the_columns_do_not_declare() {
+        let (x, tag, src) = ([0.0f32, 1.0], [4u16, 5], [0u32]);
+        let uses = [3u32];
+        let level = Level {
+            graph: Some(GraphView {
+                x: &x,
+                y: &x,
+                tag: &tag,
+                src: &src,
+                dst: &src,
+                flags: &[0],
+            }),
+            rule_uses: &uses,
+            ..Level::default()
+        };
+        let bare = Columns {
+            graph: true,
+            ..Columns::default()
+        };
+        let stored = bare.stored(&level);
+        assert_eq!(stored.graph.unwrap().tag, &[] as &[u16]);
+        assert_eq!(stored.rule_uses, &[] as &[u32]);
+        assert_eq!(stored.graph.unwrap().x, &x);
+        let full = Columns {
+            graph: true,
+            tags: true,
+            rule_uses: true,
+            ..Columns::default()
+        };
+        assert_eq!(full.stored(&level), level);
+        assert_ne!(stored.content_hash(), level.content_hash());
+        assert_eq!(Columns::default().stored(&level).graph, None);
+    }
 }
