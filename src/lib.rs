@@ -28,7 +28,7 @@
 //! assert_eq!((grid.width, grid.height), (17, 17));
 //! // Metrics come in the order of `mazes.columns().metrics`: rooms first.
 //! assert_eq!(level.metrics[0], 64.0);
-//! # Ok::<(), warren::maze::ConfigError>(())
+//! # Ok::<(), warren::core::error::ConfigError>(())
 //! ```
 
 #![warn(missing_docs)]

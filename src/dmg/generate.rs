@@ -71,7 +71,7 @@ pub struct DungeonParams {
     /// Chamber placement.
     pub place: PlaceParams,
     /// Chance that a passage (or a door's passage) stopped by floor one or two rock rows ahead
-    /// opens into it ([`try_join`]), making a loop.
+    /// opens into it (`join::join`), making a loop.
     pub join_chance: f64,
 }
 

@@ -190,7 +190,7 @@ impl GrammarGenerator {
 pub enum GrammarSetupError {
     /// A profile value is out of range.
     #[error(transparent)]
-    Config(#[from] crate::maze::ConfigError),
+    Config(#[from] crate::core::error::ConfigError),
     /// The rules could not be read or are invalid.
     #[error(transparent)]
     Rules(#[from] rule::GrammarError),

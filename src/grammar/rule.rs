@@ -233,25 +233,8 @@ impl<V> RuleGraph<V> {
     /// graph is not connected).
     pub fn connected_over(&self, keep: impl Fn(&RuleEdge) -> bool) -> bool {
         let n = self.vertices.len();
-        if n == 0 {
-            return false;
-        }
-        // Rule graphs are tiny: a fixed-point sweep over the edge list is enough.
-        let mut seen = vec![false; n];
-        seen[0] = true;
-        let mut grew = true;
-        while grew {
-            grew = false;
-            for e in self.edges.iter().filter(|e| keep(e)) {
-                let (a, b) = (e.a as usize, e.b as usize);
-                if seen[a] != seen[b] {
-                    seen[a] = true;
-                    seen[b] = true;
-                    grew = true;
-                }
-            }
-        }
-        seen.iter().all(|&s| s)
+        let edges = self.edges.iter().filter(|e| keep(e)).map(|e| (e.a, e.b));
+        n > 0 && crate::core::sets::joins(n, edges, &mut Default::default()) as usize == n - 1
     }
 
     /// Whether `a` and `b` are joined by an edge.

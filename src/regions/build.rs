@@ -5,7 +5,7 @@
 //!
 //! Output (into [`LevelOut`], reused): the region tree in depth-first order (parent index,
 //! depth, box in parent coordinates, zoom, cells), the root's grid, the world raster (see
-//! [`crate::regions::world`]), the largest-child raster (see [`crate::region`]) and the counts
+//! [`crate::regions::world`]), the largest-child raster (see [`crate::regions`]) and the counts
 //! behind the metrics. In checking mode (`verify`), every region is also tested against
 //! brute-force oracles: within Wmax x Hmax, connected, no Uninitialized cell, carving gave no
 //! cell occupancy, and every port carved; the world is painted again cell by cell and must
@@ -28,7 +28,7 @@ pub const MAX_DEPTH: u32 = 4;
 
 /// Everything that shapes a level.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BuildParams {
+pub struct TreeParams {
     /// Root region columns.
     pub width: u32,
     /// Root region rows.
@@ -96,7 +96,7 @@ pub struct LevelOut {
 
 /// Per-worker memory of the builder.
 #[derive(Debug, Default)]
-pub struct BuildScratch {
+pub struct TreeScratch {
     /// The worker's region pool.
     pub cache: RegionCache,
     stack: RegionStack,
@@ -110,7 +110,7 @@ pub struct BuildScratch {
     pub out: LevelOut,
 }
 
-impl BuildScratch {
+impl TreeScratch {
     /// Scratch for regions of at most `max_cells` cells.
     pub fn new(max_cells: usize) -> Self {
         Self {
@@ -125,7 +125,7 @@ impl BuildScratch {
 
 /// Why a level could not be made.
 #[derive(Debug)]
-pub enum BuildError {
+pub enum TreeError {
     /// More regions than `max_regions`.
     TooManyRegions(u32),
     /// Checking mode found a broken invariant.
@@ -136,12 +136,12 @@ pub enum BuildError {
 ///
 /// # Runtime
 /// O(cells processed); no allocation once the scratch has grown to the level's size.
-pub fn build(
-    p: &BuildParams,
+pub fn build_tree(
+    p: &TreeParams,
     rng: &mut WarrenRng,
-    s: &mut BuildScratch,
+    s: &mut TreeScratch,
     check: bool,
-) -> Result<(), BuildError> {
+) -> Result<(), TreeError> {
     let out = &mut s.out;
     for v in [&mut out.parent, &mut out.cells] {
         v.clear();
@@ -169,7 +169,7 @@ pub fn build(
     s.pending.clear();
     s.cache.begin_level();
 
-    let result = build_tree(p, rng, s, check);
+    let result = walk_tree(p, rng, s, check);
     if result.is_err() {
         // A level stopped half-way (too many regions, or a broken invariant in checking mode):
         // its frames' buffers go back to the pool, so the next level starts from a clean scratch
@@ -182,13 +182,13 @@ pub fn build(
     result
 }
 
-/// The depth-first walk of [`build`]: the root, then every region's sub-regions.
-fn build_tree(
-    p: &BuildParams,
+/// The depth-first walk of [`build_tree`]: the root, then every region's sub-regions.
+fn walk_tree(
+    p: &TreeParams,
     rng: &mut WarrenRng,
-    s: &mut BuildScratch,
+    s: &mut TreeScratch,
     check: bool,
-) -> Result<(), BuildError> {
+) -> Result<(), TreeError> {
     let mut root = s.cache.take();
     root.reset(p.width, p.height);
     for i in 0..(p.width * p.height) as usize {
@@ -236,27 +236,27 @@ fn build_tree(
     }
     s.out.cache = s.cache.level_counts();
     if check {
-        check_world(&s.out, &s.world_check).map_err(BuildError::Broken)?;
+        check_world(&s.out, &s.world_check).map_err(TreeError::Broken)?;
     }
     Ok(())
 }
 
 /// Records, carves and splits one region (zoomed and sealed, ports set) into a stack frame.
 fn process(
-    p: &BuildParams,
+    p: &TreeParams,
     rng: &mut WarrenRng,
-    s: &mut BuildScratch,
+    s: &mut TreeScratch,
     mut region: Region,
     on_path: bool,
     check: bool,
-) -> Result<Frame, BuildError> {
+) -> Result<Frame, TreeError> {
     if s.out.parent.len() as u32 >= p.max_regions {
         s.cache.give(region);
-        return Err(BuildError::TooManyRegions(p.max_regions));
+        return Err(TreeError::TooManyRegions(p.max_regions));
     }
     if check && let Err(v) = check_made(&region, &p.split, &mut s.check) {
         s.cache.give(region);
-        return Err(BuildError::Broken(v));
+        return Err(TreeError::Broken(v));
     }
     let out = &mut s.out;
     region.node = out.parent.len() as u32;
@@ -287,7 +287,7 @@ fn process(
     if check && let Err(v) = check_carved(&region) {
         s.pending.truncate(first);
         s.cache.give(region);
-        return Err(BuildError::Broken(v));
+        return Err(TreeError::Broken(v));
     }
     debug_assert!(
         !leaf || s.pending.specs.len() == first,

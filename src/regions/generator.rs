@@ -1,6 +1,6 @@
 //! [`RegionsGenerator`]: the `regions` generator kind, levels of recursive zoom regions
 //! (seed 004) with their world raster (the `grid`), root grid, region tree, largest-child raster
-//! and metrics (see [`crate::region`]).
+//! and metrics (see [`crate::regions`]).
 
 use bumpalo::Bump;
 
@@ -11,7 +11,7 @@ use crate::core::generator::{
 };
 use crate::core::grid::{GridView, cell};
 use crate::core::rng::WarrenRng;
-use crate::regions::build::{BuildError, BuildParams, BuildScratch, build};
+use crate::regions::build::{TreeError, TreeParams, TreeScratch, build_tree};
 use crate::regions::carve::CarveParams;
 use crate::regions::config::RegionsConfig;
 use crate::regions::split::SplitParams;
@@ -97,7 +97,7 @@ pub const REGION_COLUMNS: [ExtraSpec; 10] = [
 /// The recursive zoom regions generator.
 pub struct RegionsGenerator {
     pub(crate) cfg: RegionsConfig,
-    pub(crate) params: BuildParams,
+    pub(crate) params: TreeParams,
 }
 
 impl RegionsGenerator {
@@ -107,7 +107,7 @@ impl RegionsGenerator {
     /// A value out of range, naming its key.
     pub fn new(cfg: RegionsConfig) -> Result<Self, ConfigError> {
         cfg.validate()?;
-        let params = BuildParams {
+        let params = TreeParams {
             width: cfg.width,
             height: cfg.height,
             depth: cfg.depth,
@@ -139,11 +139,11 @@ impl RegionsGenerator {
     pub(crate) fn build_level(
         &self,
         seed: u64,
-        scratch: &mut BuildScratch,
+        scratch: &mut TreeScratch,
         check: bool,
-    ) -> Result<(), BuildError> {
+    ) -> Result<(), TreeError> {
         let mut rng = WarrenRng::new(seed);
-        build(&self.params, &mut rng, scratch, check)
+        build_tree(&self.params, &mut rng, scratch, check)
     }
 }
 
@@ -156,7 +156,7 @@ fn share(cells: &[u8], code: u8) -> f64 {
 /// Per-worker memory: the builder's scratch (with the RegionCache), metric values and an arena
 /// for the extra column list (reset between levels).
 pub struct RegionScratch {
-    build: BuildScratch,
+    build: TreeScratch,
     metrics: Vec<f64>,
     bump: Bump,
 }
@@ -180,7 +180,7 @@ impl Generator for RegionsGenerator {
     fn new_scratch(&self) -> RegionScratch {
         let max_cells = (self.cfg.max_width * self.cfg.max_height) as usize;
         RegionScratch {
-            build: BuildScratch::new(max_cells.max((self.cfg.width * self.cfg.height) as usize)),
+            build: TreeScratch::new(max_cells.max((self.cfg.width * self.cfg.height) as usize)),
             metrics: Vec::with_capacity(REGION_METRICS.len()),
             bump: Bump::with_capacity(1024),
         }
@@ -189,13 +189,13 @@ impl Generator for RegionsGenerator {
     fn generate<'s>(&self, seed: u64, s: &'s mut RegionScratch) -> Result<Level<'s>, GenError> {
         match self.build_level(seed, &mut s.build, false) {
             Ok(()) => {}
-            Err(BuildError::TooManyRegions(cap)) => {
+            Err(TreeError::TooManyRegions(cap)) => {
                 return Err(GenError {
                     reason: "too many regions",
                     detail: format!("more than max_regions = {cap}"),
                 });
             }
-            Err(BuildError::Broken(v)) => unreachable!("checks are off: {v}"),
+            Err(TreeError::Broken(v)) => unreachable!("checks are off: {v}"),
         }
         let RegionScratch {
             build,

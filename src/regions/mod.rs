@@ -11,7 +11,8 @@
 //! - [`world`]: the world raster, the level composited down to one depth at one resolution;
 //! - [`overlap`]: sibling bounding-box overlap, the seed's open question;
 //! - [`cache`] and [`stack`]: the RegionCache pool and the RegionStack of ancestors;
-//! - [`build`]: one level, depth first; [`generator`] and [`verify`]: the generator kind.
+//! - [`build`]: one level's region tree, depth first ([`build_tree`](build::build_tree));
+//!   [`generator`] and [`verify`]: the generator kind.
 //!
 //! A level is stored as the **world raster** in the `grid` column (every region down to
 //! `world_depth` painted at `max_zoom ^ world_depth` world cells per root cell: Occupied -> 0,

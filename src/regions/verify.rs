@@ -19,7 +19,7 @@ use crate::core::error::Violation;
 use crate::core::generator::LevelRecord;
 use crate::core::grid::{cell, flood4};
 use crate::ensure_level;
-use crate::regions::build::BuildError;
+use crate::regions::build::TreeError;
 use crate::regions::generator::{REGION_COLUMNS, REGION_METRICS, RegionMetrics, RegionsGenerator};
 use crate::regions::overlap::{Overlap, sibling_overlap_brute};
 use crate::regions::region::{NONE, RegionBox};
@@ -356,13 +356,13 @@ fn check_metrics(t: &Tree<'_>, world: &[u8], m: &[f64]) -> Result<(), Violation>
 
 /// Generates the seed again with every region checked, and compares.
 fn replay(g: &RegionsGenerator, record: &LevelRecord<'_>, t: &Tree<'_>) -> Result<(), Violation> {
-    let mut s = crate::regions::build::BuildScratch::new(
+    let mut s = crate::regions::build::TreeScratch::new(
         (g.cfg.max_width * g.cfg.max_height).max(g.cfg.width * g.cfg.height) as usize,
     );
     match g.build_level(record.seed, &mut s, true) {
         Ok(()) => {}
-        Err(BuildError::Broken(v)) => return Err(v),
-        Err(BuildError::TooManyRegions(cap)) => {
+        Err(TreeError::Broken(v)) => return Err(v),
+        Err(TreeError::TooManyRegions(cap)) => {
             return Err(Violation::new(format!(
                 "its seed makes more than {cap} regions yet a level is stored"
             )));
