@@ -235,23 +235,19 @@ impl RuleCheck<'_> {
     }
 }
 
-/// Walkable components of a rule graph: over non-cosmetic edges.
+/// Walkable components of a rule graph: over non-cosmetic edges, a component label per vertex
+/// (two vertices are in one component when their labels are equal).
 fn walkable_components<V>(g: &RuleGraph<V>) -> Vec<usize> {
-    let mut comp: Vec<usize> = (0..g.vertices.len()).collect();
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for e in g.edges.iter().filter(|e| e.kind != EdgeKind::Cosmetic) {
-            let (a, b) = (e.a as usize, e.b as usize);
-            let m = comp[a].min(comp[b]);
-            if comp[a] != m || comp[b] != m {
-                comp[a] = m;
-                comp[b] = m;
-                changed = true;
-            }
-        }
-    }
-    comp
+    let mut sets = crate::core::sets::UnionFind::default();
+    let walkable = g
+        .edges
+        .iter()
+        .filter(|e| e.kind != EdgeKind::Cosmetic)
+        .map(|e| (e.a, e.b));
+    crate::core::sets::joins(g.vertices.len(), walkable, &mut sets);
+    (0..g.vertices.len() as u32)
+        .map(|v| sets.find(v) as usize)
+        .collect()
 }
 
 /// Why a rewrite by `rule` could cut a level's walkable graph (rooms joined by corridors), if
