@@ -108,6 +108,22 @@ impl GridView<'_> {
 /// # Runtime
 /// O(cells); one stack allocation.
 pub fn flood4(cells: &[u8], width: u32, start: usize, code: u8, seen: &mut Vec<bool>) -> usize {
+    flood4_by(cells, width, start, |c| c == code, seen)
+}
+
+/// [`flood4`] through every cell whose code `open` accepts (for example floor, doors and
+/// stairs), `start` included whatever its code. The one grid flood of the verify checks (DMG
+/// reachability, grammar tile maps, regions).
+///
+/// # Runtime
+/// O(cells); one stack allocation.
+pub fn flood4_by(
+    cells: &[u8],
+    width: u32,
+    start: usize,
+    open: impl Fn(u8) -> bool,
+    seen: &mut Vec<bool>,
+) -> usize {
     let w = width as usize;
     seen.clear();
     seen.resize(cells.len(), false);
@@ -123,7 +139,7 @@ pub fn flood4(cells: &[u8], width: u32, start: usize, code: u8, seen: &mut Vec<b
             (i >= w).then(|| i - w),
         ];
         for j in next.into_iter().flatten() {
-            if cells[j] == code && !seen[j] {
+            if open(cells[j]) && !seen[j] {
                 seen[j] = true;
                 reached += 1;
                 stack.push(j);

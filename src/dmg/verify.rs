@@ -7,7 +7,7 @@
 
 use crate::core::error::Violation;
 use crate::core::generator::{GraphView, LevelRecord, RoomsView};
-use crate::core::grid::{GridView, cell};
+use crate::core::grid::{GridView, cell, flood4_by};
 use crate::dmg::generate::CHAMBER;
 use crate::dmg::{DmgConfig, DmgMetrics, cycle_rank, passable};
 use crate::ensure_level;
@@ -119,24 +119,7 @@ fn check_reachable(c: &Cells<'_>) -> Result<(), Violation> {
     let Some(first) = c.cells.iter().position(|&code| passable(code)) else {
         return Err(Violation::new("no floor at all"));
     };
-    let mut seen = vec![false; c.cells.len()];
-    let mut stack = vec![first];
-    seen[first] = true;
-    let mut reached = 1usize;
-    while let Some(i) = stack.pop() {
-        let (x, y) = ((i as i32) % c.w, (i as i32) / c.w);
-        for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-            let (nx, ny) = (x + dx, y + dy);
-            if passable(c.at(nx, ny)) {
-                let j = (ny * c.w + nx) as usize;
-                if !seen[j] {
-                    seen[j] = true;
-                    reached += 1;
-                    stack.push(j);
-                }
-            }
-        }
-    }
+    let reached = flood4_by(c.cells, c.w as u32, first, passable, &mut Vec::new());
     let total = c.cells.iter().filter(|&&code| passable(code)).count();
     ensure_level!(
         reached == total,

@@ -14,7 +14,7 @@
 use crate::core::error::Violation;
 use crate::core::generator::{GraphView, RoomsView};
 use crate::core::graph::edge_flag;
-use crate::core::grid::{GridView, cell};
+use crate::core::grid::{GridView, cell, flood4_by};
 use crate::ensure_level;
 
 /// Counts a map passed with.
@@ -314,22 +314,9 @@ impl MapCheck<'_> {
             return Ok(());
         };
         let corner = |c: &Self, v: usize| c.at(i64::from(c.rooms.x0[v]), i64::from(c.rooms.y0[v]));
-        self.seen.iter_mut().for_each(|s| *s = false);
         let i0 = corner(self, first);
-        self.seen[i0] = true;
-        self.stack.push(i0);
-        while let Some(i) = self.stack.pop() {
-            let (x, y) = (i as i64 % self.w, i as i64 / self.w);
-            for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-                // NOTE: no bounds test: the walled edge (checked first) is never walked from.
-                let j = self.at(x + dx, y + dy);
-                let walk = self.cells[j] == cell::FLOOR || self.cells[j] == cell::DOOR;
-                if walk && !self.seen[j] {
-                    self.seen[j] = true;
-                    self.stack.push(j);
-                }
-            }
-        }
+        let walk = |c: u8| c == cell::FLOOR || c == cell::DOOR;
+        flood4_by(self.cells, self.w as u32, i0, walk, &mut self.seen);
         if let Some(v) = self.solid_rooms().find(|&v| !self.seen[corner(self, v)]) {
             return Err(Violation::new(format!(
                 "room {v} cannot be walked to from room {first}"
