@@ -1,8 +1,18 @@
-//! The archive reader: maps the file with memmap2 and decodes record batches without copying
-//! (Arrow buffers point into the mapping). It validates before it trusts: magic bytes, footer
-//! bounds, the footer and every message flatbuffer, every block and buffer range, then Arrow's
-//! own array validation, so a truncated or corrupt file gives an error, never a panic. It also
-//! refuses archives whose metadata is of another format version (see `meta`).
+//! The archive reader. It validates before it trusts: magic bytes, footer bounds, the footer
+//! and every message flatbuffer, every block and buffer range, then Arrow's own array
+//! validation, so a truncated or corrupt file gives an error, never a panic. It also refuses
+//! archives whose metadata is of another format version (see `meta`).
+//!
+//! Two ways in, one safe and one not:
+//! - [`Archive::open`] reads: the footer at open, then each record batch's bytes with a
+//!   positional read into an owned, aligned buffer when the batch is asked for (copy on read).
+//!   The bytes a batch is checksummed and decoded from are its own, so another process that
+//!   truncates or rewrites the file while it is open causes an error (a short read, a checksum
+//!   or validation failure), never undefined behaviour. Every command of the CLI opens this way.
+//! - [`Archive::open_mapped`] maps the file (a shared, read-only mapping) and decodes record
+//!   batches without copying: Arrow buffers point into the mapping. It is `unsafe` because a
+//!   change to the file while it is mapped changes bytes behind `&[u8]` references, or raises
+//!   `SIGBUS` when the file shrinks; the caller promises that does not happen.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -11,7 +21,7 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
-use arrow_buffer::Buffer;
+use arrow_buffer::{Buffer, MutableBuffer};
 use arrow_ipc::reader::{FileDecoder, read_footer_length};
 use arrow_ipc::{Block, MessageHeader, MetadataVersion};
 use arrow_schema::SchemaRef;
@@ -23,12 +33,15 @@ use crate::archive::schema::ArchiveColumns;
 
 const MAGIC: &[u8; 6] = b"ARROW1";
 const CONTINUATION: [u8; 4] = [0xFF; 4];
+/// Bytes of the trailer: footer length (4) and magic (6).
+const TRAILER: usize = 10;
 
-/// A memory-mapped archive.
+/// A validated archive, read from its file as batches are asked for ([`Archive::open`]) or
+/// mapped ([`Archive::open_mapped`]).
 pub struct Archive {
     path: PathBuf,
-    mmap: Arc<Mmap>,
-    buffer: Buffer,
+    source: Source,
+    len: u64,
     schema: SchemaRef,
     blocks: Vec<Block>,
     footer_metadata: HashMap<String, String>,
@@ -36,10 +49,19 @@ pub struct Archive {
     decoder: FileDecoder,
 }
 
+/// Where an archive's bytes come from.
+enum Source {
+    /// Positional reads into owned buffers (safe whatever happens to the file).
+    Read(File),
+    /// A shared read-only mapping and a buffer over all of it (see [`Archive::open_mapped`]).
+    Mapped { mmap: Arc<Mmap>, buffer: Buffer },
+}
+
 impl std::fmt::Debug for Archive {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Archive")
             .field("path", &self.path)
+            .field("mapped", &matches!(self.source, Source::Mapped { .. }))
             .field("batches", &self.blocks.len())
             .finish()
     }
@@ -61,57 +83,125 @@ fn corrupt(path: &Path, reason: impl Into<String>) -> ArchiveError {
     }
 }
 
-/// Maps `path` read-only; returns the mapping and a buffer over all of it.
-fn map_file(path: &Path) -> Result<(Arc<Mmap>, Buffer), ArchiveError> {
+/// Opens `path` and returns the handle and its length, refusing files too short to be Arrow IPC.
+fn open_file(path: &Path) -> Result<(File, u64), ArchiveError> {
     let io = |action, source| ArchiveError::Io {
         path: path.to_path_buf(),
         action,
         source,
     };
     let file = File::open(path).map_err(|e| io("cannot open", e))?;
-    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    if len < 8 + 10 {
+    let len = file.metadata().map_err(|e| io("cannot stat", e))?.len();
+    if len < (8 + TRAILER) as u64 {
         return Err(corrupt(
             path,
             format!("file is {len} bytes, too short for an Arrow IPC file"),
         ));
     }
-    // SAFETY: the mapping is read-only and private to this process. warren never writes an
-    // archive in place (it writes FILE.tmp and renames), so the bytes cannot change under us
-    // unless another program truncates or rewrites the file while it is open, which we
-    // document as unsupported, as every mmap-based reader must.
-    let mmap = Arc::new(unsafe { Mmap::map(&file) }.map_err(|e| io("cannot map", e))?);
+    Ok((file, len))
+}
+
+/// Maps `file` read-only; returns the mapping and a buffer over all of it.
+///
+/// # Safety
+/// As [`Archive::open_mapped`]: nobody truncates or writes the file while the mapping lives.
+unsafe fn map_file(path: &Path, file: &File) -> Result<Source, ArchiveError> {
+    // SAFETY: a shared, read-only mapping. Its bytes stay what they were only while nobody
+    // truncates or writes the file; the caller of `open_mapped` promises exactly that.
+    let mmap = unsafe { Mmap::map(file) }.map_err(|source| ArchiveError::Io {
+        path: path.to_path_buf(),
+        action: "cannot map",
+        source,
+    })?;
+    let mmap = Arc::new(mmap);
     let ptr =
         NonNull::new(mmap.as_ptr() as *mut u8).ok_or_else(|| corrupt(path, "empty mapping"))?;
     // SAFETY: `ptr` and `len` describe the mapping, which the Arc keeps alive for as long as
-    // any Buffer slice of it exists.
+    // any Buffer slice of it exists; Arrow only reads through it.
     let buffer = unsafe { Buffer::from_custom_allocation(ptr, mmap.len(), mmap.clone()) };
-    Ok((mmap, buffer))
+    Ok(Source::Mapped { mmap, buffer })
 }
 
-/// Where the footer of `bytes` starts, after checking the magic bytes at both ends and the
-/// footer length.
-fn footer_start(path: &Path, bytes: &[u8]) -> Result<usize, ArchiveError> {
-    let len = bytes.len();
-    if &bytes[..6] != MAGIC {
+/// Fills `buf` from `file` at `offset`.
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+/// Fills `buf` from `file` at `offset`.
+#[cfg(windows)]
+fn read_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> std::io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !buf.is_empty() {
+        match file.seek_read(buf, offset)? {
+            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                buf = &mut buf[n..];
+                offset += n as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Source {
+    /// `len` bytes at `offset` (which the caller checked lie inside the file as opened).
+    ///
+    /// # Runtime
+    /// Mapped: O(1), a slice of the mapping. Read: one allocation and one positional read.
+    fn bytes(&self, path: &Path, offset: u64, len: usize) -> Result<Buffer, ArchiveError> {
+        match self {
+            Source::Mapped { buffer, .. } => Ok(buffer.slice_with_length(offset as usize, len)),
+            Source::Read(file) => {
+                // PERF: `MutableBuffer` is 64-byte aligned, so Arrow never copies the buffers
+                // it decodes out of these bytes to realign them.
+                let mut buf = MutableBuffer::from_len_zeroed(len);
+                read_at(file, buf.as_slice_mut(), offset).map_err(|source| {
+                    if source.kind() == std::io::ErrorKind::UnexpectedEof {
+                        corrupt(
+                            path,
+                            format!(
+                                "the file ends before byte {}: it shrank after it was opened",
+                                offset + len as u64
+                            ),
+                        )
+                    } else {
+                        ArchiveError::Io {
+                            path: path.to_path_buf(),
+                            action: "cannot read",
+                            source,
+                        }
+                    }
+                })?;
+                Ok(buf.into())
+            }
+        }
+    }
+}
+
+/// Where the footer of a file of `len` bytes starts, and how long it is, after checking the
+/// magic bytes at both ends and the footer length.
+fn footer_range(path: &Path, source: &Source, len: u64) -> Result<(u64, usize), ArchiveError> {
+    if source.bytes(path, 0, MAGIC.len())?.as_slice() != MAGIC {
         return Err(corrupt(path, "missing ARROW1 magic at the start"));
     }
-    let trailer: [u8; 10] = bytes[len - 10..].try_into().expect("10 bytes");
+    let trailer = source.bytes(path, len - TRAILER as u64, TRAILER)?;
+    let trailer: [u8; TRAILER] = trailer.as_slice().try_into().expect("10 bytes");
     let footer_len = read_footer_length(trailer)
         .map_err(|_| corrupt(path, "missing ARROW1 magic at the end (truncated?)"))?;
-    if footer_len == 0 || footer_len > len - 10 - 8 {
+    if footer_len == 0 || footer_len as u64 > len - TRAILER as u64 - 8 {
         return Err(corrupt(
             path,
             format!("footer length {footer_len} does not fit the file"),
         ));
     }
-    Ok(len - 10 - footer_len)
+    Ok((len - TRAILER as u64 - footer_len as u64, footer_len))
 }
 
-/// Parses the footer of `bytes`, which starts at `start`: schema, record batch blocks (each
-/// inside the file before the footer), metadata version and key/value metadata.
-fn read_footer(path: &Path, bytes: &[u8], start: usize) -> Result<Footer, ArchiveError> {
-    let footer = arrow_ipc::root_as_footer(&bytes[start..bytes.len() - 10])
+/// Parses the footer `bytes`, which start at byte `start` of the file: schema, record batch
+/// blocks (each inside the file before the footer), metadata version and key/value metadata.
+fn read_footer(path: &Path, bytes: &[u8], start: u64) -> Result<Footer, ArchiveError> {
+    let footer = arrow_ipc::root_as_footer(bytes)
         .map_err(|e| corrupt(path, format!("footer does not parse: {e}")))?;
     let fb_schema = footer
         .schema()
@@ -153,12 +243,12 @@ fn read_footer(path: &Path, bytes: &[u8], start: usize) -> Result<Footer, Archiv
 }
 
 /// Checks that every block lies inside the file, before the footer at `footer_start`.
-fn check_blocks(path: &Path, blocks: &[Block], footer_start: usize) -> Result<(), ArchiveError> {
+fn check_blocks(path: &Path, blocks: &[Block], footer_start: u64) -> Result<(), ArchiveError> {
     for (i, b) in blocks.iter().enumerate() {
         let (off, meta, body) = (b.offset(), i64::from(b.metaDataLength()), b.bodyLength());
         let end = off.checked_add(meta).and_then(|x| x.checked_add(body));
         let ok =
-            off >= 8 && meta >= 8 && body >= 0 && end.is_some_and(|e| e <= footer_start as i64);
+            off >= 8 && meta >= 8 && body >= 0 && end.is_some_and(|e| e as u64 <= footer_start);
         if !ok {
             return Err(corrupt(
                 path,
@@ -195,15 +285,54 @@ fn batch_crcs(
 }
 
 impl Archive {
-    /// Maps and validates the file's framing, footer and schema, and the format of its
-    /// metadata (see [`check_format`]).
+    /// Opens the file and validates its framing, footer and schema, and the format of its
+    /// metadata (see [`check_format`]). Record batches are read from the file when asked for,
+    /// into memory of their own, so the archive stays safe to use whatever another process does
+    /// to the file meanwhile: a truncated or rewritten file gives an error, never undefined
+    /// behaviour.
     ///
     /// # Runtime
-    /// O(batches); reads only the footer. No level data is touched until [`Archive::batch`].
+    /// O(batches); reads only the first 6 bytes, the trailer and the footer. No level data is
+    /// touched until [`Archive::batch`], which reads one batch (one allocation of its size).
     pub fn open(path: &Path) -> Result<Self, ArchiveError> {
-        let (mmap, buffer) = map_file(path)?;
-        let start = footer_start(path, buffer.as_slice())?;
-        let footer = read_footer(path, buffer.as_slice(), start)?;
+        let (file, len) = open_file(path)?;
+        Self::from_source(path, Source::Read(file), len)
+    }
+
+    /// As [`Archive::open`], but maps the file and decodes record batches without copying:
+    /// Arrow buffers point into the mapping.
+    ///
+    /// # Safety
+    /// Nobody (this process or another) may truncate, write or replace the file's contents in
+    /// place while the returned archive or any record batch decoded from it is alive. A file
+    /// that shrinks raises `SIGBUS` on access; a file written in place changes the bytes behind
+    /// `&[u8]` references that Rust assumes immutable, which is undefined behaviour. warren's own
+    /// writers never do either (they write `FILE.tmp` and rename it over `FILE`, which leaves a
+    /// mapped old file untouched), so the promise is about other programs. Use [`Archive::open`]
+    /// for files you do not control.
+    ///
+    /// # Runtime
+    /// As [`Archive::open`], plus one `mmap`; [`Archive::batch`] then copies nothing.
+    pub unsafe fn open_mapped(path: &Path) -> Result<Self, ArchiveError> {
+        let (file, len) = open_file(path)?;
+        // SAFETY: the caller upholds `map_file`'s contract, which is this function's.
+        let source = unsafe { map_file(path, &file) }?;
+        if let Source::Mapped { mmap, .. } = &source {
+            if mmap.len() as u64 != len {
+                return Err(corrupt(path, "the file changed size while it was opened"));
+            }
+            // Read-ahead suits the front-to-back scans of inspect and verify; only a hint.
+            #[cfg(unix)]
+            let _ = mmap.advise(memmap2::Advice::Sequential);
+        }
+        Self::from_source(path, source, len)
+    }
+
+    /// Validates the archive `len` bytes long behind `source`.
+    fn from_source(path: &Path, source: Source, len: u64) -> Result<Self, ArchiveError> {
+        let (start, footer_len) = footer_range(path, &source, len)?;
+        let footer_bytes = source.bytes(path, start, footer_len)?;
+        let footer = read_footer(path, footer_bytes.as_slice(), start)?;
         check_format(footer.schema.metadata()).map_err(|error| ArchiveError::Metadata {
             path: path.to_path_buf(),
             error,
@@ -211,13 +340,10 @@ impl Archive {
         let crcs = batch_crcs(path, &footer.metadata, footer.blocks.len())?;
         let decoder =
             FileDecoder::new(footer.schema.clone(), footer.version).with_require_alignment(false);
-        // Read-ahead suits the front-to-back scans of inspect and verify; advice is only a hint.
-        #[cfg(unix)]
-        let _ = mmap.advise(memmap2::Advice::Sequential);
         Ok(Self {
             path: path.to_path_buf(),
-            mmap,
-            buffer,
+            source,
+            len,
             schema: footer.schema,
             blocks: footer.blocks,
             footer_metadata: footer.metadata,
@@ -262,17 +388,24 @@ impl Archive {
         self.blocks.len()
     }
 
-    /// Size of the mapped file in bytes.
+    /// Size of the file in bytes, as it was when opened.
     pub fn file_len(&self) -> usize {
-        self.buffer.len()
+        self.len as usize
     }
 
-    /// Lets the kernel drop the resident pages of batch `i` once a scan is done with it, so that
-    /// scanning a file larger than memory keeps the resident set small. A later access simply
-    /// reads the pages again. Best effort; does nothing off Unix.
+    /// Whether the archive was opened with [`Archive::open_mapped`].
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.source, Source::Mapped { .. })
+    }
+
+    /// Lets the kernel drop the resident pages of batch `i` of a mapped archive once a scan is
+    /// done with it, so that scanning a file larger than memory keeps the resident set small.
+    /// A later access simply reads the pages again. An archive opened with [`Archive::open`]
+    /// holds no pages of the file (a batch's bytes are freed with the batch), so there is
+    /// nothing to do. Best effort; does nothing off Unix.
     pub fn release(&self, i: usize) {
         #[cfg(unix)]
-        if let Some(block) = self.blocks.get(i) {
+        if let (Source::Mapped { mmap, .. }, Some(block)) = (&self.source, self.blocks.get(i)) {
             const PAGE: usize = 4096;
             let start = (block.offset() as usize).next_multiple_of(PAGE);
             let end = (block.offset() as usize
@@ -281,11 +414,12 @@ impl Archive {
                 / PAGE
                 * PAGE;
             if end > start {
-                // SAFETY: the mapping is private and read-only and the file is not modified, so
-                // MADV_DONTNEED only discards clean pages, which fault back in from the file
-                // with the same bytes; no Rust reference can observe a difference.
+                // SAFETY: the range lies inside the mapping (blocks were checked at open). The
+                // mapping is shared and read-only and, by `open_mapped`'s contract, the file is
+                // not modified, so MADV_DONTNEED only drops clean pages, which fault back in
+                // from the file with the same bytes; no Rust reference can see a difference.
                 let _ = unsafe {
-                    self.mmap.unchecked_advise_range(
+                    mmap.unchecked_advise_range(
                         memmap2::UncheckedAdvice::DontNeed,
                         start,
                         end - start,
@@ -295,22 +429,47 @@ impl Archive {
         }
     }
 
-    /// Decodes record batch `i` without copying level data, after checking its checksum.
+    /// Decodes record batch `i` after checking its checksum. Mapped: without copying level
+    /// data. Read: from one read of the batch's bytes, which the checksum covers.
     ///
     /// # Runtime
-    /// O(batch bytes) for the CRC-32 (> 10 GB/s) plus Arrow's validation of offsets (O(rows));
-    /// buffers alias the mapping.
+    /// O(batch bytes) for the read (when not mapped) and the CRC-32 (> 10 GB/s), plus Arrow's
+    /// validation of offsets (O(rows)).
     pub fn batch(&self, i: usize) -> Result<RecordBatch, ArchiveError> {
-        self.check_batch(i)?;
-        self.batch_unchecked(i)
+        let (batch, checksum) = self.batch_and_checksum(i)?;
+        checksum.map(|()| batch)
+    }
+
+    /// Decodes batch `i` and, separately, checks its bytes against the checksum in the footer,
+    /// from one read of the bytes: `verify` uses it to name the damaged levels of a batch whose
+    /// checksum failed. The outer error is a batch that cannot be decoded.
+    pub fn batch_and_checksum(
+        &self,
+        i: usize,
+    ) -> Result<(RecordBatch, Result<(), ArchiveError>), ArchiveError> {
+        let (data, meta_len, body_len) = self.block_bytes(i)?;
+        let checksum = self.check_crc(i, &data);
+        let batch = self.decode(i, &data, meta_len, body_len)?;
+        Ok((batch, checksum))
     }
 
     /// Checks batch `i`'s bytes against the checksum in the footer (archives without checksums
     /// pass).
     pub fn check_batch(&self, i: usize) -> Result<(), ArchiveError> {
         let (data, _, _) = self.block_bytes(i)?;
+        self.check_crc(i, &data)
+    }
+
+    /// Decodes batch `i` without the checksum test (structure is still validated).
+    pub fn batch_unchecked(&self, i: usize) -> Result<RecordBatch, ArchiveError> {
+        let (data, meta_len, body_len) = self.block_bytes(i)?;
+        self.decode(i, &data, meta_len, body_len)
+    }
+
+    /// Compares the CRC-32 of `data`, batch `i`'s bytes, with the footer's.
+    fn check_crc(&self, i: usize, data: &[u8]) -> Result<(), ArchiveError> {
         if let Some(&want) = self.crcs.get(i) {
-            let got = crc32fast::hash(&data);
+            let got = crc32fast::hash(data);
             if got != want {
                 return Err(self.corrupt(format!(
                     "record batch {i}: checksum {got:08x}, footer says {want:08x}"
@@ -320,18 +479,22 @@ impl Archive {
         Ok(())
     }
 
-    /// Decodes batch `i` without the checksum test (structure is still validated): `verify`
-    /// uses it to name the damaged levels of a batch whose checksum failed.
-    pub fn batch_unchecked(&self, i: usize) -> Result<RecordBatch, ArchiveError> {
-        let (data, meta_len, body_len) = self.block_bytes(i)?;
-        let block = &self.blocks[i];
-        check_message(&data, meta_len, body_len).map_err(|error| ArchiveError::Message {
+    /// Validates and decodes `data`, the bytes of batch `i`.
+    fn decode(
+        &self,
+        i: usize,
+        data: &Buffer,
+        meta_len: usize,
+        body_len: usize,
+    ) -> Result<RecordBatch, ArchiveError> {
+        check_message(data, meta_len, body_len).map_err(|error| ArchiveError::Message {
             path: self.path.clone(),
             batch: i,
             error,
         })?;
+        // NOTE: the decoder reads only the block's lengths; `data` starts at the block.
         self.decoder
-            .read_record_batch(block, &data)
+            .read_record_batch(&self.blocks[i], data)
             .map_err(|e| self.corrupt(format!("record batch {i}: {e}")))?
             .ok_or_else(|| self.corrupt(format!("record batch {i} is empty")))
     }
@@ -357,8 +520,8 @@ impl Archive {
         let meta_len = block.metaDataLength() as usize;
         let body_len = block.bodyLength() as usize;
         let data = self
-            .buffer
-            .slice_with_length(block.offset() as usize, meta_len + body_len);
+            .source
+            .bytes(&self.path, block.offset() as u64, meta_len + body_len)?;
         Ok((data, meta_len, body_len))
     }
 }

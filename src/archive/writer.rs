@@ -1,7 +1,12 @@
 //! The streaming archive writer (DESIGN.md, "Archive"): record batches go to `FILE.tmp` in the
 //! output's folder; `finish` writes the footer, syncs and renames onto `FILE`. An interrupted
-//! run therefore never leaves a truncated file under the final name, and a writer dropped
-//! without `finish` removes its temporary file.
+//! run therefore never leaves a truncated file under the final name (an archive already there
+//! stays whole until the rename replaces it), and a writer dropped without `finish` (an error,
+//! a panic) removes its temporary file. A process killed outright (`SIGKILL`, power loss)
+//! cannot clean up: its `FILE.tmp` stays until the next run for the same `FILE`, which
+//! truncates and reuses it, so stale temporary files never pile up: at most one per output.
+//! The output must be a regular file or not exist yet: the rename would replace anything else
+//! (a device, a named pipe), so such outputs are refused before anything is written.
 //!
 //! Every record batch's bytes are checksummed (CRC-32, IEEE) as they stream out;
 //! the list goes into the footer as [`FOOTER_BATCH_CRC32`], and the reader checks a batch's
@@ -78,6 +83,35 @@ fn spawn_flusher(file: File) -> Option<(Sender<()>, JoinHandle<()>)> {
     Some((tx, handle))
 }
 
+/// Refuses an output that exists and is not a regular file (a folder, a device, a named pipe):
+/// renaming the finished temporary file onto it would replace it, or fail only at the end.
+fn check_output(path: &Path) -> Result<(), ArchiveError> {
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => Err(ArchiveError::Io {
+            path: path.to_path_buf(),
+            action: "cannot write an archive here",
+            source: std::io::Error::other("exists and is not a regular file"),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// An Arrow error while writing `tmp`: a failed write (a full disk, an I/O error) becomes an
+/// [`ArchiveError::Io`] naming the file, anything else an [`ArchiveError::Encode`].
+fn encode_error(tmp: &Path, source: arrow_schema::ArrowError) -> ArchiveError {
+    match source {
+        arrow_schema::ArrowError::IoError(_, source) => ArchiveError::Io {
+            path: tmp.to_path_buf(),
+            action: "cannot write",
+            source,
+        },
+        source => ArchiveError::Encode {
+            path: tmp.to_path_buf(),
+            source,
+        },
+    }
+}
+
 /// The temporary path used while `path` is being written: `path` with `.tmp` appended.
 pub fn temp_path(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
@@ -89,6 +123,7 @@ impl ArchiveWriter {
     /// Creates `path.tmp` and writes the schema. Fails naming the path when the folder is missing
     /// or not writable.
     pub fn create(path: &Path, schema: &Schema) -> Result<Self, ArchiveError> {
+        check_output(path)?;
         let tmp = temp_path(path);
         let io = |action, source| ArchiveError::Io {
             path: tmp.clone(),
@@ -103,10 +138,7 @@ impl ArchiveWriter {
             crc: crc32fast::Hasher::new(),
         };
         let writer =
-            FileWriter::try_new(buffered, schema).map_err(|source| ArchiveError::Encode {
-                path: tmp.clone(),
-                source,
-            })?;
+            FileWriter::try_new(buffered, schema).map_err(|source| encode_error(&tmp, source))?;
         Ok(Self {
             path: path.to_path_buf(),
             tmp,
@@ -124,10 +156,9 @@ impl ArchiveWriter {
         // NOTE: the file writer emits exactly one block (message and body) per batch, so the
         // bytes that pass during `write` are that block's bytes.
         writer.get_mut().crc = crc32fast::Hasher::new();
-        writer.write(batch).map_err(|source| ArchiveError::Encode {
-            path: self.tmp.clone(),
-            source,
-        })?;
+        writer
+            .write(batch)
+            .map_err(|source| encode_error(&self.tmp, source))?;
         let crc = std::mem::replace(&mut writer.get_mut().crc, crc32fast::Hasher::new());
         self.crcs.push(crc.finalize());
         self.bytes += batch.get_array_memory_size() as u64;
@@ -149,10 +180,7 @@ impl ArchiveWriter {
             writer.write_metadata(k.clone(), v.clone());
         }
         writer.write_metadata(FOOTER_BATCH_CRC32, batch_crcs_to_json(&self.crcs));
-        let enc = |source| ArchiveError::Encode {
-            path: self.tmp.clone(),
-            source,
-        };
+        let enc = |source| encode_error(&self.tmp, source);
         writer.finish().map_err(enc)?;
         let buffered = writer.into_inner().map_err(enc)?.inner;
         let io = |action, source| ArchiveError::Io {

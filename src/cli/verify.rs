@@ -69,8 +69,8 @@ impl VerifyTask<'_> {
     /// is decoded anyway to name the damaged levels.
     fn check_batch<G: Generator>(&self, generator: &G, b: usize) -> Result<BatchCheck> {
         let archive = self.archive;
-        let checksum = archive.check_batch(b).err().map(|e| e.to_string());
-        let batch = archive.batch_unchecked(b)?;
+        let (batch, checksum) = archive.batch_and_checksum(b)?;
+        let checksum = checksum.err().map(|e| e.to_string());
         let mut check = crate::batch::check_levels(
             generator,
             &batch,
