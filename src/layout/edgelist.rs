@@ -14,6 +14,10 @@
 //!
 //! A malformed line is an [`EdgeListError::Syntax`] naming the file, the line and the column
 //! (both 1-based, columns counted in characters) and what was expected there.
+//!
+//! Inputs are bounded: a file over [`MAX_EDGE_LIST_BYTES`] is refused before it is read, and a
+//! list of more than [`MAX_EDGES`] edges at the first edge over, so an untrusted file cannot
+//! make the reader (or the layout after it) allocate without bound.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -24,6 +28,14 @@ use thiserror::Error;
 
 use super::LayoutGraph;
 use crate::core::rng::splitmix64;
+
+/// The largest edge list file read, in bytes (1 GiB): the reader holds the whole file.
+pub const MAX_EDGE_LIST_BYTES: u64 = 1 << 30;
+
+/// The most edges read (2^24 = 16,777,216). The reader keeps 8 bytes per edge and about 40 per
+/// vertex; `warren layout` on 10^7 edges over 2 * 10^6 vertices peaked at the memory the README's
+/// "Reliability" section gives.
+pub const MAX_EDGES: usize = 1 << 24;
 
 /// A graph read from an edge list: edges over dense vertex indices, and each vertex's id in the
 /// file.
@@ -119,6 +131,26 @@ pub enum EdgeListError {
         /// What is there.
         found: Found,
     },
+    /// The file is larger than the reader takes ([`MAX_EDGE_LIST_BYTES`]).
+    #[error("{path}: {bytes} bytes is more than the {limit} bytes an edge list may hold")]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size.
+        bytes: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// More edges than the reader takes ([`MAX_EDGES`]).
+    #[error("{path}:{line}: more than {limit} edges")]
+    TooManyEdges {
+        /// The file.
+        path: PathBuf,
+        /// The line of the first edge over the limit.
+        line: usize,
+        /// The limit.
+        limit: usize,
+    },
     /// More distinct vertices than `u32` indices can number (`u32::MAX` is kept as a sentinel).
     #[error("{path}:{line}: more than {} distinct vertices", u32::MAX - 1)]
     TooManyVertices {
@@ -205,26 +237,48 @@ impl EdgeList {
     ///
     /// # Runtime
     /// O(bytes) expected; allocates the file's bytes, the edge and id arrays and one hash map.
+    /// Refuses a file over [`MAX_EDGE_LIST_BYTES`] before reading it, and more than
+    /// [`MAX_EDGES`] edges.
     pub fn read(path: &Path) -> Result<Self, EdgeListError> {
-        let bytes = std::fs::read(path).map_err(|source| EdgeListError::Read {
+        let read_error = |source| EdgeListError::Read {
             path: path.to_path_buf(),
             source,
-        })?;
+        };
+        let bytes = std::fs::metadata(path).map_err(read_error)?.len();
+        if bytes > MAX_EDGE_LIST_BYTES {
+            return Err(EdgeListError::TooLarge {
+                path: path.to_path_buf(),
+                bytes,
+                limit: MAX_EDGE_LIST_BYTES,
+            });
+        }
+        let bytes = std::fs::read(path).map_err(read_error)?;
         Self::parse(&bytes, path)
     }
 
-    /// Parses the edge list `text`; `path` only names the input in errors.
+    /// Parses the edge list `text`; `path` only names the input in errors. More than
+    /// [`MAX_EDGES`] edges are refused.
     ///
     /// # Runtime
     /// O(bytes) expected; no allocation per line, only the growth of the edge and id arrays and
     /// of the id map.
     pub fn parse(text: &[u8], path: &Path) -> Result<Self, EdgeListError> {
+        Self::parse_at_most(text, path, MAX_EDGES)
+    }
+
+    /// [`EdgeList::parse`] with at most `max_edges` edges (self-loops, which are dropped, do not
+    /// count).
+    pub fn parse_at_most(
+        text: &[u8],
+        path: &Path,
+        max_edges: usize,
+    ) -> Result<Self, EdgeListError> {
         let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
         let mut list = EdgeList::default();
         // PERF: one pass over the bytes sizes the edge arrays, so they never reallocate.
         let lines = text.iter().filter(|&&b| b == b'\n').count() + 1;
-        list.src.reserve(lines);
-        list.dst.reserve(lines);
+        list.src.reserve(lines.min(max_edges));
+        list.dst.reserve(lines.min(max_edges));
         let mut index: HashMap<u64, u32, BuildHasherDefault<IdHasher>> = HashMap::default();
         for (i, raw) in text.split(|&b| b == b'\n').enumerate() {
             let line = i + 1;
@@ -271,6 +325,13 @@ impl EdgeList {
             if a == b {
                 list.self_loops += 1;
             } else {
+                if list.src.len() == max_edges {
+                    return Err(EdgeListError::TooManyEdges {
+                        path: path.to_path_buf(),
+                        line,
+                        limit: max_edges,
+                    });
+                }
                 list.src.push(a);
                 list.dst.push(b);
             }
@@ -399,6 +460,15 @@ mod tests {
             message("1 2\n7"),
             "g.txt:2:2: expected a second vertex id, found end of line"
         );
+    }
+
+    #[test]
+    fn more_edges_than_the_limit_name_the_first_line_over() {
+        let text = b"1 2\n3 3\n2 3\n# c\n3 4\n";
+        let list = EdgeList::parse_at_most(text, Path::new("g.txt"), 2).map_err(|e| e.to_string());
+        assert_eq!(list.unwrap_err(), "g.txt:5: more than 2 edges");
+        let list = EdgeList::parse_at_most(text, Path::new("g.txt"), 3).unwrap();
+        assert_eq!((list.edge_count(), list.self_loops), (3, 1));
     }
 
     #[test]

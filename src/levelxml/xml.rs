@@ -87,7 +87,11 @@ fn element(text: &str, start: usize, e: &BytesStart<'_>) -> Result<Element, Synt
 fn add_text(stack: &mut [Element], at: usize, s: &str, stray: &mut Option<(usize, String)>) {
     match stack.last_mut() {
         Some(e) => {
-            if e.text.trim().is_empty() && !s.trim().is_empty() {
+            // NOTE: `text_start` moves off `start` with the first non-blank text (text always
+            // follows its start tag), so this tests "no text yet" without scanning `e.text`,
+            // which for `<graph>` grows by a line break per child: a scan per child made a
+            // level of n vertices cost O(n^2).
+            if e.text_start == e.start && !s.trim().is_empty() {
                 e.text_start = at + (s.len() - s.trim_start().len());
             }
             e.text.push_str(s);

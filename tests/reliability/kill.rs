@@ -1,0 +1,96 @@
+//! `SIGKILL` in the middle of `warren generate`: the archive already under the output name
+//! stays byte for byte what it was, no partial file takes its name, and the one temporary file
+//! a killed run leaves (`FILE.tmp`) is reused by the next run instead of piling up.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use warren::archive::Archive;
+
+use crate::common::{SMALL, TempDir, assert_succeeded, generate, warren, warren_bin};
+
+/// Seed of the kill delays (the test is the same every run).
+const SEED: u64 = 0x5EED_0019;
+/// Runs started and killed.
+const KILLS: usize = 20;
+
+/// splitmix64: the next value of `state`.
+fn next(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Starts a run far too long to finish (a million levels, a record batch every 64) onto `out`.
+fn start_long_run(out: &Path) -> std::process::Child {
+    Command::new(warren_bin())
+        .args(["generate", "maze", "--count", "1000000", "--seed", "2"])
+        .args(["--chunk-size", "64", "--quiet", "--out"])
+        .arg(out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn warren")
+}
+
+#[test]
+fn killed_runs_leave_the_previous_archive_whole() {
+    let dir = TempDir::new("kill");
+    let out = dir.join("levels.arrow");
+    let mut args = vec!["--count", "200", "--seed", "1", "--chunk-size", "32"];
+    args.extend(SMALL);
+    generate(&out, &args);
+    let before = std::fs::read(&out).unwrap();
+    let levels = Archive::open(&out).unwrap().batch_count();
+
+    let mut state = SEED;
+    let mut killed_after_temp = 0;
+    for round in 0..KILLS {
+        let mut child = start_long_run(&out);
+        // Between 30 and 630 ms: from before the temporary file exists to batches streaming.
+        let delay = 30 + next(&mut state) % 600;
+        std::thread::sleep(Duration::from_millis(delay));
+        let running = child.try_wait().unwrap().is_none();
+        child.kill().expect("SIGKILL warren");
+        child.wait().unwrap();
+        assert!(running, "round {round}: the long run ended within {delay} ms");
+
+        let now = std::fs::read(&out).unwrap_or_else(|e| panic!("round {round}: {e}"));
+        assert!(now == before, "round {round}: {} changed", out.display());
+        let archive = Archive::open(&out).unwrap();
+        assert_eq!(archive.batch_count(), levels, "round {round}");
+        let left = names(dir.path());
+        assert!(
+            left == ["levels.arrow"] || left == ["levels.arrow", "levels.arrow.tmp"],
+            "round {round}: the folder holds {left:?}"
+        );
+        killed_after_temp += usize::from(left.len() == 2);
+    }
+    assert!(
+        killed_after_temp > 0,
+        "no run was killed while writing its temporary file"
+    );
+    let verify = warren(["verify".as_ref(), out.as_os_str()]);
+    assert_succeeded(&verify, "verify after the kills");
+
+    // The next run to finish takes the name and leaves no temporary file behind.
+    let mut args = vec!["--count", "50", "--seed", "3"];
+    args.extend(SMALL);
+    generate(&out, &args);
+    assert_eq!(names(dir.path()), ["levels.arrow"]);
+    assert_ne!(std::fs::read(&out).unwrap(), before);
+    assert_succeeded(&warren(["verify".as_ref(), out.as_os_str()]), "verify");
+}
