@@ -20,4 +20,5 @@ mod merge_cli;
 mod python_package;
 mod python_reader;
 mod regions_cli;
+mod reliability;
 mod render_cli;
