@@ -17,7 +17,10 @@ fn a_maze_too_large_is_refused_before_generating() {
     let dir = TempDir::new("huge-maze");
     let out = dir.join("m.arrow");
     for (sets, named) in [
-        (["maze.width=65535", "maze.height=65535"], "maze.width = 65535"),
+        (
+            ["maze.width=65535", "maze.height=65535"],
+            "maze.width = 65535",
+        ),
         (["maze.width=4096", "maze.height=4096"], "4,194,304 rooms"),
     ] {
         let mut args = vec!["generate", "maze", "--count", "1", "--quiet"];

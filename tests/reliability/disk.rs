@@ -89,7 +89,10 @@ fn a_full_or_read_only_disk_is_one_line_and_leaves_no_file() {
     let before = std::fs::read(&out).unwrap();
     generate_fails(&out, "3000", &out, "No space left on device");
     assert_eq!(names(&fs.dir), ["levels.arrow"]);
-    assert!(std::fs::read(&out).unwrap() == before, "the old archive changed");
+    assert!(
+        std::fs::read(&out).unwrap() == before,
+        "the old archive changed"
+    );
 
     std::fs::remove_file(&out).unwrap();
     generate_fails(&out, "3000", &out, "No space left on device");
@@ -116,7 +119,11 @@ fn an_unusable_output_path_is_one_line_and_writes_nothing() {
     assert!(folder.is_dir());
 
     let fifo = dir.join("pipe.arrow");
-    if Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+    if Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
         generate_fails(&fifo, "3", &fifo, "not a regular file");
         use std::os::unix::fs::FileTypeExt;
         assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());

@@ -66,7 +66,10 @@ fn killed_runs_leave_the_previous_archive_whole() {
         let running = child.try_wait().unwrap().is_none();
         child.kill().expect("SIGKILL warren");
         child.wait().unwrap();
-        assert!(running, "round {round}: the long run ended within {delay} ms");
+        assert!(
+            running,
+            "round {round}: the long run ended within {delay} ms"
+        );
 
         let now = std::fs::read(&out).unwrap_or_else(|e| panic!("round {round}: {e}"));
         assert!(now == before, "round {round}: {} changed", out.display());

@@ -45,7 +45,10 @@ fn an_archive_cut_short_after_open_fails_cleanly() {
     for i in 0..archive.batch_count() {
         match archive.batch(i) {
             Ok(batch) => {
-                assert_eq!(indices(&batch), (32 * i as u64..32 * (i as u64 + 1)).collect::<Vec<_>>());
+                assert_eq!(
+                    indices(&batch),
+                    (32 * i as u64..32 * (i as u64 + 1)).collect::<Vec<_>>()
+                );
                 read += 1;
             }
             Err(e) => {
@@ -56,7 +59,10 @@ fn an_archive_cut_short_after_open_fails_cleanly() {
             }
         }
     }
-    assert!(read >= 3, "batches before the cut should still read: {read}");
+    assert!(
+        read >= 3,
+        "batches before the cut should still read: {read}"
+    );
     assert!(failed >= 3, "batches past the cut should fail: {failed}");
     // A batch read before the cut owns its bytes.
     assert_eq!(indices(&first), (0..32).collect::<Vec<_>>());
@@ -98,7 +104,11 @@ fn mapped_and_read_archives_decode_the_same_batches() {
     assert_eq!(read.batch_count(), mapped.batch_count());
     assert_eq!(read.file_len(), mapped.file_len());
     for i in 0..read.batch_count() {
-        assert_eq!(read.batch(i).unwrap(), mapped.batch(i).unwrap(), "batch {i}");
+        assert_eq!(
+            read.batch(i).unwrap(),
+            mapped.batch(i).unwrap(),
+            "batch {i}"
+        );
         mapped.release(i);
     }
     assert_eq!(read.footer_metadata(), mapped.footer_metadata());
