@@ -25,7 +25,7 @@ use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRu
 
 /// Cases per parser when `$WARREN_FUZZ_CASES` is unset: keeps every fuzz test together under a
 /// minute in a debug build.
-const DEFAULT_CASES: u32 = 300;
+const DEFAULT_CASES: u32 = 2000;
 
 /// Fixed seed of the CI runs.
 const SEED_1: u64 = 0x5EED_F022;
