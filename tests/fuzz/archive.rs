@@ -114,3 +114,30 @@ fn fuzz_archives() {
     ];
     fuzz("archive", seed_archives(), &tokens, check_archive);
 }
+
+/// Found by `fuzz_archives`: a record batch whose `grid` offsets buffer is 69 bytes long (past
+/// the 68 its 16 rows need, but not a whole number of `i32` offsets) made Arrow's decoder assert.
+#[test]
+fn damaged_buffer_length_is_an_error_not_a_panic() {
+    let mut bytes = seed_archives()[0].clone();
+    // The first batch's `grid` offsets: 17 `i32`s (68 bytes) at an 8-aligned body offset.
+    let length = 68i64.to_le_bytes();
+    let at = (8..bytes.len() - 8)
+        .step_by(8)
+        .find(|&i| {
+            bytes[i..i + 8] == length
+                && i64::from_le_bytes(bytes[i - 8..i].try_into().unwrap()) % 8 == 0
+        })
+        .expect("the first batch's grid offsets");
+    bytes[at..at + 8].copy_from_slice(&69i64.to_le_bytes());
+    let path = case_path();
+    std::fs::write(&path, &bytes).unwrap();
+    let archive = Archive::open(&path).unwrap();
+    let error = archive.batch_unchecked(0).unwrap_err().to_string();
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        error.starts_with(&path.display().to_string())
+            && error.contains("is 69 bytes, not a whole number of 4-byte values"),
+        "{error}"
+    );
+}
