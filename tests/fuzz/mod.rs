@@ -164,7 +164,7 @@ pub fn run_case(check: Check, input: Vec<u8>) -> Result<(), String> {
         let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| check(&input)));
         let _ = tx.send((outcome, started.elapsed()));
     });
-    let describe = || format!("input ({} bytes): {:?}", shown.len(), lossy(&shown));
+    let describe = || describe_input(&shown);
     match rx.recv_timeout(limit) {
         Ok((Ok(result), took)) => {
             let _ = worker.join();
@@ -186,8 +186,23 @@ pub fn run_case(check: Check, input: Vec<u8>) -> Result<(), String> {
     }
 }
 
+/// The input's length and head, and the file it was saved to (to replay with the parser).
+fn describe_input(input: &[u8]) -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let saved = std::env::temp_dir().join(format!(
+        "warren-fuzz-failure-{}-{n}.bin",
+        std::process::id()
+    ));
+    let saved = match std::fs::write(&saved, input) {
+        Ok(()) => format!(", saved to {}", saved.display()),
+        Err(_) => String::new(),
+    };
+    format!("input ({} bytes{saved}): {:?}", input.len(), lossy(input))
+}
+
 fn lossy(bytes: &[u8]) -> String {
-    const SHOWN: usize = 4000;
+    const SHOWN: usize = 600;
     let text = String::from_utf8_lossy(&bytes[..bytes.len().min(SHOWN)]).into_owned();
     if bytes.len() > SHOWN {
         format!("{text}... ({} more bytes)", bytes.len() - SHOWN)
