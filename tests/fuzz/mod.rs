@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 use proptest::sample::Index;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 
 /// Cases per parser when `$WARREN_FUZZ_CASES` is unset: keeps every fuzz test together under a
 /// minute in a debug build.
@@ -186,19 +186,22 @@ pub fn run_case(check: Check, input: Vec<u8>) -> Result<(), String> {
     }
 }
 
-/// The input's length and head, and the file it was saved to (to replay with the parser).
+/// The input's length and head.
 fn describe_input(input: &[u8]) -> String {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let saved = std::env::temp_dir().join(format!(
-        "warren-fuzz-failure-{}-{n}.bin",
+    format!("input ({} bytes): {:?}", input.len(), lossy(input))
+}
+
+/// Saves the minimal failing input of `parser` where the failure message can name it.
+fn save_failure(parser: &str, input: &[u8]) -> String {
+    let name: String = parser.chars().filter(char::is_ascii_alphanumeric).collect();
+    let path = std::env::temp_dir().join(format!(
+        "warren-fuzz-failure-{name}-{}.bin",
         std::process::id()
     ));
-    let saved = match std::fs::write(&saved, input) {
-        Ok(()) => format!(", saved to {}", saved.display()),
-        Err(_) => String::new(),
-    };
-    format!("input ({} bytes{saved}): {:?}", input.len(), lossy(input))
+    match std::fs::write(&path, input) {
+        Ok(()) => format!("minimal failing input saved to {}", path.display()),
+        Err(e) => format!("minimal failing input not saved ({}: {e})", path.display()),
+    }
 }
 
 fn lossy(bytes: &[u8]) -> String {
@@ -225,13 +228,16 @@ pub fn fuzz(parser: &str, seeds: &[Vec<u8>], tokens: &[&str], check: Check) {
     let strategy = (0..seeds.len(), prop::collection::vec(mutation(), 1..=4));
     let started = Instant::now();
     let count = std::cell::Cell::new(0u64);
-    let result = runner().run(&strategy, |(seed, mutations)| {
+    let mutant = |seed: usize, mutations: &[Mutation]| {
         let mut input = seeds[seed].clone();
-        for m in &mutations {
+        for m in mutations {
             m.apply(&mut input, seeds, tokens);
         }
+        input
+    };
+    let result = runner().run(&strategy, |(seed, mutations)| {
         count.set(count.get() + 1);
-        run_case(check, input).map_err(TestCaseError::fail)
+        run_case(check, mutant(seed, &mutations)).map_err(TestCaseError::fail)
     });
     let (count, took) = (count.get(), started.elapsed());
     eprintln!(
@@ -239,8 +245,16 @@ pub fn fuzz(parser: &str, seeds: &[Vec<u8>], tokens: &[&str], check: Check) {
         took.as_secs_f64(),
         count as f64 / took.as_secs_f64().max(1e-9)
     );
-    if let Err(e) = result {
-        panic!("fuzz {parser}: {e}");
+    match result {
+        Ok(()) => {}
+        Err(TestError::Fail(reason, (seed, mutations))) => {
+            let saved = save_failure(parser, &mutant(seed, &mutations));
+            panic!(
+                "fuzz {parser}: {reason}\nminimal failing input: seed input {seed}, \
+                 mutations {mutations:?}\n{saved}"
+            );
+        }
+        Err(e) => panic!("fuzz {parser}: {e}"),
     }
 }
 
