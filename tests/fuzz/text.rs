@@ -393,7 +393,7 @@ fn check_profile(bytes: &[u8]) -> Result<(), String> {
         Err(e @ ProfileError::Parse { .. }) => {
             let shown = e.to_string();
             if shown.starts_with(PROFILE_FILE) {
-                Ok(())
+                expect_line_col("profile", &shown, PROFILE_FILE)
             } else {
                 Err(format!("profile: error without the file: {shown}"))
             }
@@ -401,10 +401,10 @@ fn check_profile(bytes: &[u8]) -> Result<(), String> {
         // Rule files and table folders the profile names report their own files.
         Err(e @ (ProfileError::Rules(_) | ProfileError::Table(_))) => {
             let shown = e.to_string();
-            if shown.contains(':') {
-                Ok(())
+            if shown.starts_with(PROFILE_FILE) {
+                expect_line_col("profile", &shown, PROFILE_FILE)
             } else {
-                Err(format!("profile: error without a file: {shown}"))
+                Err(format!("profile: error without the file: {shown}"))
             }
         }
         Err(e) => Err(format!("profile: error without the file and place: {e}")),
