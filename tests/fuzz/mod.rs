@@ -319,7 +319,8 @@ fn run_case_reports_panics_and_hangs() {
         panic!("boom")
     }
     fn hangs(_: &[u8]) -> Result<(), String> {
-        std::thread::sleep(Duration::from_secs(3));
+        let limit = env_number("WARREN_FUZZ_TIMEOUT_MS", 2000);
+        std::thread::sleep(Duration::from_millis(limit + 1000));
         Ok(())
     }
     let e = run_case(panics, b"xyz".to_vec()).unwrap_err();
