@@ -235,6 +235,7 @@ impl Profile {
         };
         let doc: ProfileDoc<toml::Spanned<String>> =
             toml::from_str(text).map_err(|e| at(e.span(), one_line(e.message())))?;
+        let kind_start = doc.kind.span().start;
         let kind_span = Some(doc.kind.span());
         // A profile takes only the section of its own kind.
         let kind = doc.kind.get_ref().clone();
@@ -259,8 +260,14 @@ impl Profile {
                     message: invalid.to_string(),
                 },
                 None if origin.is_empty() => ProfileError::Invalid(invalid),
+                // NOTE: a key left at its default (a rule between two keys) is placed at its
+                // section's header, or at the kind when the file has no such header.
                 None => ProfileError::Parse {
-                    origin: origin.to_string(),
+                    origin: format!(
+                        "{origin}:{}",
+                        locate_section(text, invalid.key)
+                            .unwrap_or_else(|| Pos::of(text, kind_start).to_string())
+                    ),
                     message: invalid.to_string(),
                 },
             },
@@ -389,6 +396,20 @@ fn locate_key(text: &str, key: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// `line:1` of the `[section]` header of dotted `key` in TOML `text`, if there is one.
+fn locate_section(text: &str, key: &str) -> Option<String> {
+    let (section, _) = key.split_once('.')?;
+    text.lines()
+        .position(|line| {
+            line.trim_start()
+                .strip_prefix('[')
+                .and_then(|h| h.split(']').next())
+                .map(str::trim)
+                == Some(section)
+        })
+        .map(|i| format!("{}:1", i + 1))
 }
 
 /// toml's messages span several lines (a source excerpt); keep them on one line.
@@ -564,5 +585,14 @@ mod tests {
         );
         let e = err("kind = \"maze\"\n[maze\n");
         assert!(e.starts_with("p.toml:2:"), "{e}");
+    }
+
+    /// Found by fuzzing: a range error about a key the file leaves at its default named the file
+    /// but no place in it.
+    #[test]
+    fn range_error_on_a_default_key_names_its_section() {
+        let text = "kind = \"grammar\"\n\n[grammar]\ntile_size = 5\n";
+        let e = Profile::from_toml(text, "p.toml").unwrap_err().to_string();
+        assert!(e.starts_with("p.toml:3:1: grammar.room_margin"), "{e}");
     }
 }

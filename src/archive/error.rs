@@ -190,6 +190,16 @@ pub enum MessageError {
     /// The row count is negative.
     #[error("negative row count")]
     NegativeRows,
+    /// A buffer's length is not a whole number of its column's values (Arrow would panic on it).
+    #[error("buffer {index} is {length} bytes, not a whole number of {width}-byte values")]
+    BufferLength {
+        /// The buffer's place in the message.
+        index: usize,
+        /// Its length.
+        length: i64,
+        /// The size of one of its values.
+        width: usize,
+    },
     /// A buffer lies outside the message body.
     #[error("buffer at {offset}+{length} lies outside the {body}-byte body")]
     BufferOutside {

@@ -24,7 +24,7 @@ use arrow_array::RecordBatch;
 use arrow_buffer::{Buffer, MutableBuffer};
 use arrow_ipc::reader::{FileDecoder, read_footer_length};
 use arrow_ipc::{Block, MessageHeader, MetadataVersion};
-use arrow_schema::SchemaRef;
+use arrow_schema::{DataType, Schema, SchemaRef};
 use memmap2::Mmap;
 
 use crate::archive::error::{ArchiveError, MessageError, MetaError};
@@ -487,10 +487,12 @@ impl Archive {
         meta_len: usize,
         body_len: usize,
     ) -> Result<RecordBatch, ArchiveError> {
-        check_message(data, meta_len, body_len).map_err(|error| ArchiveError::Message {
-            path: self.path.clone(),
-            batch: i,
-            error,
+        check_message(data, meta_len, body_len, &self.schema).map_err(|error| {
+            ArchiveError::Message {
+                path: self.path.clone(),
+                batch: i,
+                error,
+            }
         })?;
         // NOTE: the decoder reads only the block's lengths; `data` starts at the block.
         self.decoder
@@ -527,8 +529,14 @@ impl Archive {
 }
 
 /// Checks an encapsulated record-batch message before Arrow decodes it: the flatbuffer parses,
-/// it is a record batch, uncompressed, and every buffer lies inside the body.
-fn check_message(data: &[u8], meta_len: usize, body_len: usize) -> Result<(), MessageError> {
+/// it is a record batch, uncompressed, and every buffer lies inside the body and holds whole
+/// values of its column's type.
+fn check_message(
+    data: &[u8],
+    meta_len: usize,
+    body_len: usize,
+    schema: &Schema,
+) -> Result<(), MessageError> {
     let meta = &data[..meta_len];
     let fb = if meta[..4] == CONTINUATION {
         &meta[8..]
@@ -565,5 +573,53 @@ fn check_message(data: &[u8], meta_len: usize, body_len: usize) -> Result<(), Me
             });
         }
     }
+    check_buffer_widths(batch.buffers().iter().flatten().map(|b| b.length()), schema)
+}
+
+/// Checks that each buffer's length is a multiple of its values' size, as Arrow's decoder
+/// assumes (it asserts, panicking on a damaged length).
+fn check_buffer_widths(
+    lengths: impl Iterator<Item = i64>,
+    schema: &Schema,
+) -> Result<(), MessageError> {
+    let mut widths = Vec::new();
+    // NOTE: a type this does not know leaves the remaining buffers to Arrow's own checks.
+    let _ = schema
+        .fields()
+        .iter()
+        .all(|f| buffer_widths(f.data_type(), &mut widths));
+    for (index, (length, &width)) in lengths.zip(&widths).enumerate() {
+        if length % width as i64 != 0 {
+            return Err(MessageError::BufferLength {
+                index,
+                length,
+                width,
+            });
+        }
+    }
     Ok(())
+}
+
+/// Appends the value size of each IPC buffer of a column of type `dt` (1 for validity bitmaps
+/// and bytes), children after their parent, as the IPC format orders them; `false` for a type
+/// it does not know.
+fn buffer_widths(dt: &DataType, out: &mut Vec<usize>) -> bool {
+    match dt {
+        DataType::Boolean => out.extend([1, 1]),
+        DataType::Binary | DataType::Utf8 => out.extend([1, 4, 1]),
+        DataType::LargeBinary | DataType::LargeUtf8 => out.extend([1, 8, 1]),
+        DataType::List(child) => {
+            out.extend([1, 4]);
+            return buffer_widths(child.data_type(), out);
+        }
+        DataType::LargeList(child) => {
+            out.extend([1, 8]);
+            return buffer_widths(child.data_type(), out);
+        }
+        dt => match dt.primitive_width() {
+            Some(width) => out.extend([1, width]),
+            None => return false,
+        },
+    }
+    true
 }
