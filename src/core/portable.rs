@@ -75,15 +75,16 @@ const EXP_POLY: [f32; 6] = [
     8.333_452e-3,
     4.166_579_6e-2,
     1.666_666_5e-1,
-    5.000_000_1e-1,
+    // Cephes' 5.0000001201e-1, which is 0.5 in `f32`.
+    0.5,
 ];
 /// Cephes `tanhf` polynomial (odd part, in `x^2`), highest degree first.
 const TANH_POLY: [f32; 5] = [
     -5.704_988_7e-3,
-    2.063_908_9e-2,
+    2.063_909e-2,
     -5.373_971_6e-2,
     1.333_144_2e-1,
-    -3.333_328_2e-1,
+    -3.333_328e-1,
 ];
 
 /// Horner's rule with separate multiplies and adds (two roundings a step, on every target).
@@ -137,8 +138,8 @@ pub fn ln(x: f32) -> f32 {
     let t = if low { m + m - 1.0 } else { m - 1.0 };
     let z = t * t;
     let mut y = horner(&LN_POLY, t) * t * z;
-    y = y + LN2_LO * e;
-    y = y + -0.5 * z;
+    y += LN2_LO * e;
+    y += -0.5 * z;
     let r = t + y + LN2_HI * e;
     if x.is_nan() || x < 0.0 {
         f32::NAN
@@ -169,8 +170,8 @@ pub fn ln8(x: f32x8) -> f32x8 {
     let t = low.select(m + m - one, m - one);
     let z = t * t;
     let mut y = horner8(&LN_POLY, t) * t * z;
-    y = y + f32x8::splat(LN2_LO) * e;
-    y = y + f32x8::splat(-0.5) * z;
+    y += f32x8::splat(LN2_LO) * e;
+    y += f32x8::splat(-0.5) * z;
     let r = t + y + f32x8::splat(LN2_HI) * e;
     let r = x.simd_eq(f32x8::splat(f32::INFINITY)).select(x, r);
     let r = x.simd_eq(zero).select(f32x8::splat(f32::NEG_INFINITY), r);

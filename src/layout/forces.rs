@@ -279,8 +279,8 @@ fn chunk<const CUT: bool>(
     if let Some(live) = live {
         s = live.select(s, f32x8::splat(0.0));
     }
-    acc.0 = acc.0 + dx * s;
-    acc.1 = acc.1 + dy * s;
+    acc.0 += dx * s;
+    acc.1 += dy * s;
     (dx, dy, s)
 }
 
