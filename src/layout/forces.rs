@@ -255,8 +255,8 @@ pub fn repulsion_simd(
 /// so it made x86-64-v3, baseline x86-64 and aarch64 builds lay out levels differently. Plain
 /// IEEE multiplies and adds round the same on SSE2, AVX and NEON (see [`portable`]).
 ///
-/// PERF: this costs an instruction per product on FMA machines; the divider and square root
-/// are the bottleneck of a chunk, and the bench showed no measurable change.
+/// PERF: this costs an instruction per product on FMA machines, where the divider and square
+/// root rather than the adders bound a chunk.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn chunk<const CUT: bool>(
