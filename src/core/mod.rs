@@ -12,6 +12,7 @@ pub mod grid;
 pub mod hash;
 pub mod metrics;
 pub mod planar;
+pub mod portable;
 pub mod rng;
 pub mod sets;
 pub mod sliver;

@@ -353,7 +353,10 @@ pub fn place_chamber(
     if params.temperature <= 0.0 {
         return eligible().find(|p| p.score(params) == best).copied();
     }
-    let weight = |p: &Proposal| ((p.score(params) - best) / params.temperature).exp();
+    // NOTE: `portable::exp`, not libm's `f32::exp`, whose last bit depends on the libm and (in
+    // glibc) on the CPU it runs on; a weight one bit off can flip which proposal is drawn.
+    let weight =
+        |p: &Proposal| crate::core::portable::exp((p.score(params) - best) / params.temperature);
     let total: f32 = eligible().map(weight).sum();
     let mut pick = rng.unit_f32() * total;
     let mut last = None;

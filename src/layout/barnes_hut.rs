@@ -13,6 +13,7 @@
 use rayon::prelude::*;
 use wide::f32x8;
 
+use crate::core::portable;
 use crate::layout::LayoutParams;
 use crate::layout::forces::MIN_D2;
 
@@ -384,7 +385,9 @@ fn sum_lanes(
         ax += dx * s;
         ay += dy * s;
     }
-    (ax.reduce_add(), ay.reduce_add())
+    // NOTE: a fixed summation order on every target (`wide`'s `reduce_add` adds the lanes in one
+    // order in AVX builds and another in SSE builds), see `core::portable`.
+    (portable::sum8(ax), portable::sum8(ay))
 }
 
 /// Moves the ids satisfying `left` to the front; returns how many there are.

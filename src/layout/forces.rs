@@ -9,6 +9,7 @@
 use rayon::prelude::*;
 use wide::f32x8;
 
+use crate::core::portable;
 use crate::layout::{LayoutGraph, LayoutParams, Spring};
 
 /// Squared distance below which two vertices count as this close (no division by zero; two
@@ -16,22 +17,28 @@ use crate::layout::{LayoutGraph, LayoutParams, Spring};
 pub const MIN_D2: f32 = 1e-12;
 
 /// The spring law's value at `ratio = d / L` (positive pulls the ends together).
+///
+/// NOTE: `ln` and `tanh` are [`portable`]'s, not libm's: the same bits on every CPU, and bit for
+/// bit the lanes of [`spring_law8`].
 #[inline]
 pub fn spring_law(spring: Spring, ratio: f32) -> f32 {
     match spring {
-        Spring::Log => ratio.max(1e-6).ln(),
-        Spring::Sigmoid => (2.0 * (ratio - 1.0)).tanh(),
+        Spring::Log => portable::ln(ratio.max(1e-6)),
+        Spring::Sigmoid => portable::tanh(2.0 * (ratio - 1.0)),
         Spring::Linear => ratio - 1.0,
     }
 }
 
-/// The spring law on eight ratios at once (`wide`'s polynomial `ln` and `tanh`: the same
-/// numbers on every machine, within 1e-6 of the scalar law).
+/// The spring law on eight ratios at once, each lane bit for bit [`spring_law`] of it.
+///
+/// NOTE: [`portable`]'s `ln8` and `tanh8`, not `wide`'s: those are built on `mul_add`, fused
+/// only in FMA builds, so their last bits differed between x86-64-v3, baseline x86-64 and
+/// aarch64 builds, and with them the layout of every level.
 #[inline]
 fn spring_law8(spring: Spring, ratio: f32x8) -> f32x8 {
     match spring {
-        Spring::Log => ratio.max(f32x8::splat(1e-6)).ln(),
-        Spring::Sigmoid => (f32x8::splat(2.0) * (ratio - f32x8::splat(1.0))).tanh(),
+        Spring::Log => portable::ln8(ratio.max(f32x8::splat(1e-6))),
+        Spring::Sigmoid => portable::tanh8(f32x8::splat(2.0) * (ratio - f32x8::splat(1.0))),
         Spring::Linear => ratio - f32x8::splat(1.0),
     }
 }
@@ -243,9 +250,13 @@ pub fn repulsion_simd(
 /// (the partners get its opposite). `live` masks lanes (partners at or before `i`); `CUT`
 /// applies the cutoff.
 ///
-/// PERF: multiply-adds wherever a product is summed (the squared distance, both accumulations,
-/// the partners' update in the caller): after the divider, the floating-point pipes are the
-/// limit, and every operation saved there shows.
+/// NOTE: separate multiplies and adds, never `mul_add`, here and in the partners' update in the
+/// caller: `wide`'s `mul_add` is one fused rounding in FMA builds and two roundings elsewhere,
+/// so it made x86-64-v3, baseline x86-64 and aarch64 builds lay out levels differently. Plain
+/// IEEE multiplies and adds round the same on SSE2, AVX and NEON (see [`portable`]).
+///
+/// PERF: this costs an instruction per product on FMA machines, where the divider and square
+/// root rather than the adders bound a chunk.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn chunk<const CUT: bool>(
@@ -260,7 +271,7 @@ fn chunk<const CUT: bool>(
 ) -> (f32x8, f32x8, f32x8) {
     let (dx, dy) = (xi - xj, yi - yj);
     // `fast_max`: positions are finite, so the NaN handling of `max` is not needed.
-    let d2 = dy.mul_add(dy, dx * dx).fast_max(f32x8::splat(MIN_D2));
+    let d2 = (dx * dx + dy * dy).fast_max(f32x8::splat(MIN_D2));
     let mut s = kv / (d2 * d2.sqrt());
     if CUT {
         s = d2.simd_le(cutv).select(s, f32x8::splat(0.0));
@@ -268,8 +279,8 @@ fn chunk<const CUT: bool>(
     if let Some(live) = live {
         s = live.select(s, f32x8::splat(0.0));
     }
-    acc.0 = dx.mul_add(s, acc.0);
-    acc.1 = dy.mul_add(s, acc.1);
+    acc.0 += dx * s;
+    acc.1 += dy * s;
     (dx, dy, s)
 }
 
@@ -318,10 +329,7 @@ fn pairs_once<const CUT: bool>(
         while j < whole {
             let (dx, dy, s) =
                 chunk::<CUT>(xi, yi, load(x, j), load(y, j), None, kv, cutv, &mut acc);
-            let (fxj, fyj) = (
-                dx.mul_neg_add(s, load(fx, j)),
-                dy.mul_neg_add(s, load(fy, j)),
-            );
+            let (fxj, fyj) = (load(fx, j) - dx * s, load(fy, j) - dy * s);
             store(fx, j, fxj);
             store(fy, j, fyj);
             j += 8;
@@ -454,9 +462,11 @@ fn sum_lanes8(v: &[f32x8; 8]) -> f32x8 {
             cast(std::arch::x86_64::_mm256_add_ps(lo, hi))
         }
     }
+    // NOTE: `portable::sum8` adds in the tree order of the `hadd`s above, so both paths give
+    // the same bits (`wide`'s `reduce_add` does not: its AVX and SSE orders differ).
     #[cfg(not(target_feature = "avx"))]
     {
-        f32x8::new(v.map(|l| l.reduce_add()))
+        f32x8::new(v.map(portable::sum8))
     }
 }
 
@@ -479,7 +489,9 @@ fn push_from_all(x: &[f32], y: &[f32], i: usize, k: f32, cut2: f32) -> (f32, f32
         ax += dx * s;
         ay += dy * s;
     }
-    let (mut sx, mut sy) = (ax.reduce_add(), ay.reduce_add());
+    // NOTE: a fixed summation order on every target (`wide`'s `reduce_add` differs between AVX
+    // and SSE builds).
+    let (mut sx, mut sy) = (portable::sum8(ax), portable::sum8(ay));
     for j in whole..n {
         let (dx, dy) = (x[i] - x[j], y[i] - y[j]);
         let d2 = (dx * dx + dy * dy).max(MIN_D2);
