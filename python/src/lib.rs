@@ -215,6 +215,7 @@ impl Run {
             start,
             chunk_size,
             progress: false,
+            selection: None,
         };
         let (schema, rx, handle) = py
             .detach(|| {
@@ -423,7 +424,7 @@ impl GeneratorTask for Verify<'_> {
         let (mut levels, mut count, mut shown) = (0, 0, Vec::new());
         let mut previous: Option<u64> = None;
         for batch in self.batches {
-            let check = check_levels(generator, batch, self.seed, self.regenerate, self.show)
+            let check = check_levels(generator, batch, self.seed, self.regenerate, self.show, None)
                 .map_err(|e| e.to_string())?;
             if check.rows > 0 {
                 if let Some(p) = previous.filter(|&p| check.first <= p) {

@@ -55,6 +55,12 @@ pub const META_SHARD: &str = "warren.shard";
 pub const FOOTER_LEVELS: &str = "warren.levels";
 /// Footer metadata: failed seeds, as a JSON object reason -> count.
 pub const FOOTER_FAILURES: &str = "warren.failures";
+/// Schema metadata: the run's selection (`--unique`, `--where`), as a JSON object
+/// `{"unique":B,"where":"EXPR"|null,"max_tries":N}` ([`SelectionMeta`]); absent without one.
+pub const META_SELECTION: &str = "warren.selection";
+/// Footer metadata: with a selection, the indices the run looked at and the levels it left
+/// out there, as a JSON object `{"start":S,"end":E,"duplicates":D,"filtered":F}` ([`Scanned`]).
+pub const FOOTER_SCANNED: &str = "warren.scanned";
 /// Footer metadata: one CRC-32 per record batch, as a JSON array of numbers.
 pub const FOOTER_BATCH_CRC32: &str = "warren.batch_crc32";
 
@@ -80,6 +86,43 @@ pub struct RunMeta {
     pub shard: Option<ShardMeta>,
     /// The files the profile names, path -> contents (empty when it names none).
     pub files: Files,
+    /// The run's selection, if it had one.
+    pub selection: Option<SelectionMeta>,
+}
+
+/// A run's selection as its metadata records it ([`META_SELECTION`]).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SelectionMeta {
+    /// Only the first level of each `layout_hash` was kept.
+    pub unique: bool,
+    /// The `--where` filter every level passed.
+    #[serde(rename = "where")]
+    pub filter: Option<String>,
+    /// Indices a whole run could try.
+    pub max_tries: u64,
+}
+
+/// What a run with a selection looked at ([`FOOTER_SCANNED`]): the indices `start..end`, each
+/// one a level written, a failed seed, a duplicate or a level filtered out.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scanned {
+    /// The first index looked at.
+    pub start: u64,
+    /// One past the last index accounted for.
+    pub end: u64,
+    /// Levels left out because an earlier level had their `layout_hash`.
+    pub duplicates: u64,
+    /// Levels the filter left out.
+    pub filtered: u64,
+}
+
+impl Scanned {
+    /// The indices looked at.
+    pub fn range(&self) -> std::ops::Range<u64> {
+        self.start..self.end
+    }
 }
 
 /// What an archive's footer counts.
@@ -89,6 +132,8 @@ pub struct RunFooter {
     pub levels: u64,
     /// Failed seeds by reason (`warren.failures`).
     pub failures: BTreeMap<String, u64>,
+    /// With a selection, what the run looked at (`warren.scanned`).
+    pub scanned: Option<Scanned>,
 }
 
 /// `value` as JSON.
@@ -194,7 +239,13 @@ impl RunMeta {
             rules: generator.rule_names(),
             shard: None,
             files: Files::new(),
+            selection: None,
         }
+    }
+
+    /// The same metadata with the selection `selection`.
+    pub fn with_selection(self, selection: Option<SelectionMeta>) -> Self {
+        Self { selection, ..self }
     }
 
     /// The same metadata with the shard record `shard`.
@@ -228,6 +279,9 @@ impl RunMeta {
         }
         if !self.files.is_empty() {
             metadata.insert(META_FILES, to_json(&self.files));
+        }
+        if let Some(selection) = &self.selection {
+            metadata.insert(META_SELECTION, to_json(selection));
         }
         metadata
             .into_iter()
@@ -273,6 +327,10 @@ impl RunMeta {
                 .map(|text| from_json(META_FILES, text, "a JSON object of file contents"))
                 .transpose()?
                 .unwrap_or_default(),
+            selection: metadata
+                .get(META_SELECTION)
+                .map(|text| from_json(META_SELECTION, text, "a JSON selection record"))
+                .transpose()?,
         })
     }
 
@@ -296,10 +354,14 @@ impl RunMeta {
 impl RunFooter {
     /// The footer metadata: level count and failure histogram.
     pub fn to_metadata(&self) -> Vec<(String, String)> {
-        vec![
+        let mut metadata = vec![
             (FOOTER_LEVELS.to_string(), self.levels.to_string()),
             (FOOTER_FAILURES.to_string(), to_json(&self.failures)),
-        ]
+        ];
+        if let Some(scanned) = &self.scanned {
+            metadata.push((FOOTER_SCANNED.to_string(), to_json(scanned)));
+        }
+        metadata
     }
 
     /// Reads footer `metadata` back.
@@ -321,6 +383,10 @@ impl RunFooter {
                 required(metadata.get(FOOTER_FAILURES), FOOTER_FAILURES)?,
                 "a JSON object of counts",
             )?,
+            scanned: metadata
+                .get(FOOTER_SCANNED)
+                .map(|text| from_json(FOOTER_SCANNED, text, "a JSON scan record"))
+                .transpose()?,
         })
     }
 

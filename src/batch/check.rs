@@ -5,6 +5,7 @@
 use arrow_array::RecordBatch;
 
 use crate::archive::{ArchiveColumns, BatchView, ColumnError};
+use crate::batch::Filter;
 use crate::core::generator::{Generator, LevelRecord};
 use crate::core::rng::mix;
 
@@ -24,9 +25,9 @@ pub struct BatchCheck {
 }
 
 /// Checks every level of `batch` (made by `generator` from `master_seed`): ascending indices,
-/// seeds, the generator's invariants and, with `regenerate`, a fresh generation of each seed
-/// (only meaningful when this build of warren made the levels); describes at most `show`
-/// violations.
+/// seeds, the generator's invariants, the run's `--where` `filter` if it had one and, with
+/// `regenerate`, a fresh generation of each seed (only meaningful when this build of warren
+/// made the levels); describes at most `show` violations.
 ///
 /// # Errors
 /// A batch whose columns are not the generator's (the error names the column).
@@ -36,6 +37,7 @@ pub fn check_levels<G: Generator>(
     master_seed: u64,
     regenerate: bool,
     show: usize,
+    filter: Option<&Filter>,
 ) -> Result<BatchCheck, ColumnError> {
     let columns = ArchiveColumns::from(generator.columns());
     let view = BatchView::new(batch, &columns)?;
@@ -62,6 +64,11 @@ pub fn check_levels<G: Generator>(
         }
         if problem.is_none() {
             problem = generator.verify(&record).err().map(|v| v.to_string());
+        }
+        if problem.is_none()
+            && let Some(f) = filter.filter(|f| !f.passes(record.level.metrics))
+        {
+            problem = Some(format!("does not pass the run's --where {:?}", f.text()));
         }
         // The invariants first (they say what is wrong), then the content hash, which any
         // change to a stored column breaks.

@@ -4,7 +4,7 @@
 //! so memory stays flat however large `--count` is, and the content of level `i` depends only on
 //! (profile, master seed, `i`), never on threads, chunking or shards.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -15,8 +15,10 @@ use std::time::Instant;
 use arrow_array::RecordBatch;
 use arrow_schema::{ArrowError, Schema, SchemaRef};
 
-use crate::archive::{ArchiveError, ArchiveWriter, ChunkBuilder, RunFooter};
+use crate::archive::{ArchiveError, ArchiveWriter, ChunkBuilder, RunFooter, Scanned, SelectionMeta};
+use crate::batch::filter::Filter;
 use crate::batch::progress::Progress;
+use crate::batch::select::{Keeper, Skip};
 use crate::batch::shard::Shard;
 use crate::core::generator::Generator;
 use crate::core::rng::mix;
@@ -49,6 +51,41 @@ pub struct BatchOptions {
     pub chunk_size: usize,
     /// Show a progress bar (only drawn when stderr is a terminal).
     pub progress: bool,
+    /// Keep only unique or filtered levels (`--unique`, `--where`); `None` keeps every level
+    /// that generates.
+    pub selection: Option<Selection>,
+}
+
+/// Which levels a run keeps (`--unique`, `--where`), and how far it may look for them.
+///
+/// A run with a selection walks the indices from its start in order and keeps a level when it
+/// generates, passes the filter and (with `unique`) its `layout_hash` is not that of a level
+/// kept before it. A whole run (shard 0 of 1) goes on past `count` indices until it has kept
+/// `count` levels, or fails after `max_tries` indices; a shard of several walks exactly its
+/// own index range, keeps what passes there, and `warren merge` applies the rule across the
+/// shards and makes the rest, so the merged archive equals the unsharded run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Selection {
+    /// Keep the first level of every `layout_hash` only.
+    pub unique: bool,
+    /// Keep only levels whose metrics pass this filter.
+    pub filter: Option<Filter>,
+    /// Indices a whole run may try before it gives up.
+    pub max_tries: u64,
+    /// With `unique`: the hashes of levels kept before this run's first index (by the shards
+    /// `warren merge` joins before it makes the rest of their run), left out as duplicates.
+    pub earlier: Option<Arc<HashSet<u64>>>,
+}
+
+impl Selection {
+    /// The selection as the archive's metadata records it.
+    pub fn to_meta(&self) -> SelectionMeta {
+        SelectionMeta {
+            unique: self.unique,
+            filter: self.filter.as_ref().map(|f| f.text().to_string()),
+            max_tries: self.max_tries,
+        }
+    }
 }
 
 impl Default for BatchOptions {
@@ -61,6 +98,7 @@ impl Default for BatchOptions {
             start: 0,
             chunk_size: 2048,
             progress: false,
+            selection: None,
         }
     }
 }
@@ -74,6 +112,8 @@ pub struct BatchSummary {
     pub failures: u64,
     /// Failures by reason.
     pub failure_reasons: BTreeMap<String, u64>,
+    /// With a selection: the indices looked at, and the levels left out there.
+    pub scanned: Option<Scanned>,
     /// Wall-clock seconds, archive included.
     pub seconds: f64,
     /// Final archive size in bytes.
@@ -117,6 +157,26 @@ pub enum BatchError {
     /// The consumer of the batches stopped the run (it was dropped or interrupted).
     #[error("stopped: {0}")]
     Stopped(String),
+    /// A selection kept too few levels within `max_tries` indices.
+    #[error(
+        "kept {kept} of the {wanted} levels asked for after trying {tried} seeds \
+         ({failed} failed, {filtered} filtered out, {duplicates} duplicates); loosen the \
+         selection or raise --max-tries"
+    )]
+    Exhausted {
+        /// Levels kept.
+        kept: u64,
+        /// Levels asked for.
+        wanted: u64,
+        /// Indices tried.
+        tried: u64,
+        /// Seeds that failed to generate.
+        failed: u64,
+        /// Levels the filter left out.
+        filtered: u64,
+        /// Levels left out as duplicates.
+        duplicates: u64,
+    },
 }
 
 /// Where a run's record batches go, in index order: an archive file ([`ArchiveWriter`]), or
@@ -143,7 +203,8 @@ impl BatchSink for ArchiveWriter {
 struct Chunk {
     number: u64,
     batches: Result<Vec<RecordBatch>, BatchError>,
-    failures: HashMap<&'static str, u64>,
+    /// The levels not in `batches`, in index order.
+    skipped: Vec<(u64, Skip)>,
 }
 
 /// Variable-length bytes (grids, list values) after which a chunk starts a new record batch:
@@ -151,21 +212,25 @@ struct Chunk {
 /// (the largest allowed maze grid is 17 MB).
 const MAX_BATCH_BYTES: usize = 1 << 30;
 
-/// Generates the levels `levels` into record batches.
+/// Generates the levels `levels` into record batches, leaving out (into `skipped`) the seeds
+/// that fail and the levels `filter` does not pass.
 fn build_chunk<G: Generator>(
     generator: &G,
     scratch: &mut G::Scratch,
     builder: &mut ChunkBuilder,
-    master_seed: u64,
+    (master_seed, filter): (u64, Option<&Filter>),
     levels: Range<u64>,
-    failures: &mut HashMap<&'static str, u64>,
+    skipped: &mut Vec<(u64, Skip)>,
 ) -> Result<Vec<RecordBatch>, ArrowError> {
     let mut batches = Vec::with_capacity(1);
     for index in levels {
         let seed = mix(master_seed, index);
         match generator.generate(seed, scratch) {
-            Ok(level) => builder.push(index, seed, &level),
-            Err(e) => *failures.entry(e.reason).or_insert(0) += 1,
+            Ok(level) if filter.is_none_or(|f| f.passes(level.metrics)) => {
+                builder.push(index, seed, &level);
+            }
+            Ok(_) => skipped.push((index, Skip::Filtered)),
+            Err(e) => skipped.push((index, Skip::Failed(e.reason))),
         }
         if builder.variable_bytes() >= MAX_BATCH_BYTES {
             batches.push(builder.finish()?);
@@ -222,10 +287,14 @@ struct Chunking {
 }
 
 impl Chunking {
-    /// The chunks of the run `opts` describes.
+    /// The chunks of the run `opts` describes: its shard's index range, or for a whole run
+    /// with a selection every index it may try.
     fn new(opts: &BatchOptions) -> Self {
         let range = opts.shard.range(opts.count);
-        let range = opts.start + range.start..opts.start + range.end;
+        let mut range = opts.start + range.start..opts.start + range.end;
+        if let Some(selection) = opts.selection.as_ref().filter(|_| opts.shard.count == 1) {
+            range.end = range.start.saturating_add(selection.max_tries);
+        }
         let size = opts.chunk_size.max(1) as u64;
         let count = (range.end - range.start).div_ceil(size);
         Self { range, size, count }
@@ -276,6 +345,7 @@ struct Workers<'a, G> {
     generator: &'a G,
     schema: &'a SchemaRef,
     seed: u64,
+    filter: Option<&'a Filter>,
     chunking: &'a Chunking,
     threads: usize,
 }
@@ -313,16 +383,16 @@ impl<G: Generator> Workers<'_, G> {
     /// it becomes the chunk's error, which stops the run.
     fn build(&self, scratch: &mut G::Scratch, builder: &mut ChunkBuilder, number: u64) -> Chunk {
         let levels = self.chunking.chunk(number);
-        let mut failures = HashMap::new();
+        let mut skipped = Vec::new();
         let built = catch_unwind(AssertUnwindSafe(|| {
             let levels = levels.clone();
             build_chunk(
                 self.generator,
                 scratch,
                 builder,
-                self.seed,
+                (self.seed, self.filter),
                 levels,
-                &mut failures,
+                &mut skipped,
             )
         }));
         let batches = match built {
@@ -336,7 +406,7 @@ impl<G: Generator> Workers<'_, G> {
         Chunk {
             number,
             batches,
-            failures,
+            skipped,
         }
     }
 }
@@ -354,12 +424,13 @@ fn worker_pool(threads: usize) -> Result<rayon::ThreadPool, BatchError> {
 }
 
 /// The run's two sides: `workers` build chunks on `pool` (from a thread of their own) while this
-/// thread writes them into `writer` in index order, counting into `summary` and `progress`.
+/// thread writes them into `writer` in index order, keeping and counting rows with `keeper`
+/// and reporting to `progress`.
 fn generate_in_order<G: Generator, S: BatchSink>(
     workers: &Workers<'_, G>,
     pool: &rayon::ThreadPool,
     writer: &mut S,
-    summary: &mut BatchSummary,
+    keeper: &mut Keeper,
     progress: &Progress,
 ) -> Result<(), BatchError> {
     let shared = Shared {
@@ -371,11 +442,14 @@ fn generate_in_order<G: Generator, S: BatchSink>(
     std::thread::scope(|scope| {
         let shared = &shared;
         scope.spawn(move || workers.run(pool, shared, tx));
-        let outcome = write_in_order(rx.iter(), writer, summary, &shared.window, |number| {
-            let levels = workers.chunking.chunk(number);
-            progress.advance(levels.end - levels.start)
-        });
-        if outcome.is_err() {
+        let ordered = Ordered {
+            chunking: workers.chunking,
+            window: &shared.window,
+            progress,
+        };
+        let outcome = ordered.write(rx.iter(), writer, keeper);
+        // Stop the workers: the run failed, or a selection has kept all it needs.
+        if outcome.is_err() || keeper.done {
             shared.abort();
             drop(rx);
         }
@@ -385,6 +459,10 @@ fn generate_in_order<G: Generator, S: BatchSink>(
 
 /// Generates this shard's levels of the run into `writer` (an archive, or any [`BatchSink`])
 /// and finishes it with `footer` metadata plus the level and failure counts ([`RunFooter`]).
+///
+/// # Errors
+/// The archive or a chunk failed, a level panicked, or a selection did not keep `count` levels
+/// within its `max_tries` ([`BatchError::Exhausted`]; nothing is finished then).
 pub fn run<G: Generator, S: BatchSink>(
     generator: &G,
     schema: Arc<Schema>,
@@ -396,62 +474,98 @@ pub fn run<G: Generator, S: BatchSink>(
     let chunking = Chunking::new(opts);
     let threads = resolve_threads(opts.threads);
     let pool = worker_pool(threads)?;
+    let selection = opts.selection.as_ref();
+    let whole = opts.shard.count == 1;
     let workers = Workers {
         generator,
         schema: &schema,
         seed: opts.seed,
+        filter: selection.and_then(|s| s.filter.as_ref()),
         chunking: &chunking,
         threads,
     };
-    let progress = Progress::new(chunking.levels(), opts.progress);
-    let mut summary = BatchSummary::default();
-    let outcome = generate_in_order(&workers, &pool, &mut writer, &mut summary, &progress);
+    let target = (whole && selection.is_some()).then_some(opts.count);
+    let seen = selection.filter(|s| s.unique).map(|s| {
+        s.earlier
+            .as_deref()
+            .cloned()
+            .unwrap_or_default()
+    });
+    let mut keeper = Keeper::new(chunking.range.start, seen, target, selection.is_some());
+    let progress = Progress::new(target.unwrap_or_else(|| chunking.levels()), opts.progress);
+    let outcome = generate_in_order(&workers, &pool, &mut writer, &mut keeper, &progress);
     progress.finish();
     outcome?;
+    if let Some(wanted) = target.filter(|&t| keeper.kept < t) {
+        let scanned = &keeper.scanned;
+        return Err(BatchError::Exhausted {
+            kept: keeper.kept,
+            wanted,
+            tried: scanned.end - scanned.start,
+            failed: keeper.failed(),
+            filtered: scanned.filtered,
+            duplicates: scanned.duplicates,
+        });
+    }
     let counts = RunFooter {
-        levels: summary.levels,
-        failures: summary.failure_reasons.clone(),
+        levels: keeper.kept,
+        failures: keeper.failures.clone(),
+        scanned: keeper.scanned(),
     };
     footer.extend(counts.to_metadata());
+    let mut summary = BatchSummary {
+        levels: keeper.kept,
+        failures: keeper.failed(),
+        failure_reasons: keeper.failures,
+        scanned: counts.scanned,
+        ..BatchSummary::default()
+    };
     summary.bytes = writer.finish(&footer)?;
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
 }
 
-/// The ordered writer: takes chunks as workers finish them, in any order, and hands their
-/// batches to `writer` in chunk order, counting levels and failures into `summary`;
-/// `advanced(n)` reports chunk `n` written, and the window lets workers run on.
-fn write_in_order<S: BatchSink>(
-    chunks: impl Iterator<Item = Chunk>,
-    writer: &mut S,
-    summary: &mut BatchSummary,
-    window: &Window,
-    advanced: impl Fn(u64),
-) -> Result<(), BatchError> {
-    let mut pending: BTreeMap<u64, Chunk> = BTreeMap::new();
-    let mut expect = 0u64;
-    for chunk in chunks {
-        pending.insert(chunk.number, chunk);
-        while let Some(chunk) = pending.remove(&expect) {
-            for batch in chunk.batches? {
-                if batch.num_rows() > 0 {
+/// The ordered writer: takes chunks as workers finish them, in any order, and hands them to
+/// the sink in chunk order.
+struct Ordered<'a> {
+    chunking: &'a Chunking,
+    window: &'a Window,
+    progress: &'a Progress,
+}
+
+impl Ordered<'_> {
+    /// Writes `chunks` in order into `writer`, the rows `keeper` keeps of each, until the
+    /// chunks run out or the keeper is done; the window lets workers run on as chunks go out.
+    fn write<S: BatchSink>(
+        &self,
+        chunks: impl Iterator<Item = Chunk>,
+        writer: &mut S,
+        keeper: &mut Keeper,
+    ) -> Result<(), BatchError> {
+        let mut pending: BTreeMap<u64, Chunk> = BTreeMap::new();
+        let mut expect = 0u64;
+        for chunk in chunks {
+            pending.insert(chunk.number, chunk);
+            while let Some(chunk) = pending.remove(&expect) {
+                let kept_before = keeper.kept;
+                let levels = self.chunking.chunk(expect);
+                for batch in keeper.take(levels.clone(), chunk.batches?, &chunk.skipped)? {
                     writer.write(&batch)?;
                 }
-                summary.levels += batch.num_rows() as u64;
+                self.progress.advance(if keeper.is_selecting_whole() {
+                    keeper.kept - kept_before
+                } else {
+                    levels.end - levels.start
+                });
+                if keeper.done {
+                    return Ok(());
+                }
+                expect += 1;
+                self.window.advance();
             }
-            for (reason, n) in chunk.failures {
-                summary.failures += n;
-                *summary
-                    .failure_reasons
-                    .entry(reason.to_string())
-                    .or_insert(0) += n;
-            }
-            advanced(expect);
-            expect += 1;
-            window.advance();
         }
+        Ok(())
     }
-    Ok(())
 }
 
 /// The text of a panic payload.

@@ -4,9 +4,15 @@
 pub mod bench;
 mod check;
 mod engine;
+mod filter;
 mod progress;
+mod select;
 mod shard;
 
 pub use check::{BatchCheck, check_levels};
-pub use engine::{BatchError, BatchOptions, BatchSink, BatchSummary, resolve_threads, run};
+pub use engine::{
+    BatchError, BatchOptions, BatchSink, BatchSummary, Selection, resolve_threads, run,
+};
+pub use filter::{Filter, FilterError};
+pub(crate) use select::Keeper;
 pub use shard::{Shard, ShardArg, ShardError, ShardMeta, ShardRecord};

@@ -4,11 +4,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 
 use crate::archive::{ArchiveWriter, RunMeta, level_schema};
-use crate::batch::{self, BatchOptions, BatchSummary, Shard, ShardArg, ShardMeta};
-use crate::core::generator::Generator;
+use crate::batch::{
+    self, BatchOptions, BatchSummary, Filter, Selection, Shard, ShardArg, ShardMeta,
+};
+use crate::core::generator::{Generator, MetricSpec};
 use crate::profile::{GeneratorTask, Profile};
 
 /// Arguments of `generate`.
@@ -42,6 +44,19 @@ pub struct Args {
     /// No progress bar and no summary line.
     #[arg(long, short)]
     quiet: bool,
+    /// Keep only the first level of every `layout_hash` (in index order), going on past
+    /// `--count` seeds until `--count` unique levels are kept.
+    #[arg(long)]
+    unique: bool,
+    /// Keep only levels whose metrics pass this condition, e.g.
+    /// `'solution_length >= 120 and dead_ends < 150'` (columns: `warren inspect`; operators
+    /// `< <= > >= == != + - * / and or not`, parentheses), going on until `--count` pass.
+    #[arg(long = "where", value_name = "CONDITION")]
+    filter: Option<String>,
+    /// With `--unique` or `--where`: seeds to try before giving up (default 10 x `--count`,
+    /// at least 10,000).
+    #[arg(long, value_name = "N")]
+    max_tries: Option<u64>,
     /// Sample the run and write a flamegraph SVG.
     #[arg(long, value_name = "OUT.svg")]
     flamegraph: Option<PathBuf>,
@@ -58,10 +73,12 @@ impl GeneratorTask for GenerateTask<'_> {
 
     fn run<G: Generator>(self, generator: &G) -> Result<BatchSummary> {
         let args = self.args;
+        let selection = args.selection(generator.columns().metrics)?;
         // The files of the generator `Profile::with_generator` just built on this thread.
         let metadata = RunMeta::new(generator, &self.profile.to_toml(), args.seed)
             .with_shard(ShardMeta::new(self.shard, args.count))
             .with_files(crate::core::files::last_built())
+            .with_selection(selection.as_ref().map(Selection::to_meta))
             .to_metadata();
         let schema = Arc::new(level_schema(&generator.columns(), metadata));
         let writer = ArchiveWriter::create(&args.out, &schema)?;
@@ -73,8 +90,43 @@ impl GeneratorTask for GenerateTask<'_> {
             start: 0,
             chunk_size: args.chunk_size as usize,
             progress: !args.quiet,
+            selection,
         };
         Ok(batch::run(generator, schema, &opts, writer, Vec::new())?)
+    }
+}
+
+impl Args {
+    /// The run's selection, compiled against the kind's metric `columns`; `None` without
+    /// `--unique` and `--where`.
+    fn selection(&self, columns: &[MetricSpec]) -> Result<Option<Selection>> {
+        if !self.unique && self.filter.is_none() {
+            if self.max_tries.is_some() {
+                bail!("--max-tries needs --unique or --where");
+            }
+            return Ok(None);
+        }
+        let max_tries = self
+            .max_tries
+            .unwrap_or_else(|| self.count.saturating_mul(10).max(10_000));
+        if max_tries < self.count {
+            bail!(
+                "--max-tries {max_tries} is below --count {}: a run keeps at most one level per \
+                 seed tried",
+                self.count
+            );
+        }
+        let filter = self
+            .filter
+            .as_deref()
+            .map(|text| Filter::compile(text, columns))
+            .transpose()?;
+        Ok(Some(Selection {
+            unique: self.unique,
+            filter,
+            max_tries,
+            earlier: None,
+        }))
     }
 }
 
@@ -119,8 +171,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
         } else {
             format!(" {}", serde_json::to_string(&summary.failure_reasons)?)
         };
+        let selected = summary.scanned.as_ref().map_or(String::new(), |s| {
+            let tried = s.end - s.start;
+            format!(
+                ", {} seeds tried ({:.1}% kept): {} filtered out, {} duplicates",
+                super::thousands(tried),
+                100.0 * summary.levels as f64 / tried.max(1) as f64,
+                super::thousands(s.filtered),
+                super::thousands(s.duplicates)
+            )
+        });
         eprintln!(
-            "warren: {} {} levels, {} failures{reasons}, {:.2} s, {} levels/s, {:.1} MB written to {}",
+            "warren: {} {} levels, {} failures{reasons}{selected}, {:.2} s, {} levels/s, {:.1} MB \
+             written to {}",
             super::thousands(summary.levels),
             profile.kind(),
             summary.failures,

@@ -169,6 +169,30 @@ fn print_run(
     }
     println!("levels       {}", super::thousands(rows));
     println!("failures     {}", serde_json::to_string(&footer.failures)?);
+    if let Some(selection) = &run.selection {
+        let mut kept = Vec::new();
+        if selection.unique {
+            kept.push("unique layout_hash".to_string());
+        }
+        if let Some(filter) = &selection.filter {
+            kept.push(format!("where {filter}"));
+        }
+        println!(
+            "selection    {} (at most {} seeds)",
+            kept.join(", "),
+            super::thousands(selection.max_tries)
+        );
+    }
+    if let Some(s) = &footer.scanned {
+        println!(
+            "scanned      seeds {}..{}: {} filtered out, {} duplicates ({:.1}% kept)",
+            s.start,
+            s.end,
+            super::thousands(s.filtered),
+            super::thousands(s.duplicates),
+            100.0 * rows as f64 / (s.end - s.start).max(1) as f64
+        );
+    }
     println!("batches      {}", archive.batch_count());
     let codes: Vec<String> = run
         .cell_codes

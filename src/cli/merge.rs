@@ -31,21 +31,28 @@ pub struct Args {
     /// The shard archives, in any order.
     #[arg(required = true)]
     shards: Vec<PathBuf>,
+    /// Keep only the first level of every `layout_hash` across the shards, and make the rest
+    /// of the run until it holds its full count (implied for shards made with `--unique`).
+    #[arg(long)]
+    unique: bool,
+    /// Worker threads for making the rest of a run with a selection (default: all cores).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
     /// No summary line.
     #[arg(long, short)]
     quiet: bool,
 }
 
 /// One opened shard and what it says of its run.
-struct Part {
-    archive: Archive,
-    run: RunMeta,
-    shard: ShardMeta,
-    footer: RunFooter,
+pub(super) struct Part {
+    pub(super) archive: Archive,
+    pub(super) run: RunMeta,
+    pub(super) shard: ShardMeta,
+    pub(super) footer: RunFooter,
 }
 
 impl Part {
-    fn name(&self) -> String {
+    pub(super) fn name(&self) -> String {
         self.archive.path().display().to_string()
     }
 
@@ -70,13 +77,21 @@ fn open(path: &Path) -> Result<Part> {
         .clone()
         .with_context(|| format!("{shown}: no {META_SHARD} metadata"))?;
     let footer = RunFooter::from_archive(&archive)?;
-    let span = shard.range.end - shard.range.start;
-    if footer.levels + footer.failed() != span {
+    let (range, left_out) = match &footer.scanned {
+        None => (shard.range.clone(), 0),
+        Some(s) if shard.shard.count > 1 && s.range() != shard.range => bail!(
+            "{shown}: it looked at indices {:?}, not its shard's range {:?}",
+            s.range(),
+            shard.range
+        ),
+        Some(s) => (s.range(), s.duplicates + s.filtered),
+    };
+    if footer.levels + footer.failed() + left_out != range.end - range.start {
         bail!(
-            "{shown}: {} levels and {} failed seeds do not fill its range {:?} (shard {})",
+            "{shown}: {} levels, {} failed seeds and {left_out} left out do not fill its range \
+             {range:?} (shard {})",
             footer.levels,
             footer.failed(),
-            shard.range,
             shard.shard
         );
     }
@@ -188,6 +203,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .map(|p| open(p))
         .collect::<Result<Vec<_>>>()?;
     let parts = check(parts)?;
+    if let Some(selection) = super::merge_fill::selection(&parts, args.unique)? {
+        return super::merge_fill::merge(&parts, selection, &args.out, args.threads, args.quiet);
+    }
     let total = parts[0].shard.total;
     let metadata = parts[0]
         .run
@@ -213,7 +231,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
             *failures.entry(reason.clone()).or_default() += n;
         }
     }
-    let footer = RunFooter { levels, failures };
+    let footer = RunFooter {
+        levels,
+        failures,
+        scanned: None,
+    };
     let bytes = writer.finish(&footer.to_metadata())?;
     if !args.quiet {
         eprintln!(

@@ -10,6 +10,7 @@ mod layout;
 mod levelxml;
 mod levelxml_export;
 mod merge;
+mod merge_fill;
 mod render;
 mod verify;
 

@@ -3,14 +3,17 @@
 //! and every level compared with a fresh generation of its seed; in parallel over batches.
 //! Exits 0 when all is well, 1 with the number of violations otherwise.
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
+use arrow_array::cast::AsArray;
+use arrow_array::types::UInt64Type;
 use rayon::prelude::*;
 
-use crate::archive::{Archive, ArchiveColumns, RunFooter, RunMeta};
-use crate::batch::{BatchCheck, ShardMeta};
+use crate::archive::{Archive, ArchiveColumns, RunFooter, RunMeta, Scanned, SelectionMeta};
+use crate::batch::{BatchCheck, Filter, ShardMeta};
 use crate::core::generator::Generator;
 use crate::profile::{GeneratorTask, Profile};
 
@@ -62,12 +65,20 @@ struct VerifyTask<'a> {
     show: usize,
     /// Compare each level with a fresh generation (only when this warren wrote the file).
     regenerate: bool,
+    /// The run's selection, if it had one: every level must pass its filter, and with
+    /// `unique` no two may share a `layout_hash`.
+    selection: Option<&'a SelectionMeta>,
 }
 
 impl VerifyTask<'_> {
     /// Checks the levels of batch `b`. A failed checksum is a violation, not the end: the batch
     /// is decoded anyway to name the damaged levels.
-    fn check_batch<G: Generator>(&self, generator: &G, b: usize) -> Result<BatchCheck> {
+    fn check_batch<G: Generator>(
+        &self,
+        generator: &G,
+        filter: Option<&Filter>,
+        b: usize,
+    ) -> Result<(BatchCheck, Vec<u64>)> {
         let archive = self.archive;
         let (batch, checksum) = archive.batch_and_checksum(b)?;
         let checksum = checksum.err().map(|e| e.to_string());
@@ -77,15 +88,24 @@ impl VerifyTask<'_> {
             self.master_seed,
             self.regenerate,
             self.show,
+            filter,
         )
         .map_err(|e| anyhow::anyhow!("{}: batch {b}: {e}", archive.path().display()))?;
         if let Some(e) = checksum {
             check.count += 1;
             check.shown.insert(0, e);
         }
+        let hashes = match self.selection {
+            Some(s) if s.unique => batch
+                .column_by_name("layout_hash")
+                .and_then(|c| c.as_primitive_opt::<UInt64Type>())
+                .map(|c| c.values().to_vec())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
         drop(batch);
         archive.release(b);
-        Ok(check)
+        Ok((check, hashes))
     }
 }
 
@@ -102,13 +122,28 @@ impl GeneratorTask for VerifyTask<'_> {
                 self.archive.path().display()
             );
         }
-        let per_batch: Vec<Result<BatchCheck>> = (0..self.archive.batch_count())
+        let filter = self
+            .selection
+            .and_then(|s| s.filter.as_deref())
+            .map(|text| Filter::compile(text, generator.columns().metrics))
+            .transpose()
+            .map_err(|e| anyhow::anyhow!("{}: {e}", self.archive.path().display()))?;
+        let per_batch: Vec<Result<(BatchCheck, Vec<u64>)>> = (0..self.archive.batch_count())
             .into_par_iter()
-            .map(|b| self.check_batch(generator, b))
+            .map(|b| self.check_batch(generator, filter.as_ref(), b))
             .collect();
         let mut report = Report::default();
+        let mut seen = HashSet::new();
         for (b, check) in per_batch.into_iter().enumerate() {
-            report.add(b, check?);
+            let (check, hashes) = check?;
+            report.add(b, check);
+            let repeated = hashes.into_iter().filter(|&h| !seen.insert(h)).count() as u64;
+            if repeated > 0 {
+                report.violation_count += repeated;
+                report.violations.push(format!(
+                    "batch {b}: {repeated} levels repeat an earlier layout_hash in a --unique run"
+                ));
+            }
         }
         report.violations.truncate(self.show);
         Ok(report)
@@ -130,8 +165,9 @@ fn check_footer(footer: Option<&RunFooter>, report: &Report) -> u64 {
     }
 }
 
-/// The shard's index range (`warren.shard`): every index must lie in it, and the levels
-/// written plus the seeds that failed (when the footer counts them) must fill it.
+/// The shard's index range (`warren.shard`), or with a selection the indices the run looked
+/// at (`warren.scanned`): every index must lie in it, and the levels written plus the seeds
+/// that failed and the levels left out (when the footer counts them) must fill it.
 fn check_shard_range(
     shard: Option<&ShardMeta>,
     footer: Option<&RunFooter>,
@@ -141,22 +177,26 @@ fn check_shard_range(
         println!("no {} metadata", crate::archive::META_SHARD);
         return 1;
     };
-    let range = &shard.range;
+    let scanned = footer.and_then(|f| f.scanned.as_ref());
+    let range = scanned.map_or_else(|| shard.range.clone(), Scanned::range);
+    let what = if scanned.is_some() { "indices the run looked at" } else { "shard's range" };
     let mut violations = 0;
     let (first, last) = (report.first_index, report.last_index);
     if first.is_some_and(|f| f < range.start) || last.is_some_and(|l| l >= range.end) {
-        println!("indices {first:?}..={last:?} fall outside the shard's range {range:?}");
+        println!("indices {first:?}..={last:?} fall outside the {what} {range:?}");
         violations += 1;
     }
-    if let Some(footer) = footer
-        && report.levels + footer.failed() != range.end - range.start
-    {
-        println!(
-            "{} levels and {} failed seeds do not fill the shard's range {range:?}",
-            report.levels,
-            footer.failed()
-        );
-        violations += 1;
+    if let Some(footer) = footer {
+        let left_out = scanned.map_or(0, |s| s.duplicates + s.filtered);
+        if report.levels + footer.failed() + left_out != range.end - range.start {
+            println!(
+                "{} levels, {} failed seeds and {left_out} left out do not fill the {what} \
+                 {range:?}",
+                report.levels,
+                footer.failed()
+            );
+            violations += 1;
+        }
     }
     violations
 }
@@ -192,6 +232,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         master_seed: meta.master_seed,
         show: args.show,
         regenerate: same_version,
+        selection: meta.selection.as_ref(),
     };
     // The profile's files as stored with the levels: the generator is built from those alone,
     // whatever the folder or the files on disk now.

@@ -82,6 +82,7 @@ impl GeneratorTask for Conform {
                 start: 0,
                 chunk_size: CHUNK,
                 progress: false,
+                selection: None,
             };
             batch::run(g, schema.clone(), &opts, &mut sink, Vec::new()).expect("a run");
             sink.0
@@ -89,11 +90,11 @@ impl GeneratorTask for Conform {
         let one = run(1);
         assert_eq!(one, run(2), "1 and 2 threads differ");
         for b in &one {
-            let check = check_levels(g, b, SEED, true, 3).expect("the generator's columns");
+            let check = check_levels(g, b, SEED, true, 3, None).expect("the generator's columns");
             assert_eq!(check.count, 0, "{:?}", check.shown);
         }
         let tampered = with_hash_of_row_0_changed(&one[0]);
-        let check = check_levels(g, &tampered, SEED, true, 3).expect("the generator's columns");
+        let check = check_levels(g, &tampered, SEED, true, 3, None).expect("the generator's columns");
         assert_eq!(check.count, 1, "{:?}", check.shown);
         assert!(check.shown[0].contains("layout_hash"), "{:?}", check.shown);
         let mut used = g.new_scratch();
