@@ -23,3 +23,4 @@ mod python_reader;
 mod regions_cli;
 mod reliability;
 mod render_cli;
+mod select_cli;

@@ -157,12 +157,34 @@ fn footers_round_trip_and_name_their_keys() {
     let footer = RunFooter {
         levels: 998,
         failures: BTreeMap::from([("below min_vertices".to_string(), 2)]),
+        scanned: None,
     };
     let pairs = footer.to_metadata();
     let metadata: HashMap<String, String> = pairs.into_iter().collect();
     assert_eq!(metadata[FOOTER_FAILURES], r#"{"below min_vertices":2}"#);
     assert_eq!(RunFooter::from_metadata(&metadata).unwrap(), footer);
     assert_eq!(footer.failed(), 2);
+
+    // With a selection, the scan record too.
+    let selected = RunFooter {
+        scanned: Some(Scanned {
+            start: 0,
+            end: 1100,
+            duplicates: 7,
+            filtered: 93,
+        }),
+        ..footer.clone()
+    };
+    let with_scan: HashMap<String, String> = selected.to_metadata().into_iter().collect();
+    assert_eq!(
+        with_scan[FOOTER_SCANNED],
+        r#"{"start":0,"end":1100,"duplicates":7,"filtered":93}"#
+    );
+    assert_eq!(RunFooter::from_metadata(&with_scan).unwrap(), selected);
+    let mut bad_scan = with_scan;
+    bad_scan.insert(FOOTER_SCANNED.into(), r#"{"start":0}"#.into());
+    let e = RunFooter::from_metadata(&bad_scan).unwrap_err().to_string();
+    assert!(e.starts_with("warren.scanned"), "{e}");
 
     let mut bad = metadata.clone();
     bad.insert(FOOTER_FAILURES.into(), "below min_vertices: 2".into());

@@ -15,7 +15,9 @@ use std::time::Instant;
 use arrow_array::RecordBatch;
 use arrow_schema::{ArrowError, Schema, SchemaRef};
 
-use crate::archive::{ArchiveError, ArchiveWriter, ChunkBuilder, RunFooter, Scanned, SelectionMeta};
+use crate::archive::{
+    ArchiveError, ArchiveWriter, ChunkBuilder, RunFooter, Scanned, SelectionMeta,
+};
 use crate::batch::filter::Filter;
 use crate::batch::progress::Progress;
 use crate::batch::select::{Keeper, Skip};
@@ -485,12 +487,9 @@ pub fn run<G: Generator, S: BatchSink>(
         threads,
     };
     let target = (whole && selection.is_some()).then_some(opts.count);
-    let seen = selection.filter(|s| s.unique).map(|s| {
-        s.earlier
-            .as_deref()
-            .cloned()
-            .unwrap_or_default()
-    });
+    let seen = selection
+        .filter(|s| s.unique)
+        .map(|s| s.earlier.as_deref().cloned().unwrap_or_default());
     let mut keeper = Keeper::new(chunking.range.start, seen, target, selection.is_some());
     let progress = Progress::new(target.unwrap_or_else(|| chunking.levels()), opts.progress);
     let outcome = generate_in_order(&workers, &pool, &mut writer, &mut keeper, &progress);

@@ -127,7 +127,10 @@ impl Keeper {
 
     /// The rows of `batch` to keep (`None` when none is), and the index of the row that
     /// completed the run, if one did.
-    fn select(&mut self, batch: &RecordBatch) -> Result<(Option<RecordBatch>, Option<u64>), ArrowError> {
+    fn select(
+        &mut self,
+        batch: &RecordBatch,
+    ) -> Result<(Option<RecordBatch>, Option<u64>), ArrowError> {
         let column = |name: &str| {
             batch
                 .column_by_name(name)
@@ -228,14 +231,21 @@ mod tests {
         assert_eq!(k.failed(), 1);
         // Everything scanned is accounted for.
         let s = k.scanned.clone();
-        assert_eq!(k.kept + k.failed() + s.duplicates + s.filtered, s.end - s.start);
+        assert_eq!(
+            k.kept + k.failed() + s.duplicates + s.filtered,
+            s.end - s.start
+        );
     }
 
     #[test]
     fn without_a_selection_every_row_is_kept_and_no_scan_is_recorded() {
         let mut k = Keeper::new(10, None, None, false);
         let out = k
-            .take(10..13, vec![batch(&[10, 12], &[1, 1])], &[(11, Skip::Failed("x"))])
+            .take(
+                10..13,
+                vec![batch(&[10, 12], &[1, 1])],
+                &[(11, Skip::Failed("x"))],
+            )
             .unwrap();
         assert_eq!(indices(&out), [10, 12]);
         assert_eq!((k.kept, k.failed()), (2, 1));

@@ -160,7 +160,10 @@ pub(super) fn merge(
     let mut levels = keeper.kept;
     let made = levels;
     if levels < total {
-        let profile = Profile::from_toml(&run.profile, &format!("{} (stored profile)", parts[0].name()))?;
+        let profile = Profile::from_toml(
+            &run.profile,
+            &format!("{} (stored profile)", parts[0].name()),
+        )?;
         let rest = Rest {
             run: &run,
             selection: &selection,

@@ -179,7 +179,11 @@ fn check_shard_range(
     };
     let scanned = footer.and_then(|f| f.scanned.as_ref());
     let range = scanned.map_or_else(|| shard.range.clone(), Scanned::range);
-    let what = if scanned.is_some() { "indices the run looked at" } else { "shard's range" };
+    let what = if scanned.is_some() {
+        "indices the run looked at"
+    } else {
+        "shard's range"
+    };
     let mut violations = 0;
     let (first, last) = (report.first_index, report.last_index);
     if first.is_some_and(|f| f < range.start) || last.is_some_and(|l| l >= range.end) {

@@ -94,7 +94,8 @@ impl GeneratorTask for Conform {
             assert_eq!(check.count, 0, "{:?}", check.shown);
         }
         let tampered = with_hash_of_row_0_changed(&one[0]);
-        let check = check_levels(g, &tampered, SEED, true, 3, None).expect("the generator's columns");
+        let check =
+            check_levels(g, &tampered, SEED, true, 3, None).expect("the generator's columns");
         assert_eq!(check.count, 1, "{:?}", check.shown);
         assert!(check.shown[0].contains("layout_hash"), "{:?}", check.shown);
         let mut used = g.new_scratch();

@@ -9,7 +9,7 @@ use std::process::Command;
 use crate::common::{TempDir, generate};
 
 /// Whether python3 can import pyarrow and numpy; panics in CI when it cannot.
-fn python_ready() -> bool {
+pub fn python_ready() -> bool {
     let ok = Command::new("python3")
         .args(["-c", "import pyarrow, numpy"])
         .output()
@@ -36,7 +36,7 @@ fn run_ok(cmd: &mut Command) -> String {
     text
 }
 
-fn python(script: &str, args: &[&str]) -> String {
+pub fn python(script: &str, args: &[&str]) -> String {
     run_ok(Command::new("python3").arg("-c").arg(script).args(args))
 }
 
