@@ -24,3 +24,4 @@ mod regions_cli;
 mod reliability;
 mod render_cli;
 mod select_cli;
+mod split_cli;

@@ -58,6 +58,9 @@ pub const FOOTER_FAILURES: &str = "warren.failures";
 /// Schema metadata: the run's selection (`--unique`, `--where`), as a JSON object
 /// `{"unique":B,"where":"EXPR"|null,"max_tries":N}` ([`SelectionMeta`]); absent without one.
 pub const META_SELECTION: &str = "warren.selection";
+/// Schema metadata: for one split of a dataset (`warren split`), which one, the shares of all
+/// and the archive they were drawn from, as a JSON object ([`SplitMeta`]).
+pub const META_SPLIT: &str = "warren.split";
 /// Footer metadata: with a selection, the indices the run looked at and the levels it left
 /// out there, as a JSON object `{"start":S,"end":E,"duplicates":D,"filtered":F}` ([`Scanned`]).
 pub const FOOTER_SCANNED: &str = "warren.scanned";
@@ -65,7 +68,7 @@ pub const FOOTER_SCANNED: &str = "warren.scanned";
 pub const FOOTER_BATCH_CRC32: &str = "warren.batch_crc32";
 
 /// What an archive's schema metadata says of the run that made it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RunMeta {
     /// The warren version that wrote it (`warren.version`).
     pub version: String,
@@ -88,6 +91,20 @@ pub struct RunMeta {
     pub files: Files,
     /// The run's selection, if it had one.
     pub selection: Option<SelectionMeta>,
+    /// For one split of a dataset, which one.
+    pub split: Option<SplitMeta>,
+}
+
+/// One split of a dataset as its metadata records it ([`META_SPLIT`]).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SplitMeta {
+    /// This split's name (`train`, `val`, `test`).
+    pub name: String,
+    /// The share of every split, in the order they are laid out on [0, 1).
+    pub fractions: Vec<(String, f64)>,
+    /// The file name of the archive split.
+    pub source: String,
 }
 
 /// A run's selection as its metadata records it ([`META_SELECTION`]).
@@ -240,7 +257,13 @@ impl RunMeta {
             shard: None,
             files: Files::new(),
             selection: None,
+            split: None,
         }
+    }
+
+    /// The same metadata marked as split `split` of a dataset.
+    pub fn with_split(self, split: Option<SplitMeta>) -> Self {
+        Self { split, ..self }
     }
 
     /// The same metadata with the selection `selection`.
@@ -282,6 +305,9 @@ impl RunMeta {
         }
         if let Some(selection) = &self.selection {
             metadata.insert(META_SELECTION, to_json(selection));
+        }
+        if let Some(split) = &self.split {
+            metadata.insert(META_SPLIT, to_json(split));
         }
         metadata
             .into_iter()
@@ -330,6 +356,10 @@ impl RunMeta {
             selection: metadata
                 .get(META_SELECTION)
                 .map(|text| from_json(META_SELECTION, text, "a JSON selection record"))
+                .transpose()?,
+            split: metadata
+                .get(META_SPLIT)
+                .map(|text| from_json(META_SPLIT, text, "a JSON split record"))
                 .transpose()?,
         })
     }

@@ -16,8 +16,8 @@ pub use error::{ArchiveError, ColumnError, MessageError, MetaError, SchemaError}
 pub use meta::{
     FOOTER_BATCH_CRC32, FOOTER_FAILURES, FOOTER_LEVELS, FOOTER_SCANNED, FORMAT_VERSION,
     META_CELL_CODES, META_FILES, META_FORMAT, META_GENERATOR, META_MASTER_SEED, META_PROFILE,
-    META_RULES, META_SELECTION, META_SHARD, META_TAGS, META_VERSION, RunFooter, RunMeta, Scanned,
-    SelectionMeta, check_format,
+    META_RULES, META_SELECTION, META_SHARD, META_SPLIT, META_TAGS, META_VERSION, RunFooter,
+    RunMeta, Scanned, SelectionMeta, SplitMeta, check_format,
 };
 pub use reader::Archive;
 pub use record::BatchView;

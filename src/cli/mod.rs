@@ -12,6 +12,7 @@ mod levelxml_export;
 mod merge;
 mod merge_fill;
 mod render;
+mod split;
 mod verify;
 
 use std::process::ExitCode;
@@ -36,6 +37,8 @@ enum Command {
     Verify(verify::Args),
     /// Join the shard archives of one run into one archive.
     Merge(merge::Args),
+    /// Split an archive into train/val/test archives by content (no layout in two splits).
+    Split(split::Args),
     /// Draw levels as SVG or PNG.
     Render(render::Args),
     /// Lay out any edge list with the force solver; print time and quality, write positions.
@@ -56,6 +59,7 @@ pub fn main() -> ExitCode {
         Command::Inspect(args) => inspect::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Split(args) => split::run(args),
         Command::Render(args) => render::run(args),
         Command::Layout(args) => layout::run(args),
         Command::Grammar(args) => grammar::run(args),

@@ -12,7 +12,9 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::UInt64Type;
 use rayon::prelude::*;
 
-use crate::archive::{Archive, ArchiveColumns, RunFooter, RunMeta, Scanned, SelectionMeta};
+use crate::archive::{
+    Archive, ArchiveColumns, RunFooter, RunMeta, Scanned, SelectionMeta, SplitMeta,
+};
 use crate::batch::{BatchCheck, Filter, ShardMeta};
 use crate::core::generator::Generator;
 use crate::profile::{GeneratorTask, Profile};
@@ -68,6 +70,8 @@ struct VerifyTask<'a> {
     /// The run's selection, if it had one: every level must pass its filter, and with
     /// `unique` no two may share a `layout_hash`.
     selection: Option<&'a SelectionMeta>,
+    /// For one split of a dataset, which one: every level's hash must pick it.
+    split: Option<&'a SplitMeta>,
 }
 
 impl VerifyTask<'_> {
@@ -95,8 +99,9 @@ impl VerifyTask<'_> {
             check.count += 1;
             check.shown.insert(0, e);
         }
-        let hashes = match self.selection {
-            Some(s) if s.unique => batch
+        let unique = self.selection.is_some_and(|s| s.unique);
+        let hashes = match unique || self.split.is_some() {
+            true => batch
                 .column_by_name("layout_hash")
                 .and_then(|c| c.as_primitive_opt::<UInt64Type>())
                 .map(|c| c.values().to_vec())
@@ -134,9 +139,23 @@ impl GeneratorTask for VerifyTask<'_> {
             .collect();
         let mut report = Report::default();
         let mut seen = HashSet::new();
+        let unique = self.selection.is_some_and(|s| s.unique);
         for (b, check) in per_batch.into_iter().enumerate() {
             let (check, hashes) = check?;
             report.add(b, check);
+            if let Some(split) = self.split {
+                let elsewhere = misplaced(split, &hashes);
+                if elsewhere > 0 {
+                    report.violation_count += elsewhere;
+                    report.violations.push(format!(
+                        "batch {b}: {elsewhere} levels belong to another split than `{}`",
+                        split.name
+                    ));
+                }
+            }
+            if !unique {
+                continue;
+            }
             let repeated = hashes.into_iter().filter(|&h| !seen.insert(h)).count() as u64;
             if repeated > 0 {
                 report.violation_count += repeated;
@@ -163,6 +182,18 @@ fn check_footer(footer: Option<&RunFooter>, report: &Report) -> u64 {
         }
         Some(_) => 0,
     }
+}
+
+/// Levels of `hashes` that the split draw sends elsewhere than `split`.
+fn misplaced(split: &SplitMeta, hashes: &[u64]) -> u64 {
+    let shares: Vec<f64> = split.fractions.iter().map(|(_, f)| *f).collect();
+    let Some(me) = split.fractions.iter().position(|(n, _)| *n == split.name) else {
+        return hashes.len() as u64;
+    };
+    hashes
+        .iter()
+        .filter(|&&h| super::split::split_of(h, &shares) != me)
+        .count() as u64
 }
 
 /// The shard's index range (`warren.shard`), or with a selection the indices the run looked
@@ -237,6 +268,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         show: args.show,
         regenerate: same_version,
         selection: meta.selection.as_ref(),
+        split: meta.split.as_ref(),
     };
     // The profile's files as stored with the levels: the generator is built from those alone,
     // whatever the folder or the files on disk now.
@@ -250,7 +282,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .ok();
     let mut violations = report.violation_count;
     violations += check_footer(footer.as_ref(), &report);
-    violations += check_shard_range(meta.shard.as_ref(), footer.as_ref(), &report);
+    // A split holds a share of its source's levels: they fill no range.
+    if meta.split.is_none() {
+        violations += check_shard_range(meta.shard.as_ref(), footer.as_ref(), &report);
+    }
     for v in &report.violations {
         println!("{v}");
     }

@@ -1,0 +1,129 @@
+//! `warren split`: every level lands in exactly one split, no `layout_hash` in two splits (the
+//! tiny mazes here repeat layouts often), each level keeps its split when the archive grows,
+//! the split archives verify, and bad shares stop with one line and no files.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use crate::common::{
+    TempDir, assert_one_line_error, assert_succeeded, column_u64, generate, stdout, warren,
+};
+
+const TINY: [&str; 4] = ["--set", "maze.width=3", "--set", "maze.height=3"];
+
+fn split(archive: &Path, dir: &Path, extra: &[&str]) {
+    let mut args = vec![
+        "split",
+        archive.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    assert_succeeded(&warren(&args), "split");
+}
+
+/// index -> split name, and hash -> split names, over the split archives in `dir`.
+fn assignment(
+    dir: &Path,
+) -> (
+    HashMap<u64, &'static str>,
+    HashMap<u64, HashSet<&'static str>>,
+) {
+    let mut by_index = HashMap::new();
+    let mut by_hash: HashMap<u64, HashSet<&str>> = HashMap::new();
+    for name in ["train", "val", "test"] {
+        let path = dir.join(format!("{name}.arrow"));
+        let out = warren(["verify", path.to_str().unwrap()]);
+        assert_succeeded(&out, &format!("verify {name}"));
+        assert!(stdout(&out).contains(" 0 violations"), "{}", stdout(&out));
+        let indices = column_u64(&path, "index");
+        let hashes = column_u64(&path, "layout_hash");
+        assert!(
+            indices.windows(2).all(|w| w[0] < w[1]),
+            "{name}: index order"
+        );
+        for (i, h) in indices.into_iter().zip(hashes) {
+            assert!(
+                by_index.insert(i, name).is_none(),
+                "level {i} in two splits"
+            );
+            by_hash.entry(h).or_default().insert(name);
+        }
+    }
+    (by_index, by_hash)
+}
+
+#[test]
+fn no_layout_in_two_splits_and_stable_as_the_archive_grows() {
+    let dir = TempDir::new("split");
+    let small = dir.join("small.arrow");
+    let mut args = TINY.to_vec();
+    args.extend_from_slice(&["--count", "1500"]);
+    generate(&small, &args);
+    split(
+        &small,
+        &dir.join("a"),
+        &["--train", "0.6", "--val", "0.2", "--test", "0.2"],
+    );
+    let (small_split, by_hash) = assignment(&dir.join("a"));
+    assert_eq!(small_split.len(), 1500, "every level in one split");
+    assert!(
+        by_hash.values().all(|s| s.len() == 1),
+        "a layout in two splits"
+    );
+    assert!(by_hash.len() < 100, "the tiny mazes should repeat layouts");
+
+    let big = dir.join("big.arrow");
+    let mut args = TINY.to_vec();
+    args.extend_from_slice(&["--count", "3000"]);
+    generate(&big, &args);
+    split(
+        &big,
+        &dir.join("b"),
+        &["--train", "0.6", "--val", "0.2", "--test", "0.2"],
+    );
+    let (big_split, _) = assignment(&dir.join("b"));
+    for (index, name) in &small_split {
+        assert_eq!(big_split[index], *name, "level {index} changed split");
+    }
+}
+
+#[test]
+fn bad_shares_stop_with_one_line_and_no_files() {
+    let dir = TempDir::new("split-bad");
+    let archive = dir.join("m.arrow");
+    generate(&archive, &["--count", "20"]);
+    let out = dir.join("out");
+    for (extra, expected) in [
+        (&["--train", "0.7"][..], "add up to 0.9000, not 1"),
+        (
+            &["--train", "1.2", "--val=-0.2", "--test", "0"][..],
+            "--train 1.2: a share",
+        ),
+    ] {
+        let mut args = vec![
+            "split",
+            archive.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let result = warren(&args);
+        assert_one_line_error(&result, &format!("{extra:?}"));
+        assert!(
+            crate::common::stderr(&result).contains(expected),
+            "{extra:?}"
+        );
+        assert!(!out.join("train.arrow").exists());
+    }
+    // A split of a split is refused: its source is the archive to split.
+    split(&archive, &out, &[]);
+    let again = warren([
+        "split",
+        out.join("val.arrow").to_str().unwrap(),
+        "--out",
+        dir.join("again").to_str().unwrap(),
+    ]);
+    assert_one_line_error(&again, "split of a split");
+}
