@@ -39,6 +39,7 @@ pub mod cli;
 pub mod coloring;
 pub mod core;
 pub mod dmg;
+pub mod export;
 pub mod grammar;
 pub mod layout;
 pub mod levelxml;

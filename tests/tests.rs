@@ -13,6 +13,7 @@ mod common;
 mod conformance;
 mod determinism;
 mod dmg_cli;
+mod export_cli;
 mod fuzz;
 mod grammar_cli;
 mod layout_cli;

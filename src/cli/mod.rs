@@ -2,6 +2,7 @@
 //! line, `error: ...`, and exit with status 2; `verify` exits 1 when levels break invariants.
 
 mod bench;
+mod export;
 mod flamegraph;
 mod generate;
 mod grammar;
@@ -39,6 +40,8 @@ enum Command {
     Merge(merge::Args),
     /// Split an archive into train/val/test archives by content (no layout in two splits).
     Split(split::Args),
+    /// Write an archive's levels for numpy (`--npy`) or JaxUED (`--jaxued`).
+    Export(export::Args),
     /// Draw levels as SVG or PNG.
     Render(render::Args),
     /// Lay out any edge list with the force solver; print time and quality, write positions.
@@ -60,6 +63,7 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Split(args) => split::run(args),
+        Command::Export(args) => export::run(args),
         Command::Render(args) => render::run(args),
         Command::Layout(args) => layout::run(args),
         Command::Grammar(args) => grammar::run(args),
@@ -86,6 +90,16 @@ pub fn thousands(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+/// Fails naming the folder when `out`'s folder does not exist.
+pub(crate) fn check_output_folder(out: &std::path::Path) -> anyhow::Result<()> {
+    match out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(parent) if !parent.is_dir() => {
+            anyhow::bail!("{}: output folder does not exist", parent.display())
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Writes `bytes` to `path.tmp`, syncs, renames onto `path` (a reader never sees a partial

@@ -1,0 +1,61 @@
+//! `warren export ARCHIVE --npy grids.npy | --jaxued levels.npz`: an archive's levels in the
+//! formats numpy and JAX training code load directly (see [`crate::export`]).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+
+use crate::archive::Archive;
+
+/// Arguments of `export`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The archive to export.
+    archive: PathBuf,
+    /// Write every grid as one NumPy array (N, H, W) of uint8 cell codes (levels of one size).
+    #[arg(long, value_name = "OUT.npy")]
+    npy: Option<PathBuf>,
+    /// Write lattice mazes as JaxUED maze levels: wall_map, goal_pos, agent_pos, agent_dir,
+    /// width, height.
+    #[arg(long, value_name = "OUT.npz")]
+    jaxued: Option<PathBuf>,
+    /// No summary line.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Runs `export`.
+pub fn run(args: Args) -> Result<ExitCode> {
+    if args.npy.is_none() && args.jaxued.is_none() {
+        bail!("nothing to export: give --npy OUT.npy or --jaxued OUT.npz");
+    }
+    for out in [&args.npy, &args.jaxued].into_iter().flatten() {
+        super::check_output_folder(out)?;
+    }
+    let archive = Archive::open(&args.archive)?;
+    let report = |what: &str, out: &PathBuf, (n, h, w): (u64, u16, u16)| {
+        if !args.quiet {
+            eprintln!(
+                "warren: {} levels of {w}x{h} written to {} ({what})",
+                super::thousands(n),
+                out.display()
+            );
+        }
+    };
+    if let Some(out) = &args.npy {
+        report(
+            "uint8 cell codes, shape (N, H, W)",
+            out,
+            crate::export::write_npy(&archive, out)?,
+        );
+    }
+    if let Some(out) = &args.jaxued {
+        report(
+            "JaxUED maze levels",
+            out,
+            crate::export::write_jaxued(&archive, out)?,
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,309 @@
+//! Exports of an archive's levels to the formats other tools load directly (`warren export`):
+//! a NumPy stack of grids (`.npy`, shape (N, H, W), the cell codes) and JaxUED's maze levels
+//! (`.npz` with the fields of its `Level`). Both stream level by level from the archive, so
+//! memory stays flat however many levels it holds.
+
+pub mod npy;
+
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use arrow_array::RecordBatch;
+use arrow_array::cast::AsArray;
+use arrow_array::types::{UInt16Type, UInt32Type, UInt64Type};
+
+use crate::archive::{Archive, RunFooter, RunMeta};
+use crate::core::grid::cell;
+use npy::{Dtype, NpzWriter, Staged};
+
+/// One level's grid as an export reads it.
+struct GridRow<'a> {
+    index: u64,
+    width: u16,
+    height: u16,
+    cells: &'a [u8],
+}
+
+/// Calls `each` with every level's grid (and its batch and row, for other columns), in order.
+fn for_each_grid(
+    archive: &Archive,
+    mut each: impl FnMut(&RecordBatch, usize, &GridRow<'_>) -> Result<()>,
+) -> Result<()> {
+    let name = archive.path().display().to_string();
+    for b in 0..archive.batch_count() {
+        let batch = archive.batch(b)?;
+        let u16s = |c: &str| {
+            batch
+                .column_by_name(c)
+                .and_then(|a| a.as_primitive_opt::<UInt16Type>())
+                .with_context(|| format!("{name}: no grid (column `{c}`): this kind has none"))
+        };
+        let (widths, heights) = (u16s("grid_width")?, u16s("grid_height")?);
+        let grids = batch
+            .column_by_name("grid")
+            .and_then(|a| a.as_binary_opt::<i32>())
+            .with_context(|| format!("{name}: no binary `grid` column"))?;
+        let indices = batch
+            .column_by_name("index")
+            .and_then(|a| a.as_primitive_opt::<UInt64Type>())
+            .with_context(|| format!("{name}: no `index` column"))?;
+        for row in 0..batch.num_rows() {
+            let level = GridRow {
+                index: indices.value(row),
+                width: widths.value(row),
+                height: heights.value(row),
+                cells: grids.value(row),
+            };
+            each(&batch, row, &level)?;
+        }
+        drop(batch);
+        archive.release(b);
+    }
+    Ok(())
+}
+
+/// The levels the footer counts; exports write their array shapes before the data.
+fn level_count(archive: &Archive) -> Result<u64> {
+    Ok(RunFooter::from_archive(archive)?.levels)
+}
+
+/// Checks that `level` has the size of the first level, `first`.
+fn same_size(first: &mut Option<(u16, u16)>, level: &GridRow<'_>, path: &Path) -> Result<()> {
+    let size = (level.width, level.height);
+    let (w, h) = *first.get_or_insert(size);
+    if size != (w, h) {
+        bail!(
+            "{}: level {} is {}x{}, the first level {w}x{h}: a stack needs one grid size \
+             (export the levels one by one, or generate with a fixed size)",
+            path.display(),
+            level.index,
+            level.width,
+            level.height
+        );
+    }
+    if level.cells.len() != usize::from(w) * usize::from(h) {
+        bail!(
+            "{}: level {} holds {} cells, not {w}x{h}",
+            path.display(),
+            level.index,
+            level.cells.len()
+        );
+    }
+    Ok(())
+}
+
+/// The first grid's size, read without decoding any other level.
+fn first_size(archive: &Archive) -> Result<Option<(u16, u16)>> {
+    for b in 0..archive.batch_count() {
+        let batch = archive.batch(b)?;
+        if batch.num_rows() > 0 {
+            let get = |c: &str| {
+                batch
+                    .column_by_name(c)
+                    .and_then(|a| a.as_primitive_opt::<UInt16Type>())
+                    .map(|a| a.value(0))
+                    .with_context(|| {
+                        format!(
+                            "{}: no grid (column `{c}`): this kind has none",
+                            archive.path().display()
+                        )
+                    })
+            };
+            return Ok(Some((get("grid_width")?, get("grid_height")?)));
+        }
+    }
+    Ok(None)
+}
+
+/// Writes every grid of `archive` to `out` as one `.npy` array of shape (N, H, W), `uint8`
+/// cell codes (the legend is the archive's `warren.cell_codes`). Returns (N, H, W).
+///
+/// # Errors
+/// The archive has no grids, or grids of more than one size (naming the first level that
+/// differs); writing failed. Nothing is left under `out` then.
+pub fn write_npy(archive: &Archive, out: &Path) -> Result<(u64, u16, u16)> {
+    let n = level_count(archive)?;
+    let (w, h) = first_size(archive)?.unwrap_or((0, 0));
+    let mut file =
+        Staged::create(out).with_context(|| format!("{}: cannot create", out.display()))?;
+    use std::io::Write;
+    let io = |e: std::io::Error| anyhow::anyhow!("{}: cannot write: {e}", out.display());
+    file.write_all(&npy::header(Dtype::U8, &[n, u64::from(h), u64::from(w)]))
+        .map_err(io)?;
+    let mut first = Some((w, h));
+    let mut rows = 0u64;
+    for_each_grid(archive, |_, _, level| {
+        same_size(&mut first, level, archive.path())?;
+        rows += 1;
+        file.write_all(level.cells).map_err(io)
+    })?;
+    if rows != n {
+        bail!(
+            "{}: the footer counts {n} levels, the batches hold {rows}",
+            archive.path().display()
+        );
+    }
+    file.commit().map_err(io)?;
+    Ok((n, h, w))
+}
+
+/// Whether cell code `code` blocks an agent (JaxUED's walls): everything but floor, doors and
+/// stairs.
+fn blocks(code: u8) -> bool {
+    !matches!(
+        code,
+        cell::FLOOR | cell::DOOR | cell::SECRET_DOOR | cell::STAIRS_UP | cell::STAIRS_DOWN
+    )
+}
+
+/// JaxUED's direction (0 right, 1 down, 2 left, 3 up) of the first open neighbour of `(x, y)`.
+fn open_direction(level: &GridRow<'_>, x: u32, y: u32) -> u8 {
+    let (w, h) = (u32::from(level.width), u32::from(level.height));
+    let steps: [(i64, i64); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+    for (dir, (dx, dy)) in steps.into_iter().enumerate() {
+        let (nx, ny) = (i64::from(x) + dx, i64::from(y) + dy);
+        if nx >= 0 && ny >= 0 && nx < i64::from(w) && ny < i64::from(h) {
+            let code = level.cells[(ny as u32 * w + nx as u32) as usize];
+            if !blocks(code) {
+                return dir as u8;
+            }
+        }
+    }
+    0
+}
+
+/// The grid cell (x, y) of lattice room `room` in a grid `width` cells across.
+fn room_cell(room: u32, width: u16) -> (u32, u32) {
+    let rooms_across = (u32::from(width) - 1) / 2;
+    (2 * (room % rooms_across) + 1, 2 * (room / rooms_across) + 1)
+}
+
+/// Checks that `run` made lattice mazes (the levels JaxUED's maze environment plays).
+fn check_lattice_maze(run: &RunMeta, path: &Path) -> Result<()> {
+    let shown = path.display();
+    if run.generator != "maze" {
+        bail!(
+            "{shown}: --jaxued exports maze levels; this archive holds `{}` levels",
+            run.generator
+        );
+    }
+    let profile: toml::Table = run
+        .profile
+        .parse()
+        .with_context(|| format!("{shown}: the stored profile does not parse"))?;
+    let topology = profile
+        .get("maze")
+        .and_then(|m| m.get("topology"))
+        .and_then(toml::Value::as_str)
+        .unwrap_or("lattice");
+    if topology != "lattice" {
+        bail!(
+            "{shown}: --jaxued exports lattice mazes (a grid cell per room); this archive's \
+             mazes have topology `{topology}`"
+        );
+    }
+    Ok(())
+}
+
+/// Writes the lattice mazes of `archive` as JaxUED maze levels to `out` (`.npz`): `wall_map`
+/// bool (N, H, W), `goal_pos` and `agent_pos` uint32 (N, 2) as (x, y), `agent_dir` uint8 (N,)
+/// (towards the agent's first open neighbour), `width` and `height` int32 (N,). The agent
+/// stands on the level's start room, the goal on its goal room (the `start_room` and
+/// `goal_room` metrics, the ends of the maze's longest path). Returns (N, H, W).
+///
+/// # Errors
+/// Not an archive of lattice mazes, grids of more than one size, or writing failed (nothing
+/// is left under `out` then).
+pub fn write_jaxued(archive: &Archive, out: &Path) -> Result<(u64, u16, u16)> {
+    let run = RunMeta::from_archive(archive)?;
+    check_lattice_maze(&run, archive.path())?;
+    let n = level_count(archive)?;
+    let (w, h) = first_size(archive)?.unwrap_or((0, 0));
+    let io = |e: std::io::Error| anyhow::anyhow!("{}: cannot write: {e}", out.display());
+    let mut npz = NpzWriter::create(out).map_err(io)?;
+    npz.begin("wall_map", Dtype::Bool, &[n, u64::from(h), u64::from(w)])
+        .map_err(io)?;
+    // The wall maps stream straight out; the small per-level fields wait in memory.
+    let (mut goal, mut agent, mut dir) = (Vec::new(), Vec::new(), Vec::new());
+    let mut first = Some((w, h));
+    let mut walls = Vec::new();
+    for_each_grid(archive, |batch, row, level| {
+        same_size(&mut first, level, archive.path())?;
+        let metric = |name: &str| {
+            batch
+                .column_by_name(name)
+                .and_then(|a| a.as_primitive_opt::<UInt32Type>())
+                .map(|a| a.value(row))
+                .with_context(|| format!("{}: no `{name}` column", archive.path().display()))
+        };
+        let rooms = (u32::from(level.width) / 2) * (u32::from(level.height) / 2);
+        let (start, end) = (metric("start_room")?, metric("goal_room")?);
+        if start >= rooms || end >= rooms {
+            bail!(
+                "level {}: start or goal room outside its {rooms} rooms",
+                level.index
+            );
+        }
+        let (ax, ay) = room_cell(start, level.width);
+        let (gx, gy) = room_cell(end, level.width);
+        agent.extend([ax, ay]);
+        goal.extend([gx, gy]);
+        dir.push(open_direction(level, ax, ay));
+        walls.clear();
+        walls.extend(level.cells.iter().map(|&c| u8::from(blocks(c))));
+        npz.write(&walls).map_err(io)
+    })?;
+    if dir.len() as u64 != n {
+        bail!(
+            "{}: the footer counts {n} levels, the batches hold {}",
+            archive.path().display(),
+            dir.len()
+        );
+    }
+    let words = |v: &[u32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    npz.begin("goal_pos", Dtype::U32, &[n, 2]).map_err(io)?;
+    npz.write(&words(&goal)).map_err(io)?;
+    npz.begin("agent_pos", Dtype::U32, &[n, 2]).map_err(io)?;
+    npz.write(&words(&agent)).map_err(io)?;
+    npz.begin("agent_dir", Dtype::U8, &[n]).map_err(io)?;
+    npz.write(&dir).map_err(io)?;
+    for (name, value) in [("width", w), ("height", h)] {
+        npz.begin(name, Dtype::I32, &[n]).map_err(io)?;
+        let bytes = i32::from(value).to_le_bytes().repeat(n as usize);
+        npz.write(&bytes).map_err(io)?;
+    }
+    npz.finish().map_err(io)?;
+    Ok((n, h, w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rooms_map_to_their_lattice_cells() {
+        // A 3x2 lattice is a 7x5 grid: room 4 is (1, 1), cell (3, 3).
+        assert_eq!(room_cell(0, 7), (1, 1));
+        assert_eq!(room_cell(4, 7), (3, 3));
+        assert_eq!(room_cell(2, 7), (5, 1));
+    }
+
+    #[test]
+    fn the_agent_faces_its_first_open_neighbour() {
+        // Row-major 3x3: the centre is open only upwards.
+        let cells = [0, 1, 0, 0, 1, 0, 0, 0, 0];
+        let level = GridRow {
+            index: 0,
+            width: 3,
+            height: 3,
+            cells: &cells,
+        };
+        assert_eq!(open_direction(&level, 1, 1), 3);
+        let open = [1; 9];
+        let level = GridRow {
+            cells: &open,
+            ..level
+        };
+        assert_eq!(open_direction(&level, 1, 1), 0);
+    }
+}
