@@ -1,5 +1,6 @@
-//! `warren export ARCHIVE --npy grids.npy | --jaxued levels.npz`: an archive's levels in the
-//! formats numpy and JAX training code load directly (see [`crate::export`]).
+//! `warren export ARCHIVE --npy grids.npy | --jaxued levels.npz | --index I --tiled level.tmj`:
+//! an archive's levels in the formats numpy, JAX training code and the Tiled editor load
+//! directly (see [`crate::export`]).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,6 +21,12 @@ pub struct Args {
     /// width, height.
     #[arg(long, value_name = "OUT.npz")]
     jaxued: Option<PathBuf>,
+    /// Write level `--index` as a Tiled map (its tileset image goes beside it, `.tiles.png`).
+    #[arg(long, value_name = "OUT.tmj")]
+    tiled: Option<PathBuf>,
+    /// The level to write as a map (its `index`).
+    #[arg(long, default_value_t = 0)]
+    index: u64,
     /// No summary line.
     #[arg(long, short)]
     quiet: bool,
@@ -27,10 +34,10 @@ pub struct Args {
 
 /// Runs `export`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    if args.npy.is_none() && args.jaxued.is_none() {
-        bail!("nothing to export: give --npy OUT.npy or --jaxued OUT.npz");
+    if args.npy.is_none() && args.jaxued.is_none() && args.tiled.is_none() {
+        bail!("nothing to export: give --npy OUT.npy, --jaxued OUT.npz or --tiled OUT.tmj");
     }
-    for out in [&args.npy, &args.jaxued].into_iter().flatten() {
+    for out in [&args.npy, &args.jaxued, &args.tiled].into_iter().flatten() {
         super::check_output_folder(out)?;
     }
     let archive = Archive::open(&args.archive)?;
@@ -56,6 +63,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
             out,
             crate::export::write_jaxued(&archive, out)?,
         );
+    }
+    if let Some(out) = &args.tiled {
+        let image = crate::export::write_tiled(&archive, args.index, out)?;
+        if !args.quiet {
+            eprintln!(
+                "warren: level {} written to {} (Tiled map; tileset image {})",
+                args.index,
+                out.display(),
+                image.display()
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

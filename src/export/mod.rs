@@ -1,9 +1,10 @@
 //! Exports of an archive's levels to the formats other tools load directly (`warren export`):
-//! a NumPy stack of grids (`.npy`, shape (N, H, W), the cell codes) and JaxUED's maze levels
-//! (`.npz` with the fields of its `Level`). Both stream level by level from the archive, so
-//! memory stays flat however many levels it holds.
+//! a NumPy stack of grids (`.npy`, shape (N, H, W), the cell codes), JaxUED's maze levels
+//! (`.npz` with the fields of its `Level`), and one level as a Tiled map ([`tiled`]). The stacks
+//! stream level by level from the archive, so memory stays flat however many levels it holds.
 
 pub mod npy;
+pub mod tiled;
 
 use std::path::Path;
 
@@ -306,4 +307,63 @@ mod tests {
         };
         assert_eq!(open_direction(&level, 1, 1), 0);
     }
+}
+
+/// Writes the level with index `index` of `archive` as a Tiled map at `out` (`.tmj`), with its
+/// tileset image beside it (`out` with extension `.tiles.png`). Returns the image's path.
+///
+/// # Errors
+/// No level with that index, a kind without grids, or writing failed (nothing is left under
+/// either name then).
+pub fn write_tiled(archive: &Archive, index: u64, out: &Path) -> Result<std::path::PathBuf> {
+    let run = RunMeta::from_archive(archive)?;
+    let columns = archive.columns()?;
+    let shown = archive.path().display();
+    if !columns.grid {
+        bail!(
+            "{shown}: `{}` levels have no grid to draw as tiles",
+            run.generator
+        );
+    }
+    let image = out.with_extension("tiles.png");
+    let image_name = image
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for b in 0..archive.batch_count() {
+        let batch = archive.batch(b)?;
+        let view = crate::archive::BatchView::new(&batch, &columns)
+            .map_err(|e| anyhow::anyhow!("{shown}: batch {b}: {e}"))?;
+        let Some(row) = (0..view.rows()).find(|&r| view.index(r) == index) else {
+            if (0..view.rows())
+                .next_back()
+                .is_some_and(|r| view.index(r) > index)
+            {
+                break;
+            }
+            continue;
+        };
+        let level = view.level(row);
+        let seed = batch
+            .column_by_name("seed")
+            .and_then(|a| a.as_primitive_opt::<UInt64Type>())
+            .map_or(0, |a| a.value(row));
+        let info = tiled::MapInfo {
+            index,
+            seed,
+            generator: &run.generator,
+            tags: &run.tags,
+            image: &image_name,
+        };
+        let map = tiled::map(&level, &info);
+        let png = tiled::tileset_png().map_err(|e| anyhow::anyhow!("tileset image: {e}"))?;
+        crate::cli::write_atomic(&image, &png)?;
+        crate::cli::write_atomic(out, serde_json::to_string(&map)?.as_bytes()).inspect_err(
+            |_| {
+                let _ = std::fs::remove_file(&image);
+            },
+        )?;
+        return Ok(image);
+    }
+    bail!("{shown}: no level with index {index}")
 }

@@ -133,3 +133,106 @@ fn levels_that_do_not_fit_are_refused_with_one_line_and_no_file() {
     let result = warren(["export", grammar.to_str().unwrap()]);
     assert_one_line_error(&result, "nothing asked");
 }
+
+const LOAD_TILED: &str = r#"
+import sys, pathlib, json
+import pytiled_parser
+m = pytiled_parser.parse_map(pathlib.Path(sys.argv[1]))
+cells, objects = m.layers
+tileset = m.tilesets[1]
+assert tileset.tile_count == 9 and (pathlib.Path(sys.argv[1]).parent / tileset.image).is_file()
+kinds = sorted({o.class_ for o in objects.tiled_objects})
+raw = json.load(open(sys.argv[1]))["layers"][0]["data"]
+print(m.map_size.width, m.map_size.height, len(raw), min(raw), max(raw), m.properties["warren_index"], ",".join(kinds))
+"#;
+
+/// Whether python3 has pytiled-parser (CI installs it; elsewhere its absence skips).
+fn pytiled_ready() -> bool {
+    let ok = std::process::Command::new("python3")
+        .args(["-c", "import pytiled_parser"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must provide pytiled-parser"
+        );
+        eprintln!("skipping: python3 with pytiled-parser is not available");
+    }
+    ok
+}
+
+#[test]
+fn tiled_maps_of_a_maze_a_dungeon_and_a_grammar_level_load_in_pytiled_parser() {
+    let dir = TempDir::new("export-tiled");
+    let mut printed = Vec::new();
+    for kind in ["maze", "dmg", "grammar"] {
+        let archive = dir.join(&format!("{kind}.arrow"));
+        let out = warren([
+            "generate",
+            kind,
+            "--quiet",
+            "--count",
+            "4",
+            "--out",
+            archive.to_str().unwrap(),
+        ]);
+        crate::common::assert_succeeded(&out, kind);
+        let map = dir.join(&format!("{kind}.tmj"));
+        let out = warren([
+            "export",
+            archive.to_str().unwrap(),
+            "--index",
+            "2",
+            "--tiled",
+            map.to_str().unwrap(),
+        ]);
+        crate::common::assert_succeeded(&out, &format!("export {kind}"));
+        assert!(dir.join(&format!("{kind}.tiles.png")).is_file());
+        if pytiled_ready() {
+            printed.push(python(LOAD_TILED, &[map.to_str().unwrap()]));
+        }
+    }
+    if printed.is_empty() {
+        return;
+    }
+    // Width, height, one gid per cell (cell code + 1), the level's index, the object kinds.
+    let fields: Vec<Vec<&str>> = printed
+        .iter()
+        .map(|p| p.split_whitespace().collect())
+        .collect();
+    for f in &fields {
+        let (w, h, n): (u64, u64, u64) = (
+            f[0].parse().unwrap(),
+            f[1].parse().unwrap(),
+            f[2].parse().unwrap(),
+        );
+        assert_eq!(w * h, n);
+        assert!(f[3].parse::<u32>().unwrap() >= 1 && f[4].parse::<u32>().unwrap() <= 9);
+        assert_eq!(f[5], "2");
+    }
+    assert_eq!(
+        fields[0].len(),
+        6,
+        "a maze has no rooms, doors or stairs: {printed:?}"
+    );
+    assert!(
+        fields[1][6].contains("room") && fields[1][6].contains("door"),
+        "{printed:?}"
+    );
+    assert!(fields[2][6].contains("door"), "{printed:?}");
+    // A missing level is one line and no file.
+    let archive = dir.join("maze.arrow");
+    let map = dir.join("none.tmj");
+    let out = warren([
+        "export",
+        archive.to_str().unwrap(),
+        "--index",
+        "99",
+        "--tiled",
+        map.to_str().unwrap(),
+    ]);
+    assert_one_line_error(&out, "no such level");
+    assert!(stderr(&out).contains("no level with index 99"));
+    assert!(!map.exists());
+}
