@@ -277,38 +277,6 @@ pub fn write_jaxued(archive: &Archive, out: &Path) -> Result<(u64, u16, u16)> {
     Ok((n, h, w))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rooms_map_to_their_lattice_cells() {
-        // A 3x2 lattice is a 7x5 grid: room 4 is (1, 1), cell (3, 3).
-        assert_eq!(room_cell(0, 7), (1, 1));
-        assert_eq!(room_cell(4, 7), (3, 3));
-        assert_eq!(room_cell(2, 7), (5, 1));
-    }
-
-    #[test]
-    fn the_agent_faces_its_first_open_neighbour() {
-        // Row-major 3x3: the centre is open only upwards.
-        let cells = [0, 1, 0, 0, 1, 0, 0, 0, 0];
-        let level = GridRow {
-            index: 0,
-            width: 3,
-            height: 3,
-            cells: &cells,
-        };
-        assert_eq!(open_direction(&level, 1, 1), 3);
-        let open = [1; 9];
-        let level = GridRow {
-            cells: &open,
-            ..level
-        };
-        assert_eq!(open_direction(&level, 1, 1), 0);
-    }
-}
-
 /// Writes the level with index `index` of `archive` as a Tiled map at `out` (`.tmj`), with its
 /// tileset image beside it (`out` with extension `.tiles.png`). Returns the image's path.
 ///
@@ -366,4 +334,36 @@ pub fn write_tiled(archive: &Archive, index: u64, out: &Path) -> Result<std::pat
         return Ok(image);
     }
     bail!("{shown}: no level with index {index}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rooms_map_to_their_lattice_cells() {
+        // A 3x2 lattice is a 7x5 grid: room 4 is (1, 1), cell (3, 3).
+        assert_eq!(room_cell(0, 7), (1, 1));
+        assert_eq!(room_cell(4, 7), (3, 3));
+        assert_eq!(room_cell(2, 7), (5, 1));
+    }
+
+    #[test]
+    fn the_agent_faces_its_first_open_neighbour() {
+        // Row-major 3x3: the centre is open only upwards.
+        let cells = [0, 1, 0, 0, 1, 0, 0, 0, 0];
+        let level = GridRow {
+            index: 0,
+            width: 3,
+            height: 3,
+            cells: &cells,
+        };
+        assert_eq!(open_direction(&level, 1, 1), 3);
+        let open = [1; 9];
+        let level = GridRow {
+            cells: &open,
+            ..level
+        };
+        assert_eq!(open_direction(&level, 1, 1), 0);
+    }
 }
