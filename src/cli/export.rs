@@ -1,4 +1,4 @@
-//! `warren export ARCHIVE --npy grids.npy | --jaxued levels.npz | --index I --tiled level.tmj`:
+//! `warren export ARCHIVE --npy grids.npy | --jaxued levels.npz | --index I --tiled level.tmj | --ldtk level.ldtk`:
 //! an archive's levels in the formats numpy, JAX training code and the Tiled editor load
 //! directly (see [`crate::export`]).
 
@@ -24,7 +24,10 @@ pub struct Args {
     /// Write level `--index` as a Tiled map (its tileset image goes beside it, `.tiles.png`).
     #[arg(long, value_name = "OUT.tmj")]
     tiled: Option<PathBuf>,
-    /// The level to write as a map (its `index`).
+    /// Write level `--index` as an LDtk project with one IntGrid layer.
+    #[arg(long, value_name = "OUT.ldtk")]
+    ldtk: Option<PathBuf>,
+    /// The level to write as a map or project (its `index`).
     #[arg(long, default_value_t = 0)]
     index: u64,
     /// No summary line.
@@ -34,10 +37,14 @@ pub struct Args {
 
 /// Runs `export`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    if args.npy.is_none() && args.jaxued.is_none() && args.tiled.is_none() {
-        bail!("nothing to export: give --npy OUT.npy, --jaxued OUT.npz or --tiled OUT.tmj");
+    let outputs = [&args.npy, &args.jaxued, &args.tiled, &args.ldtk];
+    if outputs.iter().all(|o| o.is_none()) {
+        bail!(
+            "nothing to export: give --npy OUT.npy, --jaxued OUT.npz, --tiled OUT.tmj or \
+             --ldtk OUT.ldtk"
+        );
     }
-    for out in [&args.npy, &args.jaxued, &args.tiled].into_iter().flatten() {
+    for out in outputs.into_iter().flatten() {
         super::check_output_folder(out)?;
     }
     let archive = Archive::open(&args.archive)?;
@@ -72,6 +79,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 args.index,
                 out.display(),
                 image.display()
+            );
+        }
+    }
+    if let Some(out) = &args.ldtk {
+        crate::export::write_ldtk(&archive, args.index, out)?;
+        if !args.quiet {
+            eprintln!(
+                "warren: level {} written to {} (LDtk project)",
+                args.index,
+                out.display()
             );
         }
     }

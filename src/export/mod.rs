@@ -3,6 +3,7 @@
 //! (`.npz` with the fields of its `Level`), and one level as a Tiled map ([`tiled`]). The stacks
 //! stream level by level from the archive, so memory stays flat however many levels it holds.
 
+pub mod ldtk;
 pub mod npy;
 pub mod tiled;
 
@@ -277,27 +278,14 @@ pub fn write_jaxued(archive: &Archive, out: &Path) -> Result<(u64, u16, u16)> {
     Ok((n, h, w))
 }
 
-/// Writes the level with index `index` of `archive` as a Tiled map at `out` (`.tmj`), with its
-/// tileset image beside it (`out` with extension `.tiles.png`). Returns the image's path.
-///
-/// # Errors
-/// No level with that index, a kind without grids, or writing failed (nothing is left under
-/// either name then).
-pub fn write_tiled(archive: &Archive, index: u64, out: &Path) -> Result<std::path::PathBuf> {
-    let run = RunMeta::from_archive(archive)?;
+/// Finds the level with index `index` of `archive` and hands it (with its seed) to `write`.
+fn with_level<T>(
+    archive: &Archive,
+    index: u64,
+    write: impl FnOnce(&crate::core::generator::Level<'_>, u64) -> Result<T>,
+) -> Result<T> {
     let columns = archive.columns()?;
     let shown = archive.path().display();
-    if !columns.grid {
-        bail!(
-            "{shown}: `{}` levels have no grid to draw as tiles",
-            run.generator
-        );
-    }
-    let image = out.with_extension("tiles.png");
-    let image_name = image
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
     for b in 0..archive.batch_count() {
         let batch = archive.batch(b)?;
         let view = crate::archive::BatchView::new(&batch, &columns)
@@ -311,11 +299,42 @@ pub fn write_tiled(archive: &Archive, index: u64, out: &Path) -> Result<std::pat
             }
             continue;
         };
-        let level = view.level(row);
         let seed = batch
             .column_by_name("seed")
             .and_then(|a| a.as_primitive_opt::<UInt64Type>())
             .map_or(0, |a| a.value(row));
+        return write(&view.level(row), seed);
+    }
+    bail!("{shown}: no level with index {index}")
+}
+
+/// Fails unless `archive`'s levels have grids (the editors' tile layers).
+fn check_grids(archive: &Archive, run: &RunMeta) -> Result<()> {
+    if !archive.columns()?.grid {
+        bail!(
+            "{}: `{}` levels have no grid to draw as tiles",
+            archive.path().display(),
+            run.generator
+        );
+    }
+    Ok(())
+}
+
+/// Writes the level with index `index` of `archive` as a Tiled map at `out` (`.tmj`), with its
+/// tileset image beside it (`out` with extension `.tiles.png`). Returns the image's path.
+///
+/// # Errors
+/// No level with that index, a kind without grids, or writing failed (nothing is left under
+/// either name then).
+pub fn write_tiled(archive: &Archive, index: u64, out: &Path) -> Result<std::path::PathBuf> {
+    let run = RunMeta::from_archive(archive)?;
+    check_grids(archive, &run)?;
+    let image = out.with_extension("tiles.png");
+    let image_name = image
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    with_level(archive, index, |level, seed| {
         let info = tiled::MapInfo {
             index,
             seed,
@@ -323,7 +342,7 @@ pub fn write_tiled(archive: &Archive, index: u64, out: &Path) -> Result<std::pat
             tags: &run.tags,
             image: &image_name,
         };
-        let map = tiled::map(&level, &info);
+        let map = tiled::map(level, &info);
         let png = tiled::tileset_png().map_err(|e| anyhow::anyhow!("tileset image: {e}"))?;
         crate::cli::write_atomic(&image, &png)?;
         crate::cli::write_atomic(out, serde_json::to_string(&map)?.as_bytes()).inspect_err(
@@ -331,9 +350,28 @@ pub fn write_tiled(archive: &Archive, index: u64, out: &Path) -> Result<std::pat
                 let _ = std::fs::remove_file(&image);
             },
         )?;
-        return Ok(image);
-    }
-    bail!("{shown}: no level with index {index}")
+        Ok(image.clone())
+    })
+}
+
+/// Writes the level with index `index` of `archive` as an LDtk project at `out` (`.ldtk`).
+///
+/// # Errors
+/// No level with that index, a kind without grids, or writing failed (nothing is left under
+/// `out` then).
+pub fn write_ldtk(archive: &Archive, index: u64, out: &Path) -> Result<()> {
+    let run = RunMeta::from_archive(archive)?;
+    check_grids(archive, &run)?;
+    with_level(archive, index, |level, seed| {
+        let grid = level.grid.context("a level without its grid")?;
+        let info = ldtk::ProjectInfo {
+            index,
+            seed,
+            generator: &run.generator,
+        };
+        let project = ldtk::project(&grid, &info);
+        crate::cli::write_atomic(out, serde_json::to_string_pretty(&project)?.as_bytes())
+    })
 }
 
 #[cfg(test)]

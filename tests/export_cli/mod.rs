@@ -236,3 +236,97 @@ fn tiled_maps_of_a_maze_a_dungeon_and_a_grammar_level_load_in_pytiled_parser() {
     assert!(stderr(&out).contains("no level with index 99"));
     assert!(!map.exists());
 }
+
+/// LDtk's published JSON schema of its project files (version 1.5.3, from the LDtk repository's
+/// `docs/JSON_SCHEMA.json`, MIT licence beside it).
+const LDTK_SCHEMA: &str = "tests/export_cli/ldtk-json-schema-1.5.3.json";
+
+const LOAD_LDTK: &str = r#"
+import sys, json, copy, jsonschema
+from ldtkpy.api import ldtk_json_from_dict
+schema = json.load(open(sys.argv[1]))
+validator = jsonschema.Draft7Validator(schema)
+out = []
+for path in sys.argv[2:]:
+    project = json.load(open(path))
+    errors = [e.message for e in validator.iter_errors(project)]
+    assert not errors, (path, errors[:3])
+    # The check has teeth: a project without a required field fails it.
+    broken = copy.deepcopy(project)
+    del broken["levels"][0]["layerInstances"][0]["intGridCsv"]
+    assert any(True for _ in validator.iter_errors(broken))
+    loaded = ldtk_json_from_dict(project)
+    layer = loaded.levels[0].layer_instances[0]
+    values = {v.value for v in loaded.defs.layers[0].int_grid_values}
+    assert set(layer.int_grid_csv) <= values | {0}
+    out.append(f"{loaded.levels[0].identifier} {layer.c_wid}x{layer.c_hei} {len(layer.int_grid_csv)}")
+print("; ".join(out))
+"#;
+
+/// Whether python3 has jsonschema and ldtkpy (CI installs them; elsewhere their absence skips).
+fn ldtk_ready() -> bool {
+    let ok = std::process::Command::new("python3")
+        .args(["-c", "import jsonschema, ldtkpy.api"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must provide jsonschema and ldtkpy"
+        );
+        eprintln!("skipping: python3 with jsonschema and ldtkpy is not available");
+    }
+    ok
+}
+
+#[test]
+fn ldtk_projects_validate_against_the_published_schema_and_load_in_ldtkpy() {
+    let dir = TempDir::new("export-ldtk");
+    let mut projects = Vec::new();
+    for kind in ["maze", "dmg", "grammar"] {
+        let archive = dir.join(&format!("{kind}.arrow"));
+        let out = warren([
+            "generate",
+            kind,
+            "--quiet",
+            "--count",
+            "3",
+            "--out",
+            archive.to_str().unwrap(),
+        ]);
+        crate::common::assert_succeeded(&out, kind);
+        let project = dir.join(&format!("{kind}.ldtk"));
+        let out = warren([
+            "export",
+            archive.to_str().unwrap(),
+            "--index",
+            "1",
+            "--ldtk",
+            project.to_str().unwrap(),
+        ]);
+        crate::common::assert_succeeded(&out, &format!("export {kind}"));
+        projects.push(project);
+    }
+    if !ldtk_ready() {
+        return;
+    }
+    let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(LDTK_SCHEMA);
+    let mut args = vec![schema.to_str().unwrap()];
+    args.extend(projects.iter().map(|p| p.to_str().unwrap()));
+    let printed = python(LOAD_LDTK, &args);
+    let levels: Vec<&str> = printed.trim().split("; ").collect();
+    assert_eq!(levels.len(), 3, "{printed}");
+    assert!(
+        levels[0].starts_with("Maze_1 ") && levels[1].starts_with("Dmg_1 "),
+        "{printed}"
+    );
+    for level in levels {
+        let parts: Vec<&str> = level.split([' ', 'x']).collect();
+        let (w, h, n): (usize, usize, usize) = (
+            parts[1].parse().unwrap(),
+            parts[2].parse().unwrap(),
+            parts[3].parse().unwrap(),
+        );
+        assert_eq!(w * h, n, "{level}");
+    }
+}

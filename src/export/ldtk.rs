@@ -1,0 +1,180 @@
+//! One level as an LDtk project (`.ldtk`, LDtk's JSON project format, 1.5): one world, one
+//! level, one IntGrid layer `Cells` whose values are the legend's cell codes plus one (LDtk
+//! keeps 0 for an empty cell, which is where the level's void cells go), each named and coloured
+//! as `warren render` draws it. Identifiers and iids are derived from the level's seed, so the
+//! same level always gives the same file.
+
+use serde_json::{Value, json};
+
+use crate::core::grid::{GridView, cell};
+use crate::render::cell_colour;
+
+/// Pixels per grid cell.
+pub const GRID: u32 = 16;
+
+/// LDtk's file format version written.
+pub const JSON_VERSION: &str = "1.5.3";
+
+/// A UUID-shaped iid derived from `seed` and `salt` (LDtk wants one per project, world, level
+/// and layer instance).
+fn iid(seed: u64, salt: u64) -> String {
+    let a = crate::core::rng::mix(seed, salt);
+    let b = crate::core::rng::mix(a, salt);
+    format!(
+        "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
+        a >> 32,
+        (a >> 16) & 0xffff,
+        a & 0xfff,
+        b >> 52,
+        b & 0xffff_ffff_ffff
+    )
+}
+
+/// `#rrggbb` of a cell code.
+fn hex(code: u8) -> String {
+    let [r, g, b, _] = cell_colour(code).0;
+    format!("#{r:02X}{g:02X}{b:02X}")
+}
+
+/// The LDtk IntGrid value of cell code `code` (0, empty, for void).
+pub fn int_value(code: u8) -> u32 {
+    if code == cell::VOID {
+        0
+    } else {
+        u32::from(code) + 1
+    }
+}
+
+/// The layer definition: one IntGrid value per non-void cell code.
+fn layer_def() -> Value {
+    let values: Vec<Value> = (0..cell::COUNT)
+        .filter(|&c| c != cell::VOID)
+        .map(|c| {
+            json!({
+                "value": int_value(c),
+                "identifier": cell::NAMES[usize::from(c)],
+                "color": hex(c),
+                "tile": null,
+                "groupUid": 0,
+            })
+        })
+        .collect();
+    json!({
+        "__type": "IntGrid", "type": "IntGrid", "identifier": "Cells", "uid": 1,
+        "doc": "warren cell codes: value = code + 1, empty = void",
+        "uiColor": null, "gridSize": GRID, "guideGridWid": 0, "guideGridHei": 0,
+        "displayOpacity": 1.0, "inactiveOpacity": 1.0, "hideInList": false,
+        "hideFieldsWhenInactive": false, "canSelectWhenInactive": true,
+        "renderInWorldView": true, "pxOffsetX": 0, "pxOffsetY": 0,
+        "parallaxFactorX": 0.0, "parallaxFactorY": 0.0, "parallaxScaling": true,
+        "requiredTags": [], "excludedTags": [], "autoTilesKilledByOtherLayerUid": null,
+        "uiFilterTags": [], "useAsyncRender": false, "intGridValues": values,
+        "intGridValuesGroups": [], "autoRuleGroups": [], "autoSourceLayerDefUid": null,
+        "tilesetDefUid": null, "tilePivotX": 0.0, "tilePivotY": 0.0, "biomeFieldUid": null,
+    })
+}
+
+/// What names the level in the project.
+pub struct ProjectInfo<'a> {
+    /// The level's index in its run.
+    pub index: u64,
+    /// Its seed.
+    pub seed: u64,
+    /// The generator kind.
+    pub generator: &'a str,
+}
+
+/// `grid` as an LDtk project holding one level.
+pub fn project(grid: &GridView<'_>, info: &ProjectInfo<'_>) -> Value {
+    let (w, h) = (grid.width, grid.height);
+    let csv: Vec<u32> = grid.cells.iter().map(|&c| int_value(c)).collect();
+    let seed = info.seed;
+    let layer = json!({
+        "__identifier": "Cells", "__type": "IntGrid", "__cWid": w, "__cHei": h,
+        "__gridSize": GRID, "__opacity": 1.0, "__pxTotalOffsetX": 0, "__pxTotalOffsetY": 0,
+        "__tilesetDefUid": null, "__tilesetRelPath": null, "iid": iid(seed, 4),
+        "levelId": 2, "layerDefUid": 1, "pxOffsetX": 0, "pxOffsetY": 0, "visible": true,
+        "optionalRules": [], "intGridCsv": csv, "autoLayerTiles": [], "seed": seed % 10_000_000,
+        "overrideTilesetUid": null, "gridTiles": [], "entityInstances": [],
+    });
+    let level = json!({
+        "identifier": format!("{}_{}", capitalised(info.generator), info.index),
+        "iid": iid(seed, 3), "uid": 2, "worldX": 0, "worldY": 0, "worldDepth": 0,
+        "pxWid": w * GRID, "pxHei": h * GRID, "__bgColor": "#40465B", "bgColor": null,
+        "useAutoIdentifier": false, "bgRelPath": null, "bgPos": null, "bgPivotX": 0.5,
+        "bgPivotY": 0.5, "__smartColor": "#ADADB5", "__bgPos": null, "externalRelPath": null,
+        "fieldInstances": [], "layerInstances": [layer], "__neighbours": [],
+    });
+    // Built in parts: one `json!` of every field would pass the macro's recursion limit.
+    let mut root = json!({
+        "__header__": {
+            "fileType": "LDtk Project JSON", "app": "LDtk", "doc": "https://ldtk.io/json",
+            "schema": "https://ldtk.io/files/JSON_SCHEMA.json", "appAuthor": "warren",
+            "appVersion": JSON_VERSION, "url": "https://ldtk.io",
+        },
+        "iid": iid(seed, 1), "jsonVersion": JSON_VERSION, "appBuildId": 473_703.0,
+        "nextUid": 3, "identifierStyle": "Capitalize", "toc": [],
+        "worldLayout": "Free", "worldGridWidth": w * GRID, "worldGridHeight": h * GRID,
+        "defaultLevelWidth": w * GRID, "defaultLevelHeight": h * GRID,
+        "defaultPivotX": 0.0, "defaultPivotY": 0.0, "defaultGridSize": GRID,
+        "defaultEntityWidth": GRID, "defaultEntityHeight": GRID,
+    });
+    let rest = json!({
+        "bgColor": "#40465B", "defaultLevelBgColor": "#696A79", "minifyJson": false,
+        "externalLevels": false, "exportTiled": false, "simplifiedExport": false,
+        "imageExportMode": "None", "exportLevelBg": true, "pngFilePattern": null,
+        "backupOnSave": false, "backupLimit": 10, "backupRelPath": null,
+        "levelNamePattern": "Level_%idx", "tutorialDesc": null, "customCommands": [],
+        "flags": [], "dummyWorldIid": iid(seed, 2), "worlds": [],
+        "defs": {
+            "layers": [layer_def()], "entities": [], "tilesets": [], "enums": [],
+            "externalEnums": [], "levelFields": [],
+        },
+        "levels": [level],
+    });
+    if let (Some(root), Value::Object(rest)) = (root.as_object_mut(), rest) {
+        root.extend(rest);
+    }
+    root
+}
+
+/// `maze` as `Maze` (LDtk's default identifier style capitalises).
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_become_intgrid_values_and_void_is_empty() {
+        let cells = [0, 1, 8, 4];
+        let grid = GridView {
+            width: 2,
+            height: 2,
+            cells: &cells,
+        };
+        let p = project(
+            &grid,
+            &ProjectInfo {
+                index: 5,
+                seed: 11,
+                generator: "dmg",
+            },
+        );
+        let layer = &p["levels"][0]["layerInstances"][0];
+        assert_eq!(layer["intGridCsv"], json!([1, 2, 0, 5]));
+        assert_eq!(p["levels"][0]["identifier"], json!("Dmg_5"));
+        let values = p["defs"]["layers"][0]["intGridValues"].as_array().unwrap();
+        assert_eq!(values.len(), 8);
+        assert_eq!(values[0]["identifier"], json!("wall"));
+        // iids are UUID-shaped and stable.
+        let id = p["iid"].as_str().unwrap();
+        assert_eq!(id.len(), 36);
+        assert_eq!(id, iid(11, 1));
+    }
+}
