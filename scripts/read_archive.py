@@ -22,7 +22,11 @@ for field in table.schema:
         print(f"  {field.name:<24} mean {pc.mean(table[field.name]).as_py():10.3f}")
 if "grid" in table.column_names and table.num_rows:
     w, h = table["grid_width"][0].as_py(), table["grid_height"][0].as_py()
-    grid = np.frombuffer(table["grid"][0].as_py(), dtype=np.uint8).reshape(h, w)
+    column = table["grid"].combine_chunks()
+    if isinstance(column.type, pa.FixedShapeTensorType):   # one size: an (N, H, W) tensor
+        grid = column.to_numpy_ndarray()[0]
+    else:                                                  # sizes vary: one binary row each
+        grid = np.frombuffer(column[0].as_py(), dtype=np.uint8).reshape(h, w)
     legend = json.loads(meta["warren.cell_codes"])
     chars = {0: "#", 1: " ", 8: "."}
     print(f"level 0 ({w}x{h}, legend {legend['0']}/{legend['1']}):")

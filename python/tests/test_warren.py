@@ -84,26 +84,30 @@ def test_tables_use_the_engines_buffers_without_copying():
     assert pa.total_allocated_bytes() - before < 0.01 * table.nbytes
     batch = table.to_batches()[0]
     grid = warren.grids(batch)
-    values = batch.column("grid").buffers()[2]
     assert grid.shape == (batch.num_rows, 65, 65) and grid.dtype == np.uint8
+    # Mazes of one size store the grid as Arrow's fixed-shape tensor: the array views its
+    # flat child buffer.
     column = batch.column("grid")
-    first = int(np.frombuffer(column.buffers()[1], np.int32)[column.offset])
-    assert grid.ctypes.data == values.address + first
+    assert isinstance(column.type, pa.FixedShapeTensorType), column.type
+    values = column.storage.flatten()
+    assert grid.ctypes.data == values.buffers()[1].address + values.offset
     assert not grid.flags.owndata
-    np.testing.assert_array_equal(
-        grid[1], np.frombuffer(batch.column("grid")[1].as_py(), np.uint8).reshape(65, 65)
-    )
+    np.testing.assert_array_equal(grid, column.to_numpy_ndarray())
 
 
 def test_grids_refuses_levels_of_several_sizes_or_none():
-    small = warren.generate("maze", 3, set={"maze.width": 8, "maze.height": 8})
-    other = warren.generate("maze", 3, set={"maze.width": 9, "maze.height": 8})
-    both = pa.Table.from_batches(small.to_batches() + other.cast(small.schema).to_batches())
-    with pytest.raises(ValueError, match="grids of 2 sizes"):
-        warren.grids(both)
+    # Grammar tile maps vary in size (a binary grid column); mazes of one size are a tensor.
+    mixed = warren.generate("grammar", 4)
+    assert len(set(mixed.column("grid_width").to_pylist())) > 1
+    with pytest.raises(ValueError, match="grids of [0-9]+ sizes"):
+        warren.grids(mixed)
     with pytest.raises(ValueError, match="no grid column"):
         warren.grids(warren.generate("maze", 2, set={"maze.topology": "delaunay"}))
-    assert warren.grids(both.slice(0, 3)).shape == (3, 17, 17)
+    one = mixed.slice(0, 1)
+    w, h = one.column("grid_width")[0].as_py(), one.column("grid_height")[0].as_py()
+    assert warren.grids(one).shape == (1, h, w)
+    small = warren.generate("maze", 3, set={"maze.width": 8, "maze.height": 8})
+    assert warren.grids(small).shape == (3, 17, 17)
 
 
 def test_batches_are_in_index_order_and_bounded(warren_bin):

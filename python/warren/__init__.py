@@ -248,12 +248,18 @@ def grids(data: Union[pa.Table, pa.RecordBatch]) -> np.ndarray:
     column = data.column("grid")
     if column.null_count:
         raise ValueError("some levels have no grid")
+    # Kinds of one grid size store a fixed-shape tensor: its flat child is the array.
+    storage = column.storage if isinstance(column, pa.ExtensionArray) else column
+    if pa.types.is_fixed_size_list(storage.type):
+        if storage.type.list_size != h * w:
+            raise ValueError("a grid's size disagrees with its grid_width and grid_height")
+        return storage.flatten().to_numpy(zero_copy_only=True).reshape(n, h, w)
     if column.type == pa.large_binary():
         width = np.int64
     elif column.type == pa.binary():
         width = np.int32
     else:
-        raise ValueError(f"the grid column is {column.type}, not binary")
+        raise ValueError(f"the grid column is {column.type}, not binary or a fixed-shape tensor")
     _, offsets_buf, values = column.buffers()
     offsets = np.frombuffer(offsets_buf, width, count=n + 1, offset=column.offset * width().itemsize)
     if not (np.diff(offsets) == h * w).all():

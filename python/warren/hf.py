@@ -31,16 +31,32 @@ import warren
 __all__ = ["dataset", "from_table"]
 
 
+def _plain(data):
+    """``data`` with its tensor grid columns as their storage, fixed-size lists of the H*W
+    cells (row-major; ``grid_height`` and ``grid_width`` give the shape): datasets has no
+    dtype for Arrow's fixed-shape tensor type. No cells are copied."""
+    for i, field in enumerate(data.schema):
+        if isinstance(field.type, pa.FixedShapeTensorType):
+            column = data.column(i)
+            if isinstance(data, pa.Table):
+                storage = pa.chunked_array([c.storage for c in column.chunks], type=field.type.storage_type)
+            else:
+                storage = column.storage
+            data = data.set_column(i, pa.field(field.name, field.type.storage_type, field.nullable), storage)
+    return data
+
+
 def from_table(table: pa.Table) -> "datasets.Dataset":
-    """A ``datasets.Dataset`` over an Arrow table (no copy, no cache file)."""
-    return datasets.Dataset(InMemoryTable(table))
+    """A ``datasets.Dataset`` over an Arrow table (no copy, no cache file). A grid column of
+    one size (a fixed-shape tensor) becomes a fixed-length sequence of its H*W cells."""
+    return datasets.Dataset(InMemoryTable(_plain(table)))
 
 
 def _rows(kind: str, seed: int, sets: Tuple[str, ...], chunk_size: int, ranges: List[Tuple[int, int]]) -> Iterator[dict]:
     for lo, hi in ranges:
         with warren.batches(kind, hi - lo, seed=seed, start=lo, threads=1, set=list(sets), chunk_size=chunk_size) as run:
             for batch in run:
-                yield from batch.to_pylist()
+                yield from _plain(batch).to_pylist()
 
 
 def dataset(

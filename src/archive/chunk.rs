@@ -8,8 +8,8 @@ use arrow_array::builder::{
     BinaryBuilder, Float32Builder, Int32Builder, ListBuilder, StringBuilder, UInt8Builder,
     UInt16Builder, UInt32Builder, UInt64Builder,
 };
-use arrow_array::{ArrayRef, RecordBatch};
-use arrow_schema::{ArrowError, SchemaRef};
+use arrow_array::{ArrayRef, FixedSizeListArray, RecordBatch, UInt8Array};
+use arrow_schema::{ArrowError, DataType, SchemaRef};
 
 use crate::core::generator::{Columns, ExtraKind, ExtraValue, Level, MetricKind};
 
@@ -118,6 +118,71 @@ struct GraphBuilders {
     rooms: Option<[ListBuilder<Int32Builder>; 4]>,
 }
 
+/// The cells of a chunk's grids: `binary` rows, or one flat run for a fixed-shape tensor.
+enum GridCells {
+    /// One binary row per level (sizes vary).
+    Binary(BinaryBuilder),
+    /// Every level's cells back to back, each exactly `width x height`.
+    Fixed {
+        cells: Vec<u8>,
+        width: u16,
+        height: u16,
+    },
+}
+
+impl GridCells {
+    fn len(&self) -> usize {
+        match self {
+            GridCells::Binary(b) => b.values_slice().len(),
+            GridCells::Fixed { cells, .. } => cells.len(),
+        }
+    }
+
+    fn push(&mut self, width: u32, height: u32, cells: &[u8]) {
+        match self {
+            GridCells::Binary(b) => b.append_value(cells),
+            GridCells::Fixed {
+                cells: all,
+                width: w,
+                height: h,
+            } => {
+                assert!(
+                    (width, height) == (u32::from(*w), u32::from(*h))
+                        && cells.len() == all_len(*w, *h),
+                    "generator declared {w}x{h} grids but produced a {width}x{height} one"
+                );
+                all.extend_from_slice(cells);
+            }
+        }
+    }
+
+    fn finish(&mut self) -> Result<ArrayRef, ArrowError> {
+        Ok(match self {
+            GridCells::Binary(b) => Arc::new(b.finish()),
+            GridCells::Fixed {
+                cells,
+                width,
+                height,
+            } => {
+                let values = UInt8Array::from(std::mem::take(cells));
+                let item = Arc::new(arrow_schema::Field::new("item", DataType::UInt8, false));
+                let size = i32::from(*width) * i32::from(*height);
+                Arc::new(FixedSizeListArray::try_new(
+                    item,
+                    size,
+                    Arc::new(values),
+                    None,
+                )?)
+            }
+        })
+    }
+}
+
+/// Cells in a `w x h` grid.
+fn all_len(w: u16, h: u16) -> usize {
+    usize::from(w) * usize::from(h)
+}
+
 /// Accumulates levels into the columns of one record batch.
 pub struct ChunkBuilder {
     schema: SchemaRef,
@@ -125,7 +190,7 @@ pub struct ChunkBuilder {
     index: UInt64Builder,
     seed: UInt64Builder,
     hash: UInt64Builder,
-    grid: Option<(UInt16Builder, UInt16Builder, BinaryBuilder)>,
+    grid: Option<(UInt16Builder, UInt16Builder, GridCells)>,
     graph: Option<GraphBuilders>,
     rule_uses: Option<ListBuilder<UInt32Builder>>,
     extra: Vec<(&'static str, ExtraBuilder)>,
@@ -137,10 +202,18 @@ impl ChunkBuilder {
     /// A builder for `schema` (made by `level_schema(columns, ..)`), sized for `capacity` rows.
     pub fn new(schema: SchemaRef, columns: Columns, capacity: usize) -> Self {
         let grid = columns.grid.then(|| {
+            let cells = match columns.grid_shape {
+                None => GridCells::Binary(BinaryBuilder::with_capacity(capacity, 0)),
+                Some((width, height)) => GridCells::Fixed {
+                    cells: Vec::with_capacity(capacity * all_len(width, height)),
+                    width,
+                    height,
+                },
+            };
             (
                 UInt16Builder::with_capacity(capacity),
                 UInt16Builder::with_capacity(capacity),
-                BinaryBuilder::with_capacity(capacity, 0),
+                cells,
             )
         });
         let graph = columns.graph.then(|| GraphBuilders {
@@ -189,10 +262,7 @@ impl ChunkBuilder {
 
     /// Bytes of variable-length data (grid cells, list values) pushed since the last `finish`.
     pub fn variable_bytes(&self) -> usize {
-        let grid = self
-            .grid
-            .as_ref()
-            .map_or(0, |(_, _, cells)| cells.values_slice().len());
+        let grid = self.grid.as_ref().map_or(0, |(_, _, cells)| cells.len());
         let graph = self.graph.as_ref().map_or(0, |b| {
             4 * (b.x.values_ref().len()
                 + b.y.values_ref().len()
@@ -236,7 +306,7 @@ impl ChunkBuilder {
                 .expect("generator declared a grid but produced none");
             w.append_value(g.width as u16);
             h.append_value(g.height as u16);
-            cells.append_value(g.cells);
+            cells.push(g.width, g.height, g.cells);
         }
         if let Some(b) = &mut self.graph {
             let g = level
@@ -308,7 +378,7 @@ impl ChunkBuilder {
         if let Some((w, h, cells)) = &mut self.grid {
             cols.push(Arc::new(w.finish()));
             cols.push(Arc::new(h.finish()));
-            cols.push(Arc::new(cells.finish()));
+            cols.push(cells.finish()?);
         }
         if let Some(b) = &mut self.graph {
             cols.push(Arc::new(b.x.finish()));

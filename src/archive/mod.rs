@@ -20,8 +20,9 @@ pub use meta::{
     RunMeta, Scanned, SelectionMeta, SplitMeta, check_format,
 };
 pub use reader::Archive;
-pub use record::BatchView;
+pub use record::{BatchView, GridColumn};
 pub use schema::{
-    ArchiveColumns, DOC_KEY, StoredExtra, StoredMetric, extra_type, level_schema, list_of,
+    ArchiveColumns, DOC_KEY, StoredExtra, StoredMetric, TENSOR_EXTENSION, extra_type, grid_type,
+    level_schema, list_of,
 };
 pub use writer::{ArchiveWriter, temp_path};

@@ -616,6 +616,10 @@ fn buffer_widths(dt: &DataType, out: &mut Vec<usize>) -> bool {
             out.extend([1, 8]);
             return buffer_widths(child.data_type(), out);
         }
+        DataType::FixedSizeList(child, _) => {
+            out.push(1);
+            return buffer_widths(child.data_type(), out);
+        }
         dt => match dt.primitive_width() {
             Some(width) => out.extend([1, width]),
             None => return false,

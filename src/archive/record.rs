@@ -6,7 +6,8 @@
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Int32Type, UInt8Type, UInt16Type, UInt32Type, UInt64Type};
 use arrow_array::{
-    Array, ArrowPrimitiveType, BinaryArray, ListArray, PrimitiveArray, RecordBatch, StringArray,
+    Array, ArrowPrimitiveType, BinaryArray, FixedSizeListArray, ListArray, PrimitiveArray,
+    RecordBatch, StringArray,
 };
 use arrow_schema::DataType;
 
@@ -79,13 +80,63 @@ impl<'a> ExtraColumn<'a> {
     }
 }
 
+/// A batch's `grid` column: `binary` rows, or a fixed-shape tensor (one `uint8` list of
+/// width x height items per level).
+#[derive(Clone, Copy, Debug)]
+pub enum GridColumn<'a> {
+    /// One binary row per level.
+    Binary(&'a BinaryArray),
+    /// Fixed-size lists over one flat `uint8` buffer.
+    Fixed {
+        /// The list array (for row offsets).
+        lists: &'a FixedSizeListArray,
+        /// Its child values.
+        values: &'a [u8],
+    },
+}
+
+impl<'a> GridColumn<'a> {
+    /// Reads the `grid` column of `batch`, of either type.
+    ///
+    /// # Errors
+    /// No `grid` column, or one of another type.
+    pub fn of(batch: &'a RecordBatch) -> Result<Self, ColumnError> {
+        let col = column(batch, "grid")?;
+        if let Some(b) = col.as_binary_opt::<i32>() {
+            return Ok(GridColumn::Binary(b));
+        }
+        let wrong = || wrong_type("grid", col, "binary or fixed_size_list<uint8>");
+        let lists = col.as_fixed_size_list_opt().ok_or_else(wrong)?;
+        let values = lists
+            .values()
+            .as_primitive_opt::<UInt8Type>()
+            .ok_or_else(wrong)?
+            .values();
+        Ok(GridColumn::Fixed {
+            lists,
+            values: values.as_ref(),
+        })
+    }
+
+    /// The cells of row `i`.
+    pub fn row(&self, i: usize) -> &'a [u8] {
+        match *self {
+            GridColumn::Binary(b) => b.value(i),
+            GridColumn::Fixed { lists, values } => {
+                let start = lists.value_offset_at(i);
+                &values[start..start + lists.value_length() as usize]
+            }
+        }
+    }
+}
+
 /// The columns of one batch, typed.
 pub struct BatchView<'a> {
     rows: usize,
     index: &'a [u64],
     seed: &'a [u64],
     hash: &'a [u64],
-    grid: Option<(&'a [u16], &'a [u16], &'a BinaryArray)>,
+    grid: Option<(&'a [u16], &'a [u16], GridColumn<'a>)>,
     graph: Option<[ListColumn<'a, u32>; 2]>,
     xy: Option<[ListColumn<'a, f32>; 2]>,
     tags: Option<ListColumn<'a, u16>>,
@@ -161,7 +212,7 @@ impl<'a> BatchView<'a> {
             Some((
                 primitive::<UInt16Type>(batch, "grid_width")?,
                 primitive::<UInt16Type>(batch, "grid_height")?,
-                binary(batch, "grid")?,
+                GridColumn::of(batch)?,
             ))
         } else {
             None
@@ -261,7 +312,7 @@ impl<'a> BatchView<'a> {
         let grid = self.grid.map(|(w, h, cells)| GridView {
             width: u32::from(w[i]),
             height: u32::from(h[i]),
-            cells: cells.value(i),
+            cells: cells.row(i),
         });
         let graph = match (&self.graph, &self.xy, &self.flags) {
             (Some([src, dst]), Some([x, y]), Some(flags)) => Some(GraphView {

@@ -110,6 +110,9 @@ pub struct StoredExtra {
 pub struct ArchiveColumns {
     /// `grid_width`, `grid_height`, `grid`.
     pub grid: bool,
+    /// Every grid's (width, height) when the run fixed it: `grid` is then a fixed-shape
+    /// tensor column ([`grid_type`]).
+    pub grid_shape: Option<(u16, u16)>,
     /// `vertex_x`, `vertex_y`, `edge_src`, `edge_dst`, `edge_flags`.
     pub graph: bool,
     /// `vertex_tag` (only with `graph`).
@@ -128,6 +131,7 @@ impl From<&Columns> for ArchiveColumns {
     fn from(c: &Columns) -> Self {
         Self {
             grid: c.grid,
+            grid_shape: c.grid_shape.filter(|_| c.grid),
             graph: c.graph,
             // NOTE: tags and rooms belong to the graph; without one they are not written.
             tags: c.graph && c.tags,
@@ -161,6 +165,71 @@ impl From<Columns> for ArchiveColumns {
     }
 }
 
+/// The extension name of Arrow's canonical fixed-shape tensor type.
+pub const TENSOR_EXTENSION: &str = "arrow.fixed_shape_tensor";
+
+/// The Arrow type of the `grid` column: `binary` (one row-major run of cells per level) when
+/// sizes vary, a fixed-size list of `uint8` of width x height items when every grid has
+/// `shape` (width, height).
+pub fn grid_type(shape: Option<(u16, u16)>) -> DataType {
+    match shape {
+        None => DataType::Binary,
+        Some((w, h)) => DataType::FixedSizeList(
+            Arc::new(Field::new("item", DataType::UInt8, false)),
+            i32::from(w) * i32::from(h),
+        ),
+    }
+}
+
+/// The `grid` field: for one size, the fixed-size list marked as the canonical extension type
+/// `arrow.fixed_shape_tensor` with shape [height, width] (row-major, as the cells are stored),
+/// which pyarrow, polars and Hugging Face datasets read as an (N, H, W) array.
+fn grid_field(shape: Option<(u16, u16)>) -> Field {
+    let field = Field::new("grid", grid_type(shape), false);
+    match shape {
+        None => field,
+        Some((w, h)) => field.with_metadata(HashMap::from([
+            (
+                "ARROW:extension:name".to_string(),
+                TENSOR_EXTENSION.to_string(),
+            ),
+            (
+                "ARROW:extension:metadata".to_string(),
+                format!(r#"{{"shape":[{h},{w}]}}"#),
+            ),
+        ])),
+    }
+}
+
+/// The (width, height) a stored `grid` field declares: `Some` for a fixed-shape tensor whose
+/// shape matches its list size, `None` for `binary`.
+fn stored_grid_shape(field: &Field) -> Result<Option<(u16, u16)>, SchemaError> {
+    let DataType::FixedSizeList(_, size) = field.data_type() else {
+        return Ok(None);
+    };
+    let bad = || SchemaError::UnknownColumn {
+        name: field.name().clone(),
+        data_type: field.data_type().clone(),
+    };
+    let metadata = field.metadata();
+    if metadata.get("ARROW:extension:name").map(String::as_str) != Some(TENSOR_EXTENSION) {
+        return Err(bad());
+    }
+    #[derive(serde::Deserialize)]
+    struct Shape {
+        shape: [u16; 2],
+    }
+    let shape: Shape = metadata
+        .get("ARROW:extension:metadata")
+        .and_then(|m| serde_json::from_str(m).ok())
+        .ok_or_else(bad)?;
+    let [h, w] = shape.shape;
+    if i32::from(w) * i32::from(h) != *size {
+        return Err(bad());
+    }
+    Ok(Some((w, h)))
+}
+
 /// A field documented by `doc`.
 fn documented(name: &str, data_type: DataType, doc: &str) -> Field {
     let doc = HashMap::from([(DOC_KEY.to_string(), doc.to_string())]);
@@ -187,7 +256,7 @@ impl ArchiveColumns {
         if self.grid {
             fields.push(plain("grid_width", DataType::UInt16));
             fields.push(plain("grid_height", DataType::UInt16));
-            fields.push(plain("grid", DataType::Binary));
+            fields.push(grid_field(self.grid_shape));
         }
         if self.graph {
             fields.push(plain("vertex_x", list_of(DataType::Float32)));
@@ -229,8 +298,13 @@ impl ArchiveColumns {
     /// O(columns), a few small allocations per column.
     pub fn from_schema(schema: &Schema) -> Result<Self, SchemaError> {
         let has = |name: &str| schema.field_with_name(name).is_ok();
+        let grid_shape = match schema.field_with_name("grid") {
+            Ok(field) => stored_grid_shape(field)?,
+            Err(_) => None,
+        };
         let mut columns = Self {
             grid: has("grid"),
+            grid_shape,
             graph: has("edge_src"),
             tags: has("vertex_tag"),
             rooms: has("room_x0"),
@@ -298,7 +372,7 @@ impl ArchiveColumns {
         let extra = |c: &Self| -> Vec<(String, ExtraKind)> {
             c.extra.iter().map(|e| (e.name.clone(), e.kind)).collect()
         };
-        let parts = |c: &Self| (c.grid, c.graph, c.tags, c.rooms, c.rule_uses);
+        let parts = |c: &Self| (c.grid, c.grid_shape, c.graph, c.tags, c.rooms, c.rule_uses);
         parts(self) == parts(other)
             && metrics(self) == metrics(other)
             && extra(self) == extra(other)

@@ -44,6 +44,7 @@ const EXTRA: [ExtraSpec; 2] = [
 fn every_part() -> Columns {
     Columns {
         grid: true,
+        grid_shape: None,
         graph: true,
         tags: true,
         rooms: true,
@@ -51,6 +52,50 @@ fn every_part() -> Columns {
         metrics: &METRICS,
         extra: &EXTRA,
     }
+}
+
+#[test]
+fn fixed_size_grids_are_tensors_and_read_back() {
+    let columns = Columns {
+        grid_shape: Some((65, 33)),
+        ..every_part()
+    };
+    let schema = level_schema(&columns, HashMap::new());
+    let grid = schema.field_with_name("grid").unwrap();
+    assert_eq!(grid.data_type(), &grid_type(Some((65, 33))));
+    assert_eq!(
+        grid.metadata()
+            .get("ARROW:extension:name")
+            .map(String::as_str),
+        Some(TENSOR_EXTENSION)
+    );
+    // Shape [rows, columns]: height first, as the cells are stored.
+    assert_eq!(
+        grid.metadata()["ARROW:extension:metadata"],
+        r#"{"shape":[33,65]}"#
+    );
+    let read = ArchiveColumns::from_schema(&schema).unwrap();
+    assert_eq!(read.grid_shape, Some((65, 33)));
+    assert!(read.same_layout(&ArchiveColumns::from(&columns)));
+    assert!(!read.same_layout(&ArchiveColumns::from(&every_part())));
+    // A fixed-size list without the tensor marking, or with a shape that is not its size, is
+    // not a column warren writes.
+    let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
+    let at = fields.iter().position(|f| f.name() == "grid").unwrap();
+    let marked = fields[at].clone();
+    fields[at] = Field::new("grid", grid_type(Some((65, 33))), false);
+    assert!(ArchiveColumns::from_schema(&Schema::new(fields.clone())).is_err());
+    fields[at] = marked.with_metadata(HashMap::from([
+        (
+            "ARROW:extension:name".to_string(),
+            TENSOR_EXTENSION.to_string(),
+        ),
+        (
+            "ARROW:extension:metadata".to_string(),
+            r#"{"shape":[33,64]}"#.to_string(),
+        ),
+    ]));
+    assert!(ArchiveColumns::from_schema(&Schema::new(fields)).is_err());
 }
 
 #[test]

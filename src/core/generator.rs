@@ -163,6 +163,10 @@ impl<'a> ExtraValue<'a> {
 pub struct Columns {
     /// `grid_width`, `grid_height`, `grid`.
     pub grid: bool,
+    /// Every grid's (width, height), when the profile fixes it: the `grid` column is then
+    /// Arrow's fixed-shape tensor (`arrow.fixed_shape_tensor`, shape [height, width], `uint8`)
+    /// instead of `binary`, so readers get an (N, H, W) array without a copy.
+    pub grid_shape: Option<(u16, u16)>,
     /// `vertex_x`, `vertex_y`, `edge_src`, `edge_dst`, `edge_flags`.
     pub graph: bool,
     /// `vertex_tag` (only with `graph`).

@@ -230,6 +230,10 @@ impl Generator for DmgGenerator {
     fn columns(&self) -> Columns {
         Columns {
             grid: true,
+            // The map is the profile's width x height (dmg::generate).
+            grid_shape: u16::try_from(self.cfg.width)
+                .ok()
+                .zip(u16::try_from(self.cfg.height).ok()),
             graph: true,
             tags: true,
             rooms: true,

@@ -41,10 +41,8 @@ fn for_each_grid(
                 .with_context(|| format!("{name}: no grid (column `{c}`): this kind has none"))
         };
         let (widths, heights) = (u16s("grid_width")?, u16s("grid_height")?);
-        let grids = batch
-            .column_by_name("grid")
-            .and_then(|a| a.as_binary_opt::<i32>())
-            .with_context(|| format!("{name}: no binary `grid` column"))?;
+        let grids =
+            crate::archive::GridColumn::of(&batch).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         let indices = batch
             .column_by_name("index")
             .and_then(|a| a.as_primitive_opt::<UInt64Type>())
@@ -54,7 +52,7 @@ fn for_each_grid(
                 index: indices.value(row),
                 width: widths.value(row),
                 height: heights.value(row),
-                cells: grids.value(row),
+                cells: grids.row(row),
             };
             each(&batch, row, &level)?;
         }

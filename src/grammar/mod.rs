@@ -273,6 +273,8 @@ impl Generator for GrammarGenerator {
     fn columns(&self) -> Columns {
         Columns {
             grid: true,
+            // Tile maps take the size their rooms need.
+            grid_shape: None,
             graph: true,
             tags: true,
             rooms: true,

@@ -171,8 +171,14 @@ impl Generator for MazeGenerator {
 
     fn columns(&self) -> Columns {
         let lattice = self.cfg.topology == config::Topology::Lattice;
+        // A lattice of W x H rooms is drawn on a (2W + 1) x (2H + 1) grid (maze::raster); the
+        // sides are at most 4,096 rooms, so the grid's fit in u16.
+        let side = |rooms: u32| u16::try_from(2 * rooms + 1).ok();
         Columns {
             grid: lattice,
+            grid_shape: lattice
+                .then(|| side(self.cfg.width).zip(side(self.cfg.height)))
+                .flatten(),
             graph: !lattice,
             tags: false,
             metrics: &MAZE_METRICS,

@@ -169,8 +169,13 @@ impl Generator for RegionsGenerator {
     }
 
     fn columns(&self) -> Columns {
+        // The world grid is the root's cells times the world scale (regions::build).
+        let scale = self.cfg.world_scale();
         Columns {
             grid: true,
+            grid_shape: u16::try_from(self.cfg.width * scale)
+                .ok()
+                .zip(u16::try_from(self.cfg.height * scale).ok()),
             metrics: &REGION_METRICS,
             extra: &REGION_COLUMNS,
             ..Columns::default()

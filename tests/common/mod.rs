@@ -173,13 +173,25 @@ pub fn column_u32(path: &Path, name: &str) -> Vec<u32> {
         .collect()
 }
 
-/// A binary column across all batches.
+/// A binary column across all batches (or a fixed-size list of bytes, as the `grid` of a
+/// kind with one grid size).
 pub fn column_binary(path: &Path, name: &str) -> Vec<Vec<u8>> {
     batches(path)
         .iter()
         .flat_map(|b| {
-            column(b, name)
-                .as_binary::<i32>()
+            let col = column(b, name);
+            if let Some(lists) = col.as_fixed_size_list_opt() {
+                return (0..lists.len())
+                    .map(|i| {
+                        lists
+                            .value(i)
+                            .as_primitive::<arrow_array::types::UInt8Type>()
+                            .values()
+                            .to_vec()
+                    })
+                    .collect::<Vec<_>>();
+            }
+            col.as_binary::<i32>()
                 .iter()
                 .map(|v| v.expect("no nulls").to_vec())
                 .collect::<Vec<_>>()

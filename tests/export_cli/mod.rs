@@ -11,8 +11,7 @@ import sys, collections
 import numpy as np, pyarrow as pa
 grids = np.load(sys.argv[1])
 t = pa.ipc.open_file(sys.argv[3]).read_all()
-stored = np.stack([np.frombuffer(g, np.uint8).reshape(h, w) for g, w, h in
-                   zip(t["grid"].to_pylist(), t["grid_width"].to_pylist(), t["grid_height"].to_pylist())])
+stored = t["grid"].combine_chunks().to_numpy_ndarray()
 assert grids.dtype == np.uint8 and (grids == stored).all(), "npy differs from the archive"
 z = np.load(sys.argv[2])
 assert sorted(z.files) == sorted(["wall_map", "goal_pos", "agent_pos", "agent_dir", "width", "height"])

@@ -52,7 +52,9 @@ assert json.loads(meta[b"warren.cell_codes"])["1"] == "floor"
 assert table.schema.field("dead_ends").metadata[b"warren.doc"]
 assert table["index"].to_pylist() == list(range(table.num_rows))
 w, h = table["grid_width"][0].as_py(), table["grid_height"][0].as_py()
-grid = np.frombuffer(table["grid"][0].as_py(), dtype=np.uint8).reshape(h, w)
+assert isinstance(table.schema.field("grid").type, pa.FixedShapeTensorType)
+grid = table["grid"].combine_chunks().to_numpy_ndarray()[0]
+assert grid.shape == (h, w)
 assert grid[0].max() == 0 and grid[1, 1] == 1, grid
 rooms = int((grid[1::2, 1::2] == 1).sum())
 passages = int((grid == 1).sum()) - rooms
@@ -227,6 +229,7 @@ assert t.schema.field("region_zoom").type == pa.list_(pa.uint8())
 assert t.schema.field("raster").type == pa.binary()
 assert t.schema.field("region_cells").metadata[b"warren.doc"]
 cfg = tomllib.loads(t.schema.metadata[b"warren.profile"].decode())["regions"]
+worlds = t["grid"].combine_chunks().to_numpy_ndarray()
 for row in range(t.num_rows):
     parent = np.array(t["region_parent"][row].as_py(), dtype=np.uint32)
     depth = np.array(t["region_depth"][row].as_py())
@@ -242,7 +245,7 @@ for row in range(t.num_rows):
     s = cfg["max_zoom"] ** min(cfg["world_depth"], cfg["depth"])
     h, w = t["grid_height"][row].as_py(), t["grid_width"][row].as_py()
     assert (h, w) == (cfg["height"] * s, cfg["width"] * s)
-    world = np.frombuffer(t["grid"][row].as_py(), dtype=np.uint8).reshape(h, w)
+    world = worlds[row]
     root = np.frombuffer(t["root_grid"][row].as_py(), dtype=np.uint8)
     root = root.reshape(cfg["height"], cfg["width"])
     blocks = world.reshape(cfg["height"], s, cfg["width"], s).transpose(0, 2, 1, 3)
@@ -314,5 +317,49 @@ print("ok")
     assert_eq!(
         python(script, &[path.to_str().expect("utf-8 path")]).trim(),
         "ok"
+    );
+}
+
+const TENSOR: &str = r#"
+import sys, numpy as np, pyarrow as pa
+for path in sys.argv[1:]:
+    t = pa.ipc.open_file(path).read_all()
+    a = t["grid"].combine_chunks().to_numpy_ndarray()
+    h, w = t["grid_height"][0].as_py(), t["grid_width"][0].as_py()
+    assert a.shape == (t.num_rows, h, w) and a.dtype == np.uint8, (path, a.shape, a.dtype)
+    assert not a.flags.owndata, "copied"
+    first = np.frombuffer(t["grid"].chunk(0).storage[0].values.to_numpy(), np.uint8).reshape(h, w)
+    assert (a[0] == first).all()
+    print(path.rsplit("/", 1)[-1], a.shape)
+"#;
+
+/// The acceptance line of the tensor grids: every kind of one grid size hands numpy an
+/// (N, H, W) `uint8` array straight from `to_numpy_ndarray()`, without a copy.
+#[test]
+fn fixed_size_grids_are_tensors_numpy_reads_without_a_copy() {
+    if !python_ready() {
+        return;
+    }
+    let dir = TempDir::new("py-tensor");
+    let mut paths = Vec::new();
+    for kind in ["maze", "dmg", "regions"] {
+        let path = dir.join(&format!("{kind}.arrow"));
+        let out = crate::common::warren([
+            "generate",
+            kind,
+            "--quiet",
+            "--count",
+            "40",
+            "--out",
+            path.to_str().unwrap(),
+        ]);
+        crate::common::assert_succeeded(&out, kind);
+        paths.push(path);
+    }
+    let args: Vec<&str> = paths.iter().map(|p| p.to_str().unwrap()).collect();
+    let printed = python(TENSOR, &args);
+    assert_eq!(
+        printed.trim(),
+        "maze.arrow (40, 65, 65)\ndmg.arrow (40, 100, 100)\nregions.arrow (40, 256, 256)"
     );
 }
