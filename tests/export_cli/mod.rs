@@ -3,8 +3,10 @@
 //! well-formedness test and whose goal the agent can walk to; kinds without one grid size or
 //! without lattice mazes are refused with one line and no file.
 
+use std::path::PathBuf;
+
 use crate::common::{TempDir, assert_one_line_error, column_binary, generate, stderr, warren};
-use crate::python_reader::{python, python_ready};
+use crate::python_reader::{python, python_has, python_ready};
 
 const CHECK: &str = r#"
 import sys, collections
@@ -133,6 +135,33 @@ fn levels_that_do_not_fit_are_refused_with_one_line_and_no_file() {
     assert_one_line_error(&result, "nothing asked");
 }
 
+/// Generates a few `kind` levels in `dir` and exports level `index` with `flag` (`--tiled`,
+/// `--ldtk`) to `dir/kind.ext`; returns that path.
+fn export_level(dir: &TempDir, kind: &str, index: u64, flag: &str, ext: &str) -> PathBuf {
+    let archive = dir.join(&format!("{kind}.arrow"));
+    let out = warren([
+        "generate",
+        kind,
+        "--quiet",
+        "--count",
+        &(index + 2).to_string(),
+        "--out",
+        archive.to_str().unwrap(),
+    ]);
+    crate::common::assert_succeeded(&out, kind);
+    let path = dir.join(&format!("{kind}.{ext}"));
+    let out = warren([
+        "export",
+        archive.to_str().unwrap(),
+        "--index",
+        &index.to_string(),
+        flag,
+        path.to_str().unwrap(),
+    ]);
+    crate::common::assert_succeeded(&out, &format!("export {kind} {flag}"));
+    path
+}
+
 const LOAD_TILED: &str = r#"
 import sys, pathlib, json
 import pytiled_parser
@@ -145,50 +174,14 @@ raw = json.load(open(sys.argv[1]))["layers"][0]["data"]
 print(m.map_size.width, m.map_size.height, len(raw), min(raw), max(raw), m.properties["warren_index"], ",".join(kinds))
 "#;
 
-/// Whether python3 has pytiled-parser (CI installs it; elsewhere its absence skips).
-fn pytiled_ready() -> bool {
-    let ok = std::process::Command::new("python3")
-        .args(["-c", "import pytiled_parser"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must provide pytiled-parser"
-        );
-        eprintln!("skipping: python3 with pytiled-parser is not available");
-    }
-    ok
-}
-
 #[test]
 fn tiled_maps_of_a_maze_a_dungeon_and_a_grammar_level_load_in_pytiled_parser() {
     let dir = TempDir::new("export-tiled");
     let mut printed = Vec::new();
     for kind in ["maze", "dmg", "grammar"] {
-        let archive = dir.join(&format!("{kind}.arrow"));
-        let out = warren([
-            "generate",
-            kind,
-            "--quiet",
-            "--count",
-            "4",
-            "--out",
-            archive.to_str().unwrap(),
-        ]);
-        crate::common::assert_succeeded(&out, kind);
-        let map = dir.join(&format!("{kind}.tmj"));
-        let out = warren([
-            "export",
-            archive.to_str().unwrap(),
-            "--index",
-            "2",
-            "--tiled",
-            map.to_str().unwrap(),
-        ]);
-        crate::common::assert_succeeded(&out, &format!("export {kind}"));
+        let map = export_level(&dir, kind, 2, "--tiled", "tmj");
         assert!(dir.join(&format!("{kind}.tiles.png")).is_file());
-        if pytiled_ready() {
+        if python_has("pytiled_parser") {
             printed.push(python(LOAD_TILED, &[map.to_str().unwrap()]));
         }
     }
@@ -262,51 +255,14 @@ for path in sys.argv[2:]:
 print("; ".join(out))
 "#;
 
-/// Whether python3 has jsonschema and ldtkpy (CI installs them; elsewhere their absence skips).
-fn ldtk_ready() -> bool {
-    let ok = std::process::Command::new("python3")
-        .args(["-c", "import jsonschema, ldtkpy.api"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must provide jsonschema and ldtkpy"
-        );
-        eprintln!("skipping: python3 with jsonschema and ldtkpy is not available");
-    }
-    ok
-}
-
 #[test]
 fn ldtk_projects_validate_against_the_published_schema_and_load_in_ldtkpy() {
     let dir = TempDir::new("export-ldtk");
     let mut projects = Vec::new();
     for kind in ["maze", "dmg", "grammar"] {
-        let archive = dir.join(&format!("{kind}.arrow"));
-        let out = warren([
-            "generate",
-            kind,
-            "--quiet",
-            "--count",
-            "3",
-            "--out",
-            archive.to_str().unwrap(),
-        ]);
-        crate::common::assert_succeeded(&out, kind);
-        let project = dir.join(&format!("{kind}.ldtk"));
-        let out = warren([
-            "export",
-            archive.to_str().unwrap(),
-            "--index",
-            "1",
-            "--ldtk",
-            project.to_str().unwrap(),
-        ]);
-        crate::common::assert_succeeded(&out, &format!("export {kind}"));
-        projects.push(project);
+        projects.push(export_level(&dir, kind, 1, "--ldtk", "ldtk"));
     }
-    if !ldtk_ready() {
+    if !python_has("jsonschema, ldtkpy.api") {
         return;
     }
     let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(LDTK_SCHEMA);

@@ -10,16 +10,22 @@ use crate::common::{TempDir, generate};
 
 /// Whether python3 can import pyarrow and numpy; panics in CI when it cannot.
 pub fn python_ready() -> bool {
+    python_has("pyarrow, numpy")
+}
+
+/// Whether python3 can import `modules` (`"a, b"`); panics in CI (`CI` set, where `.ci/run`
+/// installs them) when it cannot, and elsewhere prints that the test skips.
+pub fn python_has(modules: &str) -> bool {
     let ok = Command::new("python3")
-        .args(["-c", "import pyarrow, numpy"])
+        .args(["-c", &format!("import {modules}")])
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
         assert!(
             std::env::var_os("CI").is_none(),
-            "CI must provide python3 with pyarrow and numpy"
+            "CI must provide python3 with {modules}"
         );
-        eprintln!("skipping: python3 with pyarrow and numpy is not available");
+        eprintln!("skipping: python3 with {modules} is not available");
     }
     ok
 }
