@@ -541,6 +541,9 @@ impl Ordered<'_> {
         writer: &mut S,
         keeper: &mut Keeper,
     ) -> Result<(), BatchError> {
+        if keeper.done {
+            return Ok(());
+        }
         let mut pending: BTreeMap<u64, Chunk> = BTreeMap::new();
         let mut expect = 0u64;
         for chunk in chunks {

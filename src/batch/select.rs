@@ -64,7 +64,8 @@ impl Keeper {
                 duplicates: 0,
                 filtered: 0,
             },
-            done: false,
+            // A run asked for no levels has them all before it starts.
+            done: target == Some(0),
         }
     }
 
@@ -250,5 +251,7 @@ mod tests {
         assert_eq!(indices(&out), [10, 12]);
         assert_eq!((k.kept, k.failed()), (2, 1));
         assert_eq!(k.scanned(), None);
+        // A whole run asked for nothing is done before its first chunk.
+        assert!(Keeper::new(0, Some(HashSet::new()), Some(0), true).done);
     }
 }
