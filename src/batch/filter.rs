@@ -325,33 +325,28 @@ impl Parser<'_> {
     }
 
     fn or(&mut self) -> Result<Parsed, FilterError> {
-        let mut left = self.and()?;
-        while self.keyword("or") {
-            self.next();
-            let right = self.and()?;
-            self.expect(&left, Type::Condition, "`or`")?;
-            self.expect(&right, Type::Condition, "`or`")?;
-            left = (
-                Node::Or(Box::new(left.0), Box::new(right.0)),
-                Type::Condition,
-                left.2,
-            );
-        }
-        Ok(left)
+        self.logical("or", Self::and, |a, b| Node::Or(Box::new(a), Box::new(b)))
     }
 
     fn and(&mut self) -> Result<Parsed, FilterError> {
-        let mut left = self.not()?;
-        while self.keyword("and") {
+        self.logical("and", Self::not, |a, b| Node::And(Box::new(a), Box::new(b)))
+    }
+
+    /// `operand (word operand)*`, both sides conditions, joined left to right by `join`.
+    fn logical(
+        &mut self,
+        word: &str,
+        operand: fn(&mut Self) -> Result<Parsed, FilterError>,
+        join: fn(Node, Node) -> Node,
+    ) -> Result<Parsed, FilterError> {
+        let mut left = operand(self)?;
+        let what = format!("`{word}`");
+        while self.keyword(word) {
             self.next();
-            let right = self.not()?;
-            self.expect(&left, Type::Condition, "`and`")?;
-            self.expect(&right, Type::Condition, "`and`")?;
-            left = (
-                Node::And(Box::new(left.0), Box::new(right.0)),
-                Type::Condition,
-                left.2,
-            );
+            let right = operand(self)?;
+            self.expect(&left, Type::Condition, &what)?;
+            self.expect(&right, Type::Condition, &what)?;
+            left = (join(left.0, right.0), Type::Condition, left.2);
         }
         Ok(left)
     }
