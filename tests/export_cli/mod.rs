@@ -229,6 +229,86 @@ fn tiled_maps_of_a_maze_a_dungeon_and_a_grammar_level_load_in_pytiled_parser() {
     assert!(!map.exists());
 }
 
+/// The Tiled map schema: Tiled publishes only a field reference of its JSON maps, so this schema
+/// is written from that reference (see its `$comment`).
+const TILED_SCHEMA: &str = "tests/export_cli/tiled-map-1.10.schema.json";
+
+const VALIDATE_TILED: &str = r#"
+import sys, json, copy, pathlib, struct, jsonschema
+schema = json.load(open(sys.argv[1]))
+validator = jsonschema.Draft7Validator(schema)
+validator.check_schema(schema)
+def errors(m):
+    return [e.message for e in validator.iter_errors(m)]
+out = []
+for path in map(pathlib.Path, sys.argv[2:]):
+    m = json.load(open(path))
+    assert not errors(m), (str(path), errors(m)[:3])
+    # What a schema cannot say: one GID per cell, every GID inside a tileset, unique ids below
+    # the map's next ids, and an image the size the tileset says.
+    sets = m["tilesets"]
+    assert len(sets) == 1 and sets[0]["firstgid"] == 1
+    ts = sets[0]
+    cells = [l for l in m["layers"] if l["type"] == "tilelayer"]
+    for layer in cells:
+        assert (layer["width"], layer["height"]) == (m["width"], m["height"])
+        assert len(layer["data"]) == m["width"] * m["height"]
+        assert all(1 <= g <= ts["tilecount"] for g in layer["data"])
+    layer_ids = [l["id"] for l in m["layers"]]
+    assert len(set(layer_ids)) == len(layer_ids) and max(layer_ids) < m["nextlayerid"]
+    objects = [o for l in m["layers"] if l["type"] == "objectgroup" for o in l["objects"]]
+    ids = [o["id"] for o in objects]
+    assert len(set(ids)) == len(ids) and (not ids or max(ids) < m["nextobjectid"])
+    assert all(t["id"] < ts["tilecount"] for t in ts.get("tiles", []))
+    png = (path.parent / ts["image"]).read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", png[16:24])
+    assert (width, height) == (ts["imagewidth"], ts["imageheight"]), (width, height)
+    assert ts["columns"] * ts["tilewidth"] + 2 * ts["margin"] <= width
+    # The check has teeth: each of these damaged copies must fail the schema.
+    damages = {
+        "no tilewidth": lambda m: m.pop("tilewidth"),
+        "misspelt field": lambda m: m.__setitem__("tilewdith", 16),
+        "data as a string": lambda m: cells[0].__setitem__("data", "1,2,3"),
+        "negative gid": lambda m: m["layers"][0]["data"].__setitem__(0, -1),
+        "int property holding text": lambda m: m["properties"][1].__setitem__("value", "one"),
+        "object without id": lambda m: [l for l in m["layers"] if l["type"] == "objectgroup"][0]["objects"].append({"x": 0, "y": 0}),
+        "tileset without image": lambda m: m["tilesets"][0].pop("image"),
+        "version as a number": lambda m: m.__setitem__("version", 1.1),
+    }
+    for name, damage in damages.items():
+        broken = copy.deepcopy(m)
+        cells = [l for l in broken["layers"] if l["type"] == "tilelayer"]
+        damage(broken)
+        assert errors(broken), f"{path.name}: a map with {name} passed the schema"
+    out.append(f"{path.stem} {m['width']}x{m['height']} {len(objects)}")
+print("; ".join(out))
+"#;
+
+#[test]
+fn tiled_maps_validate_against_the_schema_written_from_the_format_reference() {
+    let dir = TempDir::new("export-tiled-schema");
+    let mut maps = Vec::new();
+    for kind in ["maze", "dmg", "grammar"] {
+        maps.push(export_level(&dir, kind, 2, "--tiled", "tmj"));
+    }
+    if !python_has("jsonschema") {
+        return;
+    }
+    let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(TILED_SCHEMA);
+    let mut args = vec![schema.to_str().unwrap()];
+    args.extend(maps.iter().map(|p| p.to_str().unwrap()));
+    let printed = python(VALIDATE_TILED, &args);
+    let maps: Vec<&str> = printed.trim().split("; ").collect();
+    assert_eq!(maps.len(), 3, "{printed}");
+    // A maze has no rooms or doors; a dungeon and a grammar level have some.
+    assert!(maps[0].starts_with("maze ") && maps[0].ends_with(" 0"), "{printed}");
+    for map in &maps[1..] {
+        let objects: u32 = map.rsplit(' ').next().unwrap().parse().unwrap();
+        assert!(objects > 0, "{printed}");
+    }
+}
+
 /// LDtk's published JSON schema of its project files (version 1.5.3, from the LDtk repository's
 /// `docs/JSON_SCHEMA.json`, MIT licence beside it).
 const LDTK_SCHEMA: &str = "tests/export_cli/ldtk-json-schema-1.5.3.json";
