@@ -2,6 +2,7 @@
 load warren levels directly."""
 
 import pyarrow as pa
+import numpy as np
 import pytest
 
 import warren
@@ -47,6 +48,11 @@ def test_hugging_face_datasets_load_warren_levels():
     local = warren.generate("maze", 300, seed=2, set={"maze.width": 8})
     assert ds[5]["layout_hash"] == local.column("layout_hash")[5].as_py()
     assert ds.with_format("numpy")["grid_width"][:3].tolist() == [17, 17, 17]
+    # A lattice maze's grid is an Array2D feature: (N, H, W) cells, the same as pyarrow's.
+    assert ds.features["grid"] == datasets.Array2D(shape=(65, 17), dtype="uint8")
+    cells = ds.with_format("numpy", dtype=np.uint8)[:]["grid"]
+    assert cells.shape == (300, 65, 17) and cells.dtype == np.uint8
+    assert np.array_equal(cells, local.column("grid").combine_chunks().to_numpy_ndarray())
 
     stream = warren.hf.dataset("maze", 300, seed=2, set={"maze.width": 8}, streaming=True, shards=4)
     assert isinstance(stream, datasets.IterableDataset)
@@ -54,3 +60,9 @@ def test_hugging_face_datasets_load_warren_levels():
     indices = [row["index"] for row in stream]
     assert sorted(indices) == list(range(300))
     assert len(set(indices)) == 300
+    # Streamed rows carry the same feature, so they come out as (H, W) arrays too.
+    assert stream.features["grid"] == datasets.Array2D(shape=(65, 17), dtype="uint8")
+    first = next(iter(stream.with_format("numpy")))
+    assert first["grid"].shape == (65, 17)
+    # Grammar grids vary in size: bytes beside their width and height.
+    assert warren.hf.dataset("grammar", 3, seed=2).features["grid"] == datasets.Value("binary")

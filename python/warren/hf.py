@@ -11,6 +11,13 @@ workers, so every level comes once. Either way the rows are those of ``warren ge
 the same profile and seed. (``datasets.Dataset.from_file`` opens Arrow IPC *stream* files and
 warren's archives are IPC *files*: read an archive with ``pyarrow`` and wrap it the same way,
 ``warren.hf.from_table(pa.ipc.open_file(...).read_all())``.)
+
+Grids of one size (lattice mazes, DMG, regions) are an ``Array2D`` feature of shape (H, W):
+
+>>> ds.with_format("numpy", dtype=np.uint8)[:]["grid"].shape              # (100000, 65, 65)
+
+(``datasets``' numpy format widens integers to int64 unless a ``dtype`` is given.) Grammar
+levels, whose grids vary in size, keep ``grid`` as bytes beside ``grid_width``/``grid_height``.
 """
 
 from __future__ import annotations
@@ -18,10 +25,12 @@ from __future__ import annotations
 import os
 from typing import Iterator, List, Optional, Tuple
 
+import numpy as np
 import pyarrow as pa
 
 try:
     import datasets
+    from datasets.features.features import Array2DExtensionType
     from datasets.table import InMemoryTable
 except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError("warren.hf needs Hugging Face datasets: pip install datasets") from e
@@ -31,24 +40,64 @@ import warren
 __all__ = ["dataset", "from_table"]
 
 
+def _grid_type(field: pa.Field):
+    """The ``datasets`` type for ``field``: ``Array2D`` (shape (H, W), uint8) for a tensor grid,
+    None for every other column."""
+    if isinstance(field.type, pa.FixedShapeTensorType):
+        return Array2DExtensionType(shape=tuple(field.type.shape), dtype=str(field.type.value_type))
+    return None
+
+
+def _array2d(tensor: pa.Array, hf_type) -> List[pa.Array]:
+    """A tensor array as ``datasets``' ``Array2D`` arrays, whose storage is a list of H lists of W
+    cells. The cells stay where they are; only the two offset arrays (one 32-bit integer per row
+    of a grid and one per grid) are made, in slices small enough for 32-bit offsets."""
+    h, w = hf_type.shape
+    cells = tensor.storage.flatten()
+    n = len(tensor)
+    step = max(1, (2**31 - 1) // (h * w))
+    parts = []
+    for lo in range(0, n, step):
+        hi = min(n, lo + step)
+        rows = pa.ListArray.from_arrays(
+            pa.array(np.arange(0, (hi - lo) * h * w + 1, w, dtype=np.int32)), cells.slice(lo * h * w, (hi - lo) * h * w)
+        )
+        grids = pa.ListArray.from_arrays(pa.array(np.arange(0, (hi - lo) * h + 1, h, dtype=np.int32)), rows)
+        parts.append(pa.ExtensionArray.from_storage(hf_type, grids))
+    return parts
+
+
+def _plain_schema(schema: pa.Schema) -> pa.Schema:
+    """``schema`` with its tensor grid columns typed as ``datasets``' ``Array2D``."""
+    for i, field in enumerate(schema):
+        hf_type = _grid_type(field)
+        if hf_type is not None:
+            schema = schema.set(i, pa.field(field.name, hf_type, field.nullable))
+    return schema
+
+
 def _plain(data):
-    """``data`` with its tensor grid columns as their storage, fixed-size lists of the H*W
-    cells (row-major; ``grid_height`` and ``grid_width`` give the shape): datasets has no
-    dtype for Arrow's fixed-shape tensor type. No cells are copied."""
+    """``data`` with its tensor grid columns as ``datasets``' ``Array2D`` (H, W), which
+    ``with_format("numpy")`` hands out as (N, H, W) arrays. No cells are copied."""
     for i, field in enumerate(data.schema):
-        if isinstance(field.type, pa.FixedShapeTensorType):
-            column = data.column(i)
-            if isinstance(data, pa.Table):
-                storage = pa.chunked_array([c.storage for c in column.chunks], type=field.type.storage_type)
-            else:
-                storage = column.storage
-            data = data.set_column(i, pa.field(field.name, field.type.storage_type, field.nullable), storage)
+        hf_type = _grid_type(field)
+        if hf_type is None:
+            continue
+        column = data.column(i)
+        chunks = column.chunks if isinstance(data, pa.Table) else [column]
+        parts = [part for chunk in chunks for part in _array2d(chunk, hf_type)]
+        if isinstance(data, pa.Table):
+            column = pa.chunked_array(parts, type=hf_type)
+        else:
+            column = parts[0] if len(parts) == 1 else pa.concat_arrays(parts)
+        data = data.set_column(i, pa.field(field.name, hf_type, field.nullable), column)
     return data
 
 
 def from_table(table: pa.Table) -> "datasets.Dataset":
-    """A ``datasets.Dataset`` over an Arrow table (no copy, no cache file). A grid column of
-    one size (a fixed-shape tensor) becomes a fixed-length sequence of its H*W cells."""
+    """A ``datasets.Dataset`` over an Arrow table (no copy of the cells, no cache file). A grid
+    column of one size (a fixed-shape tensor) becomes an ``Array2D`` feature of shape (H, W):
+    ``ds.with_format("numpy", dtype=np.uint8)[:]["grid"]`` is an (N, H, W) array."""
     return datasets.Dataset(InMemoryTable(_plain(table)))
 
 
@@ -79,9 +128,11 @@ def dataset(
     n = shards or max(1, min(count, os.cpu_count() or 1))
     ranges = [(count * i // n, count * (i + 1) // n) for i in range(n)]
     kind = os.fspath(kind_or_profile)
-    warren.batches(kind, 0, set=sets).close()  # a bad profile or override fails here
+    with warren.batches(kind, 0, set=sets) as probe:  # a bad profile or override fails here
+        features = datasets.Features.from_arrow_schema(_plain_schema(probe.schema))
     return datasets.IterableDataset.from_generator(
         _rows,
+        features=features,
         # Only `ranges` is a list: the shards; the rest are tuples, which datasets does not split.
         gen_kwargs={"kind": kind, "seed": seed, "sets": tuple(sets), "chunk_size": chunk_size, "ranges": ranges},
     )
