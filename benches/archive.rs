@@ -8,6 +8,8 @@
 //! - `write`: creating an [`ArchiveWriter`] in a fresh folder under `std::env::temp_dir()`,
 //!   writing the pre-built batch and finishing (footer, fsync, rename). Removing the file is not
 //!   timed.
+//! - `write_stream`: the same with the batch written 16 times into one archive (about 140 MB), the
+//!   writer's cost per MB on a long run.
 //!
 //! Run with `cargo bench --bench archive`; for a quick pass add
 //! `-- --warm-up-time 1 --measurement-time 3`.
@@ -19,6 +21,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use arrow_array::{Array, RecordBatch};
+use arrow_data::ArrayData;
 use arrow_schema::SchemaRef;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use warren::archive::{ArchiveWriter, ChunkBuilder, level_schema};
@@ -112,21 +115,20 @@ impl Fixture {
     }
 }
 
-/// Bytes of data in `batch`: the lengths of its Arrow buffers, without the spare capacity that
-/// `RecordBatch::get_array_memory_size` also counts.
+/// Bytes of data in `batch`: the lengths of its Arrow buffers (nested ones included, such as a
+/// tensor grid's cells), without the spare capacity that `RecordBatch::get_array_memory_size`
+/// also counts.
 fn batch_bytes(batch: &RecordBatch) -> u64 {
-    let mut total = 0;
-    for column in batch.columns() {
-        let data = column.to_data();
-        // NOTE: lattice chunks have no list columns; nested data would need a recursive sum.
-        assert!(
-            data.child_data().is_empty(),
-            "bench chunk has no nested columns"
-        );
-        total += data.buffers().iter().map(|b| b.len()).sum::<usize>();
-        total += data.nulls().map_or(0, |n| n.buffer().len());
+    fn data_bytes(data: &ArrayData) -> usize {
+        let own: usize = data.buffers().iter().map(|b| b.len()).sum();
+        let nulls = data.nulls().map_or(0, |n| n.buffer().len());
+        own + nulls + data.child_data().iter().map(data_bytes).sum::<usize>()
     }
-    total as u64
+    batch
+        .columns()
+        .iter()
+        .map(|c| data_bytes(&c.to_data()) as u64)
+        .sum()
 }
 
 /// A folder for this process's bench archives, removed when dropped.
@@ -177,8 +179,33 @@ fn archive(c: &mut Criterion) {
             timed
         });
     });
+
+    // The writer's cost per MB on a long run: one archive of STREAM_BATCHES batches, so the
+    // fixed cost of creating, syncing and renaming the file is spread over 140 MB.
+    group.throughput(Throughput::Bytes(bytes * STREAM_BATCHES));
+    group.bench_function("write_stream", |b| {
+        b.iter_custom(|iters| {
+            let mut timed = Duration::ZERO;
+            for _ in 0..iters {
+                let start = Instant::now();
+                let mut writer =
+                    ArchiveWriter::create(&path, &fixture.schema).expect("archive created");
+                for _ in 0..STREAM_BATCHES {
+                    writer.write(&batch).expect("batch written");
+                }
+                let size = writer.finish(&[]).expect("archive finished");
+                timed += start.elapsed();
+                black_box(size);
+                std::fs::remove_file(&path).expect("bench archive removed");
+            }
+            timed
+        });
+    });
     group.finish();
 }
+
+/// Batches in one `write_stream` archive.
+const STREAM_BATCHES: u64 = 16;
 
 criterion_group! {
     name = benches;
