@@ -19,7 +19,11 @@ pub const BLOCK: usize = 4096;
 /// Bytes staged between device writes.
 pub const STAGE: usize = 4 << 20;
 
-/// A buffer whose usable part starts on a [`BLOCK`] boundary.
+/// Size of a transparent huge page (x86-64, aarch64 with 4 KiB pages).
+const HUGE_PAGE: usize = 2 << 20;
+
+/// A buffer whose usable part starts on a [`BLOCK`] boundary (and, where it can be had, on a
+/// huge-page boundary, backed by huge pages).
 struct Aligned {
     raw: Vec<u8>,
     start: usize,
@@ -27,8 +31,11 @@ struct Aligned {
 
 impl Aligned {
     fn new(len: usize) -> Self {
-        let raw = vec![0u8; len + BLOCK];
-        let start = raw.as_ptr().align_offset(BLOCK);
+        // `vec!` of zeros maps fresh pages without touching them, so the advice below still
+        // decides how they are backed.
+        let raw = vec![0u8; len + HUGE_PAGE];
+        let start = raw.as_ptr().align_offset(HUGE_PAGE);
+        advise_huge_pages(&raw[start..start + len]);
         Self { raw, start }
     }
 
@@ -147,6 +154,27 @@ impl Write for DirectFile {
         self.write_blocks()
     }
 }
+
+/// Asks the kernel to back `bytes` (huge-page aligned) with transparent huge pages.
+///
+/// PERF: each direct write pins the pages it reads from; a 4 MiB stage is 1,024 small pages to
+/// look up and pin per write, or 2 huge ones. Where transparent huge pages are off (or this is
+/// not Linux) the advice is refused or absent and nothing changes.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(bytes: &[u8]) {
+    // SAFETY: `madvise` with MADV_HUGEPAGE only changes how the kernel backs the range, which
+    // lies inside a live allocation this buffer owns; it never changes the contents.
+    unsafe {
+        libc::madvise(
+            bytes.as_ptr() as *mut libc::c_void,
+            bytes.len(),
+            libc::MADV_HUGEPAGE,
+        );
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_bytes: &[u8]) {}
 
 #[cfg(target_os = "linux")]
 const EINVAL: i32 = 22;
