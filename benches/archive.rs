@@ -9,7 +9,8 @@
 //!   writing the pre-built batch and finishing (footer, fsync, rename). Removing the file is not
 //!   timed.
 //! - `write_stream`: the same with the batch written 16 times into one archive (about 140 MB), the
-//!   writer's cost per MB on a long run.
+//!   writer's cost per MB on a long run; `write_stream_cpu` times the same in CPU time of the
+//!   writing thread (Linux), what the writer takes from the generating cores whatever the disk.
 //!
 //! Run with `cargo bench --bench archive`; for a quick pass add
 //! `-- --warm-up-time 1 --measurement-time 3`.
@@ -201,7 +202,42 @@ fn archive(c: &mut Criterion) {
             timed
         });
     });
+
+    // The same run timed in CPU time of the writing thread (Linux), not wall time: what the
+    // writer takes from the cores that generate levels, per MB, whatever the disk's speed.
+    #[cfg(target_os = "linux")]
+    group.bench_function("write_stream_cpu", |b| {
+        b.iter_custom(|iters| {
+            let mut timed = Duration::ZERO;
+            for _ in 0..iters {
+                let start = thread_cpu_time();
+                let mut writer =
+                    ArchiveWriter::create(&path, &fixture.schema).expect("archive created");
+                for _ in 0..STREAM_BATCHES {
+                    writer.write(&batch).expect("batch written");
+                }
+                let size = writer.finish(&[]).expect("archive finished");
+                timed += thread_cpu_time() - start;
+                black_box(size);
+                std::fs::remove_file(&path).expect("bench archive removed");
+            }
+            timed
+        });
+    });
     group.finish();
+}
+
+/// CPU time this thread has used (user and system).
+#[cfg(target_os = "linux")]
+fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the duration of the call.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
+    assert!(ok, "the thread CPU clock is readable");
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
 /// Batches in one `write_stream` archive.

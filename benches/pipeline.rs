@@ -9,7 +9,6 @@ use std::sync::Arc;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use warren::Generator;
 use warren::archive::{ArchiveWriter, RunMeta, level_schema};
-use warren::batch::bench::bench_chunk_size;
 use warren::batch::{BatchOptions, resolve_threads, run};
 use warren::profile::{GeneratorTask, KINDS, Profile};
 
@@ -21,6 +20,13 @@ fn levels_of(kind: &str) -> u64 {
         "grammar" => 128,
         _ => 512,
     }
+}
+
+/// Levels per record batch: eight batches per worker, at least 16 levels and at most the
+/// engine's default of 2,048. (These runs are short, so a run's fixed costs weigh more than its
+/// tail; `warren bench`'s longer passes cut finer.)
+fn chunk_size(count: u64, workers: usize) -> usize {
+    (count / (8 * workers.max(1) as u64)).clamp(16, 2048) as usize
 }
 
 struct Pipeline<'a, 'c> {
@@ -43,7 +49,7 @@ impl GeneratorTask for Pipeline<'_, '_> {
         let opts = BatchOptions {
             count,
             seed: 1,
-            chunk_size: bench_chunk_size(count, workers),
+            chunk_size: chunk_size(count, workers),
             ..BatchOptions::default()
         };
         let mut group = self.c.benchmark_group("pipeline");
