@@ -132,7 +132,14 @@ pub fn bench_kind<G: Generator>(
     // Both passes cut the run into the same record batches, so they differ only in workers.
     let chunk_size = bench_chunk_size(count, resolve_threads(plan.threads));
     let one = archive_pass(g, profile_toml, plan, (count, chunk_size), 1, dir)?;
-    let all = archive_pass(g, profile_toml, plan, (count, chunk_size), plan.threads, dir)?;
+    let all = archive_pass(
+        g,
+        profile_toml,
+        plan,
+        (count, chunk_size),
+        plan.threads,
+        dir,
+    )?;
     Ok(KindReport {
         kind: g.kind(),
         count,

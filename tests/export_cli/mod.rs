@@ -229,6 +229,29 @@ fn tiled_maps_of_a_maze_a_dungeon_and_a_grammar_level_load_in_pytiled_parser() {
     assert!(!map.exists());
 }
 
+/// Exports level `index` of a maze, a dungeon and a grammar level with `flag` (to `*.ext`) and,
+/// where the Python `modules` are installed, runs `script` on the schema file (relative to the
+/// crate) and the three files; returns what it printed, or `None` without those modules.
+fn check_exports(
+    dir: &TempDir,
+    (index, flag, ext): (u64, &str, &str),
+    modules: &str,
+    schema: &str,
+    script: &str,
+) -> Option<String> {
+    let files: Vec<PathBuf> = ["maze", "dmg", "grammar"]
+        .into_iter()
+        .map(|kind| export_level(dir, kind, index, flag, ext))
+        .collect();
+    if !python_has(modules) {
+        return None;
+    }
+    let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(schema);
+    let mut args = vec![schema.to_str().unwrap()];
+    args.extend(files.iter().map(|p| p.to_str().unwrap()));
+    Some(python(script, &args))
+}
+
 /// The Tiled map schema: Tiled publishes only a field reference of its JSON maps, so this schema
 /// is written from that reference (see its `$comment`).
 const TILED_SCHEMA: &str = "tests/export_cli/tiled-map-1.10.schema.json";
@@ -288,21 +311,22 @@ print("; ".join(out))
 #[test]
 fn tiled_maps_validate_against_the_schema_written_from_the_format_reference() {
     let dir = TempDir::new("export-tiled-schema");
-    let mut maps = Vec::new();
-    for kind in ["maze", "dmg", "grammar"] {
-        maps.push(export_level(&dir, kind, 2, "--tiled", "tmj"));
-    }
-    if !python_has("jsonschema") {
+    let Some(printed) = check_exports(
+        &dir,
+        (2, "--tiled", "tmj"),
+        "jsonschema",
+        TILED_SCHEMA,
+        VALIDATE_TILED,
+    ) else {
         return;
-    }
-    let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(TILED_SCHEMA);
-    let mut args = vec![schema.to_str().unwrap()];
-    args.extend(maps.iter().map(|p| p.to_str().unwrap()));
-    let printed = python(VALIDATE_TILED, &args);
+    };
     let maps: Vec<&str> = printed.trim().split("; ").collect();
     assert_eq!(maps.len(), 3, "{printed}");
     // A maze has no rooms or doors; a dungeon and a grammar level have some.
-    assert!(maps[0].starts_with("maze ") && maps[0].ends_with(" 0"), "{printed}");
+    assert!(
+        maps[0].starts_with("maze ") && maps[0].ends_with(" 0"),
+        "{printed}"
+    );
     for map in &maps[1..] {
         let objects: u32 = map.rsplit(' ').next().unwrap().parse().unwrap();
         assert!(objects > 0, "{printed}");
@@ -338,17 +362,15 @@ print("; ".join(out))
 #[test]
 fn ldtk_projects_validate_against_the_published_schema_and_load_in_ldtkpy() {
     let dir = TempDir::new("export-ldtk");
-    let mut projects = Vec::new();
-    for kind in ["maze", "dmg", "grammar"] {
-        projects.push(export_level(&dir, kind, 1, "--ldtk", "ldtk"));
-    }
-    if !python_has("jsonschema, ldtkpy.api") {
+    let Some(printed) = check_exports(
+        &dir,
+        (1, "--ldtk", "ldtk"),
+        "jsonschema, ldtkpy.api",
+        LDTK_SCHEMA,
+        LOAD_LDTK,
+    ) else {
         return;
-    }
-    let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(LDTK_SCHEMA);
-    let mut args = vec![schema.to_str().unwrap()];
-    args.extend(projects.iter().map(|p| p.to_str().unwrap()));
-    let printed = python(LOAD_LDTK, &args);
+    };
     let levels: Vec<&str> = printed.trim().split("; ").collect();
     assert_eq!(levels.len(), 3, "{printed}");
     assert!(
