@@ -172,6 +172,20 @@ impl Run {
             let _ = h.join();
         }
     }
+
+    /// [`Run::stop`] with the GIL released while the engine's thread winds down (it finishes
+    /// the chunks in its workers' hands), so other Python threads run meanwhile and nothing the
+    /// engine drops can wait on the GIL this thread holds.
+    fn stop_detached(&mut self, py: Python<'_>) {
+        let rx = self.rx.take();
+        let handle = self.handle.take();
+        py.detach(move || {
+            drop(rx);
+            if let Some(h) = handle {
+                let _ = h.join();
+            }
+        });
+    }
 }
 
 impl Drop for Run {
@@ -255,7 +269,7 @@ impl Run {
             match received {
                 Ok(Message::Batch(b)) => return Ok(Some(Batch { batch: Some(b) })),
                 Ok(Message::Done(outcome)) => {
-                    self.stop();
+                    self.stop_detached(py);
                     return match outcome {
                         Ok(summary) => {
                             self.summary = Some(summary);
@@ -266,12 +280,12 @@ impl Run {
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     if let Err(e) = py.check_signals() {
-                        self.stop();
+                        self.stop_detached(py);
                         return Err(e);
                     }
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    self.stop();
+                    self.stop_detached(py);
                     return Err(PyRuntimeError::new_err(
                         "the run's thread ended unexpectedly",
                     ));
@@ -295,8 +309,8 @@ impl Run {
     }
 
     /// Stops the run now.
-    fn close(&mut self) {
-        self.stop();
+    fn close(&mut self, py: Python<'_>) {
+        self.stop_detached(py);
     }
 }
 
@@ -424,8 +438,15 @@ impl GeneratorTask for Verify<'_> {
         let (mut levels, mut count, mut shown) = (0, 0, Vec::new());
         let mut previous: Option<u64> = None;
         for batch in self.batches {
-            let check = check_levels(generator, batch, self.seed, self.regenerate, self.show, None)
-                .map_err(|e| e.to_string())?;
+            let check = check_levels(
+                generator,
+                batch,
+                self.seed,
+                self.regenerate,
+                self.show,
+                None,
+            )
+            .map_err(|e| e.to_string())?;
             if check.rows > 0 {
                 if let Some(p) = previous.filter(|&p| check.first <= p) {
                     count += 1;

@@ -177,13 +177,24 @@ def test_ctrl_c_stops_a_run_cleanly():
             sys.exit(3)
         """
     )
-    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    # faulthandler: should the child not stop, SIGABRT makes it print where its threads are.
+    child = subprocess.Popen(
+        [sys.executable, "-X", "faulthandler", "-c", code],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert child.stdout.readline().strip() == "started"
     time.sleep(1.0)
     child.send_signal(signal.SIGINT)
-    out, _ = child.communicate(timeout=30)
-    assert "interrupted" in out
-    assert child.returncode == 3
+    try:
+        out, err = child.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        child.send_signal(signal.SIGABRT)
+        out, err = child.communicate(timeout=30)
+        pytest.fail(f"the run did not stop within 30 s of Ctrl-C; its Python stacks:\n{err}")
+    assert "interrupted" in out, err
+    assert child.returncode == 3, err
 
 
 def _child_generates(queue):
