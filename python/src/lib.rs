@@ -155,6 +155,9 @@ impl GeneratorTask for Engine<'_> {
     }
 }
 
+/// What `Run.summary()` returns: levels made, seeds failed, and failures by reason.
+type RunCounts = (u64, u64, Vec<(String, u64)>);
+
 /// A run of levels being generated: its schema, then its record batches in index order.
 #[pyclass(module = "warren._native")]
 pub struct Run {
@@ -200,6 +203,7 @@ impl Run {
     /// applied) from index `start`, master seed `seed`, on `threads` workers (0: all cores).
     #[new]
     #[pyo3(signature = (profile, count, seed=0, start=0, threads=0, sets=Vec::new(), chunk_size=2048))]
+    #[allow(clippy::too_many_arguments)] // NOTE: one argument per keyword of the Python call.
     fn new(
         py: Python<'_>,
         profile: &str,
@@ -295,7 +299,7 @@ impl Run {
     }
 
     /// Levels made and seeds failed, by reason (once the run is done).
-    fn summary(&self) -> Option<(u64, u64, Vec<(String, u64)>)> {
+    fn summary(&self) -> Option<RunCounts> {
         self.summary.as_ref().map(|s| {
             (
                 s.levels,
