@@ -167,7 +167,10 @@ def test_bad_arguments_raise_python_exceptions(tmp_path):
 def test_ctrl_c_stops_a_run_cleanly():
     code = textwrap.dedent(
         """
-        import sys, warren
+        import signal, sys, warren
+        # A process started in the background by a non-interactive shell inherits SIGINT
+        # ignored (and Python then installs no handler): what Ctrl-C does is asked here.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         print("started", flush=True)
         try:
             for b in warren.batches("dmg", 50_000_000, threads=2):
