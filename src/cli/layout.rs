@@ -23,11 +23,28 @@ use anyhow::{Context, Result, bail};
 
 use crate::core::rng::mix;
 use crate::layout::edgelist::EdgeList;
-use crate::layout::quality::{self, Quality};
+use crate::layout::multilevel::{MultilevelParams, layout_multilevel};
+use crate::layout::quality::{self, Crossings};
 use crate::layout::start::curve_positions;
+use crate::layout::stress::normalized_stress;
 use crate::layout::{
-    LayoutParams, LayoutReport, LayoutScratch, Repulsion, Spring, random_positions, relax,
+    LayoutGraph, LayoutParams, LayoutScratch, Repulsion, Spring, random_positions, relax,
 };
+
+/// Vertex count from which `--algorithm auto` takes the multilevel layout (measured with
+/// `scripts/layout_peers.sh` and `warren layout`: see the README's layout section).
+pub const MULTILEVEL_FROM: usize = 500;
+
+/// Which solver lays the graph out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Algorithm {
+    /// Single-level below `MULTILEVEL_FROM` (500) vertices, multilevel from there.
+    Auto,
+    /// Coarsen, lay out the coarsest graph, place and refine each finer level.
+    Multilevel,
+    /// Seed 000's solver on the whole graph from a start drawing (the grammar levels' solver).
+    Single,
+}
 
 /// How a layout starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -44,25 +61,38 @@ pub struct Args {
     /// The edge list: `u v` per line (ids are non-negative integers), further columns ignored,
     /// `#` comments.
     graph: PathBuf,
-    /// Iteration cap.
-    #[arg(long, default_value_t = 300)]
-    iterations: u32,
+    /// Solver: single-level for small graphs and multilevel for large ones by default.
+    #[arg(long, value_enum, default_value_t = Algorithm::Auto)]
+    algorithm: Algorithm,
+    /// Iteration cap (single-level: default 300; multilevel: of the finest level, default 60,
+    /// coarser levels get more).
+    #[arg(long)]
+    iterations: Option<u32>,
+    /// Threads for one layout (default: every core). Positions are the same bits for any
+    /// count.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Score these positions (TSV `id\tx\ty`, as `--out` writes them, from any tool) with the
+    /// same quality figures instead of laying the graph out.
+    #[arg(long, value_name = "POS.tsv", conflicts_with_all = ["out", "repeat"])]
+    positions: Option<PathBuf>,
     /// Spring law.
     #[arg(long, value_enum, default_value_t = Spring::Log)]
     spring: Spring,
     /// Repulsion kernel (`auto`: exact SIMD for small graphs, Barnes-Hut for large ones).
     #[arg(long, value_enum, default_value_t = Repulsion::Auto)]
     repulsion: Repulsion,
-    /// Barnes-Hut opening angle (smaller is more exact and slower).
-    #[arg(long, default_value_t = 0.9, allow_negative_numbers = true)]
-    theta: f32,
+    /// Barnes-Hut opening angle (smaller is more exact and slower; default 0.9 single-level,
+    /// 1.0 multilevel).
+    #[arg(long, allow_negative_numbers = true)]
+    theta: Option<f32>,
     /// Repulsion only between vertices closer than this many edge lengths (default: all pairs).
     #[arg(long, allow_negative_numbers = true)]
     cutoff: Option<f32>,
     /// Stop once no vertex moves more than this many edge lengths in a step (0: always run
-    /// every iteration).
-    #[arg(long, default_value_t = 0.001, allow_negative_numbers = true)]
-    tolerance: f32,
+    /// every iteration; default 0.001 single-level, 0.01 per level multilevel).
+    #[arg(long, allow_negative_numbers = true)]
+    tolerance: Option<f32>,
     /// Seed of the start positions: run r starts from `mix(seed, r)`.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -81,45 +111,87 @@ pub struct Args {
     json: bool,
 }
 
+/// What one layout run did, whichever solver ran.
+#[derive(Clone, Copy, Debug, Default)]
+struct RunReport {
+    /// Iterations (of the finest level, for the multilevel layout).
+    iterations: u32,
+    /// Whether it stopped below the tolerance rather than at the cap (every level, multilevel).
+    converged: bool,
+    /// The largest move in the last iteration, in edge lengths (single-level only).
+    last_move: Option<f32>,
+    /// Levels of the hierarchy (1 for the single-level solver).
+    levels: u32,
+}
+
+/// The quality figures every layout is scored by.
+#[derive(Clone, Copy, Debug)]
+struct Scores {
+    crossings: Crossings,
+    length_cv: f32,
+    stress: f64,
+}
+
 /// What one `layout` command measured.
 struct Summary {
     vertices: usize,
     edges: usize,
     self_loops: u64,
-    /// `relax` time of each run, in milliseconds.
+    /// The solver that ran (`None` when scoring given positions).
+    algorithm: Option<Algorithm>,
+    /// Layout time of each run, in milliseconds.
     times_ms: Vec<f64>,
     /// The first run's report.
-    report: LayoutReport,
+    report: RunReport,
     /// The first run's quality.
-    quality: Quality,
+    scores: Scores,
+    /// Milliseconds spent on the quality figures.
+    scoring_ms: f64,
 }
 
-/// Solver settings from the arguments, after checking their ranges.
-fn layout_params(args: &Args) -> Result<LayoutParams> {
-    if !(args.theta.is_finite() && args.theta >= 0.0) {
-        bail!("--theta {}: must be a finite number >= 0", args.theta);
+/// Checks `args`' ranges.
+fn check_args(args: &Args) -> Result<()> {
+    if let Some(t) = args.theta.filter(|t| !(t.is_finite() && *t >= 0.0)) {
+        bail!("--theta {t}: must be a finite number >= 0");
     }
     if let Some(c) = args.cutoff.filter(|c| !(c.is_finite() && *c > 0.0)) {
         bail!("--cutoff {c}: must be a finite number > 0");
     }
-    if !(args.tolerance.is_finite() && args.tolerance >= 0.0) {
-        bail!(
-            "--tolerance {}: must be a finite number >= 0",
-            args.tolerance
-        );
+    if let Some(t) = args.tolerance.filter(|t| !(t.is_finite() && *t >= 0.0)) {
+        bail!("--tolerance {t}: must be a finite number >= 0");
     }
     if args.repeat == 0 {
         bail!("--repeat 0: must be at least 1");
     }
-    Ok(LayoutParams {
+    if args.threads == Some(0) {
+        bail!("--threads 0: must be at least 1");
+    }
+    Ok(())
+}
+
+/// Single-level solver settings from the arguments.
+fn layout_params(args: &Args) -> LayoutParams {
+    let d = LayoutParams::default();
+    LayoutParams {
         spring: args.spring,
         repulsion: args.repulsion,
-        theta: args.theta,
+        theta: args.theta.unwrap_or(d.theta),
         cutoff: args.cutoff,
-        tolerance: args.tolerance,
-        max_iterations: args.iterations,
-        ..LayoutParams::default()
-    })
+        tolerance: args.tolerance.unwrap_or(d.tolerance),
+        max_iterations: args.iterations.unwrap_or(d.max_iterations),
+        ..d
+    }
+}
+
+/// Multilevel settings from the arguments.
+fn multilevel_params(args: &Args) -> MultilevelParams {
+    let d = MultilevelParams::default();
+    MultilevelParams {
+        iterations: args.iterations.unwrap_or(d.iterations),
+        tolerance: args.tolerance.unwrap_or(d.tolerance),
+        theta: args.theta.unwrap_or(d.theta),
+        ..d
+    }
 }
 
 /// The median of `values` (the mean of the middle two for an even count; 0 for none).
@@ -135,7 +207,7 @@ fn median(values: &[f64]) -> f64 {
 
 /// Runs `layout`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let params = layout_params(&args)?;
+    check_args(&args)?;
     if let Some(parent) = args
         .out
         .as_deref()
@@ -154,38 +226,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
             list.self_loops
         );
     }
-    let graph = list.graph();
-    let n = list.vertex_count();
-    let mut scratch = LayoutScratch::default();
-    let mut lay_out = |r: u32, x: &mut Vec<f32>, y: &mut Vec<f32>| {
-        let seed = mix(args.seed, u64::from(r));
-        match args.start {
-            Start::Curve => curve_positions(n, graph.src, graph.dst, params.length, seed, x, y),
-            Start::Random => random_positions(n, params.length, seed, x, y),
-        }
-        let start = Instant::now();
-        let report = relax(&graph, x, y, &params, &mut scratch);
-        (report, start.elapsed().as_secs_f64() * 1e3)
-    };
-    // The first run's positions are kept for output and quality; later runs share a buffer.
-    let (mut first_x, mut first_y) = (Vec::new(), Vec::new());
-    let (report, first_ms) = lay_out(0, &mut first_x, &mut first_y);
-    let mut times_ms = vec![first_ms];
-    let (mut x, mut y) = (Vec::new(), Vec::new());
-    for r in 1..args.repeat {
-        times_ms.push(lay_out(r, &mut x, &mut y).1);
-    }
-    let quality = quality::measure(&first_x, &first_y, &list.src, &list.dst, None);
-    if let Some(out) = &args.out {
-        super::write_atomic(out, positions_tsv(&list.ids, &first_x, &first_y).as_bytes())?;
-    }
-    let summary = Summary {
-        vertices: n,
-        edges: list.edge_count(),
-        self_loops: list.self_loops,
-        times_ms,
-        report,
-        quality,
+    let summary = match args.threads {
+        Some(t) => rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .context("cannot start the worker threads")?
+            .install(|| summarise(&args, &list))?,
+        None => summarise(&args, &list)?,
     };
     let text = if args.json {
         summary_json(&summary)
@@ -200,28 +247,226 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Lays `list` out (or reads `--positions`), writes `--out` and scores the first run.
+fn summarise(args: &Args, list: &EdgeList) -> Result<Summary> {
+    let graph = list.graph();
+    let n = list.vertex_count();
+    let (mut first_x, mut first_y, report, times_ms, algorithm) = match &args.positions {
+        Some(path) => {
+            let (x, y) = read_positions(path, &list.ids)?;
+            (x, y, RunReport::default(), Vec::new(), None)
+        }
+        None => {
+            let algorithm = match args.algorithm {
+                Algorithm::Auto if n >= MULTILEVEL_FROM => Algorithm::Multilevel,
+                Algorithm::Auto => Algorithm::Single,
+                a => a,
+            };
+            let mut scratch = LayoutScratch::default();
+            let mut lay_out = |r: u32, x: &mut Vec<f32>, y: &mut Vec<f32>| {
+                lay_out_once(args, algorithm, &graph, n, r, x, y, &mut scratch)
+            };
+            // The first run's positions are kept for output and quality; later runs share a
+            // buffer.
+            let (mut fx, mut fy) = (Vec::new(), Vec::new());
+            let (report, first_ms) = lay_out(0, &mut fx, &mut fy);
+            let mut times_ms = vec![first_ms];
+            let (mut x, mut y) = (Vec::new(), Vec::new());
+            for r in 1..args.repeat {
+                times_ms.push(lay_out(r, &mut x, &mut y).1);
+            }
+            (fx, fy, report, times_ms, Some(algorithm))
+        }
+    };
+    if let Some(out) = &args.out {
+        super::write_atomic(out, positions_tsv(&list.ids, &first_x, &first_y).as_bytes())?;
+    }
+    let start = Instant::now();
+    let scores = score(&first_x, &first_y, &list.src, &list.dst, args.seed);
+    let scoring_ms = start.elapsed().as_secs_f64() * 1e3;
+    first_x.clear();
+    first_y.clear();
+    Ok(Summary {
+        vertices: n,
+        edges: list.edge_count(),
+        self_loops: list.self_loops,
+        algorithm,
+        times_ms,
+        report,
+        scores,
+        scoring_ms,
+    })
+}
+
+/// Lays the graph out once, run `r` (seed `mix(seed, r)`); returns the report and the time of
+/// the layout itself in milliseconds (not the start drawing of the single-level solver).
+#[allow(clippy::too_many_arguments)]
+fn lay_out_once(
+    args: &Args,
+    algorithm: Algorithm,
+    graph: &LayoutGraph<'_>,
+    n: usize,
+    r: u32,
+    x: &mut Vec<f32>,
+    y: &mut Vec<f32>,
+    scratch: &mut LayoutScratch,
+) -> (RunReport, f64) {
+    let seed = mix(args.seed, u64::from(r));
+    if algorithm == Algorithm::Multilevel {
+        let params = multilevel_params(args);
+        let start = Instant::now();
+        let m = layout_multilevel(n, graph, &params, seed, x, y);
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        let report = RunReport {
+            iterations: m.iterations,
+            converged: m.converged,
+            last_move: None,
+            levels: m.levels,
+        };
+        return (report, ms);
+    }
+    let params = layout_params(args);
+    match args.start {
+        Start::Curve => curve_positions(n, graph.src, graph.dst, params.length, seed, x, y),
+        Start::Random => random_positions(n, params.length, seed, x, y),
+    }
+    let start = Instant::now();
+    let report = relax(graph, x, y, &params, scratch);
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    let report = RunReport {
+        iterations: report.iterations,
+        converged: report.converged,
+        last_move: Some(report.last_move),
+        levels: 1,
+    };
+    (report, ms)
+}
+
+/// The quality figures of positions `x`, `y`: crossings (estimated past
+/// [`quality::SAMPLE_CROSSINGS_FROM`] edges), edge-length spread and sampled stress.
+fn score(x: &[f32], y: &[f32], src: &[u32], dst: &[u32], seed: u64) -> Scores {
+    Scores {
+        crossings: quality::crossings_auto(x, y, src, dst, seed),
+        length_cv: quality::length_cv(x, y, src, dst),
+        stress: normalized_stress(x, y, src, dst, seed),
+    }
+}
+
+/// Reads positions as `--out` writes them: a header `id\tx\ty`, then `id x y` per row
+/// (separated by tabs or spaces; further columns ignored), one row for every vertex of the
+/// graph, ids as the graph file names them. Returns them in the graph's vertex order.
+fn read_positions(path: &Path, ids: &[u64]) -> Result<(Vec<f32>, Vec<f32>)> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("{}: cannot read positions", path.display()))?;
+    let index: std::collections::HashMap<u64, usize> =
+        ids.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+    let (mut x, mut y) = (vec![f32::NAN; ids.len()], vec![f32::NAN; ids.len()]);
+    let mut seen = 0usize;
+    for (line_no, line) in text.lines().enumerate() {
+        let at = |col: usize, what: &str| {
+            anyhow::anyhow!("{}:{}:{col}: expected {what}", path.display(), line_no + 1)
+        };
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty()
+            || line.starts_with('#')
+            || (line_no == 0 && line.starts_with("id"))
+        {
+            continue;
+        }
+        let mut fields = Vec::with_capacity(3);
+        let mut col = 1;
+        for token in line.split(['\t', ' ']) {
+            if !token.is_empty() {
+                fields.push((col, token));
+            }
+            col += token.chars().count() + 1;
+        }
+        if fields.len() < 3 {
+            return Err(at(
+                col.saturating_sub(1).max(1),
+                "three fields: id, x and y",
+            ));
+        }
+        let id: u64 = fields[0]
+            .1
+            .parse()
+            .map_err(|_| at(fields[0].0, "a vertex id"))?;
+        let &v = index
+            .get(&id)
+            .ok_or_else(|| at(fields[0].0, "the id of a vertex of the graph"))?;
+        let coordinate = |k: usize| -> Result<f32> {
+            fields[k]
+                .1
+                .parse::<f32>()
+                .ok()
+                .filter(|c| c.is_finite())
+                .ok_or_else(|| at(fields[k].0, "a finite number"))
+        };
+        if x[v].is_nan() {
+            seen += 1;
+        }
+        x[v] = coordinate(1)?;
+        y[v] = coordinate(2)?;
+    }
+    if seen < ids.len() {
+        let missing = x
+            .iter()
+            .position(|c| c.is_nan())
+            .expect("a vertex without a row");
+        bail!(
+            "{}: no position for vertex {} ({} of {} vertices missing)",
+            path.display(),
+            ids[missing],
+            ids.len() - seen,
+            ids.len()
+        );
+    }
+    Ok((x, y))
+}
+
+/// The algorithm's name as `--algorithm` takes it.
+fn algorithm_name(a: Option<Algorithm>) -> &'static str {
+    match a {
+        None => "given",
+        Some(Algorithm::Multilevel) => "multilevel",
+        Some(Algorithm::Single) | Some(Algorithm::Auto) => "single",
+    }
+}
+
 /// The human form: one line per figure.
 fn summary_lines(s: &Summary) -> String {
     let loops = match s.self_loops {
         0 => String::new(),
         k => format!(" ({k} self-loops dropped)"),
     };
-    let stop = if s.report.converged {
-        "converged"
+    let mut text = format!("vertices {}\nedges {}{loops}\n", s.vertices, s.edges);
+    if s.algorithm.is_some() {
+        let stop = if s.report.converged {
+            "converged"
+        } else {
+            "cap"
+        };
+        let _ = write!(
+            text,
+            "algorithm {} ({} levels)\ntime {:.3} ms (median of {})\niterations {} ({stop})\n",
+            algorithm_name(s.algorithm),
+            s.report.levels,
+            median(&s.times_ms),
+            s.times_ms.len(),
+            s.report.iterations,
+        );
+    }
+    let sampled = if s.scores.crossings.sampled {
+        format!(" (estimated from {} edges)", quality::CROSSING_SAMPLE)
     } else {
-        "cap"
+        String::new()
     };
-    format!(
-        "vertices {}\nedges {}{loops}\ntime {:.3} ms (median of {})\niterations {} ({stop})\n\
-         crossings {}\nedge length cv {:.4}\n",
-        s.vertices,
-        s.edges,
-        median(&s.times_ms),
-        s.times_ms.len(),
-        s.report.iterations,
-        s.quality.crossings,
-        s.quality.length_cv,
-    )
+    let _ = write!(
+        text,
+        "crossings {}{sampled}\nedge length cv {:.4}\nstress {:.4}\n",
+        s.scores.crossings.count, s.scores.length_cv, s.scores.stress,
+    );
+    text
 }
 
 /// A JSON number (`f32`'s shortest round-trip text), or `null` for NaN and infinities, which
@@ -247,20 +492,26 @@ fn json_ms(ms: f64) -> String {
 fn summary_json(s: &Summary) -> String {
     let times: Vec<String> = s.times_ms.iter().map(|&t| json_ms(t)).collect();
     format!(
-        "{{\"vertices\":{},\"edges\":{},\"self_loops\":{},\"repeat\":{},\"time_ms\":{},\
-         \"times_ms\":[{}],\"iterations\":{},\"converged\":{},\"last_move\":{},\
-         \"crossings\":{},\"edge_length_cv\":{}}}\n",
+        "{{\"vertices\":{},\"edges\":{},\"self_loops\":{},\"algorithm\":\"{}\",\"levels\":{},\
+         \"repeat\":{},\"time_ms\":{},\"times_ms\":[{}],\"iterations\":{},\"converged\":{},\
+         \"last_move\":{},\"crossings\":{},\"crossings_sampled\":{},\"edge_length_cv\":{},\
+         \"stress\":{},\"scoring_ms\":{}}}\n",
         s.vertices,
         s.edges,
         s.self_loops,
+        algorithm_name(s.algorithm),
+        s.report.levels,
         s.times_ms.len(),
         json_ms(median(&s.times_ms)),
         times.join(","),
         s.report.iterations,
         s.report.converged,
-        json_f32(s.report.last_move),
-        s.quality.crossings,
-        json_f32(s.quality.length_cv),
+        s.report.last_move.map_or("null".to_string(), json_f32),
+        s.scores.crossings.count,
+        s.scores.crossings.sampled,
+        json_f32(s.scores.length_cv),
+        json_f32(s.scores.stress as f32),
+        json_ms(s.scoring_ms),
     )
 }
 

@@ -51,6 +51,8 @@ pub struct QuadTree {
     /// Positions in `order`'s sequence: a leaf's vertices are contiguous.
     px: Vec<f32>,
     py: Vec<f32>,
+    /// Vertex masses in `order`'s sequence (all 1 for [`QuadTree::build`]).
+    pm: Vec<f32>,
     /// Leaf node indices in `order`'s sequence.
     leaves: Vec<u32>,
     /// Per-leaf forces in `order`'s sequence.
@@ -72,12 +74,23 @@ struct Lists {
 }
 
 impl QuadTree {
-    /// Builds the tree over `x`, `y`.
+    /// Builds the tree over `x`, `y`, every vertex of mass 1.
     ///
     /// # Runtime
     /// O(n log n) expected (O(n) per level, about log4(n / LEAF_SIZE) levels).
     pub fn build(&mut self, x: &[f32], y: &[f32]) {
+        self.build_weighted(x, y, None);
+    }
+
+    /// Builds the tree over `x`, `y` with vertex masses `mass` (`None`: all 1; a cell's mass is
+    /// its vertices' sum, its centre their mass-weighted mean). The multilevel layout's coarse
+    /// vertices stand for clusters of several vertices and weigh as much.
+    ///
+    /// # Runtime
+    /// As [`QuadTree::build`].
+    pub fn build_weighted(&mut self, x: &[f32], y: &[f32], mass: Option<&[f32]>) {
         let n = x.len();
+        debug_assert!(mass.is_none_or(|m| m.len() == n), "one mass per vertex");
         self.nodes.clear();
         self.order.clear();
         self.order.extend(0..n as u32);
@@ -93,12 +106,17 @@ impl QuadTree {
         }
         let half = ((hi_x - lo_x).max(hi_y - lo_y) * 0.5).max(1e-6) * 1.0001;
         let (mx, my) = ((lo_x + hi_x) * 0.5, (lo_y + hi_y) * 0.5);
-        self.subdivide(x, y, 0, n, mx, my, half, 0);
+        self.subdivide(x, y, mass, 0, n, mx, my, half, 0);
         // PERF: positions copied into tree order, so a leaf's vertices are one contiguous run.
         self.px.clear();
         self.py.clear();
         self.px.extend(self.order.iter().map(|&i| x[i as usize]));
         self.py.extend(self.order.iter().map(|&i| y[i as usize]));
+        self.pm.clear();
+        match mass {
+            None => self.pm.resize(n, 1.0),
+            Some(m) => self.pm.extend(self.order.iter().map(|&i| m[i as usize])),
+        }
         self.leaves.clear();
         let mut leaves: Vec<u32> = (0..self.nodes.len() as u32)
             .filter(|&i| self.nodes[i as usize].leaf)
@@ -114,6 +132,7 @@ impl QuadTree {
         &mut self,
         x: &[f32],
         y: &[f32],
+        w: Option<&[f32]>,
         start: usize,
         end: usize,
         mx: f32,
@@ -123,7 +142,7 @@ impl QuadTree {
     ) -> u32 {
         let at = self.nodes.len() as u32;
         let ids = &self.order[start..end];
-        let (mut sx, mut sy) = (0.0f32, 0.0f32);
+        let (mut sx, mut sy, mut mass) = (0.0f32, 0.0f32, 0.0f32);
         let mut bbox = [
             f32::INFINITY,
             f32::INFINITY,
@@ -132,8 +151,12 @@ impl QuadTree {
         ];
         for &i in ids {
             let (px, py) = (x[i as usize], y[i as usize]);
-            sx += px;
-            sy += py;
+            // NOTE: with unit masses `1.0 * p` is `p` and the mass sum is the exact count, so
+            // an unweighted tree has the same bits as before masses existed.
+            let m = w.map_or(1.0, |w| w[i as usize]);
+            sx += m * px;
+            sy += m * py;
+            mass += m;
             bbox = [
                 bbox[0].min(px),
                 bbox[1].min(py),
@@ -141,7 +164,6 @@ impl QuadTree {
                 bbox[3].max(py),
             ];
         }
-        let mass = ids.len() as f32;
         let mut node = Node {
             cx: sx / mass,
             cy: sy / mass,
@@ -181,7 +203,7 @@ impl QuadTree {
             node.child[q] = if s == e {
                 NO_CHILD
             } else {
-                self.subdivide(x, y, s, e, cx, cy, half * 0.5, depth + 1)
+                self.subdivide(x, y, w, s, e, cx, cy, half * 0.5, depth + 1)
             };
         }
         self.nodes[at as usize] = node;
@@ -216,6 +238,43 @@ impl QuadTree {
             cut: p.cutoff.map(|c| c * l),
             theta2: p.theta * p.theta,
         };
+        self.walk::<INVERSE_SQUARE>(&consts, fx, fy, parallel);
+    }
+
+    /// Adds a repulsion of magnitude `k * m_j / d` from every other vertex `j` (the
+    /// Fruchterman-Reingold law, whose pull on far vertices unfolds long chains, as FM³ and
+    /// sfdp use) to `fx`, `fy`, vertex masses as given to [`QuadTree::build_weighted`]. No
+    /// cutoff. Needs the tree built on the same `x`, `y`.
+    ///
+    /// # Runtime
+    /// As [`QuadTree::repulsion`].
+    pub fn repulsion_inverse(
+        &mut self,
+        fx: &mut [f32],
+        fy: &mut [f32],
+        k: f32,
+        theta: f32,
+        parallel: bool,
+    ) {
+        if self.nodes.is_empty() {
+            return;
+        }
+        let consts = Consts {
+            k,
+            cut: None,
+            theta2: theta * theta,
+        };
+        self.walk::<INVERSE>(&consts, fx, fy, parallel);
+    }
+
+    /// Walks the tree once per leaf with force law `LAW` and adds the sums to `fx`, `fy`.
+    fn walk<const LAW: u8>(
+        &mut self,
+        consts: &Consts,
+        fx: &mut [f32],
+        fy: &mut [f32],
+        parallel: bool,
+    ) {
         let n = self.px.len();
         self.pfx.clear();
         self.pfx.resize(n, 0.0);
@@ -225,6 +284,7 @@ impl QuadTree {
             nodes: &self.nodes,
             px: &self.px,
             py: &self.py,
+            pm: &self.pm,
         };
         if parallel {
             // Each leaf owns its run of the permuted force arrays: split them along the leaves.
@@ -244,7 +304,7 @@ impl QuadTree {
             runs.into_par_iter().with_min_len(8).for_each_init(
                 Lists::default,
                 |lists, (leaf, ox, oy)| {
-                    tree.leaf_forces(leaf, &consts, lists, ox, oy);
+                    tree.leaf_forces::<LAW>(leaf, consts, lists, ox, oy);
                 },
             );
         } else {
@@ -253,7 +313,7 @@ impl QuadTree {
                 let node = &self.nodes[leaf as usize];
                 let (start, end) = (node.child[0] as usize, node.child[1] as usize);
                 let (ox, oy) = (&mut self.pfx[start..end], &mut self.pfy[start..end]);
-                tree.leaf_forces(leaf, &consts, &mut lists, ox, oy);
+                tree.leaf_forces::<LAW>(leaf, consts, &mut lists, ox, oy);
             }
         }
         for (k, &i) in self.order.iter().enumerate() {
@@ -262,6 +322,11 @@ impl QuadTree {
         }
     }
 }
+
+/// The force laws of [`Walk::leaf_forces`] as const parameters: magnitude `k m / d^2` (seed
+/// 000's) and `k m / d` (Fruchterman-Reingold's).
+const INVERSE_SQUARE: u8 = 0;
+const INVERSE: u8 = 1;
 
 /// Force constants of one step.
 struct Consts {
@@ -278,11 +343,19 @@ struct Walk<'a> {
     nodes: &'a [Node],
     px: &'a [f32],
     py: &'a [f32],
+    pm: &'a [f32],
 }
 
 impl Walk<'_> {
     /// Walks the tree for leaf `leaf`, then sums its vertices' forces into `ox`, `oy`.
-    fn leaf_forces(self, leaf: u32, c: &Consts, lists: &mut Lists, ox: &mut [f32], oy: &mut [f32]) {
+    fn leaf_forces<const LAW: u8>(
+        self,
+        leaf: u32,
+        c: &Consts,
+        lists: &mut Lists,
+        ox: &mut [f32],
+        oy: &mut [f32],
+    ) {
         let me = &self.nodes[leaf as usize];
         let [bx0, by0, bx1, by1] = me.bbox;
         for v in [
@@ -313,7 +386,7 @@ impl Walk<'_> {
                 let (s, e) = (node.child[0] as usize, node.child[1] as usize);
                 lists.nx.extend_from_slice(&self.px[s..e]);
                 lists.ny.extend_from_slice(&self.py[s..e]);
-                lists.nm.resize(lists.nm.len() + (e - s), 1.0);
+                lists.nm.extend_from_slice(&self.pm[s..e]);
                 continue;
             }
             // Distance from the centre of mass to the nearest point of the leaf's box.
@@ -346,18 +419,18 @@ impl Walk<'_> {
         let (s, e) = (me.child[0] as usize, me.child[1] as usize);
         for (k, (fx, fy)) in (s..e).zip(ox.iter_mut().zip(oy.iter_mut())) {
             let (xi, yi) = (self.px[k], self.py[k]);
-            let (ax, ay) = sum_lanes(xi, yi, &lists.cx, &lists.cy, &lists.mass, c.k, cut2);
-            let (bx, by) = sum_lanes(xi, yi, &lists.nx, &lists.ny, &lists.nm, c.k, cut2);
+            let (ax, ay) = sum_lanes::<LAW>(xi, yi, &lists.cx, &lists.cy, &lists.mass, c.k, cut2);
+            let (bx, by) = sum_lanes::<LAW>(xi, yi, &lists.nx, &lists.ny, &lists.nm, c.k, cut2);
             *fx = ax + bx;
             *fy = ay + by;
         }
     }
 }
 
-/// The push on `(xi, yi)` from bodies `(bx, by)` of masses `bm` (lengths multiples of 8).
-/// A body on the very spot (the vertex itself) adds nothing: its offset is zero.
+/// The push on `(xi, yi)` from bodies `(bx, by)` of masses `bm` (lengths multiples of 8), by
+/// law `LAW`. A body on the very spot (the vertex itself) adds nothing: its offset is zero.
 #[inline]
-fn sum_lanes(
+fn sum_lanes<const LAW: u8>(
     xi: f32,
     yi: f32,
     bx: &[f32],
@@ -378,10 +451,13 @@ fn sum_lanes(
         let dy = yv - f32x8::new(y8.try_into().expect("8 lanes"));
         let d2 = (dx * dx + dy * dy).max(min2);
         let m = f32x8::new(m8.try_into().expect("8 lanes"));
-        // PERF: one square root and one division per eight bodies.
-        let s = d2
-            .simd_le(cutv)
-            .select(kv * m / (d2 * d2.sqrt()), f32x8::splat(0.0));
+        // PERF: one square root and one division per eight bodies (no root for `INVERSE`).
+        let s = if LAW == INVERSE {
+            kv * m / d2
+        } else {
+            d2.simd_le(cutv)
+                .select(kv * m / (d2 * d2.sqrt()), f32x8::splat(0.0))
+        };
         ax += dx * s;
         ay += dy * s;
     }

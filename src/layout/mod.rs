@@ -19,10 +19,12 @@
 pub mod barnes_hut;
 pub mod edgelist;
 pub mod forces;
+pub mod multilevel;
 pub mod preserve;
 pub mod quality;
 pub mod rooms;
 pub mod start;
+pub mod stress;
 
 use crate::core::rng::WarrenRng;
 
@@ -293,7 +295,7 @@ pub fn relax(
 /// PERF: eight vertices at a time, the cap applied by a lane select rather than a branch per
 /// vertex (the branch was mispredicted whenever a layout was half settled); the arithmetic is
 /// the scalar tail's, operation for operation, so both give the same bits.
-fn apply_moves(x: &mut [f32], y: &mut [f32], fx: &[f32], fy: &[f32], cap: f32) -> f32 {
+pub(crate) fn apply_moves(x: &mut [f32], y: &mut [f32], fx: &[f32], fy: &[f32], cap: f32) -> f32 {
     use wide::f32x8;
     let n = x.len();
     let (x, y, fx, fy) = (&mut x[..n], &mut y[..n], &fx[..n], &fy[..n]);

@@ -331,6 +331,95 @@ fn crossings_tree<B>(
     ControlFlow::Continue(())
 }
 
+/// Edge count from which [`crossings_auto`] estimates crossings from a sample of edges instead
+/// of counting them all (a drawing of 10^5 edges that is still a hairball has tens of millions
+/// of crossings, and counting them took most of a `warren layout` run).
+pub const SAMPLE_CROSSINGS_FROM: usize = 150_000;
+
+/// Edges sampled by [`crossings_auto`] past [`SAMPLE_CROSSINGS_FROM`].
+pub const CROSSING_SAMPLE: usize = 50_000;
+
+/// A crossing count, exact or estimated.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Crossings {
+    /// Crossing pairs (an estimate, rounded, when `sampled`).
+    pub count: u64,
+    /// Whether `count` is estimated from a sample of edges.
+    pub sampled: bool,
+}
+
+/// Crossings counted exactly ([`count_crossings`]) below [`SAMPLE_CROSSINGS_FROM`] edges, and
+/// estimated from [`CROSSING_SAMPLE`] edges drawn from `seed` from there
+/// ([`estimate_crossings`]).
+pub fn crossings_auto(x: &[f32], y: &[f32], src: &[u32], dst: &[u32], seed: u64) -> Crossings {
+    if src.len() < SAMPLE_CROSSINGS_FROM {
+        return Crossings {
+            count: count_crossings(x, y, src, dst),
+            sampled: false,
+        };
+    }
+    Crossings {
+        count: estimate_crossings(x, y, src, dst, CROSSING_SAMPLE, seed).round() as u64,
+        sampled: true,
+    }
+}
+
+/// An unbiased estimate of the crossing pairs: each edge is drawn with probability
+/// `p = sample / m` (by a hash of `seed` and its index), every crossing of a drawn edge with any
+/// other edge is counted, and the sum is divided by `2 p` (a crossing pair is met from either
+/// edge).
+///
+/// # Runtime
+/// O(m log m) for the R-tree of all edges, plus one query per drawn edge, on rayon's threads
+/// (integer sums: the figure does not depend on the thread count).
+pub fn estimate_crossings(
+    x: &[f32],
+    y: &[f32],
+    src: &[u32],
+    dst: &[u32],
+    sample: usize,
+    seed: u64,
+) -> f64 {
+    use rayon::prelude::*;
+    let m = src.len();
+    if m == 0 || sample == 0 {
+        return 0.0;
+    }
+    let p = (sample as f64 / m as f64).min(1.0);
+    let cut = (p * u64::MAX as f64) as u64;
+    let drawn: Vec<u32> = (0..m as u32)
+        .filter(|&e| p >= 1.0 || crate::core::rng::mix(seed, u64::from(e)) <= cut)
+        .collect();
+    let tree = crate::core::alloc::listed(crate::core::alloc::RSTAR, || {
+        let boxes: Vec<EdgeBox> = (0..m)
+            .map(|e| {
+                let (a, b) = segment(x, y, src, dst, e);
+                GeomWithData::new(Rectangle::from_corners(a, b), e as u32)
+            })
+            .collect();
+        RTree::bulk_load(boxes)
+    });
+    let hits: u64 = drawn
+        .par_iter()
+        .map(|&a| {
+            let a = a as usize;
+            let (p1, p2) = segment(x, y, src, dst, a);
+            let mut count = 0u64;
+            let ControlFlow::Continue(()) =
+                tree.locate_in_envelope_intersecting_int(AABB::from_corners(p1, p2), |item| {
+                    let b = item.data as usize;
+                    if b != a && !share_endpoint(src, dst, a, b) {
+                        let (q1, q2) = segment(x, y, src, dst, b);
+                        count += u64::from(segments_intersect(p1, p2, q1, q2));
+                    }
+                    ControlFlow::<Infallible>::Continue(())
+                });
+            count
+        })
+        .sum();
+    hits as f64 / (2.0 * p)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -604,5 +693,22 @@ mod tests {
         let equal = Graph::new(&points, &[[0, 1], [0, 2]]);
         assert_eq!(length_cv(&equal.x, &equal.y, &equal.src, &equal.dst), 0.0);
         assert_eq!(length_cv(&[], &[], &[], &[]), 0.0);
+    }
+
+    #[test]
+    fn the_crossing_estimate_is_exact_when_every_edge_is_drawn_and_close_on_a_sample() {
+        let mut rng = WarrenRng::new(11);
+        let n = 400;
+        let x: Vec<f32> = (0..n).map(|_| rng.unit_f32() * 20.0).collect();
+        let y: Vec<f32> = (0..n).map(|_| rng.unit_f32() * 20.0).collect();
+        let src: Vec<u32> = (0..3000).map(|_| rng.below(n as u32)).collect();
+        let dst: Vec<u32> = src
+            .iter()
+            .map(|&a| (a + 1 + rng.below(5)) % n as u32)
+            .collect();
+        let exact = count_crossings(&x, &y, &src, &dst) as f64;
+        assert_eq!(estimate_crossings(&x, &y, &src, &dst, 3000, 1), exact);
+        let est = estimate_crossings(&x, &y, &src, &dst, 1000, 1);
+        assert!((est - exact).abs() < 0.1 * exact, "{est} against {exact}");
     }
 }

@@ -1,0 +1,253 @@
+//! The builder stage of the multilevel layout: coarsens a graph into a smaller one whose
+//! vertices stand for clusters of the finer graph's (OGDF's `EdgeCoverMerger` and `SolarMerger`
+//! in one pass, as Walshaw's and Hu's multilevel drawings match edges).
+//!
+//! [`MatchingMerger`] visits the vertices in order of degree (leaves first, ties broken by a
+//! seeded hash) and pairs each unpaired vertex with its lightest unpaired neighbour. A vertex
+//! whose neighbours are all paired already joins the lightest neighbouring cluster instead, so a
+//! star collapses in one step rather than losing one leaf per level. Each coarse vertex keeps
+//! the mass (vertex count) of its cluster and a radius, the distance from its centre to its
+//! farthest member along the cluster's edges; a coarse edge asks for the length of the fine edge
+//! it comes from plus both radii (the mean when several fine edges join the same two clusters),
+//! which is FM³'s rule for the desired edge lengths of a solar system.
+
+use super::{Level, Merger};
+use crate::core::rng::splitmix64;
+
+/// Sentinel: a vertex not in a cluster yet.
+const NONE: u32 = u32::MAX;
+
+/// Edge-matching coarsening with absorption of left-over vertices.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MatchingMerger;
+
+/// Compressed adjacency of a level: for vertex `v`, `next[offset[v]..offset[v + 1]]` are its
+/// neighbours and `edge[...]` the edges leading to them.
+pub struct Adjacency {
+    /// Start of each vertex's run; `n + 1` entries.
+    pub offset: Vec<u32>,
+    /// Neighbours.
+    pub next: Vec<u32>,
+    /// The edge index of each neighbour entry.
+    pub edge: Vec<u32>,
+}
+
+impl Adjacency {
+    /// The adjacency of `level`.
+    ///
+    /// # Runtime
+    /// O(n + m), three allocations.
+    pub fn new(level: &Level) -> Self {
+        let n = level.mass.len();
+        let mut offset = vec![0u32; n + 1];
+        for (&a, &b) in level.src.iter().zip(&level.dst) {
+            offset[a as usize + 1] += 1;
+            offset[b as usize + 1] += 1;
+        }
+        for v in 0..n {
+            offset[v + 1] += offset[v];
+        }
+        let mut fill = offset.clone();
+        let total = offset[n] as usize;
+        let (mut next, mut edge) = (vec![0u32; total], vec![0u32; total]);
+        for (e, (&a, &b)) in level.src.iter().zip(&level.dst).enumerate() {
+            for (from, to) in [(a, b), (b, a)] {
+                let at = fill[from as usize] as usize;
+                next[at] = to;
+                edge[at] = e as u32;
+                fill[from as usize] += 1;
+            }
+        }
+        Self { offset, next, edge }
+    }
+
+    /// The entries of `v`: a range into `next` and `edge`.
+    #[inline]
+    pub fn range(&self, v: u32) -> std::ops::Range<usize> {
+        self.offset[v as usize] as usize..self.offset[v as usize + 1] as usize
+    }
+
+    /// The degree of `v`.
+    #[inline]
+    pub fn degree(&self, v: u32) -> u32 {
+        self.offset[v as usize + 1] - self.offset[v as usize]
+    }
+}
+
+impl Merger for MatchingMerger {
+    fn coarsen(&self, fine: &Level, seed: u64) -> (Level, Vec<u32>) {
+        let n = fine.mass.len();
+        let adj = Adjacency::new(fine);
+        // Leaves first: a leaf pairs with its only neighbour before that neighbour is taken.
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        let key =
+            |v: u32| (u64::from(adj.degree(v)) << 40) | (splitmix64(seed ^ u64::from(v)) >> 24);
+        order.sort_unstable_by_key(|&v| key(v));
+
+        let mut parent = vec![NONE; n];
+        let (mut mass, mut radius) = (Vec::new(), Vec::new());
+        let mut left_over = Vec::new();
+        for &v in &order {
+            if parent[v as usize] != NONE {
+                continue;
+            }
+            // The lightest unpaired neighbour (then the lowest degree, then the lowest index).
+            let mut best: Option<(u32, u32)> = None;
+            for k in adj.range(v) {
+                let u = adj.next[k];
+                if u == v || parent[u as usize] != NONE {
+                    continue;
+                }
+                let better = best.is_none_or(|(b, _)| {
+                    let (mu, mb) = (fine.mass[u as usize], fine.mass[b as usize]);
+                    mu < mb || (mu == mb && (adj.degree(u), u) < (adj.degree(b), b))
+                });
+                if better {
+                    best = Some((u, adj.edge[k]));
+                }
+            }
+            match best {
+                Some((u, e)) => {
+                    let c = mass.len() as u32;
+                    parent[v as usize] = c;
+                    parent[u as usize] = c;
+                    mass.push(fine.mass[v as usize] + fine.mass[u as usize]);
+                    let half = fine.length[e as usize] * 0.5;
+                    radius.push(fine.radius[v as usize].max(fine.radius[u as usize]) + half);
+                }
+                None => left_over.push(v),
+            }
+        }
+        // Vertices whose neighbours were all taken join the lightest neighbouring cluster;
+        // isolated ones stay alone.
+        for &v in &left_over {
+            let mut best: Option<(u32, u32)> = None;
+            for k in adj.range(v) {
+                let c = parent[adj.next[k] as usize];
+                if c == NONE {
+                    continue;
+                }
+                if best.is_none_or(|(b, _)| (mass[c as usize], c) < (mass[b as usize], b)) {
+                    best = Some((c, adj.edge[k]));
+                }
+            }
+            match best {
+                Some((c, e)) => {
+                    parent[v as usize] = c;
+                    mass[c as usize] += fine.mass[v as usize];
+                    let reach = fine.length[e as usize] + fine.radius[v as usize];
+                    radius[c as usize] = radius[c as usize].max(reach);
+                }
+                None => {
+                    parent[v as usize] = mass.len() as u32;
+                    mass.push(fine.mass[v as usize]);
+                    radius.push(fine.radius[v as usize]);
+                }
+            }
+        }
+        let coarse = coarse_edges(fine, &parent, mass, radius);
+        (coarse, parent)
+    }
+}
+
+/// The coarse level over clusters `parent` with the given masses and radii: one edge per pair
+/// of clusters joined by a fine edge, asking for the mean of `radius + length + radius` over
+/// those fine edges.
+///
+/// # Runtime
+/// O(m log m): the inter-cluster edges are sorted by their cluster pair.
+fn coarse_edges(fine: &Level, parent: &[u32], mass: Vec<f32>, radius: Vec<f32>) -> Level {
+    let mut keyed: Vec<(u64, f32)> = fine
+        .src
+        .iter()
+        .zip(&fine.dst)
+        .zip(&fine.length)
+        .filter_map(|((&a, &b), &l)| {
+            let (ca, cb) = (parent[a as usize], parent[b as usize]);
+            (ca != cb).then(|| {
+                let (lo, hi) = (ca.min(cb), ca.max(cb));
+                let want = radius[lo as usize] + l + radius[hi as usize];
+                ((u64::from(lo) << 32) | u64::from(hi), want)
+            })
+        })
+        .collect();
+    // NOTE: a stable sort by key alone: equal keys keep the fine edge order, so the mean below
+    // adds its terms in one fixed order.
+    keyed.sort_by_key(|&(k, _)| k);
+    let (mut src, mut dst, mut length) = (Vec::new(), Vec::new(), Vec::new());
+    let mut i = 0;
+    while i < keyed.len() {
+        let key = keyed[i].0;
+        let (mut sum, mut count) = (0.0f32, 0u32);
+        while i < keyed.len() && keyed[i].0 == key {
+            sum += keyed[i].1;
+            count += 1;
+            i += 1;
+        }
+        src.push((key >> 32) as u32);
+        dst.push(key as u32);
+        length.push(sum / count as f32);
+    }
+    Level {
+        src,
+        dst,
+        length,
+        mass,
+        radius,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit_level(n: usize, edges: &[(u32, u32)]) -> Level {
+        Level {
+            src: edges.iter().map(|e| e.0).collect(),
+            dst: edges.iter().map(|e| e.1).collect(),
+            length: vec![1.0; edges.len()],
+            mass: vec![1.0; n],
+            radius: vec![0.0; n],
+        }
+    }
+
+    #[test]
+    fn a_path_halves_and_keeps_its_mass() {
+        let edges: Vec<(u32, u32)> = (0..99).map(|i| (i, i + 1)).collect();
+        let fine = unit_level(100, &edges);
+        let (coarse, parent) = MatchingMerger.coarsen(&fine, 3);
+        let n = coarse.mass.len();
+        assert!((34..=50).contains(&n), "{n} clusters");
+        assert_eq!(coarse.mass.iter().sum::<f32>(), 100.0);
+        // Every cluster is connected in the fine graph: parent pairs are neighbours.
+        for (v, &c) in parent.iter().enumerate() {
+            assert!((c as usize) < n, "vertex {v} has no cluster");
+        }
+        // The coarse graph is still a path: n - 1 edges, all longer than a fine edge.
+        assert_eq!(coarse.src.len(), n - 1);
+        assert!(coarse.length.iter().all(|&l| l > 1.0));
+    }
+
+    #[test]
+    fn a_star_collapses_in_one_step() {
+        let edges: Vec<(u32, u32)> = (1..50).map(|i| (0, i)).collect();
+        let (coarse, _) = MatchingMerger.coarsen(&unit_level(50, &edges), 1);
+        assert_eq!(coarse.mass, vec![50.0]);
+        assert!(coarse.src.is_empty());
+        assert_eq!(coarse.radius, vec![1.0]);
+    }
+
+    #[test]
+    fn isolated_vertices_stay_alone_and_coarsening_is_seeded() {
+        let fine = unit_level(6, &[(0, 1), (1, 2), (2, 3)]);
+        let (a, pa) = MatchingMerger.coarsen(&fine, 7);
+        let (_, pb) = MatchingMerger.coarsen(&fine, 7);
+        assert_eq!(pa, pb);
+        assert_eq!(
+            a.mass.iter().filter(|&&m| m == 1.0).count(),
+            2,
+            "{:?}",
+            a.mass
+        );
+    }
+}
