@@ -51,8 +51,6 @@ pub struct QuadTree {
     /// Positions in `order`'s sequence: a leaf's vertices are contiguous.
     px: Vec<f32>,
     py: Vec<f32>,
-    /// Vertex masses in `order`'s sequence (all 1 for [`QuadTree::build`]).
-    pm: Vec<f32>,
     /// Leaf node indices in `order`'s sequence.
     leaves: Vec<u32>,
     /// Per-leaf forces in `order`'s sequence.
@@ -74,26 +72,22 @@ struct Lists {
 }
 
 impl QuadTree {
-    /// Builds the tree over `x`, `y`, every vertex of mass 1.
+    /// Builds the tree over `x`, `y`.
     ///
     /// # Runtime
     /// O(n log n) expected (O(n) per level, about log4(n / LEAF_SIZE) levels).
     pub fn build(&mut self, x: &[f32], y: &[f32]) {
-        self.build_weighted(x, y, None);
-    }
-
-    /// Builds the tree over `x`, `y` with vertex masses `mass` (`None`: all 1; a cell's mass is
-    /// its vertices' sum, its centre their mass-weighted mean). The multilevel layout's coarse
-    /// vertices stand for clusters of several vertices and weigh as much.
-    ///
-    /// # Runtime
-    /// As [`QuadTree::build`].
-    pub fn build_weighted(&mut self, x: &[f32], y: &[f32], mass: Option<&[f32]>) {
         let n = x.len();
-        debug_assert!(mass.is_none_or(|m| m.len() == n), "one mass per vertex");
         self.nodes.clear();
+        self.leaves.clear();
         self.order.clear();
         self.order.extend(0..n as u32);
+        // PERF: positions are partitioned along with the ids, so every pass of the build and a
+        // leaf's walk read one contiguous run instead of gathering through `order`.
+        self.px.clear();
+        self.px.extend_from_slice(x);
+        self.py.clear();
+        self.py.extend_from_slice(y);
         if n == 0 {
             return;
         }
@@ -106,108 +100,106 @@ impl QuadTree {
         }
         let half = ((hi_x - lo_x).max(hi_y - lo_y) * 0.5).max(1e-6) * 1.0001;
         let (mx, my) = ((lo_x + hi_x) * 0.5, (lo_y + hi_y) * 0.5);
-        self.subdivide(x, y, mass, 0, n, mx, my, half, 0);
-        // PERF: positions copied into tree order, so a leaf's vertices are one contiguous run.
-        self.px.clear();
-        self.py.clear();
-        self.px.extend(self.order.iter().map(|&i| x[i as usize]));
-        self.py.extend(self.order.iter().map(|&i| y[i as usize]));
-        self.pm.clear();
-        match mass {
-            None => self.pm.resize(n, 1.0),
-            Some(m) => self.pm.extend(self.order.iter().map(|&i| m[i as usize])),
-        }
-        self.leaves.clear();
-        let mut leaves: Vec<u32> = (0..self.nodes.len() as u32)
-            .filter(|&i| self.nodes[i as usize].leaf)
-            .collect();
-        leaves.sort_by_key(|&i| self.nodes[i as usize].child[0]);
-        self.leaves = leaves;
+        self.subdivide(0, n, [mx, my, half], 0);
     }
 
-    /// Appends the node for `order[start..end]` (cell centre `mx`, `my`, half width `half`)
-    /// and its subtree; returns its index.
-    #[allow(clippy::too_many_arguments)]
+    /// Appends the node for `order[start..end]` (cell centre and half width `cell`) and its
+    /// subtree, leaves in order of their runs; returns the node's index and its sums
+    /// `(sum x, sum y, count)`.
+    ///
+    /// PERF: only leaves scan their vertices; an inner node adds up its children's sums and
+    /// boxes, so the build reads each vertex once for the sums instead of once per depth.
     fn subdivide(
         &mut self,
-        x: &[f32],
-        y: &[f32],
-        w: Option<&[f32]>,
         start: usize,
         end: usize,
-        mx: f32,
-        my: f32,
-        half: f32,
+        cell: [f32; 3],
         depth: u32,
-    ) -> u32 {
+    ) -> (u32, [f32; 3]) {
+        let [mx, my, half] = cell;
         let at = self.nodes.len() as u32;
-        let ids = &self.order[start..end];
-        let (mut sx, mut sy, mut mass) = (0.0f32, 0.0f32, 0.0f32);
-        let mut bbox = [
-            f32::INFINITY,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            f32::NEG_INFINITY,
-        ];
-        for &i in ids {
-            let (px, py) = (x[i as usize], y[i as usize]);
-            // NOTE: with unit masses `1.0 * p` is `p` and the mass sum is the exact count, so
-            // an unweighted tree has the same bits as before masses existed.
-            let m = w.map_or(1.0, |w| w[i as usize]);
-            sx += m * px;
-            sy += m * py;
-            mass += m;
-            bbox = [
-                bbox[0].min(px),
-                bbox[1].min(py),
-                bbox[2].max(px),
-                bbox[3].max(py),
-            ];
-        }
         let mut node = Node {
-            cx: sx / mass,
-            cy: sy / mass,
-            mass,
+            cx: 0.0,
+            cy: 0.0,
+            mass: 0.0,
             half,
             child: [start as u32, end as u32, NO_CHILD, NO_CHILD],
             leaf: true,
-            bbox,
+            bbox: [
+                f32::INFINITY,
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+                f32::NEG_INFINITY,
+            ],
         };
         self.nodes.push(node);
+        let mut sums = [0.0f32; 3];
         if end - start <= LEAF_SIZE || depth >= MAX_DEPTH {
-            return at;
+            for k in start..end {
+                let (px, py) = (self.px[k], self.py[k]);
+                sums[0] += px;
+                sums[1] += py;
+                sums[2] += 1.0;
+                node.bbox = [
+                    node.bbox[0].min(px),
+                    node.bbox[1].min(py),
+                    node.bbox[2].max(px),
+                    node.bbox[3].max(py),
+                ];
+            }
+            self.leaves.push(at);
+        } else {
+            // Quadrants: west/east by x, then south/north by y within each half.
+            let split_x = start + self.partition(start, end, |px, _| px < mx);
+            let split_w = start + self.partition(start, split_x, |_, py| py < my);
+            let split_e = split_x + self.partition(split_x, end, |_, py| py < my);
+            let q = half * 0.5;
+            let quadrants = [
+                (start, split_w, mx - q, my - q),
+                (split_w, split_x, mx - q, my + q),
+                (split_x, split_e, mx + q, my - q),
+                (split_e, end, mx + q, my + q),
+            ];
+            node.leaf = false;
+            for (i, &(s, e, cx, cy)) in quadrants.iter().enumerate() {
+                if s == e {
+                    node.child[i] = NO_CHILD;
+                    continue;
+                }
+                let (child, part) = self.subdivide(s, e, [cx, cy, q], depth + 1);
+                node.child[i] = child;
+                let b = self.nodes[child as usize].bbox;
+                node.bbox = [
+                    node.bbox[0].min(b[0]),
+                    node.bbox[1].min(b[1]),
+                    node.bbox[2].max(b[2]),
+                    node.bbox[3].max(b[3]),
+                ];
+                for (t, p) in sums.iter_mut().zip(part) {
+                    *t += p;
+                }
+            }
         }
-        // Partition into quadrants: west/east by x, then south/north by y within each half.
-        let ids = &mut self.order[start..end];
-        let split_x = partition(ids, |i| x[i as usize] < mx);
-        let split_w = partition(&mut ids[..split_x], |i| y[i as usize] < my);
-        let split_e = split_x + partition(&mut ids[split_x..], |i| y[i as usize] < my);
-        let bounds = [
-            (start, start + split_w, mx - half * 0.5, my - half * 0.5),
-            (
-                start + split_w,
-                start + split_x,
-                mx - half * 0.5,
-                my + half * 0.5,
-            ),
-            (
-                start + split_x,
-                start + split_e,
-                mx + half * 0.5,
-                my - half * 0.5,
-            ),
-            (start + split_e, end, mx + half * 0.5, my + half * 0.5),
-        ];
-        node.leaf = false;
-        for (q, &(s, e, cx, cy)) in bounds.iter().enumerate() {
-            node.child[q] = if s == e {
-                NO_CHILD
-            } else {
-                self.subdivide(x, y, w, s, e, cx, cy, half * 0.5, depth + 1)
-            };
-        }
+        node.mass = sums[2];
+        node.cx = sums[0] / sums[2];
+        node.cy = sums[1] / sums[2];
         self.nodes[at as usize] = node;
-        at
+        (at, sums)
+    }
+
+    /// Moves the vertices of `start..end` for which `left(x, y)` holds to the front of the run
+    /// (ids and positions together); returns how many there are.
+    fn partition(&mut self, start: usize, end: usize, left: impl Fn(f32, f32) -> bool) -> usize {
+        let mut split = start;
+        for i in start..end {
+            if left(self.px[i], self.py[i]) {
+                self.order.swap(i, split);
+                self.px.swap(i, split);
+                self.py.swap(i, split);
+                split += 1;
+            }
+        }
+        split - start
     }
 
     /// Adds the Barnes-Hut repulsion to `fx`, `fy` (same physics as
@@ -243,8 +235,8 @@ impl QuadTree {
 
     /// Adds a repulsion of magnitude `k * m_j / d` from every other vertex `j` (the
     /// Fruchterman-Reingold law, whose pull on far vertices unfolds long chains, as FM³ and
-    /// sfdp use) to `fx`, `fy`, vertex masses as given to [`QuadTree::build_weighted`]. No
-    /// cutoff. Needs the tree built on the same `x`, `y`.
+    /// sfdp use) to `fx`, `fy`, every vertex of mass 1. No cutoff. Needs the tree built on the
+    /// same `x`, `y`.
     ///
     /// # Runtime
     /// As [`QuadTree::repulsion`].
@@ -284,7 +276,6 @@ impl QuadTree {
             nodes: &self.nodes,
             px: &self.px,
             py: &self.py,
-            pm: &self.pm,
         };
         if parallel {
             // Each leaf owns its run of the permuted force arrays: split them along the leaves.
@@ -343,7 +334,6 @@ struct Walk<'a> {
     nodes: &'a [Node],
     px: &'a [f32],
     py: &'a [f32],
-    pm: &'a [f32],
 }
 
 impl Walk<'_> {
@@ -386,7 +376,7 @@ impl Walk<'_> {
                 let (s, e) = (node.child[0] as usize, node.child[1] as usize);
                 lists.nx.extend_from_slice(&self.px[s..e]);
                 lists.ny.extend_from_slice(&self.py[s..e]);
-                lists.nm.extend_from_slice(&self.pm[s..e]);
+                lists.nm.resize(lists.nm.len() + (e - s), 1.0);
                 continue;
             }
             // Distance from the centre of mass to the nearest point of the leaf's box.
@@ -464,18 +454,6 @@ fn sum_lanes<const LAW: u8>(
     // NOTE: a fixed summation order on every target (`wide`'s `reduce_add` adds the lanes in one
     // order in AVX builds and another in SSE builds), see `core::portable`.
     (portable::sum8(ax), portable::sum8(ay))
-}
-
-/// Moves the ids satisfying `left` to the front; returns how many there are.
-fn partition(ids: &mut [u32], left: impl Fn(u32) -> bool) -> usize {
-    let mut split = 0;
-    for i in 0..ids.len() {
-        if left(ids[i]) {
-            ids.swap(i, split);
-            split += 1;
-        }
-    }
-    split
 }
 
 #[cfg(test)]

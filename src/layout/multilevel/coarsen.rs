@@ -8,8 +8,9 @@
 //! star collapses in one step rather than losing one leaf per level. Each coarse vertex keeps
 //! the mass (vertex count) of its cluster and a radius, the distance from its centre to its
 //! farthest member along the cluster's edges; a coarse edge asks for the length of the fine edge
-//! it comes from plus both radii (the mean when several fine edges join the same two clusters),
-//! which is FM³'s rule for the desired edge lengths of a solar system.
+//! it comes from plus the distances of its ends from their clusters' centres (the mean when
+//! several fine edges join the same two clusters), FM³'s rule for the desired edge lengths of a
+//! solar system: a path coarsened by pairs keeps its length.
 
 use super::{Level, Merger};
 use crate::core::rng::splitmix64;
@@ -85,6 +86,8 @@ impl Merger for MatchingMerger {
         order.sort_unstable_by_key(|&v| key(v));
 
         let mut parent = vec![NONE; n];
+        // Each fine vertex's distance from its cluster's centre.
+        let mut offset = vec![0.0f32; n];
         let (mut mass, mut radius) = (Vec::new(), Vec::new());
         let mut left_over = Vec::new();
         for &v in &order {
@@ -113,6 +116,8 @@ impl Merger for MatchingMerger {
                     parent[u as usize] = c;
                     mass.push(fine.mass[v as usize] + fine.mass[u as usize]);
                     let half = fine.length[e as usize] * 0.5;
+                    offset[v as usize] = half;
+                    offset[u as usize] = half;
                     radius.push(fine.radius[v as usize].max(fine.radius[u as usize]) + half);
                 }
                 None => left_over.push(v),
@@ -121,21 +126,25 @@ impl Merger for MatchingMerger {
         // Vertices whose neighbours were all taken join the lightest neighbouring cluster;
         // isolated ones stay alone.
         for &v in &left_over {
-            let mut best: Option<(u32, u32)> = None;
+            let mut best: Option<(u32, u32, u32)> = None;
             for k in adj.range(v) {
-                let c = parent[adj.next[k] as usize];
+                let w = adj.next[k];
+                let c = parent[w as usize];
                 if c == NONE {
                     continue;
                 }
-                if best.is_none_or(|(b, _)| (mass[c as usize], c) < (mass[b as usize], b)) {
-                    best = Some((c, adj.edge[k]));
+                if best.is_none_or(|(b, _, _)| (mass[c as usize], c) < (mass[b as usize], b)) {
+                    best = Some((c, adj.edge[k], w));
                 }
             }
             match best {
-                Some((c, e)) => {
+                Some((c, e, w)) => {
                     parent[v as usize] = c;
                     mass[c as usize] += fine.mass[v as usize];
-                    let reach = fine.length[e as usize] + fine.radius[v as usize];
+                    // Beside its neighbour, at right angles to the neighbour's offset.
+                    let (l, o) = (fine.length[e as usize], offset[w as usize]);
+                    offset[v as usize] = (l * l + o * o).sqrt();
+                    let reach = offset[v as usize] + fine.radius[v as usize];
                     radius[c as usize] = radius[c as usize].max(reach);
                 }
                 None => {
@@ -145,18 +154,24 @@ impl Merger for MatchingMerger {
                 }
             }
         }
-        let coarse = coarse_edges(fine, &parent, mass, radius);
+        let coarse = coarse_edges(fine, &parent, &offset, mass, radius);
         (coarse, parent)
     }
 }
 
 /// The coarse level over clusters `parent` with the given masses and radii: one edge per pair
-/// of clusters joined by a fine edge, asking for the mean of `radius + length + radius` over
-/// those fine edges.
+/// of clusters joined by a fine edge, asking for the mean over those fine edges of the fine
+/// edge's length plus its ends' offsets from their clusters' centres.
 ///
 /// # Runtime
 /// O(m log m): the inter-cluster edges are sorted by their cluster pair.
-fn coarse_edges(fine: &Level, parent: &[u32], mass: Vec<f32>, radius: Vec<f32>) -> Level {
+fn coarse_edges(
+    fine: &Level,
+    parent: &[u32],
+    offset: &[f32],
+    mass: Vec<f32>,
+    radius: Vec<f32>,
+) -> Level {
     let mut keyed: Vec<(u64, f32)> = fine
         .src
         .iter()
@@ -166,7 +181,7 @@ fn coarse_edges(fine: &Level, parent: &[u32], mass: Vec<f32>, radius: Vec<f32>) 
             let (ca, cb) = (parent[a as usize], parent[b as usize]);
             (ca != cb).then(|| {
                 let (lo, hi) = (ca.min(cb), ca.max(cb));
-                let want = radius[lo as usize] + l + radius[hi as usize];
+                let want = offset[a as usize] + l + offset[b as usize];
                 ((u64::from(lo) << 32) | u64::from(hi), want)
             })
         })

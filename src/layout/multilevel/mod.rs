@@ -235,7 +235,30 @@ pub fn layout_connected(
         };
         placer.place(placement, &mut fx, &mut fy);
         let plan = level_plan(params, fine.mass.len(), n0, false);
+        let t0 = std::time::Instant::now();
         last = refiner.refine(fine, &mut fx, &mut fy, plan, scratch);
+        if std::env::var_os("WARREN_DEBUG").is_some() {
+            let ratio: f32 = fine
+                .src
+                .iter()
+                .zip(&fine.dst)
+                .zip(&fine.length)
+                .map(|((&a, &b), &l)| {
+                    (fx[a as usize] - fx[b as usize]).hypot(fy[a as usize] - fy[b as usize]) / l
+                })
+                .sum::<f32>()
+                / fine.src.len() as f32;
+            eprintln!(
+                "level {depth}: n {} m {} K {:.2} stretch {:.2} iters {} conv {} {:.1} ms",
+                fine.mass.len(),
+                fine.src.len(),
+                place::mean(&fine.length),
+                ratio,
+                last.iterations,
+                last.converged,
+                t0.elapsed().as_secs_f64() * 1e3
+            );
+        }
         converged &= last.converged;
         report.work += u64::from(last.iterations) * fine.mass.len() as u64;
         (x, y) = (fx, fy);
