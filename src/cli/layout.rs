@@ -1,16 +1,19 @@
-//! `warren layout GRAPH [--iterations N] [--out POS.tsv] [--repeat R] [--json]`: lay out any edge
-//! list with the force solver (seed 000) and report its time and quality, the entry point for
-//! comparing warren's solver with others (DESIGN.md, "Command line").
+//! `warren layout GRAPH [--iterations N] [--out POS.tsv] [--repeat R] [--json]`:
+//! lay out any graph file with the force solver (seed 000) and report its time and quality, the
+//! entry point for comparing warren's solver with others (DESIGN.md, "Command line").
 //!
-//! The graph is read with [`EdgeList`] (SNAP / networkx format), started from
+//! The graph is read with [`read_graph`], which chooses the format by extension: a SNAP /
+//! networkx edge list by default, Matrix Market (`.mtx`), GraphML (`.graphml`), GML (`.gml`) or
+//! DOT (`.dot`, `.gv`). It is started from
 //! [`curve_positions`] (depth-first order along a Hilbert curve; `--start random` scatters the
 //! vertices instead, [`random_positions`]) and relaxed with [`relax`]. Only `relax` is timed: not reading, not the
 //! start positions, not the quality figures. With `--repeat R` the graph is laid out R times from
 //! the seeds `mix(S, 0..R)` and the median time is reported; every other figure, and the
 //! positions written, come from the first run. Output, on stdout, is one line per figure, or one
-//! JSON object with `--json`.
+//! JSON object with `--json`. `--out` writes the first run's positions as TSV, naming each
+//! vertex by its id in the file.
 //!
-//! An edge list without edges (empty, only comments, or only self-loops) is an error: there is
+//! A graph without edges (empty, only comments, or only self-loops) is an error: there is
 //! nothing to lay out, and a zero result would hide a mistyped file name.
 
 use std::fmt::Write as _;
@@ -22,7 +25,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 
 use crate::core::rng::mix;
-use crate::layout::edgelist::EdgeList;
+use crate::layout::formats::{VertexIds, read_graph};
 use crate::layout::quality::{self, Quality};
 use crate::layout::start::curve_positions;
 use crate::layout::{
@@ -41,8 +44,9 @@ pub enum Start {
 /// Arguments of `layout`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The edge list: `u v` per line (ids are non-negative integers), further columns ignored,
-    /// `#` comments.
+    /// The graph file, its format chosen by extension: `.mtx` Matrix Market, `.graphml` GraphML,
+    /// `.gml` GML, `.dot` or `.gv` DOT; anything else is an edge list, `u v` per line (ids are
+    /// non-negative integers), further columns ignored, `#` comments.
     graph: PathBuf,
     /// Iteration cap.
     #[arg(long, default_value_t = 300)]
@@ -70,7 +74,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Start::Curve)]
     start: Start,
     /// Write the positions (of the first run) here as TSV, `id\tx\ty` with the file's vertex
-    /// ids; written atomically.
+    /// ids (a tab, line break or backslash in a name written `\t`, `\n`, `\r`, `\\`); written
+    /// atomically.
     #[arg(long, value_name = "POS.tsv")]
     out: Option<PathBuf>,
     /// Lay the graph out this many times and report the median time.
@@ -145,7 +150,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     {
         bail!("{}: output folder does not exist", parent.display());
     }
-    let list = EdgeList::read(&args.graph)?;
+    let list = read_graph(&args.graph)?;
     if list.edge_count() == 0 {
         bail!(
             "{}: no edges to lay out ({} vertices, {} self-loops dropped)",
@@ -264,17 +269,18 @@ fn summary_json(s: &Summary) -> String {
     )
 }
 
-/// Positions as TSV: the header `id\tx\ty`, then one row per vertex with its file id.
+/// Positions as TSV: the header `id\tx\ty`, then one row per vertex with its file id (a
+/// number, or a string id escaped by [`crate::layout::formats::TsvField`]).
 ///
 /// `f32`'s `Display` prints the shortest text that reads back as the same number, so the file
 /// round-trips exactly and is the same bytes for the same positions.
-fn positions_tsv(ids: &[u64], x: &[f32], y: &[f32]) -> String {
+fn positions_tsv(ids: &VertexIds, x: &[f32], y: &[f32]) -> String {
     // PERF: one preallocated buffer; about 24 bytes per row.
     let mut tsv = String::with_capacity(8 + ids.len() * 24);
     tsv.push_str("id\tx\ty\n");
     for ((id, px), py) in ids.iter().zip(x).zip(y) {
         // Writing into a `String` cannot fail.
-        let _ = writeln!(tsv, "{id}\t{px}\t{py}");
+        let _ = writeln!(tsv, "{}\t{px}\t{py}", id.tsv_field());
     }
     tsv
 }
@@ -292,8 +298,11 @@ mod tests {
 
     #[test]
     fn positions_tsv_names_the_file_ids() {
-        let tsv = positions_tsv(&[70, 3], &[0.5, -1.0], &[2.0, 0.25]);
+        let tsv = positions_tsv(&VertexIds::Numbers(vec![70, 3]), &[0.5, -1.0], &[2.0, 0.25]);
         assert_eq!(tsv, "id\tx\ty\n70\t0.5\t2\n3\t-1\t0.25\n");
+        let names = VertexIds::Names(["n\t0", "b"].into_iter().collect());
+        let tsv = positions_tsv(&names, &[0.5, -1.0], &[2.0, 0.25]);
+        assert_eq!(tsv, "id\tx\ty\nn\\t0\t0.5\t2\nb\t-1\t0.25\n");
     }
 
     #[test]

@@ -19,6 +19,7 @@
 pub mod barnes_hut;
 pub mod edgelist;
 pub mod forces;
+pub mod formats;
 pub mod preserve;
 pub mod quality;
 pub mod rooms;
