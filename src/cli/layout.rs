@@ -1,4 +1,4 @@
-//! `warren layout GRAPH [--iterations N] [--out POS.tsv] [--repeat R] [--json]`:
+//! `warren layout GRAPH [--iterations N] [--out POS.tsv] [--svg OUT.svg] [--repeat R] [--json]`:
 //! lay out any graph file with the force solver (seed 000) and report its time and quality, the
 //! entry point for comparing warren's solver with others (DESIGN.md, "Command line").
 //!
@@ -11,7 +11,7 @@
 //! the seeds `mix(S, 0..R)` and the median time is reported; every other figure, and the
 //! positions written, come from the first run. Output, on stdout, is one line per figure, or one
 //! JSON object with `--json`. `--out` writes the first run's positions as TSV, naming each
-//! vertex by its id in the file.
+//! vertex by its id in the file; `--svg` draws them ([`layout_svg`]).
 //!
 //! A graph without edges (empty, only comments, or only self-loops) is an error: there is
 //! nothing to lay out, and a zero result would hide a mistyped file name.
@@ -28,6 +28,7 @@ use crate::core::rng::mix;
 use crate::layout::formats::{VertexIds, read_graph};
 use crate::layout::quality::{self, Quality};
 use crate::layout::start::curve_positions;
+use crate::layout::svg::layout_svg;
 use crate::layout::{
     LayoutParams, LayoutReport, LayoutScratch, Repulsion, Spring, random_positions, relax,
 };
@@ -78,6 +79,10 @@ pub struct Args {
     /// atomically.
     #[arg(long, value_name = "POS.tsv")]
     out: Option<PathBuf>,
+    /// Draw the first run's layout here as SVG: edges as thin lines, vertices as dots (no dots
+    /// above 50,000 vertices), about 1000 px on the long side; written atomically.
+    #[arg(long, value_name = "OUT.svg")]
+    svg: Option<PathBuf>,
     /// Lay the graph out this many times and report the median time.
     #[arg(long, default_value_t = 1)]
     repeat: u32,
@@ -183,6 +188,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let quality = quality::measure(&first_x, &first_y, &list.src, &list.dst, None);
     if let Some(out) = &args.out {
         super::write_atomic(out, positions_tsv(&list.ids, &first_x, &first_y).as_bytes())?;
+    }
+    if let Some(svg) = &args.svg {
+        let drawing = layout_svg(&list.graph(), &first_x, &first_y);
+        super::write_atomic(svg, drawing.as_bytes())?;
     }
     let summary = Summary {
         vertices: n,

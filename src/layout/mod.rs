@@ -24,6 +24,7 @@ pub mod preserve;
 pub mod quality;
 pub mod rooms;
 pub mod start;
+pub mod svg;
 
 use crate::core::rng::WarrenRng;
 
