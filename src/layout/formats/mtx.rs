@@ -37,10 +37,12 @@ enum Field {
     Complex,
 }
 
-/// The banner's symmetry (only `General` changes how entries are read).
+/// The banner's symmetry, as far as it changes how entries are read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Symmetry {
+    /// `general`: both triangles are stored.
     General,
+    /// `symmetric`, `skew-symmetric` or `hermitian`: one triangle is stored.
     Symmetric,
 }
 
@@ -120,10 +122,10 @@ pub(crate) fn parse_with_limits(
     let mut lines = Lines::new(text);
     let field_symmetry = read_banner(&mut lines, path)?;
     let header = read_size(&mut lines, path, field_symmetry, max_vertices, max_entries)?;
-    // PERF: one pass counts the lines left, so the edge arrays never reallocate and never
-    // exceed what the file can hold, whatever it announces.
-    let left = text.iter().filter(|&&b| b == b'\n').count() + 1;
-    read_entries(&mut lines, path, &header, left)
+    // PERF: one pass counts the lines, so the edge arrays never reallocate and never exceed
+    // what the file can hold, whatever it announces.
+    let most = text.iter().filter(|&&b| b == b'\n').count() + 1;
+    read_entries(&mut lines, path, &header, most)
 }
 
 /// The next token of `raw` as one of `words` (any case), or an error saying `expected`.
@@ -163,13 +165,9 @@ fn read_banner(lines: &mut Lines<'_>, path: &Path) -> Result<(Field, Symmetry), 
     let sparse = "`coordinate` (a sparse matrix; dense `array` files are not read)";
     keyword(raw, &mut pos, at, sparse, &["coordinate"])?;
     let fields = "a field: `pattern`, `integer`, `real` or `complex`";
-    let field = [Field::Pattern, Field::Integer, Field::Real, Field::Complex][keyword(
-        raw,
-        &mut pos,
-        at,
-        fields,
-        &["pattern", "integer", "real", "complex"],
-    )?];
+    let words = ["pattern", "integer", "real", "complex"];
+    let field = keyword(raw, &mut pos, at, fields, &words)?;
+    let field = [Field::Pattern, Field::Integer, Field::Real, Field::Complex][field];
     let symmetries = "a symmetry: `general`, `symmetric`, `skew-symmetric` or `hermitian`";
     let words = ["general", "symmetric", "skew-symmetric", "hermitian"];
     let symmetry = match keyword(raw, &mut pos, at, symmetries, &words)? {
@@ -266,12 +264,12 @@ fn value_expected(field: Field, k: usize) -> &'static str {
     }
 }
 
-/// Reads the entries after the size line; `left` bounds the entries the file can still hold.
+/// Reads the entries after the size line; the file can hold at most `most` of them.
 fn read_entries(
     lines: &mut Lines<'_>,
     path: &Path,
     header: &Header,
-    left: usize,
+    most: usize,
 ) -> Result<EdgeList, GraphReadError> {
     let values = match header.field {
         Field::Pattern => 0,
@@ -284,7 +282,7 @@ fn read_entries(
     let mut index = vec![u32::MAX; n];
     let mut ids: Vec<u64> = Vec::new();
     let mut list = EdgeList::default();
-    let room = left.min(header.entries as usize);
+    let room = most.min(header.entries as usize);
     list.src.reserve(room);
     list.dst.reserve(room);
     let mut seen = (header.symmetry == Symmetry::General).then(PairSet::default);
