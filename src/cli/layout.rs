@@ -1,16 +1,19 @@
-//! `warren layout GRAPH [--iterations N] [--out POS.tsv] [--repeat R] [--json]`: lay out any edge
-//! list with the force solver (seed 000) and report its time and quality, the entry point for
-//! comparing warren's solver with others (DESIGN.md, "Command line").
+//! `warren layout GRAPH [--iterations N] [--out POS.tsv] [--svg OUT.svg] [--repeat R] [--json]`:
+//! lay out any graph file with the force solver (seed 000) and report its time and quality, the
+//! entry point for comparing warren's solver with others (DESIGN.md, "Command line").
 //!
-//! The graph is read with [`EdgeList`] (SNAP / networkx format), started from
+//! The graph is read with [`read_graph`], which chooses the format by extension: a SNAP /
+//! networkx edge list by default, Matrix Market (`.mtx`), GraphML (`.graphml`), GML (`.gml`) or
+//! DOT (`.dot`, `.gv`). It is started from
 //! [`curve_positions`] (depth-first order along a Hilbert curve; `--start random` scatters the
 //! vertices instead, [`random_positions`]) and relaxed with [`relax`]. Only `relax` is timed: not reading, not the
 //! start positions, not the quality figures. With `--repeat R` the graph is laid out R times from
 //! the seeds `mix(S, 0..R)` and the median time is reported; every other figure, and the
 //! positions written, come from the first run. Output, on stdout, is one line per figure, or one
-//! JSON object with `--json`.
+//! JSON object with `--json`. `--out` writes the first run's positions as TSV, naming each
+//! vertex by its id in the file; `--svg` draws them ([`layout_svg`]).
 //!
-//! An edge list without edges (empty, only comments, or only self-loops) is an error: there is
+//! A graph without edges (empty, only comments, or only self-loops) is an error: there is
 //! nothing to lay out, and a zero result would hide a mistyped file name.
 
 use std::fmt::Write as _;
@@ -23,10 +26,12 @@ use anyhow::{Context, Result, bail};
 
 use crate::core::rng::mix;
 use crate::layout::edgelist::EdgeList;
+use crate::layout::formats::{VertexIds, read_graph};
 use crate::layout::multilevel::{MultilevelParams, layout_multilevel};
 use crate::layout::quality::{self, Crossings};
 use crate::layout::start::curve_positions;
 use crate::layout::stress::normalized_stress;
+use crate::layout::svg::layout_svg;
 use crate::layout::{
     LayoutGraph, LayoutParams, LayoutScratch, Repulsion, Spring, random_positions, relax,
 };
@@ -58,8 +63,9 @@ pub enum Start {
 /// Arguments of `layout`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The edge list: `u v` per line (ids are non-negative integers), further columns ignored,
-    /// `#` comments.
+    /// The graph file, its format chosen by extension: `.mtx` Matrix Market, `.graphml` GraphML,
+    /// `.gml` GML, `.dot` or `.gv` DOT; anything else is an edge list, `u v` per line (ids are
+    /// non-negative integers), further columns ignored, `#` comments.
     graph: PathBuf,
     /// Solver: single-level for small graphs and multilevel for large ones by default.
     #[arg(long, value_enum, default_value_t = Algorithm::Auto)]
@@ -100,9 +106,14 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Start::Curve)]
     start: Start,
     /// Write the positions (of the first run) here as TSV, `id\tx\ty` with the file's vertex
-    /// ids; written atomically.
+    /// ids (a tab, line break or backslash in a name written `\t`, `\n`, `\r`, `\\`); written
+    /// atomically.
     #[arg(long, value_name = "POS.tsv")]
     out: Option<PathBuf>,
+    /// Draw the first run's layout here as SVG: edges as thin lines, vertices as dots (no dots
+    /// above 50,000 vertices), about 1000 px on the long side; written atomically.
+    #[arg(long, value_name = "OUT.svg")]
+    svg: Option<PathBuf>,
     /// Lay the graph out this many times and report the median time.
     #[arg(long, default_value_t = 1)]
     repeat: u32,
@@ -217,7 +228,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     {
         bail!("{}: output folder does not exist", parent.display());
     }
-    let list = EdgeList::read(&args.graph)?;
+    let list = read_graph(&args.graph)?;
     if list.edge_count() == 0 {
         bail!(
             "{}: no edges to lay out ({} vertices, {} self-loops dropped)",
@@ -251,7 +262,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 fn summarise(args: &Args, list: &EdgeList) -> Result<Summary> {
     let graph = list.graph();
     let n = list.vertex_count();
-    let (mut first_x, mut first_y, report, times_ms, algorithm) = match &args.positions {
+    let (first_x, first_y, report, times_ms, algorithm) = match &args.positions {
         Some(path) => {
             let (x, y) = read_positions(path, &list.ids)?;
             (x, y, RunReport::default(), Vec::new(), None)
@@ -281,11 +292,13 @@ fn summarise(args: &Args, list: &EdgeList) -> Result<Summary> {
     if let Some(out) = &args.out {
         super::write_atomic(out, positions_tsv(&list.ids, &first_x, &first_y).as_bytes())?;
     }
+    if let Some(svg) = &args.svg {
+        let drawing = layout_svg(&list.graph(), &first_x, &first_y);
+        super::write_atomic(svg, drawing.as_bytes())?;
+    }
     let start = Instant::now();
     let scores = score(&first_x, &first_y, &list.src, &list.dst, args.seed);
     let scoring_ms = start.elapsed().as_secs_f64() * 1e3;
-    first_x.clear();
-    first_y.clear();
     Ok(Summary {
         vertices: n,
         edges: list.edge_count(),
@@ -353,13 +366,17 @@ fn score(x: &[f32], y: &[f32], src: &[u32], dst: &[u32], seed: u64) -> Scores {
 }
 
 /// Reads positions as `--out` writes them: a header `id\tx\ty`, then `id x y` per row
-/// (separated by tabs or spaces; further columns ignored), one row for every vertex of the
-/// graph, ids as the graph file names them. Returns them in the graph's vertex order.
-fn read_positions(path: &Path, ids: &[u64]) -> Result<(Vec<f32>, Vec<f32>)> {
+/// (separated by tabs, or by spaces in a line without tabs; further columns ignored), one row
+/// for every vertex of the graph, ids written as `--out` writes them. Returns them in the
+/// graph's vertex order.
+fn read_positions(path: &Path, ids: &VertexIds) -> Result<(Vec<f32>, Vec<f32>)> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("{}: cannot read positions", path.display()))?;
-    let index: std::collections::HashMap<u64, usize> =
-        ids.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+    let index: std::collections::HashMap<String, usize> = ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| (id.tsv_field().to_string(), i))
+        .collect();
     let (mut x, mut y) = (vec![f32::NAN; ids.len()], vec![f32::NAN; ids.len()]);
     let mut seen = 0usize;
     for (line_no, line) in text.lines().enumerate() {
@@ -375,7 +392,8 @@ fn read_positions(path: &Path, ids: &[u64]) -> Result<(Vec<f32>, Vec<f32>)> {
         }
         let mut fields = Vec::with_capacity(3);
         let mut col = 1;
-        for token in line.split(['\t', ' ']) {
+        let tabs = line.contains('\t');
+        for token in line.split(|c: char| c == '\t' || (!tabs && c == ' ')) {
             if !token.is_empty() {
                 fields.push((col, token));
             }
@@ -387,12 +405,8 @@ fn read_positions(path: &Path, ids: &[u64]) -> Result<(Vec<f32>, Vec<f32>)> {
                 "three fields: id, x and y",
             ));
         }
-        let id: u64 = fields[0]
-            .1
-            .parse()
-            .map_err(|_| at(fields[0].0, "a vertex id"))?;
         let &v = index
-            .get(&id)
+            .get(fields[0].1)
             .ok_or_else(|| at(fields[0].0, "the id of a vertex of the graph"))?;
         let coordinate = |k: usize| -> Result<f32> {
             fields[k]
@@ -416,7 +430,7 @@ fn read_positions(path: &Path, ids: &[u64]) -> Result<(Vec<f32>, Vec<f32>)> {
         bail!(
             "{}: no position for vertex {} ({} of {} vertices missing)",
             path.display(),
-            ids[missing],
+            ids.id(missing),
             ids.len() - seen,
             ids.len()
         );
@@ -515,17 +529,18 @@ fn summary_json(s: &Summary) -> String {
     )
 }
 
-/// Positions as TSV: the header `id\tx\ty`, then one row per vertex with its file id.
+/// Positions as TSV: the header `id\tx\ty`, then one row per vertex with its file id (a
+/// number, or a string id escaped by [`crate::layout::formats::TsvField`]).
 ///
 /// `f32`'s `Display` prints the shortest text that reads back as the same number, so the file
 /// round-trips exactly and is the same bytes for the same positions.
-fn positions_tsv(ids: &[u64], x: &[f32], y: &[f32]) -> String {
+fn positions_tsv(ids: &VertexIds, x: &[f32], y: &[f32]) -> String {
     // PERF: one preallocated buffer; about 24 bytes per row.
     let mut tsv = String::with_capacity(8 + ids.len() * 24);
     tsv.push_str("id\tx\ty\n");
     for ((id, px), py) in ids.iter().zip(x).zip(y) {
         // Writing into a `String` cannot fail.
-        let _ = writeln!(tsv, "{id}\t{px}\t{py}");
+        let _ = writeln!(tsv, "{}\t{px}\t{py}", id.tsv_field());
     }
     tsv
 }
@@ -543,8 +558,11 @@ mod tests {
 
     #[test]
     fn positions_tsv_names_the_file_ids() {
-        let tsv = positions_tsv(&[70, 3], &[0.5, -1.0], &[2.0, 0.25]);
+        let tsv = positions_tsv(&VertexIds::Numbers(vec![70, 3]), &[0.5, -1.0], &[2.0, 0.25]);
         assert_eq!(tsv, "id\tx\ty\n70\t0.5\t2\n3\t-1\t0.25\n");
+        let names = VertexIds::Names(["n\t0", "b"].into_iter().collect());
+        let tsv = positions_tsv(&names, &[0.5, -1.0], &[2.0, 0.25]);
+        assert_eq!(tsv, "id\tx\ty\nn\\t0\t0.5\t2\nb\t-1\t0.25\n");
     }
 
     #[test]

@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use super::LayoutGraph;
+use super::formats::VertexIds;
 use crate::core::rng::splitmix64;
 
 /// The largest edge list file read, in bytes (1 GiB): the reader holds the whole file.
@@ -37,12 +38,13 @@ pub const MAX_EDGE_LIST_BYTES: u64 = 1 << 30;
 /// "Reliability" section gives.
 pub const MAX_EDGES: usize = 1 << 24;
 
-/// A graph read from an edge list: edges over dense vertex indices, and each vertex's id in the
-/// file.
+/// A graph read from a file: edges over dense vertex indices, and each vertex's id in the file.
+/// Every graph reader returns one ([`super::formats::read_graph`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EdgeList {
-    /// The file's id of each vertex, by dense index (in order of first appearance).
-    pub ids: Vec<u64>,
+    /// The file's id of each vertex, by dense index (in order of first appearance): numbers for
+    /// edge lists and Matrix Market files, strings for the formats with string ids.
+    pub ids: VertexIds,
     /// Edge sources (dense indices into `ids`).
     pub src: Vec<u32>,
     /// Edge targets (dense indices into `ids`).
@@ -85,7 +87,7 @@ impl Found {
     /// Characters of a token kept in an error message.
     pub const MAX_CHARS: usize = 40;
 
-    fn token(bytes: &[u8]) -> Self {
+    pub(crate) fn token(bytes: &[u8]) -> Self {
         let text = String::from_utf8_lossy(bytes);
         let mut kept: String = text.chars().take(Self::MAX_CHARS).collect();
         if kept.len() < text.len() {
@@ -166,7 +168,7 @@ pub enum EdgeListError {
 /// PERF: std's default SipHash costs several times more per lookup, and ids come from a local
 /// file the user chose, so flooding resistance buys nothing here.
 #[derive(Default)]
-struct IdHasher(u64);
+pub(crate) struct IdHasher(u64);
 
 impl Hasher for IdHasher {
     fn finish(&self) -> u64 {
@@ -190,7 +192,7 @@ fn is_separator(b: u8) -> bool {
 }
 
 /// The next token of `line` at or after byte `*pos`: its start and bytes; advances `*pos`.
-fn next_token<'a>(line: &'a [u8], pos: &mut usize) -> Option<(usize, &'a [u8])> {
+pub(crate) fn next_token<'a>(line: &'a [u8], pos: &mut usize) -> Option<(usize, &'a [u8])> {
     while *pos < line.len() && is_separator(line[*pos]) {
         *pos += 1;
     }
@@ -202,7 +204,7 @@ fn next_token<'a>(line: &'a [u8], pos: &mut usize) -> Option<(usize, &'a [u8])> 
 }
 
 /// A token as a vertex id, or what it should have been.
-fn parse_id(token: &[u8]) -> Result<u64, Expected> {
+pub(crate) fn parse_id(token: &[u8]) -> Result<u64, Expected> {
     let mut id = 0u64;
     let mut overflow = false;
     for &b in token {
@@ -227,7 +229,7 @@ fn parse_id(token: &[u8]) -> Result<u64, Expected> {
 
 /// The 1-based character column of byte `offset` in `line`.
 #[inline(never)]
-fn column_of(line: &[u8], offset: usize) -> usize {
+pub(crate) fn column_of(line: &[u8], offset: usize) -> usize {
     // UTF-8 continuation bytes are 0b10xx_xxxx; every other byte starts a character.
     line[..offset].iter().filter(|&&b| b & 0xC0 != 0x80).count() + 1
 }
@@ -280,6 +282,7 @@ impl EdgeList {
         list.src.reserve(lines.min(max_edges));
         list.dst.reserve(lines.min(max_edges));
         let mut index: HashMap<u64, u32, BuildHasherDefault<IdHasher>> = HashMap::default();
+        let mut ids = Vec::new();
         for (i, raw) in text.split(|&b| b == b'\n').enumerate() {
             let line = i + 1;
             let content = match raw.iter().position(|&b| b == b'#') {
@@ -310,7 +313,7 @@ impl EdgeList {
                 if let Some(&dense) = index.get(&id) {
                     return Ok(dense);
                 }
-                let dense = u32::try_from(list.ids.len())
+                let dense = u32::try_from(ids.len())
                     .ok()
                     .filter(|&d| d < u32::MAX)
                     .ok_or_else(|| EdgeListError::TooManyVertices {
@@ -318,7 +321,7 @@ impl EdgeList {
                         line,
                     })?;
                 index.insert(id, dense);
-                list.ids.push(id);
+                ids.push(id);
                 Ok(dense)
             };
             let (a, b) = (intern(u)?, intern(v)?);
@@ -336,6 +339,7 @@ impl EdgeList {
                 list.dst.push(b);
             }
         }
+        list.ids = VertexIds::Numbers(ids);
         Ok(list)
     }
 
@@ -378,7 +382,7 @@ mod tests {
     #[test]
     fn reads_edges_with_spaces_tabs_and_extra_columns() {
         let list = parse("0 1\n1\t2\n2  \t 3 0.5 {'w': 2}\n").unwrap();
-        assert_eq!(list.ids, vec![0, 1, 2, 3]);
+        assert_eq!(list.ids, VertexIds::Numbers(vec![0, 1, 2, 3]));
         assert_eq!(list.src, vec![0, 1, 2]);
         assert_eq!(list.dst, vec![1, 2, 3]);
         assert_eq!((list.vertex_count(), list.edge_count()), (4, 3));
@@ -389,21 +393,21 @@ mod tests {
     fn skips_comments_and_blank_lines() {
         let text = "# Directed graph\n# FromNodeId\tToNodeId\n\n   \n5 6 # trailing\n\t\n6 7#x\n#";
         let list = parse(text).unwrap();
-        assert_eq!(list.ids, vec![5, 6, 7]);
+        assert_eq!(list.ids, VertexIds::Numbers(vec![5, 6, 7]));
         assert_eq!((list.src, list.dst), (vec![0, 1], vec![1, 2]));
     }
 
     #[test]
     fn remaps_ids_in_order_of_first_appearance() {
         let list = parse("900 18446744073709551615\n7 900\n007 18446744073709551615\n").unwrap();
-        assert_eq!(list.ids, vec![900, u64::MAX, 7]);
+        assert_eq!(list.ids, VertexIds::Numbers(vec![900, u64::MAX, 7]));
         assert_eq!((list.src, list.dst), (vec![0, 2, 2], vec![1, 0, 1]));
     }
 
     #[test]
     fn drops_and_counts_self_loops_but_keeps_their_vertex() {
         let list = parse("3 3\n1 2\n2 2\n2 1\n").unwrap();
-        assert_eq!(list.ids, vec![3, 1, 2]);
+        assert_eq!(list.ids, VertexIds::Numbers(vec![3, 1, 2]));
         assert_eq!((list.src, list.dst), (vec![1, 2], vec![2, 1]));
         assert_eq!(list.self_loops, 2);
     }
@@ -411,7 +415,7 @@ mod tests {
     #[test]
     fn reads_crlf_and_a_byte_order_mark() {
         let list = parse("\u{feff}1 2\r\n2 3\r\n").unwrap();
-        assert_eq!(list.ids, vec![1, 2, 3]);
+        assert_eq!(list.ids, VertexIds::Numbers(vec![1, 2, 3]));
         assert_eq!(list.edge_count(), 2);
     }
 

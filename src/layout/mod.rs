@@ -19,12 +19,14 @@
 pub mod barnes_hut;
 pub mod edgelist;
 pub mod forces;
+pub mod formats;
 pub mod multilevel;
 pub mod preserve;
 pub mod quality;
 pub mod rooms;
 pub mod start;
 pub mod stress;
+pub mod svg;
 
 use crate::core::rng::WarrenRng;
 

@@ -1,5 +1,8 @@
 //! `warren layout`: edge lists laid out end to end through the binary, its figures, its TSV of
-//! positions, determinism for a seed, and one-line errors that point at the bad line.
+//! positions, determinism for a seed, and one-line errors that point at the bad line; the other
+//! graph formats and `--svg` in `formats.rs`.
+
+mod formats;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
