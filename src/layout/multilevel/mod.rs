@@ -15,6 +15,7 @@
 //! for any thread count and on every CPU (each stage is serial or sums in a fixed order).
 
 pub mod coarsen;
+pub mod coarsest;
 pub mod components;
 pub mod place;
 pub mod refine;
@@ -119,6 +120,8 @@ pub struct MultilevelParams {
     pub parallel: bool,
     /// Stop coarsening at this many vertices.
     pub coarsest: usize,
+    /// Stop coarsening at this many vertices in graphs of at most [`SMALL_GRAPH`] vertices.
+    pub coarsest_small: usize,
     /// Stop coarsening when a level keeps more than this share of the vertices.
     pub min_shrink: f32,
 }
@@ -127,16 +130,23 @@ impl Default for MultilevelParams {
     fn default() -> Self {
         Self {
             length: 1.0,
-            iterations: 60,
+            iterations: 15,
             coarsest_iterations: 500,
             tolerance: 0.01,
             theta: 1.0,
             parallel: true,
             coarsest: 24,
+            coarsest_small: 100,
             min_shrink: 0.8,
         }
     }
 }
+
+/// Vertex count up to which coarsening stops at [`MultilevelParams::coarsest_small`] vertices:
+/// the coarsest level's MDS drawing then fixes more of the global shape. Measured on level-like
+/// graphs over four to six seeds (mean stress): at 1,000 vertices 0.0475 stopping at 24
+/// vertices, 0.0365 at 100; at 10,000 vertices 0.0081 at 24 but 0.0135 at 100.
+pub const SMALL_GRAPH: usize = 2000;
 
 /// What a multilevel layout did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -191,12 +201,17 @@ pub fn layout_connected(
         ..Default::default()
     };
     let n0 = level.mass.len();
+    let coarsest = if n0 <= SMALL_GRAPH {
+        params.coarsest_small
+    } else {
+        params.coarsest
+    };
     let mut levels = vec![level];
     let mut parents: Vec<Vec<u32>> = Vec::new();
     loop {
         let fine = levels.last().expect("one level at least");
         let n = fine.mass.len();
-        if n <= params.coarsest {
+        if n <= coarsest {
             break;
         }
         let (coarse, parent) = merger.coarsen(fine, seed ^ levels.len() as u64);
@@ -208,16 +223,22 @@ pub fn layout_connected(
     }
     report.levels = report.levels.max(levels.len() as u32);
     let top = levels.last().expect("one level at least");
-    let (mut x, mut y) = (Vec::new(), Vec::new());
-    let k = place::mean(&top.length).max(params.length);
-    let mut rng = WarrenRng::new(seed);
-    let side = (top.mass.len() as f32).sqrt() * k;
-    for _ in 0..top.mass.len() {
-        x.push(rng.unit_f32() * side);
-        y.push(rng.unit_f32() * side);
-    }
+    let mut plan = level_plan(params, top.mass.len(), n0, true);
+    let (mut x, mut y) = match coarsest::mds_positions(top, seed) {
+        Some(drawn) => {
+            plan.temperature = 1.0;
+            drawn
+        }
+        None => {
+            let k = place::mean(&top.length).max(params.length);
+            let mut rng = WarrenRng::new(seed);
+            let side = (top.mass.len() as f32).sqrt() * k;
+            (0..top.mass.len())
+                .map(|_| (rng.unit_f32() * side, rng.unit_f32() * side))
+                .unzip()
+        }
+    };
     let mut converged = true;
-    let plan = level_plan(params, top.mass.len(), n0, true);
     let r = refiner.refine(top, &mut x, &mut y, plan, scratch);
     converged &= r.converged;
     report.work += u64::from(r.iterations) * top.mass.len() as u64;
@@ -235,30 +256,7 @@ pub fn layout_connected(
         };
         placer.place(placement, &mut fx, &mut fy);
         let plan = level_plan(params, fine.mass.len(), n0, false);
-        let t0 = std::time::Instant::now();
         last = refiner.refine(fine, &mut fx, &mut fy, plan, scratch);
-        if std::env::var_os("WARREN_DEBUG").is_some() {
-            let ratio: f32 = fine
-                .src
-                .iter()
-                .zip(&fine.dst)
-                .zip(&fine.length)
-                .map(|((&a, &b), &l)| {
-                    (fx[a as usize] - fx[b as usize]).hypot(fy[a as usize] - fy[b as usize]) / l
-                })
-                .sum::<f32>()
-                / fine.src.len() as f32;
-            eprintln!(
-                "level {depth}: n {} m {} K {:.2} stretch {:.2} iters {} conv {} {:.1} ms",
-                fine.mass.len(),
-                fine.src.len(),
-                place::mean(&fine.length),
-                ratio,
-                last.iterations,
-                last.converged,
-                t0.elapsed().as_secs_f64() * 1e3
-            );
-        }
         converged &= last.converged;
         report.work += u64::from(last.iterations) * fine.mass.len() as u64;
         (x, y) = (fx, fy);
@@ -283,3 +281,6 @@ pub fn layout_multilevel(
 ) -> MultilevelReport {
     components::layout_components(n, graph, params, seed, x, y)
 }
+
+#[cfg(test)]
+mod tests;
