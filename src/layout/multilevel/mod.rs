@@ -172,8 +172,8 @@ pub fn level_plan(params: &MultilevelParams, n: usize, n0: usize, coarsest: bool
             tolerance: params.tolerance,
         };
     }
-    let scale = (n0 as f32 / n.max(1) as f32).cbrt();
-    let iterations = ((params.iterations as f32 * scale) as u32).clamp(
+    let scale = cube_root(n0 as f64 / n.max(1) as f64);
+    let iterations = ((f64::from(params.iterations) * scale) as u32).clamp(
         params.iterations,
         params.coarsest_iterations.max(params.iterations),
     );
@@ -182,6 +182,16 @@ pub fn level_plan(params: &MultilevelParams, n: usize, n0: usize, coarsest: bool
         temperature: 1.0,
         tolerance: params.tolerance,
     }
+}
+
+/// The cube root of `v >= 1` by Newton's method in plain IEEE arithmetic (libm's `cbrt` may
+/// round differently between CPUs, and it decides iteration counts here).
+fn cube_root(v: f64) -> f64 {
+    let mut r = v.max(1.0);
+    for _ in 0..100 {
+        r = (2.0 * r + v / (r * r)) / 3.0;
+    }
+    r
 }
 
 /// Lays out the connected graph `level` from nothing: coarsens it, lays out the coarsest level

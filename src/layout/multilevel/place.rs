@@ -68,7 +68,9 @@ impl Placer for NeighbourPlacer {
             let (dx, dy) = if count[v] > 0 {
                 let k = count[v] as f32;
                 let (dx, dy) = (sx[v] / k - px, sy[v] / k - py);
-                let d = dx.hypot(dy);
+                // NOTE: a square root, not libm's `hypot`: IEEE-exact, so the same bits on
+                // every CPU and build.
+                let d = (dx * dx + dy * dy).sqrt();
                 if d > 1e-6 * mean_length {
                     let step = r.min(0.5 * d) / d;
                     (dx * step, dy * step)
