@@ -1,8 +1,10 @@
 //! `warren layout`: edge lists laid out end to end through the binary, its figures, its TSV of
 //! positions, determinism for a seed, and one-line errors that point at the bad line; the other
-//! graph formats and `--svg` in `formats.rs`.
+//! graph formats and `--svg` in `formats.rs`, the multilevel layout, `--threads` and
+//! `--positions` in `multilevel.rs`.
 
 mod formats;
+mod multilevel;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -77,9 +79,11 @@ fn lays_out_a_small_graph_with_its_original_ids() {
     let graph = graph_file(&dir, "cube.txt", CUBE);
     let out = dir.join("cube.tsv");
     let text = layout_ok(&graph, &out, &["--seed", "7", "--iterations", "500"]);
-    assert_eq!(text.lines().count(), 6, "{text}");
+    assert_eq!(text.lines().count(), 8, "{text}");
     assert_eq!(figure(&text, "vertices "), "8");
     assert_eq!(figure(&text, "edges "), "12 (1 self-loops dropped)");
+    // 8 vertices: `--algorithm auto` takes the single-level solver for small graphs.
+    assert_eq!(figure(&text, "algorithm "), "single (1 levels)");
     let time = figure(&text, "time ");
     assert!(time.ends_with(" ms (median of 1)"), "{time}");
     let ms: f64 = time.split(' ').next().unwrap().parse().unwrap();
@@ -92,6 +96,8 @@ fn lays_out_a_small_graph_with_its_original_ids() {
     figure(&text, "crossings ").parse::<u64>().unwrap();
     let cv: f32 = figure(&text, "edge length cv ").parse().unwrap();
     assert!(cv.is_finite() && cv >= 0.0, "{cv}");
+    let stress: f64 = figure(&text, "stress ").parse().unwrap();
+    assert!((0.0..1.0).contains(&stress), "{stress}");
 
     let tsv = std::fs::read_to_string(&out).unwrap();
     let mut lines = tsv.lines();
@@ -125,6 +131,8 @@ fn json_output_is_one_object_with_every_key() {
         "\"vertices\":8,",
         "\"edges\":12,",
         "\"self_loops\":1,",
+        "\"algorithm\":\"single\",",
+        "\"levels\":1,",
         "\"repeat\":2,",
         "\"time_ms\":",
         "\"times_ms\":[",
@@ -132,7 +140,10 @@ fn json_output_is_one_object_with_every_key() {
         "\"converged\":",
         "\"last_move\":",
         "\"crossings\":",
+        "\"crossings_sampled\":false,",
         "\"edge_length_cv\":",
+        "\"stress\":",
+        "\"scoring_ms\":",
     ] {
         assert!(object.contains(key), "no {key} in {object}");
     }
@@ -174,7 +185,7 @@ fn repeat_reports_the_median_and_writes_the_first_run() {
         "{text_thrice}"
     );
     assert_eq!(std::fs::read(once).unwrap(), std::fs::read(thrice).unwrap());
-    for prefix in ["iterations ", "crossings ", "edge length cv "] {
+    for prefix in ["iterations ", "crossings ", "edge length cv ", "stress "] {
         assert_eq!(figure(&text_once, prefix), figure(&text_thrice, prefix));
     }
 }

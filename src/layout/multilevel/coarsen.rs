@@ -172,7 +172,7 @@ fn coarse_edges(
     mass: Vec<f32>,
     radius: Vec<f32>,
 ) -> Level {
-    let mut keyed: Vec<(u64, f32)> = fine
+    let mut keyed: Vec<(u64, f32, f32)> = fine
         .src
         .iter()
         .zip(&fine.dst)
@@ -182,26 +182,33 @@ fn coarse_edges(
             (ca != cb).then(|| {
                 let (lo, hi) = (ca.min(cb), ca.max(cb));
                 let want = offset[a as usize] + l + offset[b as usize];
-                ((u64::from(lo) << 32) | u64::from(hi), want)
+                ((u64::from(lo) << 32) | u64::from(hi), want, l)
             })
         })
         .collect();
     // NOTE: a stable sort by key alone: equal keys keep the fine edge order, so the mean below
     // adds its terms in one fixed order.
-    keyed.sort_by_key(|&(k, _)| k);
+    keyed.sort_by_key(|&(k, _, _)| k);
     let (mut src, mut dst, mut length) = (Vec::new(), Vec::new(), Vec::new());
     let mut i = 0;
     while i < keyed.len() {
         let key = keyed[i].0;
-        let (mut sum, mut count) = (0.0f32, 0u32);
+        let (mut sum, mut fine_sum, mut count) = (0.0f32, 0.0f32, 0u32);
         while i < keyed.len() && keyed[i].0 == key {
             sum += keyed[i].1;
+            fine_sum += keyed[i].2;
             count += 1;
             i += 1;
         }
         src.push((key >> 32) as u32);
         dst.push(key as u32);
-        length.push(sum / count as f32);
+        // NOTE: one fine edge between two clusters means they sit end to end (a corridor); k
+        // parallel fine edges mean side by side (two rungs of a ladder, two rows of a mesh),
+        // their centres about one fine edge apart, so the end-to-end length is divided by k,
+        // never below the fine edges' own length. Without this, meshes were drawn twice as
+        // long across their pairs as along them.
+        let (k, mean_fine) = (count as f32, fine_sum / count as f32);
+        length.push((sum / k / k).max(mean_fine));
     }
     Level {
         src,
@@ -249,7 +256,9 @@ mod tests {
         let (coarse, _) = MatchingMerger.coarsen(&unit_level(50, &edges), 1);
         assert_eq!(coarse.mass, vec![50.0]);
         assert!(coarse.src.is_empty());
-        assert_eq!(coarse.radius, vec![1.0]);
+        // The hub pairs with one leaf (each half an edge from the centre); every other leaf
+        // sits one edge from the hub at right angles to the hub's offset: sqrt(1 + 0.5^2).
+        assert_eq!(coarse.radius, vec![1.25f32.sqrt()]);
     }
 
     #[test]

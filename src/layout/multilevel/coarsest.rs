@@ -2,8 +2,9 @@
 //! distances (Torgerson's MDS, the start stress majorization and PivotMDS use), so the drawing
 //! every finer level inherits has the graph's global shape: a path comes out straight, a
 //! mesh flat, where a random start left bends and folds that no later iteration could undo
-//! (measured on a 1,000-vertex level-like graph: stress 0.044 to 0.055 over four seeds from
-//! random starts).
+//! (measured on level-like graphs, mean stress over seeds 1-6 at 1,000 vertices: 0.028 from MDS
+//! against 0.052 from random starts, the worst seed 0.033 against 0.122; seeds 1-4 at 10,000:
+//! 0.0043 against 0.0049).
 //!
 //! Distances are the desired edge lengths summed along shortest paths (Dijkstra from every
 //! vertex); the doubly centred squared distances' two leading eigenvectors come from power
@@ -30,7 +31,7 @@ const POWER_STEPS: usize = 200;
 /// O(n m log n + n^2 POWER_STEPS); one n x n matrix of `f64`.
 pub fn mds_positions(level: &Level, seed: u64) -> Option<(Vec<f32>, Vec<f32>)> {
     let n = level.mass.len();
-    if n > MDS_UP_TO || n < 3 {
+    if !(3..=MDS_UP_TO).contains(&n) {
         return None;
     }
     let mut adj: Vec<Vec<(u32, f64)>> = vec![Vec::new(); n];

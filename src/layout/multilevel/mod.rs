@@ -120,8 +120,6 @@ pub struct MultilevelParams {
     pub parallel: bool,
     /// Stop coarsening at this many vertices.
     pub coarsest: usize,
-    /// Stop coarsening at this many vertices in graphs of at most [`SMALL_GRAPH`] vertices.
-    pub coarsest_small: usize,
     /// Stop coarsening when a level keeps more than this share of the vertices.
     pub min_shrink: f32,
 }
@@ -136,17 +134,10 @@ impl Default for MultilevelParams {
             theta: 1.0,
             parallel: true,
             coarsest: 24,
-            coarsest_small: 100,
             min_shrink: 0.8,
         }
     }
 }
-
-/// Vertex count up to which coarsening stops at [`MultilevelParams::coarsest_small`] vertices:
-/// the coarsest level's MDS drawing then fixes more of the global shape. Measured on level-like
-/// graphs over four to six seeds (mean stress): at 1,000 vertices 0.0475 stopping at 24
-/// vertices, 0.0365 at 100; at 10,000 vertices 0.0081 at 24 but 0.0135 at 100.
-pub const SMALL_GRAPH: usize = 2000;
 
 /// What a multilevel layout did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -211,11 +202,7 @@ pub fn layout_connected(
         ..Default::default()
     };
     let n0 = level.mass.len();
-    let coarsest = if n0 <= SMALL_GRAPH {
-        params.coarsest_small
-    } else {
-        params.coarsest
-    };
+    let coarsest = params.coarsest;
     let mut levels = vec![level];
     let mut parents: Vec<Vec<u32>> = Vec::new();
     loop {
