@@ -518,6 +518,14 @@ fn json_ms(ms: f64) -> String {
 /// The `--json` form: one object on one line.
 fn summary_json(s: &Summary) -> String {
     let times: Vec<String> = s.times_ms.iter().map(|&t| json_ms(t)).collect();
+    // A run that laid nothing out (`--positions`) has no levels, time or iterations: null.
+    let laid_out = |v: String| {
+        if s.algorithm.is_some() {
+            v
+        } else {
+            "null".to_string()
+        }
+    };
     format!(
         "{{\"vertices\":{},\"edges\":{},\"self_loops\":{},\"algorithm\":\"{}\",\"levels\":{},\
          \"repeat\":{},\"time_ms\":{},\"times_ms\":[{}],\"iterations\":{},\"converged\":{},\
@@ -527,12 +535,12 @@ fn summary_json(s: &Summary) -> String {
         s.edges,
         s.self_loops,
         algorithm_name(s.algorithm),
-        s.report.levels,
+        laid_out(s.report.levels.to_string()),
         s.times_ms.len(),
-        json_ms(median(&s.times_ms)),
+        laid_out(json_ms(median(&s.times_ms))),
         times.join(","),
-        s.report.iterations,
-        s.report.converged,
+        laid_out(s.report.iterations.to_string()),
+        laid_out(s.report.converged.to_string()),
         s.report.last_move.map_or("null".to_string(), json_f32),
         s.scores.crossings.count,
         s.scores.crossings.sampled,
