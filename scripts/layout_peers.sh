@@ -27,7 +27,9 @@
 # relax; OGDF: call(); sfdp: gvLayout(); igraph: the layout_* call); process wall = the whole
 # process (reading the graph, the layout, writing positions; for warren also its own quality
 # figures); peak RSS from GNU time. Warren runs with --threads 2, FME at its default (1 thread)
-# and with maxNumThreads 2, the others single-threaded (they have no threads). A peer that would
+# and with maxNumThreads 2 (both with OGDF's thread pinning made a no-op: it pins its main
+# thread to CPU 0, and on 2 cores its second thread too; see ogdf_layout.cpp), the others
+# single-threaded (they have no thread setting). A peer that would
 # take more than ~10 minutes on a graph is skipped and says why; a process still running after
 # --timeout is stopped and reported as timed out.
 set -euo pipefail
@@ -175,7 +177,7 @@ results=$run/results.jsonl
   echo "- machine: $(nproc) cores ($(lscpu | sed -n 's/^Model name: *//p' | head -1)), load average at start $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "- warren: $("$warren" --version) (\`$warren\`), ${warren_threads[*]:-${warren_env[*]} (no --threads in this binary)}"
   has_tool fme || has_tool fme2 || has_tool fmmm &&
-    echo "- OGDF: ogdf-wheel $(python3 -c 'import importlib.metadata as m; print(m.version("ogdf-wheel"))'); FME at its defaults (maxNumThreads 1) and with maxNumThreads 2; FM³ with useHighLevelOptions, qualityVersusSpeed BeautifulAndFast (its default)"
+    echo "- OGDF: ogdf-wheel $(python3 -c 'import importlib.metadata as m; print(m.version("ogdf-wheel"))'); FME at its defaults (maxNumThreads 1) and with maxNumThreads 2, both with its CPU pinning turned off (it pins the main thread to CPU 0, and on 2 cores its second thread too); FM³ with useHighLevelOptions, qualityVersusSpeed BeautifulAndFast (its default)"
   has_tool sfdp || has_tool sfdp-cli &&
     echo "- Graphviz: $( (sfdp -V 2>&1 || echo "sfdp: not installed") | head -1) (sfdp defaults, start=$seed; call time = gvLayout() through libgvc)"
   has_tool drl || has_tool fr &&
@@ -188,17 +190,19 @@ echo
 # --- runs --------------------------------------------------------------------------------------
 skip_reason() { # GRAPH TOOL: a reason to skip, or nothing
   local n=${vertices[$1]}
+  # From this machine's level-100k run: sfdp 121 s, DrL 197 s (each about n log n or worse, so
+  # over 20 min at 10^6); FR 14 s, FM³ 28 s, FME 1 s.
   case $2 in
-    fr) ((n < 1000000)) || echo "igraph FR: 500 iterations, est. over 10 min at 10^6 vertices" ;;
-    drl) ((n < 1000000)) || echo "igraph DrL: est. over 10 min at 10^6 vertices" ;;
+    sfdp|sfdp-cli) ((n < 1000000)) || echo "sfdp: 2 min at 10^5 vertices, est. over 20 min at 10^6" ;;
+    drl) ((n < 1000000)) || echo "igraph DrL: 3.3 min at 10^5 vertices, est. over 30 min at 10^6" ;;
   esac
 }
 set_command() { # GRAPH TOOL POS: sets cmd, the command line
   local g=$1 pos=$3
   case $2 in
     warren) cmd=(env "${warren_env[@]}" "$warren" layout "$g" --json --out "$pos" --seed "$seed" "${warren_threads[@]}") ;;
-    fme) cmd=(target/peers/ogdf_layout fme "$g" "$pos" --seed "$seed") ;;
-    fme2) cmd=(target/peers/ogdf_layout fme "$g" "$pos" --seed "$seed" --threads 2) ;;
+    fme) cmd=(target/peers/ogdf_layout fme "$g" "$pos" --seed "$seed" --no-affinity) ;;
+    fme2) cmd=(target/peers/ogdf_layout fme "$g" "$pos" --seed "$seed" --threads 2 --no-affinity) ;;
     fmmm) cmd=(target/peers/ogdf_layout fmmm "$g" "$pos" --seed "$seed") ;;
     sfdp) cmd=(target/peers/sfdp_layout "$g" "$pos" --seed "$seed") ;;
     sfdp-cli) cmd=(python3 "$here/sfdp_cli.py" "$g" "$pos" --seed "$seed") ;;
@@ -218,6 +222,7 @@ for g in "${graphs[@]}"; do
     fi
     set_command "$gfile" "$t" "$base.tsv"
     echo "-- $g $t: ${cmd[*]}"
+    load=$(cut -d' ' -f1 /proc/loadavg)
     t0=$(date +%s%N)
     set +e
     timeout -k 10 "$timeout_s" /usr/bin/time -v -o "$base.time" "${cmd[@]}" >"$base.json" 2>"$base.err"
@@ -245,7 +250,7 @@ for g in "${graphs[@]}"; do
     extra=()
     [[ $status == timeout ]] && extra=(--reason "still running after ${timeout_s} s")
     python3 "$here/report.py" record "$results" --graph "$g" --tool "$t" --status "$status" \
-      --exit-code "$rc" --layout-json "$base.json" --time-v "$base.time" --wall-ms "$wall_ms" \
+      --exit-code "$rc" --load "$load" --layout-json "$base.json" --time-v "$base.time" --wall-ms "$wall_ms" \
       "${score[@]}" "${extra[@]}"
   done
 done

@@ -2,7 +2,8 @@
 // or its fast multipole multilevel embedder (FastMultipoleMultilevelEmbedder), times only the
 // layout's call(), writes the positions as TSV and prints one JSON line.
 //
-//     ogdf_layout fme|fmmm GRAPH OUT.tsv [--threads N] [--seed S] [--quality gorgeous|beautiful|fast]
+//     ogdf_layout fme|fmmm GRAPH OUT.tsv [--threads N] [--no-affinity] [--seed S]
+//                 [--quality gorgeous|beautiful|fast]
 //
 // GRAPH: `u v` per line (non-negative integer ids, further columns ignored), `#` comments (the
 // SNAP format). Ids are renumbered in first-appearance order; self-loops are dropped (counted in
@@ -13,6 +14,15 @@
 //   fme   FastMultipoleMultilevelEmbedder as constructed; its constructor sets maxNumThreads to 1,
 //         so it runs one thread unless --threads N is given (mapped to maxNumThreads(N); each
 //         level then runs min(N, cores, level nodes / 100) threads, rounded down to a power of 2).
+//         --no-affinity: OGDF's FME threads pin themselves with sched_setaffinity to CPU
+//         CPU_SET_ordered_dual_quad(i * cores / threads), a mapping made for the authors' 8-core
+//         test machine (CPU i -> 0,2,4,6,1,3,5,7). On 2 cores with 2 threads, thread 0 (the main
+//         thread) goes to CPU 0 and thread 1 asks for CPU 2, which does not exist: the call fails
+//         and thread 1 keeps the mask it inherited from the main thread, CPU 0. Both threads then
+//         share one core (measured: 100% CPU at most). This harness defines sched_setaffinity
+//         itself (the executable's definition wins over libc's for libOGDF.so's calls), and
+//         --no-affinity makes it a no-op so the threads go where the kernel puts them; without
+//         the flag the call is passed on to libc unchanged.
 //   fmmm  FMMMLayout with useHighLevelOptions(true) and its high-level defaults: unitEdgeLength
 //         100, newInitialPlacement false, pageFormat Square, qualityVersusSpeed BeautifulAndFast
 //         (OGDF's middle setting; --quality picks GorgeousAndEfficient or NiceAndIncredibleSpeed).
@@ -21,7 +31,7 @@
 //         the call (S = 1 unless --seed), and FMMM's own randSeed(S).
 //
 // Built by scripts/layout_peers.sh against the headers and libOGDF.so of PyPI's ogdf-wheel:
-//     g++ -O2 -std=c++17 -I$P/include/ogdf-release -I$P/include ogdf_layout.cpp \
+//     g++ -O2 -std=c++17 -I$P/include/ogdf-release -I$P/include ogdf_layout.cpp
 //         -L$P/lib -Wl,-rpath,$P/lib -lOGDF -lCOIN -pthread -o ogdf_layout
 // with P the Python prefix the wheel installed into (`python3 -c 'import sys; print(sys.prefix)'`).
 
@@ -31,6 +41,10 @@
 #include <ogdf/energybased/FMMMLayout.h>
 #include <ogdf/energybased/FastMultipoleEmbedder.h>
 
+#include <dlfcn.h>
+#include <sched.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -39,6 +53,24 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+namespace {
+bool g_ignoreAffinity = false;
+}
+
+// Called by OGDF's FME threads (see --no-affinity above).
+extern "C" int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t* mask) noexcept {
+	if (g_ignoreAffinity) {
+		return 0;
+	}
+	using Fn = int (*)(pid_t, size_t, const cpu_set_t*);
+	static Fn real = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, "sched_setaffinity"));
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return real(pid, size, mask);
+}
 
 namespace {
 
@@ -132,7 +164,7 @@ EdgeList readEdgeList(const char* path) {
 
 int main(int argc, char** argv) {
 	if (argc < 4) {
-		die("usage: ogdf_layout fme|fmmm GRAPH OUT.tsv [--threads N] [--seed S] "
+		die("usage: ogdf_layout fme|fmmm GRAPH OUT.tsv [--threads N] [--no-affinity] [--seed S] "
 			"[--quality gorgeous|beautiful|fast]");
 	}
 	std::string algo = argv[1];
@@ -144,6 +176,10 @@ int main(int argc, char** argv) {
 	std::string quality = "beautiful";
 	for (int i = 4; i < argc; ++i) {
 		std::string a = argv[i];
+		if (a == "--no-affinity") {
+			g_ignoreAffinity = true;
+			continue;
+		}
 		if (i + 1 >= argc) {
 			die(a + ": missing value");
 		}
@@ -183,7 +219,8 @@ int main(int argc, char** argv) {
 		if (threads > 0) {
 			fme.maxNumThreads(threads);
 		}
-		settings = "\"max_num_threads\":" + std::to_string(threads > 0 ? threads : 1);
+		settings = "\"max_num_threads\":" + std::to_string(threads > 0 ? threads : 1) +
+				",\"affinity\":" + (g_ignoreAffinity ? "\"ignored\"" : "\"ogdf\"");
 		auto t0 = std::chrono::steady_clock::now();
 		fme.call(GA);
 		auto t1 = std::chrono::steady_clock::now();

@@ -4,7 +4,7 @@ tool on one graph left behind into a line of RESULTS (JSON lines), and prints th
 
     report.py record RESULTS --graph G --tool T --status ok|failed|timeout|skipped
               [--reason TEXT] [--layout-json F] [--time-v F] [--wall-ms MS] [--score-json F]
-              [--exit-code N]
+              [--exit-code N] [--load LOADAVG]
     report.py table RESULTS --header F        (Markdown on stdout)
 
 record: F files may be missing or empty (a tool that failed prints nothing). --layout-json is the
@@ -81,6 +81,8 @@ def record(argv):
     row = {"graph": opts["graph"], "tool": opts["tool"], "status": opts["status"]}
     if "reason" in opts:
         row["reason"] = opts["reason"]
+    if "load" in opts:  # the 1-minute load average just before the run
+        row["load_before"] = float(opts["load"])
     if "exit_code" in opts:
         row["exit_code"] = int(opts["exit_code"])
     layout = read_json_line(opts.get("layout_json"))
