@@ -484,7 +484,7 @@ fn summary_lines(s: &Summary) -> String {
         );
     }
     let sampled = if s.scores.crossings.sampled {
-        format!(" (estimated from {} edges)", quality::CROSSING_SAMPLE)
+        " (estimated from a sample of edges)".to_string()
     } else {
         String::new()
     };
