@@ -723,11 +723,17 @@ mod tests {
             .map(|&a| (a + 1 + rng.below(5)) % n as u32)
             .collect();
         let exact = count_crossings(&x, &y, &src, &dst) as f64;
-        assert_eq!(estimate_crossings(&x, &y, &src, &dst, 3000, u64::MAX, 1), exact);
+        assert_eq!(
+            estimate_crossings(&x, &y, &src, &dst, 3000, u64::MAX, 1),
+            exact
+        );
         let est = estimate_crossings(&x, &y, &src, &dst, 1000, u64::MAX, 1);
         assert!((est - exact).abs() < 0.1 * exact, "{est} against {exact}");
         // Stopping at a number of crossings met still estimates the total.
         let early = estimate_crossings(&x, &y, &src, &dst, 3000, 2000, 1);
-        assert!((early - exact).abs() < 0.1 * exact, "{early} against {exact}");
+        assert!(
+            (early - exact).abs() < 0.1 * exact,
+            "{early} against {exact}"
+        );
     }
 }

@@ -16,6 +16,7 @@
 use rayon::prelude::*;
 
 use crate::core::rng::WarrenRng;
+use crate::layout::multilevel::coarsen::Adjacency;
 
 /// Breadth-first sources sampled for the stress (every vertex when the graph has fewer).
 pub const STRESS_SOURCES: usize = 64;
@@ -28,7 +29,7 @@ pub const STRESS_SOURCES: usize = 64;
 /// O(STRESS_SOURCES (n + m)); one adjacency build and a distance array per source.
 pub fn normalized_stress(x: &[f32], y: &[f32], src: &[u32], dst: &[u32], seed: u64) -> f64 {
     let n = x.len();
-    let adj = Adjacency::new(n, src, dst);
+    let adj = Adjacency::from_edges(n, src, dst);
     let sources = sample_sources(n, seed);
     let sums: Vec<(f64, f64, u64)> = sources
         .par_iter()
@@ -62,38 +63,6 @@ fn sample_sources(n: usize, seed: u64) -> Vec<u32> {
     }
     picked.sort_unstable();
     picked
-}
-
-/// Compressed adjacency lists of an undirected graph.
-struct Adjacency {
-    offset: Vec<u32>,
-    next: Vec<u32>,
-}
-
-impl Adjacency {
-    fn new(n: usize, src: &[u32], dst: &[u32]) -> Self {
-        let mut offset = vec![0u32; n + 1];
-        for (&a, &b) in src.iter().zip(dst) {
-            offset[a as usize + 1] += 1;
-            offset[b as usize + 1] += 1;
-        }
-        for v in 0..n {
-            offset[v + 1] += offset[v];
-        }
-        let mut fill = offset.clone();
-        let mut next = vec![0u32; offset[n] as usize];
-        for (&a, &b) in src.iter().zip(dst) {
-            next[fill[a as usize] as usize] = b;
-            fill[a as usize] += 1;
-            next[fill[b as usize] as usize] = a;
-            fill[b as usize] += 1;
-        }
-        Self { offset, next }
-    }
-
-    fn neighbours(&self, v: u32) -> &[u32] {
-        &self.next[self.offset[v as usize] as usize..self.offset[v as usize + 1] as usize]
-    }
 }
 
 /// `(sum r, sum r^2, pairs)` over the vertices reachable from `s` (itself excluded).

@@ -39,9 +39,16 @@ impl Adjacency {
     /// # Runtime
     /// O(n + m), three allocations.
     pub fn new(level: &Level) -> Self {
-        let n = level.mass.len();
+        Self::from_edges(level.mass.len(), &level.src, &level.dst)
+    }
+
+    /// The adjacency of the graph of `n` vertices and edges `src`-`dst`.
+    ///
+    /// # Runtime
+    /// O(n + m), three allocations.
+    pub fn from_edges(n: usize, src: &[u32], dst: &[u32]) -> Self {
         let mut offset = vec![0u32; n + 1];
-        for (&a, &b) in level.src.iter().zip(&level.dst) {
+        for (&a, &b) in src.iter().zip(dst) {
             offset[a as usize + 1] += 1;
             offset[b as usize + 1] += 1;
         }
@@ -51,7 +58,7 @@ impl Adjacency {
         let mut fill = offset.clone();
         let total = offset[n] as usize;
         let (mut next, mut edge) = (vec![0u32; total], vec![0u32; total]);
-        for (e, (&a, &b)) in level.src.iter().zip(&level.dst).enumerate() {
+        for (e, (&a, &b)) in src.iter().zip(dst).enumerate() {
             for (from, to) in [(a, b), (b, a)] {
                 let at = fill[from as usize] as usize;
                 next[at] = to;
@@ -66,6 +73,12 @@ impl Adjacency {
     #[inline]
     pub fn range(&self, v: u32) -> std::ops::Range<usize> {
         self.offset[v as usize] as usize..self.offset[v as usize + 1] as usize
+    }
+
+    /// The neighbours of `v`.
+    #[inline]
+    pub fn neighbours(&self, v: u32) -> &[u32] {
+        &self.next[self.range(v)]
     }
 
     /// The degree of `v`.
