@@ -185,7 +185,7 @@ fn svg_draws_the_layout() {
     assert_eq!(exit_code(&output), 2);
     assert_one_line_error(&output, "--svg into a missing folder");
     assert!(
-        stderr(&output).contains("cannot write"),
+        stderr(&output).contains("output folder does not exist"),
         "{}",
         stderr(&output)
     );

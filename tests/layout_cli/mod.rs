@@ -339,11 +339,12 @@ fn bad_options_are_one_line_errors() {
         &["--tolerance", "-0.5"],
         &["--repeat", "0"],
         &["--out", missing_folder.to_str().unwrap()],
+        &["--svg", missing_folder.to_str().unwrap()],
     ] {
         let output = layout(&graph, flags);
         assert_eq!(exit_code(&output), 2, "{flags:?}");
         assert_one_line_error(&output, &format!("{flags:?}"));
-        let named = if flags[0] == "--out" {
+        let named = if flags[0] == "--out" || flags[0] == "--svg" {
             "output folder does not exist".to_string()
         } else {
             format!("{} {}: must be", flags[0], flags[1])

@@ -186,8 +186,8 @@ fn cube_root(v: f64) -> f64 {
 }
 
 /// Lays out the connected graph `level` from nothing: coarsens it, lays out the coarsest level
-/// from seeded random positions, then places and refines each finer level. Returns the
-/// positions.
+/// from its MDS drawing ([`coarsest`]; seeded random positions where MDS does not apply), then
+/// places and refines each finer level. Returns the positions.
 pub fn layout_connected(
     level: Level,
     params: &MultilevelParams,
