@@ -43,6 +43,7 @@ pub mod export;
 pub mod grammar;
 pub mod layout;
 pub mod levelxml;
+pub mod map;
 pub mod maze;
 pub mod profile;
 pub mod regions;

@@ -1,0 +1,110 @@
+//! The inputs of the map builder, independent of the files they come from: room templates
+//! ([`Template`], gathered in a [`Library`]) and a designer's level graph ([`LevelGraph`]).
+//! `map::input` reads both from JSON; the grammar kind builds them in code.
+//!
+//! # Coordinates
+//! A template's outline is given in *tile-edge* coordinates, as a designer draws it: a 12 x 12
+//! room is `(0,0) (12,0) (12,12) (0,12)` and covers 12 x 12 tiles. The ring of tiles just inside
+//! the outline is the room's wall; the tiles inside the ring are its floor. Two rooms that touch
+//! share their wall tiles (their outlines overlap by one tile), and a door is a run of shared
+//! wall tiles turned into door tiles. x grows to the right and y downwards, as in the tile grid.
+
+/// Which of the eight 90-degree rotations and mirror images of a template may be used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Transforms {
+    /// The three quarter turns may be used (besides the template as drawn).
+    pub rotate: bool,
+    /// The mirror image (left-right) may be used, with the rotations when `rotate` is set.
+    pub mirror: bool,
+}
+
+/// Where a template may have doors.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Doors {
+    /// A door of `length` wall tiles anywhere along a straight wall, with at least
+    /// `corner_distance` wall tiles between it and either corner tile of that wall (a corner
+    /// tile itself is never a door).
+    Simple {
+        /// Door width in tiles (at least 1).
+        length: u32,
+        /// Wall tiles kept between a door and the wall's corner tiles.
+        corner_distance: u32,
+    },
+    /// Only these doors. Each is its first and last door tile, `(x, y)` in the template's own
+    /// tile grid (tile `(0, 0)` is the top-left tile of the outline's bounding box), both on one
+    /// straight wall; its length is the number of tiles from first to last.
+    Listed(Vec<[(i32, i32); 2]>),
+}
+
+/// A room template: a rectilinear outline, its door rules and allowed transforms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Template {
+    /// The name rooms use to ask for it (unique in its library).
+    pub name: String,
+    /// The outline's corners in order (either orientation), tile-edge coordinates: every edge
+    /// axis-parallel, no edge of length 0, no self-intersection, at least 4 corners.
+    pub outline: Vec<(i32, i32)>,
+    /// Door rules.
+    pub doors: Doors,
+    /// Allowed transforms.
+    pub transforms: Transforms,
+}
+
+/// A named set of templates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Library {
+    /// The library's name (`edgar-paper`, or the file it came from).
+    pub name: String,
+    /// Its templates, in file order (a room's `template` column indexes this list).
+    pub templates: Vec<Template>,
+}
+
+/// How one connection of the graph is realised, overriding the profile's `map.corridors` for it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum CorridorSpec {
+    /// As the profile says.
+    #[default]
+    Default,
+    /// No corridor: the two rooms touch and share a door, whatever the profile says.
+    None,
+    /// A corridor of one of these lengths (floor tiles between the two doors), whatever the
+    /// profile says.
+    Lengths(Vec<u32>),
+}
+
+/// One room of a level graph.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RoomSpec {
+    /// The id connections name it by (unique in the graph).
+    pub id: String,
+    /// An optional display name.
+    pub name: Option<String>,
+    /// Optional tags (`start`, `goal`, `boss`, ...), kept in the order given.
+    pub tags: Vec<String>,
+    /// The library templates it may take, as indices into [`Library::templates`] (`None`:
+    /// every template of the library).
+    pub templates: Option<Vec<u32>>,
+}
+
+/// One connection: rooms `a` and `b` (indices into [`LevelGraph::rooms`], `a != b`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Connection {
+    /// First room.
+    pub a: u32,
+    /// Second room.
+    pub b: u32,
+    /// Its corridor setting.
+    pub corridor: CorridorSpec,
+}
+
+/// A designer's level graph: rooms and the connections between them. A valid graph (as
+/// `map::input` returns it) has at least one room, unique ids, no connection of a room to
+/// itself, no connection twice, is connected, and is planar.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LevelGraph {
+    /// The rooms, in file order (the `owner` grid's `1 + i` is room `i`).
+    pub rooms: Vec<RoomSpec>,
+    /// The connections, in file order (the `owner` grid's `1 + rooms + j` is connection `j`'s
+    /// corridor).
+    pub connections: Vec<Connection>,
+}
