@@ -708,3 +708,19 @@ proptest! {
         let _ = parse_graph(&text, "x", &paper());
     }
 }
+
+/// The examples in `data/map/README.md` are valid.
+#[test]
+fn the_readme_examples_parse() {
+    let readme = include_str!("../../data/map/README.md");
+    let blocks: Vec<&str> = readme
+        .split("```json\n")
+        .skip(1)
+        .map(|b| b.split("```").next().expect("closed"))
+        .collect();
+    assert_eq!(blocks.len(), 2);
+    let lib = parse_library(blocks[0], "readme").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(lib.templates.len(), 3);
+    let g = parse_graph(blocks[1], "readme", &lib).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((g.rooms.len(), g.connections.len()), (3, 3));
+}

@@ -7,6 +7,8 @@
 //! per object. A leading byte-order mark is skipped. Nesting is limited to [`MAX_DEPTH`] arrays
 //! and objects so that hostile input cannot overflow the stack, and no input makes it panic.
 
+use std::collections::HashSet;
+
 /// Arrays and objects nested deeper than this are an error.
 pub(crate) const MAX_DEPTH: usize = 64;
 
@@ -251,6 +253,7 @@ impl Parser<'_> {
         self.enter(depth)?;
         self.i += 1;
         let mut members: Vec<Member> = Vec::new();
+        let mut seen: HashSet<String> = HashSet::new();
         self.skip_ws();
         if self.peek() == Some(b'}') {
             self.i += 1;
@@ -263,7 +266,16 @@ impl Parser<'_> {
             }
             let at = self.i;
             let key = self.string()?;
-            if members.iter().any(|m| m.key == key) {
+            // PERF: a hostile object with many keys must not cost quadratic time.
+            let repeated = if members.len() < 16 {
+                members.iter().any(|m| m.key == key)
+            } else {
+                if seen.is_empty() {
+                    seen.extend(members.iter().map(|m| m.key.clone()));
+                }
+                !seen.insert(key.clone())
+            };
+            if repeated {
                 return Err(self.error_at(at, &format!("key `{key}` appears twice in this object")));
             }
             self.expect(b':', "expected `:` after the key")?;
@@ -535,6 +547,22 @@ mod tests {
         assert_eq!(err(&deep).0, MAX_DEPTH);
         let hostile = "{\"a\":".repeat(100_000);
         assert!(parse(&hostile).is_err());
+    }
+
+    #[test]
+    fn repeated_keys_are_found_in_large_objects() {
+        let keys: Vec<String> = (0..50_000).map(|i| format!("\"k{i}\": {i}")).collect();
+        let text = format!("{{{}}}", keys.join(", "));
+        let Json::Obj(m) = val(&text) else { panic!() };
+        assert_eq!(m.len(), 50_000);
+        let repeated = format!("{{{}, \"k17\": 0}}", keys.join(", "));
+        assert_eq!(
+            err(&repeated),
+            (
+                text.len() + 1,
+                "key `k17` appears twice in this object".into()
+            )
+        );
     }
 
     /// A valid file cut anywhere, or with one byte changed, parses or fails without a panic.
