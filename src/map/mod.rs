@@ -10,3 +10,8 @@ pub mod input;
 mod json;
 pub mod shape;
 pub mod spec;
+pub mod build;
+pub mod raster;
+
+#[cfg(test)]
+mod build_tests;

@@ -1,0 +1,926 @@
+//! The map builder: places one shape per room of a level graph so that no two rooms overlap and
+//! every connection is realised, by a door where the two rooms touch or by a straight corridor
+//! between parallel walls.
+//!
+//! # Algorithm
+//! 1. **Target drawing.** The force solver (`crate::layout::relax`) draws the level graph from a
+//!    seeded random start with edges about one room long. It only steers: rooms are placed near
+//!    their drawn positions, so that the arms of a cycle curl towards each other and close.
+//! 2. **Order.** Rooms of the graph's 2-core (its cycles and the paths between them) come
+//!    first, then the trees hanging off it. The next room is always one next to the placed ones,
+//!    the one with most placed neighbours first, so a cycle's last room is placed as soon as
+//!    both of its neighbours are.
+//! 3. **Configuration spaces.** Where a shape may go so that it touches (or faces, across a
+//!    corridor) a placed neighbour with room for a door is a short list of offset rectangles,
+//!    one per pair of facing door sides (Edgar's configuration spaces, exact on the lattice).
+//!    A room with several placed neighbours may go only where all of them allow: the
+//!    intersection of their lists.
+//! 4. **Search.** Candidates (the point of each offset rectangle nearest the room's target, and
+//!    a random one) are sorted by their distance to the target plus seeded noise and tried in
+//!    order against the placed rooms and corridors; a room with none left sends the search back
+//!    to the room before (depth-first). An attempt that spends its work budget starts over from
+//!    a new drawing; after `max_attempts` the seed fails with a counted reason. Work is bounded:
+//!    never a timeout.
+
+use crate::core::rng::WarrenRng;
+use crate::layout::{LayoutGraph, LayoutParams, LayoutScratch, random_positions, relax};
+use crate::map::shape::{DoorSide, Rect, Shape, side};
+
+/// How the connections of a plan are realised, per connection: allowed gaps between the two
+/// rooms' facing walls, in lattice units (0: the rooms touch and share a door; `L + 1`: a
+/// corridor of `L` floor tiles).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Gaps {
+    /// Inclusive gap ranges.
+    pub ranges: Vec<(i32, i32)>,
+}
+
+/// Everything the builder needs about one level graph, built once and shared by the workers.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Every shape of the library.
+    pub shapes: Vec<Shape>,
+    /// Per room, the shapes it may take (indices into `shapes`).
+    pub room_shapes: Vec<Vec<u32>>,
+    /// Connections `(a, b)`.
+    pub conns: Vec<(u32, u32)>,
+    /// Per connection, its gaps.
+    pub gaps: Vec<Gaps>,
+    /// Per room, `(neighbour, connection)`.
+    pub adj: Vec<Vec<(u32, u32)>>,
+    /// Least distance between the outlines of two rooms no connection joins (0: they may share
+    /// walls), also kept between a corridor and every room but its two ends.
+    pub min_distance: i32,
+    /// Whether room `i` is in the graph's 2-core.
+    core: Vec<bool>,
+    /// Per pair of rooms `(a, b)` (row-major, only below [`PRUNE_UP_TO`] rooms), how far apart
+    /// their boxes may be: the rooms of a shortest path between them lie in a row at most.
+    reach: Vec<i32>,
+    /// Target distance between connected rooms' centres, for the drawing.
+    length: f32,
+    /// Work budget of one attempt (candidate placements checked).
+    pub attempt_work: u32,
+    /// Attempts before the seed fails.
+    pub max_attempts: u32,
+    /// Seeded noise added to a candidate's distance from its target, in target edge lengths.
+    pub noise: f32,
+    /// Attempts that share one drawing.
+    pub redraw_every: u32,
+    /// Placements of one room the search may undo before it goes back further.
+    pub max_retries: u32,
+}
+
+impl Plan {
+    /// A plan for rooms with the given allowed shapes and connections.
+    pub fn new(
+        shapes: Vec<Shape>,
+        room_shapes: Vec<Vec<u32>>,
+        conns: Vec<(u32, u32)>,
+        gaps: Vec<Gaps>,
+        min_distance: i32,
+    ) -> Plan {
+        let n = room_shapes.len();
+        let mut adj = vec![Vec::new(); n];
+        for (j, &(a, b)) in conns.iter().enumerate() {
+            adj[a as usize].push((b, j as u32));
+            adj[b as usize].push((a, j as u32));
+        }
+        // The 2-core: strip rooms of degree 1 until none is left.
+        let mut degree: Vec<usize> = adj.iter().map(Vec::len).collect();
+        let mut core = vec![true; n];
+        let mut stack: Vec<usize> = (0..n).filter(|&v| degree[v] <= 1).collect();
+        while let Some(v) = stack.pop() {
+            if !core[v] {
+                continue;
+            }
+            core[v] = false;
+            for &(u, _) in &adj[v] {
+                let u = u as usize;
+                if core[u] {
+                    degree[u] -= 1;
+                    if degree[u] <= 1 {
+                        stack.push(u);
+                    }
+                }
+            }
+        }
+        let mean_size = {
+            let mut sum = 0.0f32;
+            let mut count = 0.0f32;
+            for rs in &room_shapes {
+                for &s in rs {
+                    let s = &shapes[s as usize];
+                    sum += (s.w + s.h) as f32 / 2.0;
+                    count += 1.0;
+                }
+            }
+            if count > 0.0 { sum / count } else { 8.0 }
+        };
+        let mean_gap = if gaps.is_empty() {
+            0.0
+        } else {
+            gaps.iter()
+                .map(|g| g.ranges.first().map_or(0, |r| r.0) as f32)
+                .sum::<f32>()
+                / gaps.len() as f32
+        };
+        let work = 4_000 + 400 * n as u32;
+        let reach = reach_table(&adj, &room_shapes, &shapes, &gaps);
+        Plan {
+            shapes,
+            room_shapes,
+            conns,
+            gaps,
+            adj,
+            min_distance,
+            core,
+            reach,
+            length: mean_size + mean_gap,
+            attempt_work: work,
+            max_attempts: 40,
+            noise: 0.6,
+            redraw_every: 1,
+            max_retries: MAX_RETRIES,
+        }
+    }
+
+    /// Rooms.
+    pub fn rooms(&self) -> usize {
+        self.room_shapes.len()
+    }
+}
+
+/// Rooms up to which the builder keeps a table of how far apart two rooms may be.
+pub const PRUNE_UP_TO: usize = 1024;
+
+/// For every pair of rooms, the largest lattice gap their boxes can have in any layout: along a
+/// shortest path between them every room touches (or faces across a corridor) the next, so the
+/// boxes are at most the widest shapes of the rooms between plus the widest gaps apart.
+fn reach_table(adj: &[Vec<(u32, u32)>], room_shapes: &[Vec<u32>], shapes: &[Shape], gaps: &[Gaps]) -> Vec<i32> {
+    let n = adj.len();
+    if n > PRUNE_UP_TO {
+        return Vec::new();
+    }
+    let extent: Vec<i32> = room_shapes
+        .iter()
+        .map(|rs| rs.iter().map(|&s| shapes[s as usize].w.max(shapes[s as usize].h)).max().unwrap_or(0))
+        .collect();
+    let gap: Vec<i32> = gaps
+        .iter()
+        .map(|g| g.ranges.iter().map(|r| r.1).max().unwrap_or(0))
+        .collect();
+    // Dijkstra from each room: a path costs the extents of its inner rooms plus its gaps, and
+    // the cheapest path bounds the gap (every path is realised, the cheapest included).
+    let mut out = vec![i32::MAX; n * n];
+    let mut heap = std::collections::BinaryHeap::new();
+    for a in 0..n {
+        let row = &mut out[a * n..(a + 1) * n];
+        row[a] = 0;
+        heap.push(std::cmp::Reverse((0, a as u32)));
+        while let Some(std::cmp::Reverse((d, v))) = heap.pop() {
+            if d > row[v as usize] {
+                continue;
+            }
+            let inner = if v as usize == a { 0 } else { extent[v as usize] };
+            for &(u, j) in &adj[v as usize] {
+                let nd = d + inner + gap[j as usize];
+                if nd < row[u as usize] {
+                    row[u as usize] = nd;
+                    heap.push(std::cmp::Reverse((nd, u)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A realised connection: its door (or the door at each end of its corridor).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Link {
+    /// The direction room `a`'s door wall faces ([`side`]).
+    pub side: u8,
+    /// Room `a`'s wall coordinate across the wall (absolute lattice).
+    pub wall: i32,
+    /// First door tile along the wall (absolute).
+    pub start: i32,
+    /// Door length in tiles.
+    pub len: u32,
+    /// Gap between the walls (0: no corridor; `L + 1`: a corridor of `L` floor tiles).
+    pub gap: i32,
+}
+
+impl Link {
+    /// The corridor's lattice rectangle (its walls included), when it has one.
+    pub fn corridor(&self) -> Option<Rect> {
+        if self.gap == 0 {
+            return None;
+        }
+        let (a0, a1) = (self.start - 1, self.start + self.len as i32);
+        let (nx, ny) = side::normal(self.side);
+        let far = self.wall + (nx + ny) * self.gap;
+        let (c0, c1) = (self.wall.min(far), self.wall.max(far));
+        Some(if side::vertical(self.side) {
+            Rect {
+                x0: c0,
+                y0: a0,
+                x1: c1,
+                y1: a1,
+            }
+        } else {
+            Rect {
+                x0: a0,
+                y0: c0,
+                x1: a1,
+                y1: c1,
+            }
+        })
+    }
+}
+
+/// A finished layout: per room its shape and position, per connection its link.
+#[derive(Clone, Debug, Default)]
+pub struct Layout {
+    /// Per room, the index of its shape in the plan.
+    pub shape: Vec<u32>,
+    /// Per room, the lattice position of its shape's box corner.
+    pub x: Vec<i32>,
+    /// See `x`.
+    pub y: Vec<i32>,
+    /// Per connection, how it is realised (its `a` is the plan connection's first room).
+    pub links: Vec<Link>,
+    /// Attempts it took (1: the first).
+    pub attempts: u32,
+    /// Candidate placements checked over all attempts.
+    pub work: u32,
+}
+
+/// An offset rectangle of a configuration space: positions `x0..=x1`, `y0..=y1`.
+#[derive(Clone, Copy, Debug)]
+struct Zone {
+    x0: i32,
+    y0: i32,
+    x1: i32,
+    y1: i32,
+}
+
+impl Zone {
+    fn meet(&self, o: &Zone) -> Option<Zone> {
+        let z = Zone {
+            x0: self.x0.max(o.x0),
+            y0: self.y0.max(o.y0),
+            x1: self.x1.min(o.x1),
+            y1: self.y1.min(o.y1),
+        };
+        (z.x0 <= z.x1 && z.y0 <= z.y1).then_some(z)
+    }
+}
+
+/// Candidates kept per room, best first: the search backtracks over these only (the rest lie far
+/// from the room's target).
+const MAX_CANDIDATES: usize = 400;
+
+/// Placements of one room the search may undo (coming back to it from a dead end further on)
+/// before it goes back further.
+const MAX_RETRIES: u32 = 6;
+
+/// One candidate placement.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    score: f32,
+    shape: u32,
+    x: i32,
+    y: i32,
+}
+
+/// Per-worker memory of the builder.
+#[derive(Default)]
+pub struct BuildScratch {
+    layout: LayoutScratch,
+    tx: Vec<f32>,
+    ty: Vec<f32>,
+    order: Vec<u32>,
+    placed: Vec<bool>,
+    /// Per depth, its candidates (sorted) and the next one to try.
+    candidates: Vec<Vec<Candidate>>,
+    cursor: Vec<usize>,
+    retries: Vec<u32>,
+    /// Diagnostics: per room, how often its candidates ran out.
+    pub exhausted: Vec<u32>,
+    zones: Vec<Zone>,
+    next: Vec<Zone>,
+    corridors: Vec<(Rect, u32)>,
+    /// The result.
+    pub out: Layout,
+}
+
+/// Why a seed produced no layout.
+pub const NO_LAYOUT: &str = "no layout within the work bound";
+
+/// Builds a layout for `plan` from `seed`, or says why not after bounded work.
+pub fn build(plan: &Plan, seed: u64, s: &mut BuildScratch) -> Result<(), String> {
+    let n = plan.rooms();
+    let m = plan.conns.len();
+    s.out.shape.clear();
+    s.out.shape.resize(n, 0);
+    s.out.x.clear();
+    s.out.x.resize(n, 0);
+    s.out.y.clear();
+    s.out.y.resize(n, 0);
+    s.out.links.clear();
+    s.out.links.resize(m, Link::default());
+    s.out.work = 0;
+    if s.candidates.len() < n {
+        s.candidates.resize_with(n, Vec::new);
+    }
+    s.cursor.clear();
+    s.cursor.resize(n, 0);
+    s.retries.clear();
+    s.retries.resize(n, 0);
+    s.exhausted.resize(n, 0);
+    let mut rng = WarrenRng::new(seed);
+    for attempt in 1..=plan.max_attempts {
+        s.out.attempts = attempt;
+        if attempt_once(plan, &mut rng, s) {
+            return Ok(());
+        }
+    }
+    Err(format!(
+        "{} attempts of {} placements each found no layout",
+        plan.max_attempts, plan.attempt_work
+    ))
+}
+
+/// The seeded force drawing the search steers by.
+fn draw_targets(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) {
+    let n = plan.rooms();
+    random_positions(n, plan.length, rng.next_u64(), &mut s.tx, &mut s.ty);
+    if n < 3 {
+        return;
+    }
+    let (src, dst): (Vec<u32>, Vec<u32>) = plan.conns.iter().copied().unzip();
+    let graph = LayoutGraph {
+        src: &src,
+        dst: &dst,
+        length_factor: None,
+    };
+    let params = LayoutParams {
+        length: plan.length,
+        max_iterations: std::env::var("ITERS").map_or(120, |v| v.parse().unwrap()),
+        tolerance: 1e-2,
+        parallel: false,
+        ..LayoutParams::default()
+    };
+    relax(&graph, &mut s.tx, &mut s.ty, &params, &mut s.layout);
+}
+
+/// Rooms up to which the order is built ear by ear (above it: breadth-first, cheaper).
+const EARS_UP_TO: usize = 256;
+
+/// The room order of one attempt: the graph's cycles first, ear by ear (Edgar's chains: a
+/// shortest cycle, then again and again the shortest path of unplaced rooms between two placed
+/// ones, each path placed from both ends inwards so that its last room closes the cycle next
+/// to the rooms placed just before it), then the trees, breadth-first.
+fn room_order(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) {
+    let n = plan.rooms();
+    s.order.clear();
+    s.placed.clear();
+    s.placed.resize(n, false);
+    let cores: Vec<u32> = (0..n as u32).filter(|&v| plan.core[v as usize]).collect();
+    if !cores.is_empty() && n <= EARS_UP_TO {
+        let start = cores[rng.below(cores.len() as u32) as usize];
+        let mut path = shortest_cycle(plan, start);
+        // The cycle's rooms from both ends of the path inwards.
+        let rotate = rng.below(path.len() as u32) as usize;
+        path.rotate_left(rotate);
+        push_inwards(&path, s);
+        while let Some(ear) = shortest_ear(plan, rng, s) {
+            push_inwards(&ear, s);
+        }
+    }
+    if s.order.is_empty() {
+        let first = if cores.is_empty() {
+            rng.below(n as u32)
+        } else {
+            cores[rng.below(cores.len() as u32) as usize]
+        };
+        s.order.push(first);
+        s.placed[first as usize] = true;
+    }
+    // Placed-neighbour counts and first-seen times of the rooms next to the placed ones.
+    let mut count = vec![0u32; n];
+    let mut seen = vec![u32::MAX; n];
+    let mut clock = 0u32;
+    let touch = |v: u32, count: &mut Vec<u32>, seen: &mut Vec<u32>, clock: &mut u32| {
+        for &(u, _) in &plan.adj[v as usize] {
+            count[u as usize] += 1;
+            if seen[u as usize] == u32::MAX {
+                seen[u as usize] = *clock;
+                *clock += 1;
+            }
+        }
+    };
+    for k in 0..s.order.len() {
+        touch(s.order[k], &mut count, &mut seen, &mut clock);
+    }
+    while s.order.len() < n {
+        let next = (0..n as u32)
+            .filter(|&v| !s.placed[v as usize] && count[v as usize] > 0)
+            .max_by_key(|&v| {
+                let v = v as usize;
+                (plan.core[v], count[v], u32::MAX - seen[v])
+            })
+            .expect("the graph is connected");
+        s.order.push(next);
+        s.placed[next as usize] = true;
+        touch(next, &mut count, &mut seen, &mut clock);
+    }
+    s.placed.iter_mut().for_each(|p| *p = false);
+}
+
+/// Appends `path` to the order from both ends inwards (`p0, pL, p1, pL-1, ...`).
+fn push_inwards(path: &[u32], s: &mut BuildScratch) {
+    let (mut lo, mut hi) = (0usize, path.len());
+    let mut front = true;
+    while lo < hi {
+        let v = if front {
+            lo += 1;
+            path[lo - 1]
+        } else {
+            hi -= 1;
+            path[hi]
+        };
+        front = !front;
+        s.order.push(v);
+        s.placed[v as usize] = true;
+    }
+}
+
+/// A shortest cycle through core room `start` (its rooms in cycle order, `start` first).
+fn shortest_cycle(plan: &Plan, start: u32) -> Vec<u32> {
+    let n = plan.rooms();
+    let mut parent = vec![u32::MAX; n];
+    let mut branch = vec![u32::MAX; n];
+    let mut dist = vec![u32::MAX; n];
+    let mut queue = std::collections::VecDeque::new();
+    dist[start as usize] = 0;
+    queue.push_back(start);
+    let mut best: Option<(u32, u32, u32)> = None;
+    while let Some(u) = queue.pop_front() {
+        for &(w, _) in &plan.adj[u as usize] {
+            if !plan.core[w as usize] {
+                continue;
+            }
+            if dist[w as usize] == u32::MAX {
+                dist[w as usize] = dist[u as usize] + 1;
+                parent[w as usize] = u;
+                branch[w as usize] = if u == start { w } else { branch[u as usize] };
+                queue.push_back(w);
+            } else if w != parent[u as usize]
+                && u != parent[w as usize]
+                && branch[w as usize] != branch[u as usize]
+                && w != start
+                && u != start
+            {
+                let len = dist[u as usize] + dist[w as usize] + 1;
+                if best.is_none_or(|b| len < b.0) {
+                    best = Some((len, u, w));
+                }
+            }
+        }
+    }
+    let Some((_, u, w)) = best else {
+        return vec![start];
+    };
+    let up = |mut v: u32| {
+        let mut p = Vec::new();
+        while v != start {
+            p.push(v);
+            v = parent[v as usize];
+        }
+        p
+    };
+    let mut cycle = vec![start];
+    let mut a = up(u);
+    a.reverse();
+    cycle.extend(a);
+    cycle.extend(up(w));
+    cycle
+}
+
+/// The shortest path of unplaced core rooms whose two ends each touch a placed room (the same
+/// one at both ends only through at least two rooms), or `None` when no core room is left or
+/// none lies on such a path (a core room only reached through a single unplaced path: the
+/// breadth-first part takes it).
+fn shortest_ear(plan: &Plan, rng: &mut WarrenRng, s: &BuildScratch) -> Option<Vec<u32>> {
+    let n = plan.rooms();
+    let mut best: Option<Vec<u32>> = None;
+    let mut parent = vec![u32::MAX; n];
+    let mut queue = std::collections::VecDeque::new();
+    let shift = rng.below(s.order.len() as u32) as usize;
+    for k in 0..s.order.len() {
+        let a = s.order[(k + shift) % s.order.len()];
+        for &(x, _) in &plan.adj[a as usize] {
+            if s.placed[x as usize] || !plan.core[x as usize] {
+                continue;
+            }
+            parent.iter_mut().for_each(|p| *p = u32::MAX);
+            parent[x as usize] = x;
+            queue.clear();
+            queue.push_back((x, 1u32));
+            while let Some((y, len)) = queue.pop_front() {
+                if best.as_ref().is_some_and(|b| len as usize >= b.len()) {
+                    break;
+                }
+                let closes = plan.adj[y as usize]
+                    .iter()
+                    .any(|&(b, _)| s.placed[b as usize] && (b != a || y != x));
+                if closes {
+                    let mut p = vec![y];
+                    let mut v = y;
+                    while v != x {
+                        v = parent[v as usize];
+                        p.push(v);
+                    }
+                    p.reverse();
+                    best = Some(p);
+                    break;
+                }
+                for &(z, _) in &plan.adj[y as usize] {
+                    if !s.placed[z as usize]
+                        && plan.core[z as usize]
+                        && parent[z as usize] == u32::MAX
+                    {
+                        parent[z as usize] = y;
+                        queue.push_back((z, len + 1));
+                    }
+                }
+            }
+        }
+    }
+    best
+}
+
+/// One attempt: a drawing, an order and a bounded depth-first search.
+fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool {
+    let n = plan.rooms();
+    if (s.out.attempts - 1) % plan.redraw_every == 0 {
+        draw_targets(plan, rng, s);
+    }
+    room_order(plan, rng, s);
+    s.corridors.clear();
+    // Translation from drawing to lattice: running sums of (placed centre - drawn position).
+    let (mut dx, mut dy, mut k) = (0.0f32, 0.0f32, 0u32);
+    let budget = s.out.work + plan.attempt_work;
+    let mut depth = 0usize;
+    candidates_for(plan, depth, rng, s, (0.0, 0.0, 0));
+    loop {
+        if depth == n {
+            return true;
+        }
+        if s.out.work >= budget {
+            return false;
+        }
+        let v = s.order[depth] as usize;
+        let next = if s.retries[depth] > plan.max_retries {
+            None
+        } else {
+            s.candidates[depth].get(s.cursor[depth])
+        };
+        let Some(&c) = next else {
+            s.exhausted[v] += 1;
+            // Nothing left here: back to the room before.
+            if depth == 0 {
+                return false;
+            }
+            depth -= 1;
+            let u = s.order[depth] as usize;
+            unplace(plan, u, s);
+            let sh = &plan.shapes[s.out.shape[u] as usize];
+            dx -= s.out.x[u] as f32 + sh.w as f32 / 2.0 - s.tx[u];
+            dy -= s.out.y[u] as f32 + sh.h as f32 / 2.0 - s.ty[u];
+            k -= 1;
+            continue;
+        };
+        s.cursor[depth] += 1;
+        s.out.work += 1;
+        if !fits(plan, v, c, rng, s) {
+            continue;
+        }
+        s.retries[depth] += 1;
+        let sh = &plan.shapes[c.shape as usize];
+        dx += c.x as f32 + sh.w as f32 / 2.0 - s.tx[v];
+        dy += c.y as f32 + sh.h as f32 / 2.0 - s.ty[v];
+        k += 1;
+        depth += 1;
+        if depth < n {
+            candidates_for(plan, depth, rng, s, (dx, dy, k));
+        }
+    }
+}
+
+/// Removes room `v` and the links and corridors it made.
+fn unplace(plan: &Plan, v: usize, s: &mut BuildScratch) {
+    s.placed[v] = false;
+    let v = v as u32;
+    s.corridors.retain(|&(_, j)| {
+        let (a, b) = plan.conns[j as usize];
+        a != v && b != v
+    });
+}
+
+/// The candidates of the room at `depth`, sorted, its cursor reset.
+fn candidates_for(
+    plan: &Plan,
+    depth: usize,
+    rng: &mut WarrenRng,
+    s: &mut BuildScratch,
+    (dx, dy, k): (f32, f32, u32),
+) {
+    let v = s.order[depth] as usize;
+    let mut list = std::mem::take(&mut s.candidates[depth]);
+    list.clear();
+    s.cursor[depth] = 0;
+    s.retries[depth] = 0;
+    let (gx, gy) = if k == 0 {
+        (0.0, 0.0)
+    } else {
+        (s.tx[v] + dx / k as f32, s.ty[v] + dy / k as f32)
+    };
+    let noise = plan.length * plan.noise;
+    for &si in &plan.room_shapes[v] {
+        let sh = &plan.shapes[si as usize];
+        // Offsets that put the shape's centre on the target.
+        let (ox, oy) = (gx - sh.w as f32 / 2.0, gy - sh.h as f32 / 2.0);
+        if k == 0 {
+            list.push(Candidate {
+                score: rng.unit_f32(),
+                shape: si,
+                x: ox.round() as i32,
+                y: oy.round() as i32,
+            });
+            continue;
+        }
+        zones_for(plan, v, sh, s);
+        for z in &s.zones {
+            let near = (
+                (ox.round() as i32).clamp(z.x0, z.x1),
+                (oy.round() as i32).clamp(z.y0, z.y1),
+            );
+            let random = (
+                z.x0 + rng.below((z.x1 - z.x0 + 1) as u32) as i32,
+                z.y0 + rng.below((z.y1 - z.y0 + 1) as u32) as i32,
+            );
+            for (x, y) in [near, random] {
+                let d = ((x as f32 - ox).powi(2) + (y as f32 - oy).powi(2)).sqrt();
+                list.push(Candidate {
+                    score: d + noise * rng.unit_f32(),
+                    shape: si,
+                    x,
+                    y,
+                });
+            }
+        }
+    }
+    list.sort_unstable_by(|a, b| a.score.total_cmp(&b.score));
+    list.truncate(MAX_CANDIDATES);
+    s.candidates[depth] = list;
+}
+
+/// Where shape `sh` of room `v` may go against all its placed neighbours, into `s.zones`.
+fn zones_for(plan: &Plan, v: usize, sh: &Shape, s: &mut BuildScratch) {
+    let mut first = true;
+    s.zones.clear();
+    for &(u, j) in &plan.adj[v] {
+        let u = u as usize;
+        if !s.placed[u] {
+            continue;
+        }
+        let other = &plan.shapes[s.out.shape[u] as usize];
+        let (ux, uy) = (s.out.x[u], s.out.y[u]);
+        s.next.clear();
+        for du in &other.doors {
+            for dv in &sh.doors {
+                if dv.side != side::opposite(du.side) || dv.len != du.len {
+                    continue;
+                }
+                for &(g0, g1) in &plan.gaps[j as usize].ranges {
+                    s.next.push(facing_zone(du, ux, uy, dv, (g0, g1)));
+                }
+            }
+        }
+        if first {
+            std::mem::swap(&mut s.zones, &mut s.next);
+            first = false;
+        } else {
+            let mut met = Vec::new();
+            for a in &s.zones {
+                for b in &s.next {
+                    if let Some(z) = a.meet(b) {
+                        met.push(z);
+                    }
+                }
+            }
+            s.zones = met;
+        }
+        if s.zones.is_empty() {
+            return;
+        }
+    }
+}
+
+/// Offsets of a shape whose door side `dv` faces door side `du` of a shape at `(ux, uy)`,
+/// `g0..=g1` apart, with a door's worth of overlap.
+fn facing_zone(du: &DoorSide, ux: i32, uy: i32, dv: &DoorSide, (g0, g1): (i32, i32)) -> Zone {
+    let (nx, ny) = side::normal(du.side);
+    let sign = nx + ny;
+    if side::vertical(du.side) {
+        let base = ux + du.fixed - dv.fixed;
+        let (a, b) = (base + sign * g0, base + sign * g1);
+        Zone {
+            x0: a.min(b),
+            x1: a.max(b),
+            y0: uy + du.lo - dv.hi,
+            y1: uy + du.hi - dv.lo,
+        }
+    } else {
+        let base = uy + du.fixed - dv.fixed;
+        let (a, b) = (base + sign * g0, base + sign * g1);
+        Zone {
+            y0: a.min(b),
+            y1: a.max(b),
+            x0: ux + du.lo - dv.hi,
+            x1: ux + du.hi - dv.lo,
+        }
+    }
+}
+
+/// Whether candidate `c` of room `v` fits; if so, places it with its links and corridors.
+fn fits(plan: &Plan, v: usize, c: Candidate, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool {
+    let sh = &plan.shapes[c.shape as usize];
+    // Rooms.
+    for &u in s.order.iter() {
+        let u = u as usize;
+        if !s.placed[u] {
+            continue;
+        }
+        let joined = plan.adj[v].iter().any(|&(w, _)| w as usize == u);
+        let gap = if joined { 0 } else { plan.min_distance };
+        let other = &plan.shapes[s.out.shape[u] as usize];
+        if sh.near(c.x, c.y, other, s.out.x[u], s.out.y[u], gap) {
+            return false;
+        }
+        if !plan.reach.is_empty() {
+            let (ux, uy) = (s.out.x[u], s.out.y[u]);
+            let apart = (ux - (c.x + sh.w))
+                .max(c.x - (ux + other.w))
+                .max(uy - (c.y + sh.h))
+                .max(c.y - (uy + other.h));
+            if apart > plan.reach[v * plan.rooms() + u] {
+                return false;
+            }
+        }
+    }
+    // Corridors already there.
+    for &(r, j) in &s.corridors {
+        let (a, b) = plan.conns[j as usize];
+        let end = a as usize == v || b as usize == v;
+        let gap = if end { 0 } else { plan.min_distance };
+        if sh
+            .rects
+            .iter()
+            .any(|q| q.near(c.x, c.y, &r, 0, 0, gap))
+        {
+            return false;
+        }
+    }
+    // Links to the placed neighbours, and their corridors.
+    let before = s.corridors.len();
+    for &(u, j) in &plan.adj[v] {
+        let u = u as usize;
+        if !s.placed[u] {
+            continue;
+        }
+        let other = &plan.shapes[s.out.shape[u] as usize];
+        let Some(link) = link_between(
+            plan,
+            j,
+            (u, other, s.out.x[u], s.out.y[u]),
+            (v, sh, c.x, c.y),
+            rng,
+        ) else {
+            s.corridors.truncate(before);
+            return false;
+        };
+        if let Some(r) = link.corridor() {
+            if !corridor_clear(plan, r, j, v, sh, (c.x, c.y), s) {
+                s.corridors.truncate(before);
+                return false;
+            }
+            s.corridors.push((r, j));
+        }
+        s.out.links[j as usize] = link;
+    }
+    s.out.shape[v] = c.shape;
+    s.out.x[v] = c.x;
+    s.out.y[v] = c.y;
+    s.placed[v] = true;
+    true
+}
+
+/// Whether a new corridor `r` of connection `j` keeps clear of every room but its ends (which
+/// may not have been placed yet: `v` at `pos` is the one being placed) and of other corridors.
+fn corridor_clear(
+    plan: &Plan,
+    r: Rect,
+    j: u32,
+    v: usize,
+    sh: &Shape,
+    pos: (i32, i32),
+    s: &BuildScratch,
+) -> bool {
+    let (a, b) = plan.conns[j as usize];
+    for &u in &s.order {
+        let u = u as usize;
+        if !s.placed[u] || u == a as usize || u == b as usize {
+            continue;
+        }
+        let other = &plan.shapes[s.out.shape[u] as usize];
+        if other
+            .rects
+            .iter()
+            .any(|q| q.near(s.out.x[u], s.out.y[u], &r, 0, 0, plan.min_distance))
+        {
+            return false;
+        }
+    }
+    let _ = (v, sh, pos);
+    s.corridors
+        .iter()
+        .all(|(q, _)| !q.near(0, 0, &r, 0, 0, 0))
+}
+
+/// How connection `j` joins placed room `u` and room `v` at its candidate position: a door
+/// side of each facing the other at an allowed gap, and a door position on both, or `None`.
+fn link_between(
+    plan: &Plan,
+    j: u32,
+    (u, su, ux, uy): (usize, &Shape, i32, i32),
+    (v, sv, vx, vy): (usize, &Shape, i32, i32),
+    rng: &mut WarrenRng,
+) -> Option<Link> {
+    let (a, _) = plan.conns[j as usize];
+    // Links are stored from room `a`'s side.
+    let (first, fx, fy, second, sx, sy) = if a as usize == u {
+        (su, ux, uy, sv, vx, vy)
+    } else {
+        (sv, vx, vy, su, ux, uy)
+    };
+    let _ = v;
+    let mut found = 0u32;
+    let mut pick = Link::default();
+    for d1 in &first.doors {
+        let (nx, ny) = side::normal(d1.side);
+        let sign = nx + ny;
+        let vertical = side::vertical(d1.side);
+        let (w1, along1) = if vertical {
+            (fx + d1.fixed, fy)
+        } else {
+            (fy + d1.fixed, fx)
+        };
+        for d2 in &second.doors {
+            if d2.side != side::opposite(d1.side) || d2.len != d1.len {
+                continue;
+            }
+            let (w2, along2) = if vertical {
+                (sx + d2.fixed, sy)
+            } else {
+                (sy + d2.fixed, sx)
+            };
+            let gap = (w2 - w1) * sign;
+            if !plan.gaps[j as usize]
+                .ranges
+                .iter()
+                .any(|&(g0, g1)| (g0..=g1).contains(&gap))
+            {
+                continue;
+            }
+            let lo = (along1 + d1.lo).max(along2 + d2.lo);
+            let hi = (along1 + d1.hi).min(along2 + d2.hi);
+            if lo > hi {
+                continue;
+            }
+            // Reservoir choice over the facing pairs, then a door position.
+            found += 1;
+            if rng.below(found) == 0 {
+                pick = Link {
+                    side: d1.side,
+                    wall: w1,
+                    start: lo + rng.below((hi - lo + 1) as u32) as i32,
+                    len: d1.len,
+                    gap,
+                };
+            }
+        }
+    }
+    (found > 0).then_some(pick)
+}

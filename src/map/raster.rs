@@ -1,0 +1,113 @@
+//! A finished layout as tiles: the grid on the shared legend (wall, floor, door, and void outside
+//! every room), the `owner` grid (0 for walls, doors and void; `1 + i` for room `i`'s floor;
+//! `1 + rooms + j` for connection `j`'s corridor floor) and each room's box.
+
+use crate::core::grid::cell;
+use crate::map::build::{Layout, Plan};
+use crate::map::shape::{side, tile};
+
+/// The tiles of one map.
+#[derive(Clone, Debug, Default)]
+pub struct Tiles {
+    /// Tiles across.
+    pub width: u32,
+    /// Tiles down.
+    pub height: u32,
+    /// Cell codes, row-major.
+    pub cells: Vec<u8>,
+    /// Owners, row-major.
+    pub owner: Vec<u16>,
+    /// Per room, its box in tiles: `[x0, x1) x [y0, y1)`.
+    pub x0: Vec<i32>,
+    /// See `x0`.
+    pub y0: Vec<i32>,
+    /// See `x0`.
+    pub x1: Vec<i32>,
+    /// See `x0`.
+    pub y1: Vec<i32>,
+    /// Corridor floor tiles of each connection (0 without a corridor).
+    pub corridor_len: Vec<u32>,
+}
+
+/// Draws `layout` into `t`.
+pub fn rasterise(plan: &Plan, layout: &Layout, t: &mut Tiles) {
+    let n = plan.rooms();
+    let (mut mx, mut my, mut xx, mut xy) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+    for v in 0..n {
+        let sh = &plan.shapes[layout.shape[v] as usize];
+        mx = mx.min(layout.x[v]);
+        my = my.min(layout.y[v]);
+        xx = xx.max(layout.x[v] + sh.w);
+        xy = xy.max(layout.y[v] + sh.h);
+    }
+    // Corridors lie between their rooms, inside this box.
+    let (w, h) = ((xx - mx + 1) as u32, (xy - my + 1) as u32);
+    t.width = w;
+    t.height = h;
+    t.cells.clear();
+    t.cells.resize((w * h) as usize, cell::VOID);
+    t.owner.clear();
+    t.owner.resize((w * h) as usize, 0);
+    for v in [&mut t.x0, &mut t.y0, &mut t.x1, &mut t.y1] {
+        v.clear();
+    }
+    let at = |x: i32, y: i32| ((y - my) as u32 * w + (x - mx) as u32) as usize;
+    for v in 0..n {
+        let sh = &plan.shapes[layout.shape[v] as usize];
+        let (ox, oy) = (layout.x[v], layout.y[v]);
+        for y in 0..=sh.h {
+            for x in 0..=sh.w {
+                let i = at(ox + x, oy + y);
+                match sh.at(x, y) {
+                    tile::FLOOR => {
+                        t.cells[i] = cell::FLOOR;
+                        t.owner[i] = 1 + v as u16;
+                    }
+                    tile::WALL if t.cells[i] == cell::VOID => t.cells[i] = cell::WALL,
+                    _ => {}
+                }
+            }
+        }
+        t.x0.push(ox - mx);
+        t.y0.push(oy - my);
+        t.x1.push(ox - mx + sh.w + 1);
+        t.y1.push(oy - my + sh.h + 1);
+    }
+    t.corridor_len.clear();
+    for (j, link) in layout.links.iter().enumerate() {
+        let len = link.len as i32;
+        let (nx, ny) = side::normal(link.side);
+        // Tile `k` along the door, `d` steps out from room a's wall.
+        let tile_at = |k: i32, d: i32| {
+            if side::vertical(link.side) {
+                (link.wall + nx * d, link.start + k)
+            } else {
+                (link.start + k, link.wall + ny * d)
+            }
+        };
+        if let Some(r) = link.corridor() {
+            for y in r.y0..=r.y1 {
+                for x in r.x0..=r.x1 {
+                    let i = at(x, y);
+                    let inside = x > r.x0 && x < r.x1 && y > r.y0 && y < r.y1;
+                    if inside {
+                        t.cells[i] = cell::FLOOR;
+                        t.owner[i] = (1 + n + j) as u16;
+                    } else if t.cells[i] == cell::VOID {
+                        t.cells[i] = cell::WALL;
+                    }
+                }
+            }
+        }
+        for k in 0..len {
+            for d in [0, link.gap] {
+                let (x, y) = tile_at(k, d);
+                let i = at(x, y);
+                t.cells[i] = cell::DOOR;
+                t.owner[i] = 0;
+            }
+        }
+        t.corridor_len
+            .push(if link.gap > 0 { (link.gap - 1) as u32 } else { 0 });
+    }
+}
