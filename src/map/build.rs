@@ -48,6 +48,12 @@ pub struct Plan {
     pub gaps: Vec<Gaps>,
     /// Per room, `(neighbour, connection)`.
     pub adj: Vec<Vec<(u32, u32)>>,
+    /// Per connection, its index among the distinct gap settings.
+    gap_set: Vec<u32>,
+    /// Configuration spaces at the origin: for gap setting `g` and shapes `a` (placed at the
+    /// origin) and `b`, `zones[start[k]..start[k + 1]]` with `k = (g * S + a) * S + b`.
+    zones: Vec<Zone>,
+    zone_start: Vec<u32>,
     /// Least distance between the outlines of two rooms no connection joins (0: they may share
     /// walls), also kept between a corridor and every room but its two ends.
     pub min_distance: i32,
@@ -124,21 +130,54 @@ impl Plan {
                 .sum::<f32>()
                 / gaps.len() as f32
         };
-        let work = 4_000 + 400 * n as u32;
+        // Measured on Edgar's inputs (`build_tests`): short attempts and many of them beat long
+        // ones, since a bad drawing rarely recovers.
+        let work = 500 + 60 * n as u32;
         let reach = reach_table(&adj, &room_shapes, &shapes, &gaps);
+        let mut distinct: Vec<&Gaps> = Vec::new();
+        let gap_set = gaps
+            .iter()
+            .map(|g| match distinct.iter().position(|d| *d == g) {
+                Some(k) => k as u32,
+                None => {
+                    distinct.push(g);
+                    distinct.len() as u32 - 1
+                }
+            })
+            .collect();
+        let (mut zones, mut zone_start) = (Vec::new(), vec![0u32]);
+        for g in &distinct {
+            for a in &shapes {
+                for b in &shapes {
+                    for du in &a.doors {
+                        for dv in &b.doors {
+                            if dv.side == side::opposite(du.side) && dv.len == du.len {
+                                for &range in &g.ranges {
+                                    zones.push(facing_zone(du, 0, 0, dv, range));
+                                }
+                            }
+                        }
+                    }
+                    zone_start.push(zones.len() as u32);
+                }
+            }
+        }
         Plan {
             shapes,
             room_shapes,
             conns,
             gaps,
             adj,
+            gap_set,
+            zones,
+            zone_start,
             min_distance,
             core,
             reach,
             length: mean_size + mean_gap,
             attempt_work: work,
-            max_attempts: 40,
-            noise: 0.6,
+            max_attempts: 200,
+            noise: 3.0,
             redraw_every: 1,
             max_retries: MAX_RETRIES,
         }
@@ -279,9 +318,12 @@ impl Zone {
 /// from the room's target).
 const MAX_CANDIDATES: usize = 400;
 
+/// Candidates sorted when a room's list is made; the rest are sorted if the search reaches them.
+const SORTED_FIRST: usize = 24;
+
 /// Placements of one room the search may undo (coming back to it from a dead end further on)
 /// before it goes back further.
-const MAX_RETRIES: u32 = 6;
+const MAX_RETRIES: u32 = 2;
 
 /// One candidate placement.
 #[derive(Clone, Copy, Debug)]
@@ -307,7 +349,7 @@ pub struct BuildScratch {
     /// Diagnostics: per room, how often its candidates ran out.
     pub exhausted: Vec<u32>,
     zones: Vec<Zone>,
-    next: Vec<Zone>,
+    met: Vec<Zone>,
     corridors: Vec<(Rect, u32)>,
     /// The result.
     pub out: Layout,
@@ -365,7 +407,7 @@ fn draw_targets(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) {
     };
     let params = LayoutParams {
         length: plan.length,
-        max_iterations: std::env::var("ITERS").map_or(120, |v| v.parse().unwrap()),
+        max_iterations: 300,
         tolerance: 1e-2,
         parallel: false,
         ..LayoutParams::default()
@@ -581,6 +623,9 @@ fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool 
             return false;
         }
         let v = s.order[depth] as usize;
+        if s.cursor[depth] == SORTED_FIRST {
+            s.candidates[depth][SORTED_FIRST..].sort_unstable_by(|a, b| a.score.total_cmp(&b.score));
+        }
         let next = if s.retries[depth] > plan.max_retries {
             None
         } else {
@@ -660,7 +705,7 @@ fn candidates_for(
             });
             continue;
         }
-        zones_for(plan, v, sh, s);
+        zones_for(plan, v, si, s);
         for z in &s.zones {
             let near = (
                 (ox.round() as i32).clamp(z.x0, z.x1),
@@ -681,13 +726,21 @@ fn candidates_for(
             }
         }
     }
-    list.sort_unstable_by(|a, b| a.score.total_cmp(&b.score));
+    // Most rooms fit one of their first few candidates: sort only the best ones now, the rest
+    // when the search gets to them (`next_candidate`).
+    if list.len() > SORTED_FIRST {
+        list.select_nth_unstable_by(SORTED_FIRST, |a, b| a.score.total_cmp(&b.score));
+        list[..SORTED_FIRST].sort_unstable_by(|a, b| a.score.total_cmp(&b.score));
+    } else {
+        list.sort_unstable_by(|a, b| a.score.total_cmp(&b.score));
+    }
     list.truncate(MAX_CANDIDATES);
     s.candidates[depth] = list;
 }
 
 /// Where shape `sh` of room `v` may go against all its placed neighbours, into `s.zones`.
-fn zones_for(plan: &Plan, v: usize, sh: &Shape, s: &mut BuildScratch) {
+fn zones_for(plan: &Plan, v: usize, si: u32, s: &mut BuildScratch) {
+    let count = plan.shapes.len();
     let mut first = true;
     s.zones.clear();
     for &(u, j) in &plan.adj[v] {
@@ -695,32 +748,29 @@ fn zones_for(plan: &Plan, v: usize, sh: &Shape, s: &mut BuildScratch) {
         if !s.placed[u] {
             continue;
         }
-        let other = &plan.shapes[s.out.shape[u] as usize];
+        let k = (plan.gap_set[j as usize] as usize * count + s.out.shape[u] as usize) * count
+            + si as usize;
+        let here = &plan.zones[plan.zone_start[k] as usize..plan.zone_start[k + 1] as usize];
         let (ux, uy) = (s.out.x[u], s.out.y[u]);
-        s.next.clear();
-        for du in &other.doors {
-            for dv in &sh.doors {
-                if dv.side != side::opposite(du.side) || dv.len != du.len {
-                    continue;
-                }
-                for &(g0, g1) in &plan.gaps[j as usize].ranges {
-                    s.next.push(facing_zone(du, ux, uy, dv, (g0, g1)));
-                }
-            }
-        }
+        let moved = |z: &Zone| Zone {
+            x0: z.x0 + ux,
+            y0: z.y0 + uy,
+            x1: z.x1 + ux,
+            y1: z.y1 + uy,
+        };
         if first {
-            std::mem::swap(&mut s.zones, &mut s.next);
+            s.zones.extend(here.iter().map(moved));
             first = false;
         } else {
-            let mut met = Vec::new();
+            s.met.clear();
             for a in &s.zones {
-                for b in &s.next {
-                    if let Some(z) = a.meet(b) {
-                        met.push(z);
+                for b in here {
+                    if let Some(z) = a.meet(&moved(b)) {
+                        s.met.push(z);
                     }
                 }
             }
-            s.zones = met;
+            std::mem::swap(&mut s.zones, &mut s.met);
         }
         if s.zones.is_empty() {
             return;

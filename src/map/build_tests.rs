@@ -81,20 +81,7 @@ fn edgar_inputs_success_and_time() {
             continue;
         }
         for gap in [0, 3] {
-            let mut plan = edgar_plan(name, gap);
-            if let Ok(w) = std::env::var("NOISE") {
-                plan.noise = w.parse().unwrap();
-            }
-            if let Ok(w) = std::env::var("RETRIES") {
-                plan.max_retries = w.parse().unwrap();
-            }
-            if let Ok(w) = std::env::var("REDRAW") {
-                plan.redraw_every = w.parse().unwrap();
-            }
-            if let Ok(w) = std::env::var("WORK") {
-                plan.attempt_work = w.parse().unwrap();
-                plan.max_attempts = 1_000_000 / plan.attempt_work;
-            }
+            let plan = edgar_plan(name, gap);
             let mut s = BuildScratch::default();
             let mut t = Tiles::default();
             let (mut ok, mut work, mut attempts) = (0, 0u64, 0u64);

@@ -298,7 +298,7 @@ impl Shape {
         let rects = decompose(&outline);
         let mask = rasterise(&outline, &rects, w, h);
         let floor = mask.iter().filter(|&&c| c == tile::FLOOR).count() as u32;
-        if floor == 0 || !floor_connected(&mask, w + 1) {
+        if floor == 0 || !floor_connected(&mask, w + 1) || !walls_next_to_floor(&mask, w + 1) {
             return Err("the outline is too thin: its floor is empty or falls apart".into());
         }
         let doors = door_sides(template, &outline, t, (mx, my))?;
@@ -419,6 +419,28 @@ fn rasterise(outline: &[(i32, i32)], rects: &[Rect], w: i32, h: i32) -> Vec<u8> 
         }
     }
     mask
+}
+
+/// Whether every wall tile of a mask has a floor tile among its eight neighbours (a part of the
+/// outline 2 tiles across would be all wall).
+fn walls_next_to_floor(mask: &[u8], cols: i32) -> bool {
+    let rows = mask.len() as i32 / cols;
+    (0..mask.len()).all(|i| {
+        if mask[i] != tile::WALL {
+            return true;
+        }
+        let (x, y) = (i as i32 % cols, i as i32 / cols);
+        (-1..=1).any(|dy| {
+            (-1..=1).any(|dx| {
+                let (nx, ny) = (x + dx, y + dy);
+                nx >= 0
+                    && ny >= 0
+                    && nx < cols
+                    && ny < rows
+                    && mask[(ny * cols + nx) as usize] == tile::FLOOR
+            })
+        })
+    })
 }
 
 /// Whether the floor tiles of a mask are one 4-connected piece.
