@@ -15,6 +15,7 @@ use crate::core::generator::Generator;
 use crate::core::text::Pos;
 use crate::dmg::{DmgConfig, DmgGenerator, DmgSetupError};
 use crate::grammar::{GrammarConfig, GrammarGenerator, GrammarSetupError};
+use crate::map::{MapConfig, MapGenerator, MapSetupError};
 use crate::maze::{MazeConfig, MazeGenerator};
 use crate::regions::{RegionsConfig, RegionsGenerator};
 
@@ -140,6 +141,7 @@ kinds! {
     Dmg, dmg, "dmg", DmgConfig, DmgGenerator, "Seed 003 DMG dungeons.";
     Regions, regions, "regions", RegionsConfig, RegionsGenerator, "Seed 004 recursive zoom regions.";
     Coloring, coloring, "coloring", ColoringConfig, ColoringGenerator, "Seed 002 GraphColoring puzzle levels.";
+    Map, map, "map", MapConfig, MapGenerator, "Maps from a designer's level graph.";
 }
 
 /// A profile could not be loaded or changed.
@@ -182,6 +184,18 @@ pub enum ProfileError {
     /// A dungeon table file is unreadable or invalid.
     #[error(transparent)]
     Table(#[from] crate::dmg::tables::TableError),
+    /// A level graph or template library is unreadable, invalid, or unusable together.
+    #[error("{0}")]
+    Map(String),
+}
+
+impl From<MapSetupError> for ProfileError {
+    fn from(e: MapSetupError) -> Self {
+        match e {
+            MapSetupError::Config(c) => ProfileError::Invalid(c),
+            other => ProfileError::Map(other.to_string()),
+        }
+    }
 }
 
 impl From<DmgSetupError> for ProfileError {

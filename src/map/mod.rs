@@ -15,3 +15,7 @@ pub mod raster;
 
 #[cfg(test)]
 mod build_tests;
+pub mod generator;
+mod verify;
+
+pub use generator::{CorridorMode, MapConfig, MapGenerator, MapSetupError};

@@ -1,0 +1,246 @@
+//! Re-checking a stored map level from its columns and the profile's graph and library:
+//! - every floor tile has one owner (a room or a corridor) and nothing else has one;
+//! - each room's floor is exactly its template's interior under its stored transform, at its
+//!   stored box, and its wall ring is wall or door;
+//! - two floor tiles of different owners never touch: passing between owners takes a door;
+//! - every door joins two owners the graph connects (two rooms joined without a corridor, or a
+//!   room and its connection's corridor), and every connection has its door(s);
+//! - rooms no connection joins keep `map.min_room_distance` apart;
+//! - all floor and doors are one 4-connected piece.
+
+use crate::core::error::Violation;
+use crate::core::generator::LevelRecord;
+use crate::core::grid::cell;
+use crate::ensure_level;
+use crate::map::generator::{MAP_COLUMNS, MapGenerator};
+use crate::map::shape::tile;
+
+/// Checks one stored map level.
+pub fn verify(g: &MapGenerator, record: &LevelRecord<'_>) -> Result<(), Violation> {
+    let level = &record.level;
+    let (Some(grid), Some(rooms), Some(graph)) = (level.grid, level.rooms, level.graph) else {
+        return Err(Violation::new("a map level needs its grid, rooms and graph"));
+    };
+    ensure_level!(
+        level.extra.len() == MAP_COLUMNS.len(),
+        "{} extra columns, expected {}",
+        level.extra.len(),
+        MAP_COLUMNS.len()
+    );
+    let (Some(template), Some(transform), Some(owner)) = (
+        level.extra[0].as_u16s(),
+        level.extra[1].as_u8s(),
+        level.extra[2].as_u16s(),
+    ) else {
+        return Err(Violation::new("the map columns have the wrong types"));
+    };
+    let n = g.graph.rooms.len();
+    let m = g.graph.connections.len();
+    let (w, h) = (grid.width as usize, grid.height as usize);
+    ensure_level!(grid.cells.len() == w * h, "the grid holds {} cells, not {w} x {h}", grid.cells.len());
+    ensure_level!(owner.len() == w * h, "the owner grid holds {} tiles, not {w} x {h}", owner.len());
+    ensure_level!(
+        template.len() == n && transform.len() == n && rooms.x0.len() == n,
+        "{} rooms stored, the graph has {n}",
+        template.len()
+    );
+    ensure_level!(
+        graph.src.len() == m
+            && g.graph
+                .connections
+                .iter()
+                .enumerate()
+                .all(|(j, c)| graph.src[j] == c.a && graph.dst[j] == c.b),
+        "the stored edges are not the graph's connections"
+    );
+    let name = |o: u16| -> String {
+        let o = o as usize;
+        if o == 0 {
+            "nothing".into()
+        } else if o <= n {
+            format!("room `{}`", g.graph.rooms[o - 1].id)
+        } else {
+            let c = &g.graph.connections[o - 1 - n];
+            format!(
+                "the corridor of `{}` - `{}`",
+                g.graph.rooms[c.a as usize].id, g.graph.rooms[c.b as usize].id
+            )
+        }
+    };
+    // Cell codes and owners agree.
+    for (i, (&c, &o)) in grid.cells.iter().zip(owner).enumerate() {
+        ensure_level!(
+            matches!(c, cell::WALL | cell::FLOOR | cell::DOOR | cell::VOID),
+            "tile ({}, {}) holds cell code {c}",
+            i % w,
+            i / w
+        );
+        ensure_level!(
+            (c == cell::FLOOR) == (o != 0) && (o as usize) <= n + m,
+            "tile ({}, {}) is code {c} owned by {o}",
+            i % w,
+            i / w
+        );
+    }
+    // Each room's floor is its template's interior, its walls wall or door.
+    let mut shapes = Vec::with_capacity(n);
+    let mut floor_count = vec![0u32; n + m + 1];
+    for &o in owner {
+        floor_count[o as usize] += 1;
+    }
+    for v in 0..n {
+        let sh = g.shape_of(template[v], transform[v]).ok_or_else(|| {
+            Violation::new(format!(
+                "room `{}` has template {} under transform {}, which the library does not allow",
+                g.graph.rooms[v].id, template[v], transform[v]
+            ))
+        })?;
+        let allowed = g.graph.rooms[v]
+            .templates
+            .as_ref()
+            .is_none_or(|ts| ts.contains(&u32::from(template[v])));
+        ensure_level!(allowed, "room `{}` takes a template it does not list", g.graph.rooms[v].id);
+        let (x0, y0) = (rooms.x0[v], rooms.y0[v]);
+        ensure_level!(
+            x0 >= 0
+                && y0 >= 0
+                && rooms.x1[v] == x0 + sh.w + 1
+                && rooms.y1[v] == y0 + sh.h + 1
+                && (rooms.x1[v] as usize) <= w
+                && (rooms.y1[v] as usize) <= h,
+            "room `{}`'s box does not fit its template or the grid",
+            g.graph.rooms[v].id
+        );
+        for y in 0..=sh.h {
+            for x in 0..=sh.w {
+                let i = (y0 + y) as usize * w + (x0 + x) as usize;
+                match sh.at(x, y) {
+                    tile::FLOOR => ensure_level!(
+                        owner[i] as usize == v + 1,
+                        "tile ({}, {}) inside room `{}` belongs to {}",
+                        x0 + x,
+                        y0 + y,
+                        g.graph.rooms[v].id,
+                        name(owner[i])
+                    ),
+                    tile::WALL => ensure_level!(
+                        matches!(grid.cells[i], cell::WALL | cell::DOOR),
+                        "tile ({}, {}) on room `{}`'s wall is code {}",
+                        x0 + x,
+                        y0 + y,
+                        g.graph.rooms[v].id,
+                        grid.cells[i]
+                    ),
+                    _ => {}
+                }
+            }
+        }
+        ensure_level!(
+            floor_count[v + 1] == sh.floor,
+            "room `{}` owns {} floor tiles, its template has {}",
+            g.graph.rooms[v].id,
+            floor_count[v + 1],
+            sh.floor
+        );
+        shapes.push(sh);
+    }
+    // Floor of different owners never touches; doors join connected owners.
+    let mut joined = vec![[false; 2]; m];
+    for y in 0..h {
+        for x in 0..w {
+            let i = y * w + x;
+            let right = (x + 1 < w).then(|| i + 1);
+            let down = (y + 1 < h).then(|| i + w);
+            if owner[i] != 0 {
+                for j in [right, down].into_iter().flatten() {
+                    ensure_level!(
+                        owner[j] == 0 || owner[j] == owner[i],
+                        "the floor of {} touches the floor of {} at ({x}, {y}) with no door",
+                        name(owner[i]),
+                        name(owner[j])
+                    );
+                }
+            }
+            if grid.cells[i] != cell::DOOR {
+                continue;
+            }
+            let at = |dx: isize, dy: isize| -> u16 {
+                let (nx, ny) = (x as isize + dx, y as isize + dy);
+                if nx < 0 || ny < 0 || nx >= w as isize || ny >= h as isize {
+                    0
+                } else {
+                    owner[ny as usize * w + nx as usize]
+                }
+            };
+            let pair = [(at(-1, 0), at(1, 0)), (at(0, -1), at(0, 1))]
+                .into_iter()
+                .find(|&(p, q)| p != 0 && q != 0);
+            let Some((p, q)) = pair else {
+                return Err(Violation::new(format!("the door at ({x}, {y}) does not join two floors")));
+            };
+            let (lo, hi) = (p.min(q) as usize, p.max(q) as usize);
+            let ok = g.graph.connections.iter().enumerate().find_map(|(j, c)| {
+                let (a, b) = (c.a as usize + 1, c.b as usize + 1);
+                let corridor = 1 + n + j;
+                if (lo, hi) == (a.min(b), a.max(b)) && floor_count[corridor] == 0 {
+                    Some((j, 0))
+                } else if hi == corridor && (lo == a || lo == b) {
+                    Some((j, usize::from(lo == b)))
+                } else {
+                    None
+                }
+            });
+            let Some((j, end)) = ok else {
+                return Err(Violation::new(format!(
+                    "the door at ({x}, {y}) joins {} and {}, which the graph does not connect",
+                    name(p),
+                    name(q)
+                )));
+            };
+            joined[j][end] = true;
+            if floor_count[1 + n + j] == 0 {
+                joined[j][1] = true;
+            }
+        }
+    }
+    for (j, c) in g.graph.connections.iter().enumerate() {
+        ensure_level!(
+            joined[j][0] && joined[j][1],
+            "connection {} (`{}` - `{}`) has no door{}",
+            j + 1,
+            g.graph.rooms[c.a as usize].id,
+            g.graph.rooms[c.b as usize].id,
+            if floor_count[1 + n + j] > 0 { " at one end of its corridor" } else { "" }
+        );
+    }
+    // Rooms no connection joins keep their distance.
+    let d = g.cfg.min_room_distance as i32;
+    for a in 0..n {
+        for b in a + 1..n {
+            let connected = g
+                .graph
+                .connections
+                .iter()
+                .any(|c| (c.a as usize, c.b as usize) == (a, b) || (c.a as usize, c.b as usize) == (b, a));
+            let gap = if connected { 0 } else { d };
+            ensure_level!(
+                !shapes[a].near(rooms.x0[a], rooms.y0[a], &shapes[b], rooms.x0[b], rooms.y0[b], gap),
+                "rooms `{}` and `{}` are closer than map.min_room_distance = {d}",
+                g.graph.rooms[a].id,
+                g.graph.rooms[b].id
+            );
+        }
+    }
+    // One piece.
+    let passable = |c: u8| c == cell::FLOOR || c == cell::DOOR;
+    let total = grid.cells.iter().filter(|&&c| passable(c)).count();
+    if let Some(start) = grid.cells.iter().position(|&c| passable(c)) {
+        let mut seen = Vec::new();
+        let reached = crate::core::grid::flood4_by(grid.cells, grid.width, start, passable, &mut seen);
+        ensure_level!(
+            reached == total,
+            "the floor falls apart: {reached} of {total} floor and door tiles can be reached"
+        );
+    }
+    Ok(())
+}
