@@ -475,6 +475,12 @@ fn draw_targets(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) {
     relax(&graph, &mut s.tx, &mut s.ty, &params, &mut s.layout);
 }
 
+/// Weight of a cycle room's distance from the placed rooms' centroid in its candidates' score
+/// (against 1 for the distance from its target): measured on Edgar's 17-room graph, 0.5 needs
+/// a third fewer attempts than 0 and packs a little tighter; pulling tree rooms in as well (1.5)
+/// made the 41-room graph fail 4% of its seeds, so trees are not pulled.
+const CORE_PULL: f32 = 0.5;
+
 /// How far each room's MDS position is shaken at random before the force solver settles the
 /// drawing, in target edge lengths.
 const SHAKE: f32 = 0.5;
@@ -683,7 +689,8 @@ fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool 
     let (mut dx, mut dy, mut k) = (0.0f32, 0.0f32, 0u32);
     let budget = s.out.work + plan.attempt_work;
     let mut depth = 0usize;
-    candidates_for(plan, depth, rng, s, (0.0, 0.0, 0));
+    let mut cs = (0.0f32, 0.0f32);
+    candidates_for(plan, depth, rng, s, (0.0, 0.0, 0), cs);
     loop {
         if depth == n {
             return true;
@@ -710,8 +717,14 @@ fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool 
             let u = s.order[depth] as usize;
             unplace(plan, u, s);
             let sh = &plan.shapes[s.out.shape[u] as usize];
-            dx -= s.out.x[u] as f32 + sh.w as f32 / 2.0 - s.tx[u];
-            dy -= s.out.y[u] as f32 + sh.h as f32 / 2.0 - s.ty[u];
+            let (ux, uy) = (
+                s.out.x[u] as f32 + sh.w as f32 / 2.0,
+                s.out.y[u] as f32 + sh.h as f32 / 2.0,
+            );
+            dx -= ux - s.tx[u];
+            dy -= uy - s.ty[u];
+            cs.0 -= ux;
+            cs.1 -= uy;
             k -= 1;
             continue;
         };
@@ -722,12 +735,18 @@ fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool 
         }
         s.retries[depth] += 1;
         let sh = &plan.shapes[c.shape as usize];
-        dx += c.x as f32 + sh.w as f32 / 2.0 - s.tx[v];
-        dy += c.y as f32 + sh.h as f32 / 2.0 - s.ty[v];
+        let (vx, vy) = (
+            c.x as f32 + sh.w as f32 / 2.0,
+            c.y as f32 + sh.h as f32 / 2.0,
+        );
+        dx += vx - s.tx[v];
+        dy += vy - s.ty[v];
+        cs.0 += vx;
+        cs.1 += vy;
         k += 1;
         depth += 1;
         if depth < n {
-            candidates_for(plan, depth, rng, s, (dx, dy, k));
+            candidates_for(plan, depth, rng, s, (dx, dy, k), cs);
         }
     }
 }
@@ -749,6 +768,7 @@ fn candidates_for(
     rng: &mut WarrenRng,
     s: &mut BuildScratch,
     (dx, dy, k): (f32, f32, u32),
+    cs: (f32, f32),
 ) {
     let v = s.order[depth] as usize;
     let mut list = std::mem::take(&mut s.candidates[depth]);
@@ -761,6 +781,8 @@ fn candidates_for(
         (s.tx[v] + dx / k as f32, s.ty[v] + dy / k as f32)
     };
     let noise = plan.length * plan.noise;
+    let pull = if plan.core[v] { CORE_PULL } else { 0.0 };
+    let (cx, cy) = if k == 0 { (0.0, 0.0) } else { (cs.0 / k as f32, cs.1 / k as f32) };
     for &si in &plan.room_shapes[v] {
         let sh = &plan.shapes[si as usize];
         // Offsets that put the shape's centre on the target.
@@ -787,7 +809,12 @@ fn candidates_for(
             for (x, y) in [near, random] {
                 let d = ((x as f32 - ox).powi(2) + (y as f32 - oy).powi(2)).sqrt();
                 list.push(Candidate {
-                    score: d + noise * rng.unit_f32(),
+                    score: d
+                        + pull
+                            * ((x as f32 + sh.w as f32 / 2.0 - cx).powi(2)
+                                + (y as f32 + sh.h as f32 / 2.0 - cy).powi(2))
+                            .sqrt()
+                        + noise * rng.unit_f32(),
                     shape: si,
                     x,
                     y,

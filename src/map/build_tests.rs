@@ -85,6 +85,7 @@ fn edgar_inputs_success_and_time() {
             let mut s = BuildScratch::default();
             let mut t = Tiles::default();
             let (mut ok, mut work, mut attempts) = (0, 0u64, 0u64);
+            let mut compact = 0.0f64;
             let seeds = 200;
             let mut times = Vec::new();
             let start = std::time::Instant::now();
@@ -95,6 +96,8 @@ fn edgar_inputs_success_and_time() {
                 if built {
                     ok += 1;
                     rasterise(&plan, &s.out, &mut t);
+                    let floor = t.owner.iter().filter(|&&o| o != 0).count();
+                    compact += floor as f64 / (t.width * t.height) as f64;
                 }
                 work += u64::from(s.out.work);
                 attempts += u64::from(s.out.attempts);
@@ -103,7 +106,8 @@ fn edgar_inputs_success_and_time() {
             times.sort_by(f64::total_cmp);
 
             println!(
-                "{name} gap {gap}: {ok}/{seeds} ok, {:.3} ms/layout (median {:.3}, max {:.1}), work {} attempts {:.2}",
+                "{name} gap {gap}: compactness {:.3}, {ok}/{seeds} ok, {:.3} ms/layout (median {:.3}, max {:.1}), work {} attempts {:.2}",
+                compact / f64::from(ok.max(1)),
                 el * 1e3,
                 times[times.len() / 2] * 1e3,
                 times[times.len() - 1] * 1e3,
