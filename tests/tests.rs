@@ -18,6 +18,7 @@ mod fuzz;
 mod grammar_cli;
 mod layout_cli;
 mod levelxml_cli;
+mod map_cli;
 mod merge_cli;
 mod python_package;
 mod python_reader;

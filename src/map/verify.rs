@@ -244,3 +244,7 @@ pub fn verify(g: &MapGenerator, record: &LevelRecord<'_>) -> Result<(), Violatio
     }
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "verify_tests.rs"]
+mod tests;
