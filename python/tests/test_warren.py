@@ -27,16 +27,16 @@ def cli_table(warren_bin, tmp_path, *args):
 
 
 def test_kinds_and_default_profiles():
-    assert warren.kinds() == ["maze", "grammar", "dmg", "regions", "coloring"]
+    assert warren.kinds() == ["maze", "grammar", "dmg", "regions", "coloring", "map"]
     for kind in warren.kinds():
         assert f'kind = "{kind}"' in warren.default_profile(kind)
     with pytest.raises(ValueError, match="unknown generator kind or profile file `nope`"):
         warren.default_profile("nope")
 
 
-@pytest.mark.parametrize("kind", ["maze", "grammar", "dmg", "regions", "coloring"])
+@pytest.mark.parametrize("kind", ["maze", "grammar", "dmg", "regions", "coloring", "map"])
 def test_every_kind_equals_the_command_line(warren_bin, tmp_path, kind):
-    count = {"maze": 300, "grammar": 40, "dmg": 60, "regions": 30, "coloring": 60}[kind]
+    count = {"maze": 300, "grammar": 40, "dmg": 60, "regions": 30, "coloring": 60, "map": 40}[kind]
     ours = warren.generate(kind, count, seed=11, chunk_size=16)
     theirs = cli_table(warren_bin, tmp_path, kind, "--count", str(count), "--seed", "11")
     # Every column and the schema with its metadata (profile, seed, shard record, legends).

@@ -47,7 +47,7 @@ ProfileArg = Union[str, "os.PathLike[str]"]
 
 
 def kinds() -> list[str]:
-    """The generator kinds: ``["maze", "grammar", "dmg", "regions", "coloring"]``."""
+    """The generator kinds: ``["maze", "grammar", "dmg", "regions", "coloring", "map"]``."""
     return list(_native.kinds())
 
 

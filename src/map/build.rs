@@ -79,8 +79,6 @@ pub struct Plan {
     pub max_attempts: u32,
     /// Seeded noise added to a candidate's distance from its target, in target edge lengths.
     pub noise: f32,
-    /// Attempts that share one drawing.
-    pub redraw_every: u32,
     /// Placements of one room the search may undo before it goes back further.
     pub max_retries: u32,
 }
@@ -209,7 +207,6 @@ impl Plan {
             attempt_work: work,
             max_attempts: 200,
             noise: 3.0,
-            redraw_every: 1,
             max_retries: MAX_RETRIES,
         }
     }
@@ -233,14 +230,24 @@ pub const PRUNE_UP_TO: usize = 1024;
 /// For every pair of rooms, the largest lattice gap their boxes can have in any layout: along a
 /// shortest path between them every room touches (or faces across a corridor) the next, so the
 /// boxes are at most the widest shapes of the rooms between plus the widest gaps apart.
-fn reach_table(adj: &[Vec<(u32, u32)>], room_shapes: &[Vec<u32>], shapes: &[Shape], gaps: &[Gaps]) -> Vec<i32> {
+fn reach_table(
+    adj: &[Vec<(u32, u32)>],
+    room_shapes: &[Vec<u32>],
+    shapes: &[Shape],
+    gaps: &[Gaps],
+) -> Vec<i32> {
     let n = adj.len();
     if n > PRUNE_UP_TO {
         return Vec::new();
     }
     let extent: Vec<i32> = room_shapes
         .iter()
-        .map(|rs| rs.iter().map(|&s| shapes[s as usize].w.max(shapes[s as usize].h)).max().unwrap_or(0))
+        .map(|rs| {
+            rs.iter()
+                .map(|&s| shapes[s as usize].w.max(shapes[s as usize].h))
+                .max()
+                .unwrap_or(0)
+        })
         .collect();
     let gap: Vec<i32> = gaps
         .iter()
@@ -258,7 +265,11 @@ fn reach_table(adj: &[Vec<(u32, u32)>], room_shapes: &[Vec<u32>], shapes: &[Shap
             if d > row[v as usize] {
                 continue;
             }
-            let inner = if v as usize == a { 0 } else { extent[v as usize] };
+            let inner = if v as usize == a {
+                0
+            } else {
+                extent[v as usize]
+            };
             for &(u, j) in &adj[v as usize] {
                 let nd = d + inner + gap[j as usize];
                 if nd < row[u as usize] {
@@ -680,9 +691,7 @@ fn shortest_ear(plan: &Plan, rng: &mut WarrenRng, s: &BuildScratch) -> Option<Ve
 /// One attempt: a drawing, an order and a bounded depth-first search.
 fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool {
     let n = plan.rooms();
-    if (s.out.attempts - 1) % plan.redraw_every == 0 {
-        draw_targets(plan, rng, s);
-    }
+    draw_targets(plan, rng, s);
     room_order(plan, rng, s);
     s.corridors.clear();
     // Translation from drawing to lattice: running sums of (placed centre - drawn position).
@@ -700,7 +709,8 @@ fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool 
         }
         let v = s.order[depth] as usize;
         if s.cursor[depth] == SORTED_FIRST {
-            s.candidates[depth][SORTED_FIRST..].sort_unstable_by(|a, b| a.score.total_cmp(&b.score));
+            s.candidates[depth][SORTED_FIRST..]
+                .sort_unstable_by(|a, b| a.score.total_cmp(&b.score));
         }
         let next = if s.retries[depth] > plan.max_retries {
             None
@@ -782,7 +792,11 @@ fn candidates_for(
     };
     let noise = plan.length * plan.noise;
     let pull = if plan.core[v] { CORE_PULL } else { 0.0 };
-    let (cx, cy) = if k == 0 { (0.0, 0.0) } else { (cs.0 / k as f32, cs.1 / k as f32) };
+    let (cx, cy) = if k == 0 {
+        (0.0, 0.0)
+    } else {
+        (cs.0 / k as f32, cs.1 / k as f32)
+    };
     for &si in &plan.room_shapes[v] {
         let sh = &plan.shapes[si as usize];
         // Offsets that put the shape's centre on the target.
@@ -931,11 +945,7 @@ fn fits(plan: &Plan, v: usize, c: Candidate, rng: &mut WarrenRng, s: &mut BuildS
         let (a, b) = plan.conns[j as usize];
         let end = a as usize == v || b as usize == v;
         let gap = if end { 0 } else { plan.min_distance };
-        if sh
-            .rects
-            .iter()
-            .any(|q| q.near(c.x, c.y, &r, 0, 0, gap))
-        {
+        if sh.rects.iter().any(|q| q.near(c.x, c.y, &r, 0, 0, gap)) {
             return false;
         }
     }
@@ -1000,9 +1010,7 @@ fn corridor_clear(
         }
     }
     let _ = (v, sh, pos);
-    s.corridors
-        .iter()
-        .all(|(q, _)| !q.near(0, 0, &r, 0, 0, 0))
+    s.corridors.iter().all(|(q, _)| !q.near(0, 0, &r, 0, 0, 0))
 }
 
 /// How connection `j` joins placed room `u` and room `v` at its candidate position: a door

@@ -65,7 +65,10 @@ impl MapConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
         check(
             !self.corridor_lengths.is_empty()
-                && self.corridor_lengths.iter().all(|&l| (1..=256).contains(&l)),
+                && self
+                    .corridor_lengths
+                    .iter()
+                    .all(|&l| (1..=256).contains(&l)),
             "map.corridor_lengths",
             || "must be a non-empty list of lengths from 1 to 256".into(),
         )?;
@@ -74,9 +77,11 @@ impl MapConfig {
             "map.max_corridor",
             || format!("= {} is out of range 1..=256", self.max_corridor),
         )?;
-        check(self.min_room_distance <= 64, "map.min_room_distance", || {
-            format!("= {} is out of range 0..=64", self.min_room_distance)
-        })?;
+        check(
+            self.min_room_distance <= 64,
+            "map.min_room_distance",
+            || format!("= {} is out of range 0..=64", self.min_room_distance),
+        )?;
         Ok(())
     }
 }
@@ -181,6 +186,11 @@ impl MapGenerator {
         })
     }
 
+    /// Room `v`'s vertex tag.
+    pub(crate) fn vertex_tag(&self, v: usize) -> u16 {
+        self.vertex_tags[v]
+    }
+
     /// The shape of template `template` under `transform`, if the template allows it.
     pub(crate) fn shape_of(&self, template: u16, transform: u8) -> Option<Shape> {
         let t = self.library.templates.get(template as usize)?;
@@ -195,7 +205,11 @@ impl MapGenerator {
 }
 
 /// The builder's plan for a graph and library under a profile.
-pub fn plan_for(cfg: &MapConfig, graph: &LevelGraph, library: &Library) -> Result<Plan, MapSetupError> {
+pub fn plan_for(
+    cfg: &MapConfig,
+    graph: &LevelGraph,
+    library: &Library,
+) -> Result<Plan, MapSetupError> {
     let shapes = shapes_of(&library.templates).map_err(|(i, e)| {
         MapSetupError::Unusable(format!(
             "{}: template `{}`: {e}",
@@ -250,12 +264,21 @@ pub fn plan_for(cfg: &MapConfig, graph: &LevelGraph, library: &Library) -> Resul
         };
         let (a, b) = (lens(c.a), lens(c.b));
         if !a.iter().any(|l| b.contains(l)) {
+            let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+            let place = match c.at {
+                Some(at) => format!("{}:{at}", cfg.graph),
+                None => cfg.graph.clone(),
+            };
             return Err(MapSetupError::Unusable(format!(
-                "connection {} (`{}` - `{}`): no template of either room has a door the other's \
-                 doors match (door lengths {a:?} and {b:?})",
+                "{place}: connection {} (`{}` - `{}`) can never get a door: the templates of \
+                 room `{}` have doors {} tile(s) wide, those of room `{}` {} tile(s) wide",
                 j + 1,
                 graph.rooms[c.a as usize].id,
-                graph.rooms[c.b as usize].id
+                graph.rooms[c.b as usize].id,
+                graph.rooms[c.a as usize].id,
+                list(&a),
+                graph.rooms[c.b as usize].id,
+                list(&b)
             )));
         }
     }
@@ -339,10 +362,18 @@ impl Generator for MapGenerator {
             s.transform.push(sh.transform);
         }
         for (j, &(a, b)) in plan.conns.iter().enumerate() {
-            let flags = if layout.links[j].gap > 0 { CORRIDOR_FLAG } else { 0 };
+            let flags = if layout.links[j].gap > 0 {
+                CORRIDOR_FLAG
+            } else {
+                0
+            };
             s.graph.add_edge(a, b, flags);
         }
-        let room_tiles = t.owner.iter().filter(|&&o| o != 0 && (o as usize) <= n).count() as u32;
+        let room_tiles = t
+            .owner
+            .iter()
+            .filter(|&&o| o != 0 && (o as usize) <= n)
+            .count() as u32;
         let corridor_tiles = t.owner.iter().filter(|&&o| o as usize > n).count() as u32;
         MapMetrics {
             rooms: n as u32,
@@ -386,4 +417,3 @@ impl Generator for MapGenerator {
         crate::map::verify::verify(self, record)
     }
 }
-

@@ -720,6 +720,7 @@ impl<'a> Ctx<'a> {
             a: room(from)?,
             b: room(to)?,
             corridor,
+            at: Some(self.lines.pos(node.start)),
         })
     }
 

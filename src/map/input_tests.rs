@@ -322,8 +322,8 @@ fn library_errors_name_their_place() {
         ),
         (
             r#"{"name": "x", "size": [4, 4], "doors": {"length": 3}}"#,
-            "lib.json:2:3: template `x`: no wall is long enough for a door of 3 tiles kept 1 \
-             tiles from its corners",
+            "lib.json:2:3: template `x`: no wall is long enough for a door of 3 tile(s) with 1 \
+             wall tile(s) between it and each corner",
         ),
         (
             r#"{"name": "Z", "outline": [[0,0],[6,0],[6,6],[0,7]]}"#,
@@ -388,8 +388,8 @@ fn library_file_level_errors() {
         lib_err(
             "{\"doors\": {\"length\": 9},\n \"templates\": [{\"name\": \"s\", \"size\": [8, 8]}]}"
         ),
-        "lib.json:2:16: template `s`: no wall is long enough for a door of 9 tiles kept 1 tiles \
-         from its corners"
+        "lib.json:2:16: template `s`: no wall is long enough for a door of 9 tile(s) with 1 wall \
+         tile(s) between it and each corner"
     );
 }
 

@@ -6,12 +6,12 @@
 //! - [`shape`]: templates under transforms, in lattice coordinates;
 //! - [`input`]: the JSON files (level graph, template library) and the built-in library;
 
+pub mod build;
 pub mod input;
 mod json;
+pub mod raster;
 pub mod shape;
 pub mod spec;
-pub mod build;
-pub mod raster;
 
 #[cfg(test)]
 mod build_tests;

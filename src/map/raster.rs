@@ -107,7 +107,10 @@ pub fn rasterise(plan: &Plan, layout: &Layout, t: &mut Tiles) {
                 t.owner[i] = 0;
             }
         }
-        t.corridor_len
-            .push(if link.gap > 0 { (link.gap - 1) as u32 } else { 0 });
+        t.corridor_len.push(if link.gap > 0 {
+            (link.gap - 1) as u32
+        } else {
+            0
+        });
     }
 }

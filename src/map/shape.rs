@@ -190,7 +190,9 @@ fn polygon_problem(p: &[(i64, i64)], what: &str) -> Option<String> {
         }
     }
     if n % 2 == 1 {
-        return Some(format!("{what} is not rectilinear (an odd number of corners)"));
+        return Some(format!(
+            "{what} is not rectilinear (an odd number of corners)"
+        ));
     }
     for i in 0..n {
         for j in i + 2..n {
@@ -285,9 +287,11 @@ impl Shape {
         }
         let lattice = simplify(&lattice);
         if lattice.len() != n || polygon_problem(&lattice, "x").is_some() {
-            return Err("the outline is too thin: every part of a room must be at least 3 \
+            return Err(
+                "the outline is too thin: every part of a room must be at least 3 \
                         tiles across (a wall on each side of the floor)"
-                .into());
+                    .into(),
+            );
         }
         if lattice.iter().any(|&(x, y)| x > 4096 || y > 4096) {
             return Err("the outline is larger than 4096 tiles".into());
@@ -308,8 +312,8 @@ impl Shape {
                     length,
                     corner_distance,
                 } => format!(
-                    "no wall is long enough for a door of {length} tiles kept \
-                     {corner_distance} tiles from its corners"
+                    "no wall is long enough for a door of {length} tile(s) with \
+                     {corner_distance} wall tile(s) between it and each corner"
                 ),
                 Doors::Listed(_) => "the template lists no doors".into(),
             });
@@ -390,7 +394,9 @@ impl Shape {
 /// What is wrong with a template (outline, doors), if anything: every transform it allows is
 /// built and checked.
 pub fn template_problem(template: &Template) -> Option<String> {
-    shapes_of(std::slice::from_ref(template)).err().map(|(_, e)| e)
+    shapes_of(std::slice::from_ref(template))
+        .err()
+        .map(|(_, e)| e)
 }
 
 /// Tile classes of the lattice polygon over its box.
@@ -531,7 +537,11 @@ fn door_sides(
                     } else {
                         (p.1, p.0.min(q.0), p.0.max(q.0))
                     };
-                    let same_line = if side::vertical(s) { p.0 == q.0 } else { p.1 == q.1 };
+                    let same_line = if side::vertical(s) {
+                        p.0 == q.0
+                    } else {
+                        p.1 == q.1
+                    };
                     (same_line && f == i64::from(fixed) && u0 > i64::from(a) && u1 < i64::from(b))
                         .then(|| DoorSide {
                             side: s,

@@ -95,6 +95,8 @@ pub struct Connection {
     pub b: u32,
     /// Its corridor setting.
     pub corridor: CorridorSpec,
+    /// Where the file gives it (for errors found later; `None` when built in code).
+    pub at: Option<crate::core::text::Pos>,
 }
 
 /// A designer's level graph: rooms and the connections between them. A valid graph (as

@@ -12,14 +12,16 @@ use crate::core::error::Violation;
 use crate::core::generator::LevelRecord;
 use crate::core::grid::cell;
 use crate::ensure_level;
-use crate::map::generator::{MAP_COLUMNS, MapGenerator};
-use crate::map::shape::tile;
+use crate::map::generator::{CORRIDOR_FLAG, MAP_COLUMNS, MAP_METRICS, MapGenerator};
+use crate::map::shape::{Shape, side, tile};
 
 /// Checks one stored map level.
 pub fn verify(g: &MapGenerator, record: &LevelRecord<'_>) -> Result<(), Violation> {
     let level = &record.level;
     let (Some(grid), Some(rooms), Some(graph)) = (level.grid, level.rooms, level.graph) else {
-        return Err(Violation::new("a map level needs its grid, rooms and graph"));
+        return Err(Violation::new(
+            "a map level needs its grid, rooms and graph",
+        ));
     };
     ensure_level!(
         level.extra.len() == MAP_COLUMNS.len(),
@@ -37,20 +39,48 @@ pub fn verify(g: &MapGenerator, record: &LevelRecord<'_>) -> Result<(), Violatio
     let n = g.graph.rooms.len();
     let m = g.graph.connections.len();
     let (w, h) = (grid.width as usize, grid.height as usize);
-    ensure_level!(grid.cells.len() == w * h, "the grid holds {} cells, not {w} x {h}", grid.cells.len());
-    ensure_level!(owner.len() == w * h, "the owner grid holds {} tiles, not {w} x {h}", owner.len());
     ensure_level!(
-        template.len() == n && transform.len() == n && rooms.x0.len() == n,
-        "{} rooms stored, the graph has {n}",
-        template.len()
+        grid.cells.len() == w * h,
+        "the grid holds {} cells, not {w} x {h}",
+        grid.cells.len()
     );
     ensure_level!(
-        graph.src.len() == m
-            && g.graph
-                .connections
-                .iter()
-                .enumerate()
-                .all(|(j, c)| graph.src[j] == c.a && graph.dst[j] == c.b),
+        owner.len() == w * h,
+        "the owner grid holds {} tiles, not {w} x {h}",
+        owner.len()
+    );
+    for (what, len) in [
+        ("room_template", template.len()),
+        ("room_transform", transform.len()),
+        ("room_x0", rooms.x0.len()),
+        ("room_y0", rooms.y0.len()),
+        ("room_x1", rooms.x1.len()),
+        ("room_y1", rooms.y1.len()),
+        ("vertex_x", graph.x.len()),
+        ("vertex_y", graph.y.len()),
+        ("vertex_tag", graph.tag.len()),
+    ] {
+        ensure_level!(
+            len == n,
+            "{what} holds {len} entries, the graph has {n} rooms"
+        );
+    }
+    for (what, len) in [
+        ("edge_src", graph.src.len()),
+        ("edge_dst", graph.dst.len()),
+        ("edge_flags", graph.flags.len()),
+    ] {
+        ensure_level!(
+            len == m,
+            "{what} holds {len} entries, the graph has {m} connections"
+        );
+    }
+    ensure_level!(
+        g.graph
+            .connections
+            .iter()
+            .enumerate()
+            .all(|(j, c)| graph.src[j] == c.a && graph.dst[j] == c.b),
         "the stored edges are not the graph's connections"
     );
     let name = |o: u16| -> String {
@@ -67,8 +97,14 @@ pub fn verify(g: &MapGenerator, record: &LevelRecord<'_>) -> Result<(), Violatio
             )
         }
     };
-    // Cell codes and owners agree.
+    // Cell codes and owners agree; each owner's box.
+    let mut boxes = vec![(usize::MAX, usize::MAX, 0usize, 0usize); n + m + 1];
     for (i, (&c, &o)) in grid.cells.iter().zip(owner).enumerate() {
+        if (o as usize) <= n + m {
+            let b = &mut boxes[o as usize];
+            let (x, y) = (i % w, i / w);
+            *b = (b.0.min(x), b.1.min(y), b.2.max(x), b.3.max(y));
+        }
         ensure_level!(
             matches!(c, cell::WALL | cell::FLOOR | cell::DOOR | cell::VOID),
             "tile ({}, {}) holds cell code {c}",
@@ -99,7 +135,11 @@ pub fn verify(g: &MapGenerator, record: &LevelRecord<'_>) -> Result<(), Violatio
             .templates
             .as_ref()
             .is_none_or(|ts| ts.contains(&u32::from(template[v])));
-        ensure_level!(allowed, "room `{}` takes a template it does not list", g.graph.rooms[v].id);
+        ensure_level!(
+            allowed,
+            "room `{}` takes a template it does not list",
+            g.graph.rooms[v].id
+        );
         let (x0, y0) = (rooms.x0[v], rooms.y0[v]);
         ensure_level!(
             x0 >= 0
@@ -145,7 +185,8 @@ pub fn verify(g: &MapGenerator, record: &LevelRecord<'_>) -> Result<(), Violatio
         shapes.push(sh);
     }
     // Floor of different owners never touches; doors join connected owners.
-    let mut joined = vec![[false; 2]; m];
+    // Per connection and end (room a's side, room b's side), its door tiles: count and box.
+    let mut runs = vec![[(0usize, usize::MAX, usize::MAX, 0usize, 0usize); 2]; m];
     for y in 0..h {
         for x in 0..w {
             let i = y * w + x;
@@ -176,13 +217,15 @@ pub fn verify(g: &MapGenerator, record: &LevelRecord<'_>) -> Result<(), Violatio
                 .into_iter()
                 .find(|&(p, q)| p != 0 && q != 0);
             let Some((p, q)) = pair else {
-                return Err(Violation::new(format!("the door at ({x}, {y}) does not join two floors")));
+                return Err(Violation::new(format!(
+                    "the door at ({x}, {y}) does not join two floors"
+                )));
             };
             let (lo, hi) = (p.min(q) as usize, p.max(q) as usize);
             let ok = g.graph.connections.iter().enumerate().find_map(|(j, c)| {
                 let (a, b) = (c.a as usize + 1, c.b as usize + 1);
                 let corridor = 1 + n + j;
-                if (lo, hi) == (a.min(b), a.max(b)) && floor_count[corridor] == 0 {
+                if (lo, hi) == (a.min(b), a.max(b)) {
                     Some((j, 0))
                 } else if hi == corridor && (lo == a || lo == b) {
                     Some((j, usize::from(lo == b)))
@@ -197,34 +240,29 @@ pub fn verify(g: &MapGenerator, record: &LevelRecord<'_>) -> Result<(), Violatio
                     name(q)
                 )));
             };
-            joined[j][end] = true;
-            if floor_count[1 + n + j] == 0 {
-                joined[j][1] = true;
-            }
+            let r = &mut runs[j][end];
+            *r = (r.0 + 1, r.1.min(x), r.2.min(y), r.3.max(x), r.4.max(y));
         }
     }
-    for (j, c) in g.graph.connections.iter().enumerate() {
-        ensure_level!(
-            joined[j][0] && joined[j][1],
-            "connection {} (`{}` - `{}`) has no door{}",
-            j + 1,
-            g.graph.rooms[c.a as usize].id,
-            g.graph.rooms[c.b as usize].id,
-            if floor_count[1 + n + j] > 0 { " at one end of its corridor" } else { "" }
-        );
-    }
+    let corridors = check_links(g, &shapes, rooms, &boxes, &floor_count, &runs)?;
+    check_summary(g, record, &floor_count, &corridors, (w, h))?;
     // Rooms no connection joins keep their distance.
     let d = g.cfg.min_room_distance as i32;
     for a in 0..n {
         for b in a + 1..n {
-            let connected = g
-                .graph
-                .connections
-                .iter()
-                .any(|c| (c.a as usize, c.b as usize) == (a, b) || (c.a as usize, c.b as usize) == (b, a));
+            let connected = g.graph.connections.iter().any(|c| {
+                (c.a as usize, c.b as usize) == (a, b) || (c.a as usize, c.b as usize) == (b, a)
+            });
             let gap = if connected { 0 } else { d };
             ensure_level!(
-                !shapes[a].near(rooms.x0[a], rooms.y0[a], &shapes[b], rooms.x0[b], rooms.y0[b], gap),
+                !shapes[a].near(
+                    rooms.x0[a],
+                    rooms.y0[a],
+                    &shapes[b],
+                    rooms.x0[b],
+                    rooms.y0[b],
+                    gap
+                ),
                 "rooms `{}` and `{}` are closer than map.min_room_distance = {d}",
                 g.graph.rooms[a].id,
                 g.graph.rooms[b].id
@@ -236,10 +274,187 @@ pub fn verify(g: &MapGenerator, record: &LevelRecord<'_>) -> Result<(), Violatio
     let total = grid.cells.iter().filter(|&&c| passable(c)).count();
     if let Some(start) = grid.cells.iter().position(|&c| passable(c)) {
         let mut seen = Vec::new();
-        let reached = crate::core::grid::flood4_by(grid.cells, grid.width, start, passable, &mut seen);
+        let reached =
+            crate::core::grid::flood4_by(grid.cells, grid.width, start, passable, &mut seen);
         ensure_level!(
             reached == total,
             "the floor falls apart: {reached} of {total} floor and door tiles can be reached"
+        );
+    }
+    Ok(())
+}
+
+/// A door run: tiles, then the box of their positions `(x0, y0, x1, y1)`.
+type Run = (usize, usize, usize, usize, usize);
+
+/// Whether a door run of `shape` placed at `(ox, oy)` is one its door rules allow.
+fn door_allowed(shape: &Shape, ox: i32, oy: i32, run: Run) -> bool {
+    let (count, x0, y0, x1, y1) = run;
+    let (x0, y0, x1, y1) = (
+        x0 as i32 - ox,
+        y0 as i32 - oy,
+        x1 as i32 - ox,
+        y1 as i32 - oy,
+    );
+    shape.doors.iter().any(|d| {
+        let (fixed, lo, hi) = if side::vertical(d.side) {
+            (x0 == x1 && x0 == d.fixed, y0, y1)
+        } else {
+            (y0 == y1 && y0 == d.fixed, x0, x1)
+        };
+        fixed
+            && d.len as usize == count
+            && (hi - lo + 1) as usize == count
+            && (d.lo..=d.hi).contains(&lo)
+    })
+}
+
+/// Every connection is realised the way the profile and its door rules allow: a door between the
+/// two rooms, or a straight corridor of an allowed length, as wide as its doors, with a door at
+/// each end. Returns each connection's corridor length (0: none).
+fn check_links(
+    g: &MapGenerator,
+    shapes: &[Shape],
+    rooms: crate::core::generator::RoomsView<'_>,
+    boxes: &[(usize, usize, usize, usize)],
+    floor_count: &[u32],
+    runs: &[[Run; 2]],
+) -> Result<Vec<u32>, Violation> {
+    let n = g.graph.rooms.len();
+    let mut lengths = Vec::with_capacity(runs.len());
+    for (j, c) in g.graph.connections.iter().enumerate() {
+        let (a, b) = (c.a as usize, c.b as usize);
+        let what = || {
+            format!(
+                "connection {} (`{}` - `{}`)",
+                j + 1,
+                g.graph.rooms[a].id,
+                g.graph.rooms[b].id
+            )
+        };
+        let ranges = &g.plan.gaps[j].ranges;
+        let tiles = floor_count[1 + n + j] as usize;
+        let door = |end: usize, room: usize| -> Result<(), Violation> {
+            let run = runs[j][end];
+            ensure_level!(
+                run.0 > 0,
+                "{} has no door{}",
+                what(),
+                if tiles > 0 {
+                    " at one end of its corridor"
+                } else {
+                    ""
+                }
+            );
+            ensure_level!(
+                door_allowed(&shapes[room], rooms.x0[room], rooms.y0[room], run),
+                "{}: its door at ({}, {}) ({} tiles) is not one room `{}`'s template allows",
+                what(),
+                run.1,
+                run.2,
+                run.0,
+                g.graph.rooms[room].id
+            );
+            Ok(())
+        };
+        if tiles == 0 {
+            ensure_level!(
+                ranges.iter().any(|r| r.0 == 0),
+                "{} has no corridor, the profile asks for one",
+                what()
+            );
+            door(0, a)?;
+            door(0, b)?;
+            lengths.push(0);
+            continue;
+        }
+        ensure_level!(
+            ranges.iter().any(|r| r.1 > 0),
+            "{} has a corridor, the profile asks for a door",
+            what()
+        );
+        door(0, a)?;
+        door(1, b)?;
+        // A straight strip, as wide as its doors, of an allowed length.
+        let (x0, y0, x1, y1) = boxes[1 + n + j];
+        let (bw, bh) = (x1 - x0 + 1, y1 - y0 + 1);
+        let width = runs[j][0].0;
+        let length = [(bw, bh), (bh, bw)]
+            .into_iter()
+            .find(|&(across, along)| {
+                across == width
+                    && ranges
+                        .iter()
+                        .any(|r| (r.0..=r.1).contains(&(along as i32 + 1)))
+            })
+            .map(|(_, along)| along);
+        ensure_level!(
+            bw * bh == tiles && length.is_some() && runs[j][1].0 == width,
+            "{}: its corridor ({} tiles in a {bw} x {bh} box at ({x0}, {y0})) is not a straight \
+             strip as wide as its doors and of an allowed length",
+            what(),
+            tiles
+        );
+        lengths.push(length.unwrap_or(0) as u32);
+    }
+    Ok(lengths)
+}
+
+/// The metrics, edge flags, vertex tags and positions agree with the map.
+fn check_summary(
+    g: &MapGenerator,
+    record: &LevelRecord<'_>,
+    floor_count: &[u32],
+    corridors: &[u32],
+    (w, h): (usize, usize),
+) -> Result<(), Violation> {
+    let level = &record.level;
+    let (Some(graph), Some(rooms)) = (level.graph, level.rooms) else {
+        return Err(Violation::new("a map level needs its rooms and graph"));
+    };
+    let n = g.graph.rooms.len();
+    let room_tiles: u32 = floor_count[1..=n].iter().sum();
+    let corridor_tiles: u32 = floor_count[n + 1..].iter().sum();
+    let want = [
+        n as f64,
+        corridors.len() as f64,
+        corridors.iter().filter(|&&l| l > 0).count() as f64,
+        f64::from(room_tiles),
+        f64::from(corridor_tiles),
+        f64::from((f64::from(room_tiles) / (w * h) as f64) as f32),
+        f64::from((f64::from(corridor_tiles) / f64::from(room_tiles.max(1))) as f32),
+        f64::from(corridors.iter().copied().max().unwrap_or(0)),
+    ];
+    for (k, (&got, &want)) in level.metrics.iter().zip(&want).enumerate() {
+        ensure_level!(
+            got == want,
+            "metric {} is {got}, the map gives {want}",
+            MAP_METRICS[k].name
+        );
+    }
+    ensure_level!(
+        level.metrics.len() == MAP_METRICS.len(),
+        "{} metrics stored, expected {}",
+        level.metrics.len(),
+        MAP_METRICS.len()
+    );
+    for (j, &len) in corridors.iter().enumerate() {
+        ensure_level!(
+            (graph.flags[j] & CORRIDOR_FLAG != 0) == (len > 0),
+            "edge {} says {} corridor",
+            j + 1,
+            if len > 0 { "no" } else { "a" }
+        );
+    }
+    for v in 0..n {
+        let (cx, cy) = (
+            (rooms.x0[v] + rooms.x1[v]) as f32 / 2.0,
+            (rooms.y0[v] + rooms.y1[v]) as f32 / 2.0,
+        );
+        ensure_level!(
+            graph.x[v] == cx && graph.y[v] == cy && graph.tag[v] == g.vertex_tag(v),
+            "vertex {v} is not at room `{}`'s centre with its tag",
+            g.graph.rooms[v].id
         );
     }
     Ok(())

@@ -451,7 +451,7 @@ fn fuzz_profiles() {
 fn builtin_profiles() -> &'static [Profile] {
     static PROFILES: OnceLock<Vec<Profile>> = OnceLock::new();
     PROFILES.get_or_init(|| {
-        ["maze", "grammar", "dmg", "regions", "coloring"]
+        ["maze", "grammar", "dmg", "regions", "coloring", "map"]
             .iter()
             .map(|k| Profile::resolve(k).unwrap())
             .collect()
