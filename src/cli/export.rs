@@ -21,10 +21,12 @@ pub struct Args {
     /// width, height.
     #[arg(long, value_name = "OUT.npz")]
     jaxued: Option<PathBuf>,
-    /// Write level `--index` as a Tiled map (its tileset image goes beside it, `.tiles.png`).
+    /// Write level `--index` as a Tiled map (its tileset image goes beside it, `.tiles.png`;
+    /// for `map` levels also the owner layer's tileset image, `.owners.png`).
     #[arg(long, value_name = "OUT.tmj")]
     tiled: Option<PathBuf>,
-    /// Write level `--index` as an LDtk project with one IntGrid layer.
+    /// Write level `--index` as an LDtk project with one IntGrid layer (and an `Owner` IntGrid
+    /// layer for `map` levels).
     #[arg(long, value_name = "OUT.ldtk")]
     ldtk: Option<PathBuf>,
     /// The level to write as a map or project (its `index`).
@@ -72,13 +74,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
     }
     if let Some(out) = &args.tiled {
-        let image = crate::export::write_tiled(&archive, args.index, out)?;
+        let images = crate::export::write_tiled(&archive, args.index, out)?;
         if !args.quiet {
+            let images: Vec<String> = images.iter().map(|p| p.display().to_string()).collect();
+            let noun = if images.len() == 1 { "image" } else { "images" };
             eprintln!(
-                "warren: level {} written to {} (Tiled map; tileset image {})",
+                "warren: level {} written to {} (Tiled map; tileset {noun} {})",
                 args.index,
                 out.display(),
-                image.display()
+                images.join(", ")
             );
         }
     }

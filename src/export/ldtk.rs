@@ -3,9 +3,18 @@
 //! keeps 0 for an empty cell, which is where the level's void cells go), each named and coloured
 //! as `warren render` draws it. Identifiers and iids are derived from the level's seed, so the
 //! same level always gives the same file.
+//!
+//! A level with an owner grid (`map` levels, [`Owners`]) also gets an IntGrid layer `Owner`
+//! above `Cells` (LDtk lists layers top first, so it comes first; shown half transparent): its
+//! values are the owner values themselves (`1 + i` room `i`'s floor, `1 + rooms + j` connection
+//! `j`'s corridor, empty for walls, doors and void), and its definition declares every value the
+//! level graph can give (rooms + connections, the same for every level of a `map` archive),
+//! named `room_<i>` and `corridor_<j>`, in the colours of the Tiled owner tileset. LDtk puts no
+//! limit on the number of IntGrid values, so even large graphs fit one layer.
 
 use serde_json::{Value, json};
 
+use super::owners::{Owners, owner_colour};
 use crate::core::grid::{GridView, cell};
 use crate::render::cell_colour;
 
@@ -74,6 +83,41 @@ fn layer_def() -> Value {
     })
 }
 
+/// The `Owner` layer definition (uid 3): one IntGrid value per owner value.
+fn owner_layer_def(owners: &Owners<'_>) -> Value {
+    let values: Vec<Value> = (1..=owners.count())
+        .map(|v| {
+            let identifier = if owners.is_room(v) {
+                format!("room_{}", v - 1)
+            } else {
+                format!("corridor_{}", v - 1 - owners.rooms)
+            };
+            json!({
+                "value": v,
+                "identifier": identifier,
+                "color": super::owners::hex(owner_colour(v, owners.rooms)),
+                "tile": null,
+                "groupUid": 0,
+            })
+        })
+        .collect();
+    let mut def = layer_def();
+    let fields = [
+        ("identifier", json!("Owner")),
+        ("uid", json!(3)),
+        (
+            "doc",
+            json!("warren owner grid: 1 + i room i's floor, 1 + rooms + j connection j's corridor"),
+        ),
+        ("displayOpacity", json!(0.5)),
+        ("intGridValues", json!(values)),
+    ];
+    for (key, value) in fields {
+        def[key] = value;
+    }
+    def
+}
+
 /// What names the level in the project.
 pub struct ProjectInfo<'a> {
     /// The level's index in its run.
@@ -82,28 +126,53 @@ pub struct ProjectInfo<'a> {
     pub seed: u64,
     /// The generator kind.
     pub generator: &'a str,
+    /// The level's owner grid, for levels that have one.
+    pub owners: Option<&'a Owners<'a>>,
 }
 
-/// `grid` as an LDtk project holding one level.
+/// The instance of IntGrid layer `identifier` (definition `def_uid`) of a `w` x `h` level,
+/// holding `csv`.
+fn layer_instance(
+    (identifier, def_uid, opacity): (&str, u32, f64),
+    (w, h): (u32, u32),
+    csv: Value,
+    seed: u64,
+) -> Value {
+    json!({
+        "__identifier": identifier, "__type": "IntGrid", "__cWid": w, "__cHei": h,
+        "__gridSize": GRID, "__opacity": opacity, "__pxTotalOffsetX": 0, "__pxTotalOffsetY": 0,
+        "__tilesetDefUid": null, "__tilesetRelPath": null, "iid": iid(seed, 3 + u64::from(def_uid)),
+        "levelId": 2, "layerDefUid": def_uid, "pxOffsetX": 0, "pxOffsetY": 0, "visible": true,
+        "optionalRules": [], "intGridCsv": csv, "autoLayerTiles": [], "seed": seed % 10_000_000,
+        "overrideTilesetUid": null, "gridTiles": [], "entityInstances": [],
+    })
+}
+
+/// `grid` as an LDtk project holding one level (with an `Owner` layer when `info` has owners).
 pub fn project(grid: &GridView<'_>, info: &ProjectInfo<'_>) -> Value {
     let (w, h) = (grid.width, grid.height);
     let csv: Vec<u32> = grid.cells.iter().map(|&c| int_value(c)).collect();
     let seed = info.seed;
-    let layer = json!({
-        "__identifier": "Cells", "__type": "IntGrid", "__cWid": w, "__cHei": h,
-        "__gridSize": GRID, "__opacity": 1.0, "__pxTotalOffsetX": 0, "__pxTotalOffsetY": 0,
-        "__tilesetDefUid": null, "__tilesetRelPath": null, "iid": iid(seed, 4),
-        "levelId": 2, "layerDefUid": 1, "pxOffsetX": 0, "pxOffsetY": 0, "visible": true,
-        "optionalRules": [], "intGridCsv": csv, "autoLayerTiles": [], "seed": seed % 10_000_000,
-        "overrideTilesetUid": null, "gridTiles": [], "entityInstances": [],
-    });
+    let cells = layer_instance(("Cells", 1, 1.0), (w, h), json!(csv), seed);
+    // LDtk lists layers top first: the owners tint the cells from above.
+    let (layers, layer_defs, next_uid) = match info.owners {
+        Some(owners) => {
+            let owner = layer_instance(("Owner", 3, 0.5), (w, h), json!(owners.grid), seed);
+            (
+                vec![owner, cells],
+                vec![owner_layer_def(owners), layer_def()],
+                4,
+            )
+        }
+        None => (vec![cells], vec![layer_def()], 3),
+    };
     let level = json!({
         "identifier": format!("{}_{}", capitalised(info.generator), info.index),
         "iid": iid(seed, 3), "uid": 2, "worldX": 0, "worldY": 0, "worldDepth": 0,
         "pxWid": w * GRID, "pxHei": h * GRID, "__bgColor": "#40465B", "bgColor": null,
         "useAutoIdentifier": false, "bgRelPath": null, "bgPos": null, "bgPivotX": 0.5,
         "bgPivotY": 0.5, "__smartColor": "#ADADB5", "__bgPos": null, "externalRelPath": null,
-        "fieldInstances": [], "layerInstances": [layer], "__neighbours": [],
+        "fieldInstances": [], "layerInstances": layers, "__neighbours": [],
     });
     // Built in parts: one `json!` of every field would pass the macro's recursion limit.
     let mut root = json!({
@@ -113,7 +182,7 @@ pub fn project(grid: &GridView<'_>, info: &ProjectInfo<'_>) -> Value {
             "appVersion": JSON_VERSION, "url": "https://ldtk.io",
         },
         "iid": iid(seed, 1), "jsonVersion": JSON_VERSION, "appBuildId": 473_703.0,
-        "nextUid": 3, "identifierStyle": "Capitalize", "toc": [],
+        "nextUid": next_uid, "identifierStyle": "Capitalize", "toc": [],
         "worldLayout": "Free", "worldGridWidth": w * GRID, "worldGridHeight": h * GRID,
         "defaultLevelWidth": w * GRID, "defaultLevelHeight": h * GRID,
         "defaultPivotX": 0.0, "defaultPivotY": 0.0, "defaultGridSize": GRID,
@@ -127,7 +196,7 @@ pub fn project(grid: &GridView<'_>, info: &ProjectInfo<'_>) -> Value {
         "levelNamePattern": "Level_%idx", "tutorialDesc": null, "customCommands": [],
         "flags": [], "dummyWorldIid": iid(seed, 2), "worlds": [],
         "defs": {
-            "layers": [layer_def()], "entities": [], "tilesets": [], "enums": [],
+            "layers": layer_defs, "entities": [], "tilesets": [], "enums": [],
             "externalEnums": [], "levelFields": [],
         },
         "levels": [level],
@@ -164,6 +233,7 @@ mod tests {
                 index: 5,
                 seed: 11,
                 generator: "dmg",
+                owners: None,
             },
         );
         let layer = &p["levels"][0]["layerInstances"][0];

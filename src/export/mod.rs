@@ -1,11 +1,17 @@
 //! Exports of an archive's levels to the formats other tools load directly (`warren export`):
 //! a NumPy stack of grids (`.npy`, shape (N, H, W), the cell codes), JaxUED's maze levels
-//! (`.npz` with the fields of its `Level`), and one level as a Tiled map ([`tiled`]). The stacks
-//! stream level by level from the archive, so memory stays flat however many levels it holds.
+//! (`.npz` with the fields of its `Level`), and one level as a Tiled map ([`tiled`]) or an LDtk
+//! project ([`ldtk`]), with the level's owner grid as a layer of its own where the kind stores
+//! one (`map`, [`owners`]). The stacks stream level by level from the archive, so memory stays
+//! flat however many levels it holds.
 
 pub mod ldtk;
 pub mod npy;
+pub mod owners;
 pub mod tiled;
+
+#[cfg(test)]
+mod map_tests;
 
 use std::path::Path;
 
@@ -15,8 +21,10 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{UInt16Type, UInt32Type, UInt64Type};
 
 use crate::archive::{Archive, RunFooter, RunMeta};
+use crate::core::generator::{ExtraKind, ExtraValue, Level};
 use crate::core::grid::cell;
 use npy::{Dtype, NpzWriter, Staged};
+use owners::{OWNER_COLUMN, Owners};
 
 /// One level's grid as an export reads it.
 struct GridRow<'a> {
@@ -276,14 +284,19 @@ pub fn write_jaxued(archive: &Archive, out: &Path) -> Result<(u64, u16, u16)> {
     Ok((n, h, w))
 }
 
-/// Finds the level with index `index` of `archive` and hands it (with its seed) to `write`.
+/// Finds the level with index `index` of `archive` and hands it (with its seed and, when the
+/// kind stores one, its owner grid) to `write`.
 fn with_level<T>(
     archive: &Archive,
     index: u64,
-    write: impl FnOnce(&crate::core::generator::Level<'_>, u64) -> Result<T>,
+    write: impl FnOnce(&Level<'_>, u64, Option<&[u16]>) -> Result<T>,
 ) -> Result<T> {
     let columns = archive.columns()?;
     let shown = archive.path().display();
+    let owner_column = columns
+        .extra
+        .iter()
+        .position(|e| e.name == OWNER_COLUMN && e.kind == ExtraKind::ListU16);
     for b in 0..archive.batch_count() {
         let batch = archive.batch(b)?;
         let view = crate::archive::BatchView::new(&batch, &columns)
@@ -301,7 +314,21 @@ fn with_level<T>(
             .column_by_name("seed")
             .and_then(|a| a.as_primitive_opt::<UInt64Type>())
             .map_or(0, |a| a.value(row));
-        return write(&view.level(row), seed);
+        let level = view.level(row);
+        let owner = match owner_column.map(|e| view.extra(e, row)) {
+            Some(ExtraValue::ListU16(owner)) => Some(owner),
+            _ => None,
+        };
+        if let (Some(owner), Some(grid)) = (owner, &level.grid)
+            && owner.len() != grid.cells.len()
+        {
+            bail!(
+                "{shown}: level {index}: the owner grid holds {} tiles, the grid {}",
+                owner.len(),
+                grid.cells.len()
+            );
+        }
+        return write(&level, seed, owner);
     }
     bail!("{shown}: no level with index {index}")
 }
@@ -318,41 +345,70 @@ fn check_grids(archive: &Archive, run: &RunMeta) -> Result<()> {
     Ok(())
 }
 
+/// The file name of `path` (relative to its folder), for references between files.
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
 /// Writes the level with index `index` of `archive` as a Tiled map at `out` (`.tmj`), with its
-/// tileset image beside it (`out` with extension `.tiles.png`). Returns the image's path.
+/// tileset image beside it (`out` with extension `.tiles.png`) and, for a level with an owner
+/// grid (`map`), the owner tileset image (`.owners.png`). Returns the images' paths.
 ///
 /// # Errors
 /// No level with that index, a kind without grids, or writing failed (nothing is left under
-/// either name then).
-pub fn write_tiled(archive: &Archive, index: u64, out: &Path) -> Result<std::path::PathBuf> {
+/// any of the names then).
+pub fn write_tiled(archive: &Archive, index: u64, out: &Path) -> Result<Vec<std::path::PathBuf>> {
     let run = RunMeta::from_archive(archive)?;
     check_grids(archive, &run)?;
     let image = out.with_extension("tiles.png");
-    let image_name = image
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    with_level(archive, index, |level, seed| {
+    let owner_image = out.with_extension("owners.png");
+    let (image_name, owner_image_name) = (file_name(&image), file_name(&owner_image));
+    with_level(archive, index, |level, seed, owner| {
+        let graph = owner.and_then(|_| owners::stored_graph(&run));
+        let owners = owner.map(|grid| Owners::new(level, grid, graph.as_ref()));
         let info = tiled::MapInfo {
             index,
             seed,
             generator: &run.generator,
             tags: &run.tags,
             image: &image_name,
+            owners: owners.as_ref().map(|o| (o, owner_image_name.as_str())),
         };
         let map = tiled::map(level, &info);
-        let png = tiled::tileset_png().map_err(|e| anyhow::anyhow!("tileset image: {e}"))?;
-        crate::cli::write_atomic(&image, &png)?;
-        crate::cli::write_atomic(out, serde_json::to_string(&map)?.as_bytes()).inspect_err(
-            |_| {
-                let _ = std::fs::remove_file(&image);
-            },
-        )?;
-        Ok(image.clone())
+        let mut files = vec![(
+            image.clone(),
+            tiled::tileset_png().map_err(|e| anyhow::anyhow!("tileset image: {e}"))?,
+        )];
+        if let Some(owners) = &owners {
+            let png = tiled::owner_tileset_png(owners)
+                .map_err(|e| anyhow::anyhow!("owner tileset image: {e}"))?;
+            files.push((owner_image.clone(), png));
+        }
+        files.push((out.to_path_buf(), serde_json::to_string(&map)?.into_bytes()));
+        write_all_or_none(&files)?;
+        files.pop();
+        Ok(files.into_iter().map(|(path, _)| path).collect())
     })
 }
 
-/// Writes the level with index `index` of `archive` as an LDtk project at `out` (`.ldtk`).
+/// Writes each `(path, bytes)` atomically, in order; when one fails, removes those written
+/// before it.
+fn write_all_or_none(files: &[(std::path::PathBuf, Vec<u8>)]) -> Result<()> {
+    for (done, (path, bytes)) in files.iter().enumerate() {
+        if let Err(e) = crate::cli::write_atomic(path, bytes) {
+            for (written, _) in &files[..done] {
+                let _ = std::fs::remove_file(written);
+            }
+            return Err(e);
+        }
+    }
+    Ok(())
+}
+
+/// Writes the level with index `index` of `archive` as an LDtk project at `out` (`.ldtk`), with
+/// an `Owner` layer for a level with an owner grid (`map`).
 ///
 /// # Errors
 /// No level with that index, a kind without grids, or writing failed (nothing is left under
@@ -360,12 +416,15 @@ pub fn write_tiled(archive: &Archive, index: u64, out: &Path) -> Result<std::pat
 pub fn write_ldtk(archive: &Archive, index: u64, out: &Path) -> Result<()> {
     let run = RunMeta::from_archive(archive)?;
     check_grids(archive, &run)?;
-    with_level(archive, index, |level, seed| {
+    with_level(archive, index, |level, seed, owner| {
         let grid = level.grid.context("a level without its grid")?;
+        let graph = owner.and_then(|_| owners::stored_graph(&run));
+        let owners = owner.map(|grid| Owners::new(level, grid, graph.as_ref()));
         let info = ldtk::ProjectInfo {
             index,
             seed,
             generator: &run.generator,
+            owners: owners.as_ref(),
         };
         let project = ldtk::project(&grid, &info);
         crate::cli::write_atomic(out, serde_json::to_string_pretty(&project)?.as_bytes())

@@ -5,31 +5,68 @@
 //! kind stores room rectangles, typed by their vertex tag) and one object per door, secret door
 //! and stair cell. Map properties name the level (`warren_index`, `warren_seed`,
 //! `warren_generator`).
+//!
+//! A level with an owner grid (`map` levels, [`Owners`]) also gets a tile layer `owner` between
+//! the two, drawn half transparent over the cells: owner value `v` is tile `v - 1` of a second
+//! embedded tileset `warren owners` (gid `OWNER_FIRSTGID + v - 1`; gid 0, no tile, for walls,
+//! doors and void), whose tiles are typed `room` or `corridor`, carry `owner` and `name`
+//! properties, and whose image (also beside the map) is one swatch per value. Its rooms are
+//! named by their ids in the level graph and carry their `owner` value.
 
 use serde_json::{Value, json};
 
+use super::owners::{Owners, hex, owner_colour};
 use crate::core::generator::Level;
 use crate::core::grid::cell;
-use crate::render::cell_colour;
+use crate::render::{Rgba, cell_colour};
 
 /// Pixels per tile side.
 pub const TILE: u32 = 16;
+
+/// The first gid of the owner tileset (the cell tileset's gids come before it).
+pub const OWNER_FIRSTGID: u32 = cell::COUNT as u32 + 1;
+
+/// Most swatches in one row of the owner tileset image.
+const OWNER_COLUMNS: u32 = 32;
 
 /// The tileset image: one swatch per cell code, left to right, void transparent.
 ///
 /// # Errors
 /// PNG encoding failed.
 pub fn tileset_png() -> Result<Vec<u8>, String> {
-    let count = u32::from(cell::COUNT);
-    let mut pixmap = tiny_skia::Pixmap::new(TILE * count, TILE).ok_or("tileset size")?;
-    for code in 0..cell::COUNT {
-        let [r, g, b, a] = cell_colour(code).0;
+    let colours: Vec<Rgba> = (0..cell::COUNT).map(cell_colour).collect();
+    swatches_png(&colours, u32::from(cell::COUNT))
+}
+
+/// The owner tileset image: one swatch per owner value, `owner_columns` to a row.
+///
+/// # Errors
+/// PNG encoding failed.
+pub fn owner_tileset_png(owners: &Owners<'_>) -> Result<Vec<u8>, String> {
+    let colours: Vec<Rgba> = (1..=owners.count())
+        .map(|v| owner_colour(v, owners.rooms))
+        .collect();
+    swatches_png(&colours, owner_columns(owners))
+}
+
+/// Swatches per row of the owner tileset image.
+fn owner_columns(owners: &Owners<'_>) -> u32 {
+    owners.count().clamp(1, OWNER_COLUMNS)
+}
+
+/// An image of `TILE`-pixel swatches of `colours`, `columns` to a row, left to right then top
+/// to bottom.
+fn swatches_png(colours: &[Rgba], columns: u32) -> Result<Vec<u8>, String> {
+    let rows = (colours.len() as u32).div_ceil(columns).max(1);
+    let mut pixmap = tiny_skia::Pixmap::new(TILE * columns, TILE * rows).ok_or("tileset size")?;
+    let stride = TILE * columns;
+    for (i, colour) in colours.iter().enumerate() {
+        let [r, g, b, a] = colour.0;
         let colour = tiny_skia::ColorU8::from_rgba(r, g, b, a).premultiply();
-        for y in 0..TILE {
-            for x in 0..TILE {
-                let at = (y * TILE * count + u32::from(code) * TILE + x) as usize;
-                pixmap.pixels_mut()[at] = colour;
-            }
+        let (left, top) = ((i as u32 % columns) * TILE, (i as u32 / columns) * TILE);
+        for y in top..top + TILE {
+            let row = (y * stride + left) as usize;
+            pixmap.pixels_mut()[row..row + TILE as usize].fill(colour);
         }
     }
     pixmap.encode_png().map_err(|e| e.to_string())
@@ -47,6 +84,8 @@ pub struct MapInfo<'a> {
     pub tags: &'a [String],
     /// The tileset image's file name, relative to the map.
     pub image: &'a str,
+    /// The owner grid and the owner tileset image's file name, for levels that have one.
+    pub owners: Option<(&'a Owners<'a>, &'a str)>,
 }
 
 /// One Tiled object: a rectangle in tile units, typed.
@@ -66,8 +105,9 @@ fn object(id: &mut u32, name: String, kind: &str, rect: [i64; 4]) -> Value {
     })
 }
 
-/// The objects of `level`: its rooms, then its door and stair cells.
-fn objects(level: &Level<'_>, tags: &[String]) -> Vec<Value> {
+/// The objects of `level`: its rooms (named by `owners` when given, and carrying their owner
+/// value), then its door and stair cells.
+fn objects(level: &Level<'_>, tags: &[String], owners: Option<&Owners<'_>>) -> Vec<Value> {
     let mut id = 0;
     let mut out = Vec::new();
     if let Some(rooms) = &level.rooms {
@@ -81,7 +121,13 @@ fn objects(level: &Level<'_>, tags: &[String]) -> Vec<Value> {
                 continue;
             }
             let kind = tag_of(i).unwrap_or_else(|| "room".to_string());
-            out.push(object(&mut id, format!("room {i}"), &kind, rect));
+            let owned = owners.and_then(|o| o.names.get(i).filter(|_| o.is_room(i as u32 + 1)));
+            let name = owned.cloned().unwrap_or_else(|| format!("room {i}"));
+            let mut room = object(&mut id, name, &kind, rect);
+            if owned.is_some() {
+                room["properties"] = json!([{"name": "owner", "type": "int", "value": i + 1}]);
+            }
+            out.push(room);
         }
     }
     if let Some(grid) = &level.grid {
@@ -105,6 +151,64 @@ fn objects(level: &Level<'_>, tags: &[String]) -> Vec<Value> {
     out
 }
 
+/// The owner tile layer (id 3) of a `w` x `h` map: gid `OWNER_FIRSTGID + v - 1` for owner
+/// value `v`, 0 for none.
+fn owner_layer(owners: &Owners<'_>, w: u32, h: u32) -> Value {
+    let data: Vec<u32> = owners
+        .grid
+        .iter()
+        .map(|&v| match v {
+            0 => 0,
+            v => OWNER_FIRSTGID + u32::from(v) - 1,
+        })
+        .collect();
+    json!({
+        "id": 3,
+        "name": "owner",
+        "type": "tilelayer",
+        "x": 0,
+        "y": 0,
+        "width": w,
+        "height": h,
+        "opacity": 0.5,
+        "visible": true,
+        "data": data,
+    })
+}
+
+/// The owner tileset: tile `v - 1` stands for owner value `v`, typed `room` or `corridor`.
+fn owner_tileset(owners: &Owners<'_>, image: &str) -> Value {
+    let (count, columns) = (owners.count(), owner_columns(owners));
+    let tiles: Vec<Value> = (1..=count)
+        .map(|v| {
+            let kind = if owners.is_room(v) { "room" } else { "corridor" };
+            json!({
+                "id": v - 1,
+                "type": kind,
+                "properties": [
+                    {"name": "name", "type": "string", "value": owners.names[(v - 1) as usize]},
+                    {"name": "owner", "type": "int", "value": v},
+                    {"name": "colour", "type": "color", "value": hex(owner_colour(v, owners.rooms))},
+                ],
+            })
+        })
+        .collect();
+    json!({
+        "firstgid": OWNER_FIRSTGID,
+        "name": "warren owners",
+        "tilewidth": TILE,
+        "tileheight": TILE,
+        "tilecount": count,
+        "columns": columns,
+        "margin": 0,
+        "spacing": 0,
+        "image": image,
+        "imagewidth": TILE * columns,
+        "imageheight": TILE * count.div_ceil(columns).max(1),
+        "tiles": tiles,
+    })
+}
+
 /// `level` as a Tiled JSON map.
 ///
 /// # Panics
@@ -113,12 +217,13 @@ pub fn map(level: &Level<'_>, info: &MapInfo<'_>) -> Value {
     let grid = level.grid.expect("a level with a grid");
     let (w, h) = (grid.width, grid.height);
     let data: Vec<u32> = grid.cells.iter().map(|&c| u32::from(c) + 1).collect();
-    let objects = objects(level, info.tags);
+    let owners = info.owners.map(|(o, _)| o);
+    let objects = objects(level, info.tags, owners);
     let count = u32::from(cell::COUNT);
     let tiles: Vec<Value> = (0..cell::COUNT)
         .map(|c| json!({"id": c, "type": cell::NAMES[usize::from(c)]}))
         .collect();
-    json!({
+    let mut map = json!({
         "type": "map",
         "version": "1.10",
         "tiledversion": "1.10.2",
@@ -176,7 +281,19 @@ pub fn map(level: &Level<'_>, info: &MapInfo<'_>) -> Value {
                 "objects": objects,
             },
         ],
-    })
+    });
+    if let Some((owners, image)) = info.owners {
+        // NOTE: the owner layer goes between the cells and the objects (Tiled draws layers in
+        // order), so it tints the floors and the room outlines stay on top.
+        map["nextlayerid"] = json!(4);
+        if let Some(layers) = map["layers"].as_array_mut() {
+            layers.insert(1, owner_layer(owners, w, h));
+        }
+        if let Some(sets) = map["tilesets"].as_array_mut() {
+            sets.push(owner_tileset(owners, image));
+        }
+    }
+    map
 }
 
 #[cfg(test)]
@@ -201,6 +318,7 @@ mod tests {
             generator: "maze",
             tags: &[],
             image: "x.png",
+            owners: None,
         };
         let m = map(&level, &info);
         assert_eq!(m["layers"][0]["data"], json!([1, 2, 3, 2, 5, 1]));

@@ -262,6 +262,44 @@ mod tests {
         assert_eq!(origins, expected);
     }
 
+    /// `map` levels are drawn from their grid: void left as the (transparent) background, and
+    /// every door cell drawn in the door colour.
+    #[test]
+    fn map_levels_leave_void_as_background_and_draw_every_door() {
+        use crate::core::generator::Generator;
+        use crate::core::grid::cell::DOOR;
+        let maps = crate::map::MapGenerator::new(crate::map::MapConfig::default()).unwrap();
+        let mut scratch = maps.new_scratch();
+        let level = maps
+            .generate(crate::core::rng::mix(0, 0), &mut scratch)
+            .unwrap();
+        let grid = level.grid.unwrap();
+        let (w, h) = (grid.width, grid.height);
+        // One pixel per cell, so run widths count cells.
+        let side = w.max(h) as f32;
+        let mut scene = Scene::new(side, side, Rgba::TRANSPARENT);
+        draw_level(&level, 0.0, 0.0, side, &mut scene);
+        let (mut door_cells, mut drawn_cells) = (0.0, 0.0);
+        for item in &scene.items {
+            let Item::Rect { w, h, fill, .. } = *item else {
+                panic!("grids draw rects only");
+            };
+            assert!(!fill.is_invisible(), "void is not drawn");
+            drawn_cells += w * h;
+            if fill == cell_colour(DOOR) {
+                door_cells += w * h;
+            }
+        }
+        let count = |f: &dyn Fn(u8) -> bool| grid.cells.iter().filter(|&&c| f(c)).count() as f32;
+        assert_eq!(door_cells, count(&|c| c == DOOR));
+        assert!(door_cells >= 20.0, "edgar-fig8-17 has 20 connections");
+        assert_eq!(drawn_cells, count(&|c| c != VOID));
+        assert!(
+            drawn_cells < (w * h) as f32,
+            "a map has void around its rooms"
+        );
+    }
+
     #[test]
     fn empty_sheet_shapes_give_empty_scene() {
         assert_eq!(draw_sheet(&[], 0, 3, 10.0).width, 0.0);
