@@ -186,6 +186,11 @@ impl MapGenerator {
         })
     }
 
+    /// The builder's plan (shapes, connections, search settings) for this graph and library.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
     /// Room `v`'s vertex tag.
     pub(crate) fn vertex_tag(&self, v: usize) -> u16 {
         self.vertex_tags[v]
