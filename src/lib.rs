@@ -13,7 +13,9 @@
 //!   [`RegionCache`] (seed 004);
 //! - [`ColoringGenerator`]: GraphColoring puzzle levels (vertex and edge colorings, Eulerian
 //!   cycles and paths on planar graphs), each proven solvable, stored with their level XML and
-//!   solution (seed 002).
+//!   solution (seed 002);
+//! - [`MapGenerator`]: maps from a designer's level graph, room templates placed so that every
+//!   connection is a door or a short corridor (Edgar's job).
 //!
 //! The flat API: a generator from its configuration, levels from seeds, and archives written with
 //! [`batch::run`] and read back with [`archive::Archive`]. See `README.md` for the command line.
@@ -60,5 +62,6 @@ pub use coloring::{ColoringConfig, ColoringGenerator};
 pub use dmg::{DmgConfig, DmgGenerator};
 pub use grammar::{GrammarConfig, GrammarGenerator};
 pub use levelxml::{LevelDoc, LevelList, evaluate, parse_level, read_level, write_level};
+pub use map::{MapConfig, MapGenerator};
 pub use maze::{MazeConfig, MazeGenerator};
 pub use regions::{RegionCache, RegionStack, RegionsConfig, RegionsGenerator};

@@ -24,8 +24,14 @@
 //!    never a timeout.
 
 use crate::core::rng::WarrenRng;
-use crate::layout::{LayoutGraph, LayoutParams, LayoutScratch, random_positions, relax};
+use crate::layout::LayoutScratch;
 use crate::map::shape::{DoorSide, Rect, Shape, side};
+
+pub use order::PRUNE_UP_TO;
+use order::{draw_targets, reach_table, room_order};
+
+#[path = "build_order.rs"]
+mod order;
 
 /// How the connections of a plan are realised, per connection: allowed gaps between the two
 /// rooms' facing walls, in lattice units (0: the rooms touch and share a door; `L + 1`: a
@@ -224,64 +230,6 @@ impl Plan {
     }
 }
 
-/// Rooms up to which the builder keeps a table of how far apart two rooms may be.
-pub const PRUNE_UP_TO: usize = 1024;
-
-/// For every pair of rooms, the largest lattice gap their boxes can have in any layout: along a
-/// shortest path between them every room touches (or faces across a corridor) the next, so the
-/// boxes are at most the widest shapes of the rooms between plus the widest gaps apart.
-fn reach_table(
-    adj: &[Vec<(u32, u32)>],
-    room_shapes: &[Vec<u32>],
-    shapes: &[Shape],
-    gaps: &[Gaps],
-) -> Vec<i32> {
-    let n = adj.len();
-    if n > PRUNE_UP_TO {
-        return Vec::new();
-    }
-    let extent: Vec<i32> = room_shapes
-        .iter()
-        .map(|rs| {
-            rs.iter()
-                .map(|&s| shapes[s as usize].w.max(shapes[s as usize].h))
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let gap: Vec<i32> = gaps
-        .iter()
-        .map(|g| g.ranges.iter().map(|r| r.1).max().unwrap_or(0))
-        .collect();
-    // Dijkstra from each room: a path costs the extents of its inner rooms plus its gaps, and
-    // the cheapest path bounds the gap (every path is realised, the cheapest included).
-    let mut out = vec![i32::MAX; n * n];
-    let mut heap = std::collections::BinaryHeap::new();
-    for a in 0..n {
-        let row = &mut out[a * n..(a + 1) * n];
-        row[a] = 0;
-        heap.push(std::cmp::Reverse((0, a as u32)));
-        while let Some(std::cmp::Reverse((d, v))) = heap.pop() {
-            if d > row[v as usize] {
-                continue;
-            }
-            let inner = if v as usize == a {
-                0
-            } else {
-                extent[v as usize]
-            };
-            for &(u, j) in &adj[v as usize] {
-                let nd = d + inner + gap[j as usize];
-                if nd < row[u as usize] {
-                    row[u as usize] = nd;
-                    heap.push(std::cmp::Reverse((nd, u)));
-                }
-            }
-        }
-    }
-    out
-}
-
 /// A realised connection: its door (or the door at each end of its corridor).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Link {
@@ -441,252 +389,11 @@ pub fn build(plan: &Plan, seed: u64, s: &mut BuildScratch) -> Result<(), String>
     ))
 }
 
-/// The seeded force drawing the search steers by.
-fn draw_targets(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) {
-    let n = plan.rooms();
-    let seed = rng.next_u64();
-    let iterations = match &plan.mds {
-        // The graph's MDS drawing, turned, maybe mirrored and shaken: a good shape every time,
-        // a different one each attempt.
-        Some((mx, my)) => {
-            let mut r = WarrenRng::new(seed);
-            let angle = r.unit_f32() * std::f32::consts::TAU;
-            let (sin, cos) = angle.sin_cos();
-            let flip = if r.below(2) == 0 { 1.0 } else { -1.0 };
-            let shake = plan.length * SHAKE;
-            s.tx.clear();
-            s.ty.clear();
-            for (&x, &y) in mx.iter().zip(my) {
-                let y = y * flip;
-                s.tx.push(x * cos - y * sin + (r.unit_f32() - 0.5) * shake);
-                s.ty.push(x * sin + y * cos + (r.unit_f32() - 0.5) * shake);
-            }
-            MDS_ITERATIONS
-        }
-        _ => {
-            random_positions(n, plan.length, seed, &mut s.tx, &mut s.ty);
-            300
-        }
-    };
-    if n < 3 {
-        return;
-    }
-    let graph = LayoutGraph {
-        src: &plan.src,
-        dst: &plan.dst,
-        length_factor: None,
-    };
-    let params = LayoutParams {
-        length: plan.length,
-        max_iterations: iterations,
-        tolerance: 1e-2,
-        parallel: false,
-        ..LayoutParams::default()
-    };
-    relax(&graph, &mut s.tx, &mut s.ty, &params, &mut s.layout);
-}
-
 /// Weight of a cycle room's distance from the placed rooms' centroid in its candidates' score
 /// (against 1 for the distance from its target): measured on Edgar's 17-room graph, 0.5 needs
 /// a third fewer attempts than 0 and packs a little tighter; pulling tree rooms in as well (1.5)
 /// made the 41-room graph fail 4% of its seeds, so trees are not pulled.
 const CORE_PULL: f32 = 0.5;
-
-/// How far each room's MDS position is shaken at random before the force solver settles the
-/// drawing, in target edge lengths.
-const SHAKE: f32 = 0.5;
-
-/// Force iterations after the shaken MDS start (measured on Edgar's inputs, `build_tests`: 10
-/// to 30 iterations need a third fewer attempts than 0 and cost less than 100; from a random
-/// start 300 were needed).
-const MDS_ITERATIONS: u32 = 20;
-
-/// Rooms up to which the order is built ear by ear (above it: breadth-first, cheaper).
-const EARS_UP_TO: usize = 256;
-
-/// The room order of one attempt: the graph's cycles first, ear by ear (Edgar's chains: a
-/// shortest cycle, then again and again the shortest path of unplaced rooms between two placed
-/// ones, each path placed from both ends inwards so that its last room closes the cycle next
-/// to the rooms placed just before it), then the trees, breadth-first.
-fn room_order(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) {
-    let n = plan.rooms();
-    s.order.clear();
-    s.placed.clear();
-    s.placed.resize(n, false);
-    let cores: Vec<u32> = (0..n as u32).filter(|&v| plan.core[v as usize]).collect();
-    if !cores.is_empty() && n <= EARS_UP_TO {
-        let start = cores[rng.below(cores.len() as u32) as usize];
-        let mut path = shortest_cycle(plan, start);
-        // The cycle's rooms from both ends of the path inwards.
-        let rotate = rng.below(path.len() as u32) as usize;
-        path.rotate_left(rotate);
-        push_inwards(&path, s);
-        while let Some(ear) = shortest_ear(plan, rng, s) {
-            push_inwards(&ear, s);
-        }
-    }
-    if s.order.is_empty() {
-        let first = if cores.is_empty() {
-            rng.below(n as u32)
-        } else {
-            cores[rng.below(cores.len() as u32) as usize]
-        };
-        s.order.push(first);
-        s.placed[first as usize] = true;
-    }
-    // Placed-neighbour counts and first-seen times of the rooms next to the placed ones.
-    let mut count = vec![0u32; n];
-    let mut seen = vec![u32::MAX; n];
-    let mut clock = 0u32;
-    let touch = |v: u32, count: &mut Vec<u32>, seen: &mut Vec<u32>, clock: &mut u32| {
-        for &(u, _) in &plan.adj[v as usize] {
-            count[u as usize] += 1;
-            if seen[u as usize] == u32::MAX {
-                seen[u as usize] = *clock;
-                *clock += 1;
-            }
-        }
-    };
-    for k in 0..s.order.len() {
-        touch(s.order[k], &mut count, &mut seen, &mut clock);
-    }
-    while s.order.len() < n {
-        let next = (0..n as u32)
-            .filter(|&v| !s.placed[v as usize] && count[v as usize] > 0)
-            .max_by_key(|&v| {
-                let v = v as usize;
-                (plan.core[v], count[v], u32::MAX - seen[v])
-            })
-            .expect("the graph is connected");
-        s.order.push(next);
-        s.placed[next as usize] = true;
-        touch(next, &mut count, &mut seen, &mut clock);
-    }
-    s.placed.iter_mut().for_each(|p| *p = false);
-}
-
-/// Appends `path` to the order from both ends inwards (`p0, pL, p1, pL-1, ...`).
-fn push_inwards(path: &[u32], s: &mut BuildScratch) {
-    let (mut lo, mut hi) = (0usize, path.len());
-    let mut front = true;
-    while lo < hi {
-        let v = if front {
-            lo += 1;
-            path[lo - 1]
-        } else {
-            hi -= 1;
-            path[hi]
-        };
-        front = !front;
-        s.order.push(v);
-        s.placed[v as usize] = true;
-    }
-}
-
-/// A shortest cycle through core room `start` (its rooms in cycle order, `start` first).
-fn shortest_cycle(plan: &Plan, start: u32) -> Vec<u32> {
-    let n = plan.rooms();
-    let mut parent = vec![u32::MAX; n];
-    let mut branch = vec![u32::MAX; n];
-    let mut dist = vec![u32::MAX; n];
-    let mut queue = std::collections::VecDeque::new();
-    dist[start as usize] = 0;
-    queue.push_back(start);
-    let mut best: Option<(u32, u32, u32)> = None;
-    while let Some(u) = queue.pop_front() {
-        for &(w, _) in &plan.adj[u as usize] {
-            if !plan.core[w as usize] {
-                continue;
-            }
-            if dist[w as usize] == u32::MAX {
-                dist[w as usize] = dist[u as usize] + 1;
-                parent[w as usize] = u;
-                branch[w as usize] = if u == start { w } else { branch[u as usize] };
-                queue.push_back(w);
-            } else if w != parent[u as usize]
-                && u != parent[w as usize]
-                && branch[w as usize] != branch[u as usize]
-                && w != start
-                && u != start
-            {
-                let len = dist[u as usize] + dist[w as usize] + 1;
-                if best.is_none_or(|b| len < b.0) {
-                    best = Some((len, u, w));
-                }
-            }
-        }
-    }
-    let Some((_, u, w)) = best else {
-        return vec![start];
-    };
-    let up = |mut v: u32| {
-        let mut p = Vec::new();
-        while v != start {
-            p.push(v);
-            v = parent[v as usize];
-        }
-        p
-    };
-    let mut cycle = vec![start];
-    let mut a = up(u);
-    a.reverse();
-    cycle.extend(a);
-    cycle.extend(up(w));
-    cycle
-}
-
-/// The shortest path of unplaced core rooms whose two ends each touch a placed room (the same
-/// one at both ends only through at least two rooms), or `None` when no core room is left or
-/// none lies on such a path (a core room only reached through a single unplaced path: the
-/// breadth-first part takes it).
-fn shortest_ear(plan: &Plan, rng: &mut WarrenRng, s: &BuildScratch) -> Option<Vec<u32>> {
-    let n = plan.rooms();
-    let mut best: Option<Vec<u32>> = None;
-    let mut parent = vec![u32::MAX; n];
-    let mut queue = std::collections::VecDeque::new();
-    let shift = rng.below(s.order.len() as u32) as usize;
-    for k in 0..s.order.len() {
-        let a = s.order[(k + shift) % s.order.len()];
-        for &(x, _) in &plan.adj[a as usize] {
-            if s.placed[x as usize] || !plan.core[x as usize] {
-                continue;
-            }
-            parent.iter_mut().for_each(|p| *p = u32::MAX);
-            parent[x as usize] = x;
-            queue.clear();
-            queue.push_back((x, 1u32));
-            while let Some((y, len)) = queue.pop_front() {
-                if best.as_ref().is_some_and(|b| len as usize >= b.len()) {
-                    break;
-                }
-                let closes = plan.adj[y as usize]
-                    .iter()
-                    .any(|&(b, _)| s.placed[b as usize] && (b != a || y != x));
-                if closes {
-                    let mut p = vec![y];
-                    let mut v = y;
-                    while v != x {
-                        v = parent[v as usize];
-                        p.push(v);
-                    }
-                    p.reverse();
-                    best = Some(p);
-                    break;
-                }
-                for &(z, _) in &plan.adj[y as usize] {
-                    if !s.placed[z as usize]
-                        && plan.core[z as usize]
-                        && parent[z as usize] == u32::MAX
-                    {
-                        parent[z as usize] = y;
-                        queue.push_back((z, len + 1));
-                    }
-                }
-            }
-        }
-    }
-    best
-}
 
 /// One attempt: a drawing, an order and a bounded depth-first search.
 fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool {

@@ -1,51 +1,15 @@
-//! Builder tests on Edgar's published inputs with its building blocks (made in code here, so
-//! these tests do not depend on the file readers).
+//! Builder tests on Edgar's published inputs (read from the corpus beside the checkout) with its
+//! building blocks (the built-in library).
 
 use crate::map::build::{BuildScratch, Gaps, Plan, build};
 use crate::map::raster::{Tiles, rasterise};
 use crate::map::shape::shapes_of;
-use crate::map::spec::{Doors, Template, Transforms};
+use crate::map::spec::Template;
 
 pub(crate) fn edgar_paper() -> Vec<Template> {
-    let t = |name: &str, outline: &[(i32, i32)]| Template {
-        name: name.into(),
-        outline: outline.to_vec(),
-        doors: Doors::Simple {
-            length: 2,
-            corner_distance: 1,
-        },
-        transforms: Transforms {
-            rotate: true,
-            mirror: false,
-        },
-    };
-    let rect = |name: &str, w: i32, h: i32| t(name, &[(0, 0), (w, 0), (w, h), (0, h)]);
-    vec![
-        rect("12x12", 12, 12),
-        rect("8x8", 8, 8),
-        rect("12x18", 12, 18),
-        t(
-            "L12x12",
-            &[(0, 0), (12, 0), (12, 6), (6, 6), (6, 12), (0, 12)],
-        ),
-        t(
-            "L12x18",
-            &[(0, 0), (12, 0), (12, 6), (6, 6), (6, 18), (0, 18)],
-        ),
-        t(
-            "T18x12",
-            &[
-                (0, 0),
-                (18, 0),
-                (18, 6),
-                (12, 6),
-                (12, 12),
-                (6, 12),
-                (6, 6),
-                (0, 6),
-            ],
-        ),
-    ]
+    crate::map::input::builtin_library("edgar-paper")
+        .expect("built in")
+        .templates
 }
 
 pub(crate) fn corpus_graph(name: &str) -> (usize, Vec<(u32, u32)>) {
