@@ -74,8 +74,17 @@ pub(super) fn draw_targets(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratc
         // a different one each attempt.
         Some((mx, my)) => {
             let mut r = WarrenRng::new(seed);
-            let angle = r.unit_f32() * std::f32::consts::TAU;
-            let (sin, cos) = angle.sin_cos();
+            // A uniform direction without trigonometry (libm's sin and cos may round
+            // differently across platforms; a square root does not): a point drawn in the unit
+            // disc, normalised.
+            let (cos, sin) = loop {
+                let (a, b) = (r.unit_f32() * 2.0 - 1.0, r.unit_f32() * 2.0 - 1.0);
+                let d2 = a * a + b * b;
+                if (0.01..=1.0).contains(&d2) {
+                    let d = d2.sqrt();
+                    break (a / d, b / d);
+                }
+            };
             let flip = if r.below(2) == 0 { 1.0 } else { -1.0 };
             let shake = plan.length * SHAKE;
             s.tx.clear();

@@ -34,7 +34,7 @@ const SEED: u64 = 0x5eed_c0f0;
 /// when the layout kernels went to portable math (the same bytes on every CPU); `dmg`, `maze`,
 /// `maze-braided-gradient` and `regions` when their grids, of one size per profile, became
 /// fixed-shape tensor columns (every other column, the cells and the layout_hash values were
-/// compared equal with the build before).
+/// compared equal with the build before). `map` was minted when the kind was added.
 const GOLDEN: &[(&str, u64)] = &[
     ("coloring-chromatic.toml", 0x8db4b64100010308),
     ("coloring-edge.toml", 0x4f3f331d00011d08),
@@ -48,6 +48,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("grammar-keylock.toml", 0x30322b98000e3308),
     ("grammar-ring.toml", 0xf1d8997c00055f48),
     ("grammar.toml", 0xfac8c298000667c8),
+    ("map.toml", 0xeb9a785800031208),
     ("maze-braided-gradient.toml", 0x55e940030001e048),
     ("maze-delaunay.toml", 0x4a500a500003c008),
     ("maze.toml", 0x8e0cf5a20000ed48),
