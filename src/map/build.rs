@@ -343,8 +343,6 @@ pub struct BuildScratch {
     candidates: Vec<Vec<Candidate>>,
     cursor: Vec<usize>,
     retries: Vec<u32>,
-    /// Diagnostics: per room, how often its candidates ran out.
-    pub exhausted: Vec<u32>,
     zones: Vec<Zone>,
     met: Vec<Zone>,
     corridors: Vec<(Rect, u32)>,
@@ -375,7 +373,6 @@ pub fn build(plan: &Plan, seed: u64, s: &mut BuildScratch) -> Result<(), String>
     s.cursor.resize(n, 0);
     s.retries.clear();
     s.retries.resize(n, 0);
-    s.exhausted.resize(n, 0);
     let mut rng = WarrenRng::new(seed);
     for attempt in 1..=plan.max_attempts {
         s.out.attempts = attempt;
@@ -425,7 +422,6 @@ fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool 
             s.candidates[depth].get(s.cursor[depth])
         };
         let Some(&c) = next else {
-            s.exhausted[v] += 1;
             // Nothing left here: back to the room before.
             if depth == 0 {
                 return false;
@@ -668,14 +664,14 @@ fn fits(plan: &Plan, v: usize, c: Candidate, rng: &mut WarrenRng, s: &mut BuildS
             plan,
             j,
             (u, other, s.out.x[u], s.out.y[u]),
-            (v, sh, c.x, c.y),
+            (sh, c.x, c.y),
             rng,
         ) else {
             s.corridors.truncate(before);
             return false;
         };
         if let Some(r) = link.corridor() {
-            if !corridor_clear(plan, r, j, v, sh, (c.x, c.y), s) {
+            if !corridor_clear(plan, r, j, s) {
                 s.corridors.truncate(before);
                 return false;
             }
@@ -690,17 +686,10 @@ fn fits(plan: &Plan, v: usize, c: Candidate, rng: &mut WarrenRng, s: &mut BuildS
     true
 }
 
-/// Whether a new corridor `r` of connection `j` keeps clear of every room but its ends (which
-/// may not have been placed yet: `v` at `pos` is the one being placed) and of other corridors.
-fn corridor_clear(
-    plan: &Plan,
-    r: Rect,
-    j: u32,
-    v: usize,
-    sh: &Shape,
-    pos: (i32, i32),
-    s: &BuildScratch,
-) -> bool {
+/// Whether a new corridor `r` of connection `j` keeps clear of every placed room but its ends
+/// and of the other corridors (the room being placed, one of its ends, is checked against the
+/// corridors by `fits`).
+fn corridor_clear(plan: &Plan, r: Rect, j: u32, s: &BuildScratch) -> bool {
     let (a, b) = plan.conns[j as usize];
     for &u in &s.order {
         let u = u as usize;
@@ -716,17 +705,17 @@ fn corridor_clear(
             return false;
         }
     }
-    let _ = (v, sh, pos);
     s.corridors.iter().all(|(q, _)| !q.near(0, 0, &r, 0, 0, 0))
 }
 
-/// How connection `j` joins placed room `u` and room `v` at its candidate position: a door
-/// side of each facing the other at an allowed gap, and a door position on both, or `None`.
+/// How connection `j` joins placed room `u` and the room being placed (shape `sv` at its
+/// candidate position): a door side of each facing the other at an allowed gap, and a door
+/// position on both, or `None`.
 fn link_between(
     plan: &Plan,
     j: u32,
     (u, su, ux, uy): (usize, &Shape, i32, i32),
-    (v, sv, vx, vy): (usize, &Shape, i32, i32),
+    (sv, vx, vy): (&Shape, i32, i32),
     rng: &mut WarrenRng,
 ) -> Option<Link> {
     let (a, _) = plan.conns[j as usize];
@@ -736,7 +725,6 @@ fn link_between(
     } else {
         (sv, vx, vy, su, ux, uy)
     };
-    let _ = v;
     let mut found = 0u32;
     let mut pick = Link::default();
     for d1 in &first.doors {
