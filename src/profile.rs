@@ -212,6 +212,7 @@ impl From<GrammarSetupError> for ProfileError {
         match e {
             GrammarSetupError::Config(c) => ProfileError::Invalid(c),
             GrammarSetupError::Rules(r) => ProfileError::Rules(r),
+            GrammarSetupError::Map(m) => ProfileError::Map(m),
         }
     }
 }

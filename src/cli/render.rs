@@ -15,7 +15,8 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::UInt64Type;
 
 use crate::archive::{Archive, ArchiveColumns, ArchiveError, BatchView};
-use crate::core::generator::Level;
+use crate::core::generator::{ExtraKind, ExtraValue, Level};
+use crate::export::owners::OWNER_COLUMN;
 use crate::render::{draw_sheet_with, to_png, to_svg};
 
 /// Arguments of `render`.
@@ -60,14 +61,21 @@ fn parse_sheet(s: &str) -> Result<(u32, u32)> {
 }
 
 /// The columns `render` reads, from the archive's schema: the grid, the graph and, when
-/// present, vertex tags (room colours) and rooms. Rule uses, extra columns and metrics are not
-/// drawn.
+/// present, vertex tags (room colours), rooms and the owner grid (`--graph` tints each room's
+/// own floor by it). Rule uses, other extra columns and metrics are not drawn.
 fn drawn_columns(archive: &Archive) -> Result<ArchiveColumns, ArchiveError> {
+    let all = archive.columns()?;
+    let extra = all
+        .extra
+        .iter()
+        .filter(|e| e.name == OWNER_COLUMN && e.kind == ExtraKind::ListU16)
+        .cloned()
+        .collect();
     Ok(ArchiveColumns {
         rule_uses: false,
         metrics: Vec::new(),
-        extra: Vec::new(),
-        ..archive.columns()?
+        extra,
+        ..all
     })
 }
 
@@ -117,14 +125,30 @@ pub fn run(args: Args) -> Result<ExitCode> {
             BatchView::new(b, &columns).map_err(|r| anyhow::anyhow!("{}: {r}", args.file.display()))
         })
         .collect::<Result<Vec<_>>>()?;
-    let mut levels: Vec<Level> = Vec::new();
-    for view in &views {
+    let mut rows_drawn = Vec::new();
+    for (v, view) in views.iter().enumerate() {
         for row in 0..view.rows() {
             if wanted.contains(&view.index(row)) {
-                levels.push(view.level(row));
+                rows_drawn.push((v, row));
             }
         }
     }
+    let extras: Vec<Vec<ExtraValue>> = rows_drawn
+        .iter()
+        .map(|&(v, row)| {
+            (0..columns.extra.len())
+                .map(|e| views[v].extra(e, row))
+                .collect()
+        })
+        .collect();
+    let levels: Vec<Level> = rows_drawn
+        .iter()
+        .zip(&extras)
+        .map(|(&(v, row), extra)| Level {
+            extra,
+            ..views[v].level(row)
+        })
+        .collect();
     if levels.is_empty() {
         bail!(
             "{}: no level with index {}",

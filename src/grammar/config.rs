@@ -66,6 +66,40 @@ pub struct GrammarConfig {
     /// The largest tile map, `[width, height]`: a level whose map would be larger fails its
     /// seed (reason `map over max_grid`) rather than being scaled, which would merge rooms.
     pub max_grid: [u32; 2],
+    /// How the map is drawn: `drawn` (rooms where the force solver put them, corridors routed
+    /// over any distance: seed 000's map), or through the map builder of the `map` kind, with
+    /// `none` (connected rooms touch and share a door), `templates` (a corridor room of a
+    /// length from `corridor_lengths` per connection) or `routed` (straight corridors of 1 to
+    /// `max_corridor` tiles).
+    pub corridors: MapMode,
+    /// For the map builder: `rules` (every room a rectangle of the size its rules give it,
+    /// doors `corridor_width` tiles wide, a tile from the corners) or a template library, by
+    /// built-in name (`edgar-paper`, `edgar-docs`) or `.json` file, whose every template any
+    /// room may take.
+    pub templates: String,
+    /// Corridor lengths for `corridors = "templates"`.
+    pub corridor_lengths: Vec<u32>,
+    /// Longest corridor for `corridors = "routed"`.
+    pub max_corridor: u32,
+    /// Least distance between rooms no corridor joins, for the map builder (0: they may share
+    /// a wall).
+    pub min_room_distance: u32,
+}
+
+/// How a grammar level's map is drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MapMode {
+    /// Seed 000's map: rooms where the force solver placed them, corridors routed on the grid
+    /// over any distance.
+    #[default]
+    Drawn,
+    /// The map builder; connected rooms touch and share a door.
+    None,
+    /// The map builder; a corridor room per connection.
+    Templates,
+    /// The map builder; a straight corridor per connection, up to `max_corridor` tiles.
+    Routed,
 }
 
 /// Largest corridor width, in tiles.
@@ -98,6 +132,11 @@ impl Default for GrammarConfig {
             tile_size: 1.0,
             corridor_width: 1,
             max_grid: [320, 320],
+            corridors: MapMode::Drawn,
+            templates: "rules".to_string(),
+            corridor_lengths: vec![2],
+            max_corridor: 8,
+            min_room_distance: 0,
         }
     }
 }
@@ -195,12 +234,41 @@ impl GrammarConfig {
                 )
             },
         )?;
+        check(
+            !self.templates.trim().is_empty(),
+            "grammar.templates",
+            || "must be `rules`, a built-in library name or a template-library file".into(),
+        )?;
+        check(
+            !self.corridor_lengths.is_empty()
+                && self
+                    .corridor_lengths
+                    .iter()
+                    .all(|&l| (1..=256).contains(&l)),
+            "grammar.corridor_lengths",
+            || "must be a non-empty list of lengths from 1 to 256".into(),
+        )?;
+        check(
+            (1..=256).contains(&self.max_corridor),
+            "grammar.max_corridor",
+            || format!("= {} is out of range 1..=256", self.max_corridor),
+        )?;
+        check(
+            self.min_room_distance <= 64,
+            "grammar.min_room_distance",
+            || format!("= {} is out of range 0..=64", self.min_room_distance),
+        )?;
         let [w, h] = self.max_grid;
         check(
             (1..=MAX_GRID_SIDE).contains(&w) && (1..=MAX_GRID_SIDE).contains(&h),
             "grammar.max_grid",
             || format!("= [{w}, {h}]: each side must be in 1..={MAX_GRID_SIDE}"),
         )
+    }
+
+    /// Whether the map builder draws the map (every mode but `drawn`).
+    pub fn uses_builder(&self) -> bool {
+        self.corridors != MapMode::Drawn
     }
 
     /// Checks that `max_grid` holds a map of the largest room (`side` layout units, after

@@ -23,6 +23,7 @@ pub mod format;
 pub mod host;
 pub mod library;
 pub mod lua;
+mod mapped;
 pub mod matcher;
 mod measure;
 pub mod rule;
@@ -31,9 +32,10 @@ pub mod tilemap_verify;
 mod verify;
 
 use crate::core::error::{GenError, Violation};
-use crate::core::generator::{Columns, Generator, Level, LevelRecord, RoomsView};
+use crate::core::generator::{Columns, ExtraValue, Generator, Level, LevelRecord, RoomsView};
 use crate::core::graph::edge_flag;
 use crate::core::grid::Grid;
+use crate::core::grid::GridView;
 use crate::grammar::build::{BuildParams, BuildScratch, build};
 use crate::grammar::matcher::Compiled;
 use crate::grammar::measure::{Facts, MeasureScratch};
@@ -56,6 +58,8 @@ pub struct GrammarGenerator {
     compiled: Vec<Compiled>,
     params: BuildParams,
     tiles: TileParams,
+    /// The map builder's setting, unless `grammar.corridors = "drawn"`.
+    mapped: Option<mapped::Mapped>,
 }
 
 /// Per-worker memory.
@@ -73,6 +77,9 @@ pub struct GrammarScratch {
     x1: Vec<i32>,
     y1: Vec<i32>,
     metrics: Vec<f64>,
+    /// The map builder's memory (`grammar.corridors` other than `drawn`).
+    mapped: mapped::MappedScratch,
+    solid: Vec<bool>,
 }
 
 impl GrammarGenerator {
@@ -112,6 +119,11 @@ impl GrammarGenerator {
             .map(|r| r.w.max(r.h))
             .fold(0.0f32, f32::max);
         cfg.check_grid_fits(f64::from(largest))?;
+        let mapped = if cfg.uses_builder() {
+            Some(mapped::Mapped::new(&cfg, &grammar)?)
+        } else {
+            None
+        };
         let compiled = grammar.rules.iter().map(Compiled::new).collect();
         let params = cfg.build_params();
         let tiles = cfg.tile_params();
@@ -121,6 +133,7 @@ impl GrammarGenerator {
             compiled,
             params,
             tiles,
+            mapped,
         })
     }
 
@@ -185,6 +198,85 @@ impl GrammarGenerator {
     }
 }
 
+impl GrammarGenerator {
+    /// The rest of [`Generator::generate`] when the map builder draws the map.
+    fn generate_mapped<'s>(
+        &self,
+        m: &mapped::Mapped,
+        seed: u64,
+        report: &build::BuildReport,
+        spread: f32,
+        s: &'s mut GrammarScratch,
+    ) -> Result<Level<'s>, GenError> {
+        let t = std::time::Instant::now();
+        let host = &mut s.build.host;
+        s.solid.clear();
+        s.solid.extend(s.build.room_w.iter().map(|&w| w > 0.0));
+        let map = mapped::draw(
+            m,
+            &self.cfg,
+            crate::mix(seed, MAP_SEED),
+            mapped::LevelIn {
+                x: &mut host.graph.x,
+                y: &mut host.graph.y,
+                tag: &host.graph.tag,
+                src: &host.graph.src,
+                dst: &host.graph.dst,
+                flags: &mut host.graph.flags,
+                solid: &s.solid,
+            },
+            [&mut s.x0, &mut s.y0, &mut s.x1, &mut s.y1],
+            &mut s.mapped,
+        )?;
+        s.stage_ns = [
+            report.match_ns,
+            report.rewrite_ns,
+            report.layout_ns,
+            report.rooms_ns,
+            t.elapsed().as_nanos() as u64,
+        ];
+        let graph = s.build.host.graph.view();
+        let rooms = RoomsView {
+            x0: &s.x0,
+            y0: &s.y0,
+            x1: &s.x1,
+            y1: &s.y1,
+        };
+        let facts = Facts {
+            report,
+            map: &map,
+            corridor_len: &s.mapped.corridor_len,
+            spread,
+            spreads: 0,
+        };
+        GrammarMetrics::measure(&graph, &rooms, &facts, &mut s.measure).write_to(&mut s.metrics);
+        let ms = &mut s.mapped;
+        ms.bump.reset();
+        let ms = &*ms;
+        let extra: &'s [ExtraValue<'s>] = ms.bump.alloc_slice_copy(&[
+            ExtraValue::ListU16(&ms.template),
+            ExtraValue::ListU8(&ms.transform),
+            ExtraValue::ListU16(&ms.tiles.owner),
+        ]);
+        Ok(Level {
+            grid: Some(GridView {
+                width: ms.tiles.width,
+                height: ms.tiles.height,
+                cells: &ms.tiles.cells,
+            }),
+            graph: Some(graph),
+            rooms: Some(rooms),
+            rule_uses: &s.build.uses,
+            metrics: &s.metrics,
+            extra,
+            ..Level::default()
+        })
+    }
+}
+
+/// Mixed into a level's seed for the map builder's search (the grammar's build uses the seed).
+const MAP_SEED: u64 = 0x6d61_7062_7569_6c64;
+
 /// A grammar generator could not be set up.
 #[derive(Debug, thiserror::Error)]
 pub enum GrammarSetupError {
@@ -194,6 +286,9 @@ pub enum GrammarSetupError {
     /// The rules could not be read or are invalid.
     #[error(transparent)]
     Rules(#[from] rule::GrammarError),
+    /// The map builder's templates are unreadable or cannot draw the rules' rooms.
+    #[error("{0}")]
+    Map(String),
 }
 
 /// Times a map whose corridors cannot all be drawn is drawn again with the drawing spread out
@@ -280,7 +375,11 @@ impl Generator for GrammarGenerator {
             rooms: true,
             rule_uses: true,
             metrics: &GRAMMAR_METRICS,
-            extra: &[],
+            extra: if self.mapped.is_some() {
+                &crate::map::generator::MAP_COLUMNS
+            } else {
+                &[]
+            },
         }
     }
 
@@ -313,6 +412,9 @@ impl Generator for GrammarGenerator {
         }
         room_rects(s, per_tile);
         let spread = corridor_spread(&s.build.host, &s.x0, &s.x1, &mut s.lengths);
+        if let Some(m) = &self.mapped {
+            return self.generate_mapped(m, seed, &report, spread, s);
+        }
         if spread > MAX_CORRIDOR_SPREAD {
             return Err(GenError {
                 reason: "corridor spread",

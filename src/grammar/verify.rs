@@ -8,10 +8,11 @@ use crate::core::error::Violation;
 use crate::core::generator::{GraphView, LevelRecord, RoomsView};
 use crate::core::sets::UnionFind;
 use crate::ensure_level;
+use crate::grammar::mapped::verify_map;
 use crate::grammar::measure::{
     GRAMMAR_METRICS, GrammarMetrics, cycle_rank, empty_room, overlapping_rooms, walkable_into,
 };
-use crate::grammar::tilemap_verify::verify_tile_map;
+use crate::grammar::tilemap_verify::{MapFacts, verify_tile_map};
 use crate::grammar::{GrammarGenerator, MAX_CORRIDOR_SPREAD, spread_of};
 
 impl GrammarGenerator {
@@ -32,7 +33,9 @@ impl GrammarGenerator {
             ))
         })?;
         self.check_graph(&g)?;
-        check_rooms(&g, &rooms)?;
+        // The builder's rooms may be L or T shapes whose boxes overlap; the map check below
+        // proves their floors apart tile by tile.
+        check_rooms(&g, &rooms, self.mapped.is_none())?;
         ensure_level!(
             level.rule_uses.len() == self.grammar.rules.len(),
             "{} rule-use counts for {} rules",
@@ -51,7 +54,10 @@ impl GrammarGenerator {
             metrics.vertices,
             g.x.len()
         );
-        check_spread(&g)?;
+        if self.mapped.is_none() {
+            // Vertices of a builder map sit at their rooms' centres, not in the drawing.
+            check_spread(&g)?;
+        }
         self.check_map(record, &g, &rooms, &metrics)
     }
 
@@ -116,7 +122,27 @@ impl GrammarGenerator {
             grid.width,
             grid.height
         );
-        let facts = verify_tile_map(&grid, g, rooms)?;
+        let facts = match &self.mapped {
+            None => verify_tile_map(&grid, g, rooms)?,
+            Some(m) => {
+                let tally = verify_map(m, self.grammar.tags.len(), record, g, rooms)?;
+                let n = g.x.len();
+                let longest = tally.corridors.iter().copied().max().unwrap_or(0);
+                ensure_level!(
+                    metrics.corridor_max == longest,
+                    "corridor_max metric {}, the map's longest corridor is {longest}",
+                    metrics.corridor_max
+                );
+                MapFacts {
+                    room_tiles: tally.floor_count[1..=n].iter().map(|&c| u64::from(c)).sum(),
+                    corridor_tiles: tally.floor_count[n + 1..]
+                        .iter()
+                        .map(|&c| u64::from(c))
+                        .sum(),
+                    door_tiles: u64::from(tally.doors),
+                }
+            }
+        };
         for (name, stored, value) in [
             (
                 "floor_tiles",
@@ -141,7 +167,11 @@ impl GrammarGenerator {
 
 /// One rectangle per vertex; the corridors join only rooms, connect them all, and no two rooms
 /// overlap.
-fn check_rooms(g: &GraphView<'_>, rooms: &RoomsView<'_>) -> Result<(), Violation> {
+fn check_rooms(
+    g: &GraphView<'_>,
+    rooms: &RoomsView<'_>,
+    rectangles: bool,
+) -> Result<(), Violation> {
     let n = g.x.len();
     ensure_level!(
         [rooms.x0, rooms.y0, rooms.x1, rooms.y1]
@@ -173,7 +203,11 @@ fn check_rooms(g: &GraphView<'_>, rooms: &RoomsView<'_>) -> Result<(), Violation
         parts <= 1,
         "the corridors leave the rooms in {parts} disconnected parts"
     );
-    let overlaps = overlapping_rooms(rooms);
+    let overlaps = if rectangles {
+        overlapping_rooms(rooms)
+    } else {
+        Vec::new()
+    };
     if let Some(&(a, b)) = overlaps.first() {
         return Err(Violation::new(format!(
             "rooms {a} and {b} overlap ({} overlapping pairs)",

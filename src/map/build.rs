@@ -23,12 +23,14 @@
 //!    a new drawing; after `max_attempts` the seed fails with a counted reason. Work is bounded:
 //!    never a timeout.
 
+use std::sync::Arc;
+
 use crate::core::rng::WarrenRng;
 use crate::layout::LayoutScratch;
 use crate::map::shape::{DoorSide, Rect, Shape, side};
 
 pub use order::PRUNE_UP_TO;
-use order::{draw_targets, reach_table, room_order};
+use order::{draw_targets, reach_table, room_order, scaled_drawing};
 
 #[path = "build_order.rs"]
 mod order;
@@ -42,33 +44,75 @@ pub struct Gaps {
     pub ranges: Vec<(i32, i32)>,
 }
 
+/// The shapes a builder may use and their configuration spaces at the origin, for a list of
+/// gap settings: built once per library and profile, shared by every plan made from it (the
+/// `map` kind makes one plan per run, the grammar kind one per level).
+#[derive(Debug)]
+pub struct Catalogue {
+    /// Every shape of the library.
+    pub shapes: Vec<Shape>,
+    /// The distinct gap settings.
+    pub gap_sets: Vec<Gaps>,
+    /// Configuration spaces at the origin: for gap setting `g` and shapes `a` (placed at the
+    /// origin) and `b`, `zones[start[k]..start[k + 1]]` with `k = (g * S + a) * S + b`.
+    zones: Vec<Zone>,
+    zone_start: Vec<u32>,
+}
+
+impl Catalogue {
+    /// The configuration spaces of every pair of `shapes` under every gap setting.
+    pub fn new(shapes: Vec<Shape>, gap_sets: Vec<Gaps>) -> Catalogue {
+        let (mut zones, mut zone_start) = (Vec::new(), vec![0u32]);
+        for g in &gap_sets {
+            for a in &shapes {
+                for b in &shapes {
+                    for du in &a.doors {
+                        for dv in &b.doors {
+                            if dv.side == side::opposite(du.side) && dv.len == du.len {
+                                for &range in &g.ranges {
+                                    zones.push(facing_zone(du, 0, 0, dv, range));
+                                }
+                            }
+                        }
+                    }
+                    zone_start.push(zones.len() as u32);
+                }
+            }
+        }
+        Catalogue {
+            shapes,
+            gap_sets,
+            zones,
+            zone_start,
+        }
+    }
+}
+
 /// Everything the builder needs about one level graph, built once and shared by the workers.
 #[derive(Clone, Debug)]
 pub struct Plan {
-    /// Every shape of the library.
-    pub shapes: Vec<Shape>,
-    /// Per room, the shapes it may take (indices into `shapes`).
+    /// The shapes and their configuration spaces.
+    pub cat: Arc<Catalogue>,
+    /// Per room, the shapes it may take (indices into `cat.shapes`).
     pub room_shapes: Vec<Vec<u32>>,
     /// Connections `(a, b)`.
     pub conns: Vec<(u32, u32)>,
-    /// Per connection, its gaps.
-    pub gaps: Vec<Gaps>,
+    /// Per connection, its index in `cat.gap_sets`.
+    pub gap_set: Vec<u32>,
     /// Per room, `(neighbour, connection)`.
     pub adj: Vec<Vec<(u32, u32)>>,
     /// Connection ends, for the drawing.
     src: Vec<u32>,
     dst: Vec<u32>,
-    /// Classical MDS of the graph's room distances (`None` for fewer than 3 or more than
-    /// `MDS_UP_TO` rooms).
+    /// The drawing the targets start from: the graph's classical MDS of its room distances
+    /// (`None` for fewer than 3 or more than `MDS_UP_TO` rooms), or a drawing given with the
+    /// graph ([`Plan::with_catalogue`]).
     mds: Option<(Vec<f32>, Vec<f32>)>,
+    /// Whether each attempt turns and mirrors the drawing (an MDS drawing has no orientation;
+    /// a given drawing keeps its own).
+    turn: bool,
     /// Connection bit rows: bit `b` of row `a` is set when `a` and `b` are connected.
     adjacency: Vec<u64>,
-    /// Per connection, its index among the distinct gap settings.
-    gap_set: Vec<u32>,
-    /// Configuration spaces at the origin: for gap setting `g` and shapes `a` (placed at the
-    /// origin) and `b`, `zones[start[k]..start[k + 1]]` with `k = (g * S + a) * S + b`.
-    zones: Vec<Zone>,
-    zone_start: Vec<u32>,
     /// Least distance between the outlines of two rooms no connection joins (0: they may share
     /// walls), also kept between a corridor and every room but its two ends.
     pub min_distance: i32,
@@ -90,7 +134,8 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// A plan for rooms with the given allowed shapes and connections.
+    /// A plan for rooms with the given allowed shapes and connections, each connection with its
+    /// own gaps; the targets start from the graph's MDS drawing.
     pub fn new(
         shapes: Vec<Shape>,
         room_shapes: Vec<Vec<u32>>,
@@ -98,7 +143,34 @@ impl Plan {
         gaps: Vec<Gaps>,
         min_distance: i32,
     ) -> Plan {
+        let mut distinct: Vec<Gaps> = Vec::new();
+        let gap_set = gaps
+            .iter()
+            .map(|g| match distinct.iter().position(|d| d == g) {
+                Some(k) => k as u32,
+                None => {
+                    distinct.push(g.clone());
+                    distinct.len() as u32 - 1
+                }
+            })
+            .collect();
+        let cat = Arc::new(Catalogue::new(shapes, distinct));
+        Plan::with_catalogue(cat, room_shapes, conns, gap_set, min_distance, None)
+    }
+
+    /// A plan over a shared catalogue: per room its allowed shapes, per connection its gap
+    /// setting (an index into `cat.gap_sets`). `drawing` (one position per room, any scale)
+    /// steers the search in place of the MDS drawing, keeping its orientation.
+    pub fn with_catalogue(
+        cat: Arc<Catalogue>,
+        room_shapes: Vec<Vec<u32>>,
+        conns: Vec<(u32, u32)>,
+        gap_set: Vec<u32>,
+        min_distance: i32,
+        drawing: Option<(&[f32], &[f32])>,
+    ) -> Plan {
         let n = room_shapes.len();
+        let shapes = &cat.shapes;
         let mut adj = vec![Vec::new(); n];
         for (j, &(a, b)) in conns.iter().enumerate() {
             adj[a as usize].push((b, j as u32));
@@ -135,29 +207,37 @@ impl Plan {
             }
             if count > 0.0 { sum / count } else { 8.0 }
         };
-        let mean_gap = if gaps.is_empty() {
+        let gap_of = |j: usize| &cat.gap_sets[gap_set[j] as usize];
+        let mean_gap = if conns.is_empty() {
             0.0
         } else {
-            gaps.iter()
-                .map(|g| g.ranges.first().map_or(0, |r| r.0) as f32)
+            (0..conns.len())
+                .map(|j| gap_of(j).ranges.first().map_or(0, |r| r.0) as f32)
                 .sum::<f32>()
-                / gaps.len() as f32
+                / conns.len() as f32
         };
+        let length = mean_size + mean_gap;
         // Measured on Edgar's inputs (`build_tests`): short attempts and many of them beat long
         // ones, since a bad drawing rarely recovers.
         let work = 500 + 60 * n as u32;
-        let reach = reach_table(&adj, &room_shapes, &shapes, &gaps);
+        let reach = reach_table(&adj, &room_shapes, shapes, |j| gap_of(j));
         let (src, dst): (Vec<u32>, Vec<u32>) = conns.iter().copied().unzip();
-        let mds = crate::layout::multilevel::coarsest::mds_positions(
-            &crate::layout::multilevel::Level {
-                src: src.clone(),
-                dst: dst.clone(),
-                length: vec![mean_size + mean_gap; src.len()],
-                mass: vec![1.0; n],
-                radius: vec![0.0; n],
-            },
-            0x6d61_7073,
-        );
+        let (mds, turn) = match drawing {
+            Some((x, y)) => (Some(scaled_drawing(x, y, &src, &dst, length)), false),
+            None => (
+                crate::layout::multilevel::coarsest::mds_positions(
+                    &crate::layout::multilevel::Level {
+                        src: src.clone(),
+                        dst: dst.clone(),
+                        length: vec![length; src.len()],
+                        mass: vec![1.0; n],
+                        radius: vec![0.0; n],
+                    },
+                    0x6d61_7073,
+                ),
+                true,
+            ),
+        };
         let words = n.div_ceil(64);
         let mut adjacency = vec![0u64; n * words];
         for &(a, b) in &conns {
@@ -165,56 +245,38 @@ impl Plan {
             adjacency[a * words + b / 64] |= 1 << (b % 64);
             adjacency[b * words + a / 64] |= 1 << (a % 64);
         }
-        let mut distinct: Vec<&Gaps> = Vec::new();
-        let gap_set = gaps
-            .iter()
-            .map(|g| match distinct.iter().position(|d| *d == g) {
-                Some(k) => k as u32,
-                None => {
-                    distinct.push(g);
-                    distinct.len() as u32 - 1
-                }
-            })
-            .collect();
-        let (mut zones, mut zone_start) = (Vec::new(), vec![0u32]);
-        for g in &distinct {
-            for a in &shapes {
-                for b in &shapes {
-                    for du in &a.doors {
-                        for dv in &b.doors {
-                            if dv.side == side::opposite(du.side) && dv.len == du.len {
-                                for &range in &g.ranges {
-                                    zones.push(facing_zone(du, 0, 0, dv, range));
-                                }
-                            }
-                        }
-                    }
-                    zone_start.push(zones.len() as u32);
-                }
-            }
-        }
         Plan {
-            shapes,
+            cat,
             room_shapes,
             conns,
-            gaps,
+            gap_set,
             adj,
             src,
             dst,
             mds,
+            turn,
             adjacency,
-            gap_set,
-            zones,
-            zone_start,
             min_distance,
             core,
             reach,
-            length: mean_size + mean_gap,
+            length,
             attempt_work: work,
             max_attempts: 200,
             noise: 3.0,
             max_retries: MAX_RETRIES,
         }
+    }
+
+    /// Connection `j`'s gaps.
+    #[inline]
+    pub fn gaps(&self, j: usize) -> &Gaps {
+        &self.cat.gap_sets[self.gap_set[j] as usize]
+    }
+
+    /// Every shape.
+    #[inline]
+    pub fn shapes(&self) -> &[Shape] {
+        &self.cat.shapes
     }
 
     /// Whether rooms `a` and `b` are connected.
@@ -429,7 +491,7 @@ fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool 
             depth -= 1;
             let u = s.order[depth] as usize;
             unplace(plan, u, s);
-            let sh = &plan.shapes[s.out.shape[u] as usize];
+            let sh = &plan.cat.shapes[s.out.shape[u] as usize];
             let (ux, uy) = (
                 s.out.x[u] as f32 + sh.w as f32 / 2.0,
                 s.out.y[u] as f32 + sh.h as f32 / 2.0,
@@ -447,7 +509,7 @@ fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool 
             continue;
         }
         s.retries[depth] += 1;
-        let sh = &plan.shapes[c.shape as usize];
+        let sh = &plan.cat.shapes[c.shape as usize];
         let (vx, vy) = (
             c.x as f32 + sh.w as f32 / 2.0,
             c.y as f32 + sh.h as f32 / 2.0,
@@ -501,7 +563,7 @@ fn candidates_for(
         (cs.0 / k as f32, cs.1 / k as f32)
     };
     for &si in &plan.room_shapes[v] {
-        let sh = &plan.shapes[si as usize];
+        let sh = &plan.cat.shapes[si as usize];
         // Offsets that put the shape's centre on the target.
         let (ox, oy) = (gx - sh.w as f32 / 2.0, gy - sh.h as f32 / 2.0);
         if k == 0 {
@@ -553,7 +615,7 @@ fn candidates_for(
 
 /// Where shape `sh` of room `v` may go against all its placed neighbours, into `s.zones`.
 fn zones_for(plan: &Plan, v: usize, si: u32, s: &mut BuildScratch) {
-    let count = plan.shapes.len();
+    let count = plan.cat.shapes.len();
     let mut first = true;
     s.zones.clear();
     for &(u, j) in &plan.adj[v] {
@@ -563,7 +625,8 @@ fn zones_for(plan: &Plan, v: usize, si: u32, s: &mut BuildScratch) {
         }
         let k = (plan.gap_set[j as usize] as usize * count + s.out.shape[u] as usize) * count
             + si as usize;
-        let here = &plan.zones[plan.zone_start[k] as usize..plan.zone_start[k + 1] as usize];
+        let here =
+            &plan.cat.zones[plan.cat.zone_start[k] as usize..plan.cat.zone_start[k + 1] as usize];
         let (ux, uy) = (s.out.x[u], s.out.y[u]);
         let moved = |z: &Zone| Zone {
             x0: z.x0 + ux,
@@ -619,7 +682,7 @@ fn facing_zone(du: &DoorSide, ux: i32, uy: i32, dv: &DoorSide, (g0, g1): (i32, i
 
 /// Whether candidate `c` of room `v` fits; if so, places it with its links and corridors.
 fn fits(plan: &Plan, v: usize, c: Candidate, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool {
-    let sh = &plan.shapes[c.shape as usize];
+    let sh = &plan.cat.shapes[c.shape as usize];
     // Rooms.
     for &u in s.order.iter() {
         let u = u as usize;
@@ -628,7 +691,7 @@ fn fits(plan: &Plan, v: usize, c: Candidate, rng: &mut WarrenRng, s: &mut BuildS
         }
         let joined = plan.adjacent(v, u);
         let gap = if joined { 0 } else { plan.min_distance };
-        let other = &plan.shapes[s.out.shape[u] as usize];
+        let other = &plan.cat.shapes[s.out.shape[u] as usize];
         if sh.near(c.x, c.y, other, s.out.x[u], s.out.y[u], gap) {
             return false;
         }
@@ -659,7 +722,7 @@ fn fits(plan: &Plan, v: usize, c: Candidate, rng: &mut WarrenRng, s: &mut BuildS
         if !s.placed[u] {
             continue;
         }
-        let other = &plan.shapes[s.out.shape[u] as usize];
+        let other = &plan.cat.shapes[s.out.shape[u] as usize];
         let Some(link) = link_between(
             plan,
             j,
@@ -696,7 +759,7 @@ fn corridor_clear(plan: &Plan, r: Rect, j: u32, s: &BuildScratch) -> bool {
         if !s.placed[u] || u == a as usize || u == b as usize {
             continue;
         }
-        let other = &plan.shapes[s.out.shape[u] as usize];
+        let other = &plan.cat.shapes[s.out.shape[u] as usize];
         if other
             .rects
             .iter()
@@ -746,7 +809,8 @@ fn link_between(
                 (sy + d2.fixed, sx)
             };
             let gap = (w2 - w1) * sign;
-            if !plan.gaps[j as usize]
+            if !plan
+                .gaps(j as usize)
                 .ranges
                 .iter()
                 .any(|&(g0, g1)| (g0..=g1).contains(&gap))

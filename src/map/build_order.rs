@@ -13,11 +13,11 @@ pub const PRUNE_UP_TO: usize = 1024;
 /// For every pair of rooms, the largest lattice gap their boxes can have in any layout: along a
 /// shortest path between them every room touches (or faces across a corridor) the next, so the
 /// boxes are at most the widest shapes of the rooms between plus the widest gaps apart.
-pub(super) fn reach_table(
+pub(super) fn reach_table<'g>(
     adj: &[Vec<(u32, u32)>],
     room_shapes: &[Vec<u32>],
     shapes: &[Shape],
-    gaps: &[Gaps],
+    gaps: impl Fn(usize) -> &'g Gaps,
 ) -> Vec<i32> {
     let n = adj.len();
     if n > PRUNE_UP_TO {
@@ -32,9 +32,9 @@ pub(super) fn reach_table(
                 .unwrap_or(0)
         })
         .collect();
-    let gap: Vec<i32> = gaps
-        .iter()
-        .map(|g| g.ranges.iter().map(|r| r.1).max().unwrap_or(0))
+    let conns: usize = adj.iter().map(Vec::len).sum::<usize>() / 2;
+    let gap: Vec<i32> = (0..conns)
+        .map(|j| gaps(j).ranges.iter().map(|r| r.1).max().unwrap_or(0))
         .collect();
     // Dijkstra from each room: a path costs the extents of its inner rooms plus its gaps, and
     // the cheapest path bounds the gap (every path is realised, the cheapest included).
@@ -86,6 +86,12 @@ pub(super) fn draw_targets(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratc
                 }
             };
             let flip = if r.below(2) == 0 { 1.0 } else { -1.0 };
+            // A given drawing keeps its orientation.
+            let (cos, sin, flip) = if plan.turn {
+                (cos, sin, flip)
+            } else {
+                (1.0, 0.0, 1.0)
+            };
             let shake = plan.length * SHAKE;
             s.tx.clear();
             s.ty.clear();
@@ -117,6 +123,39 @@ pub(super) fn draw_targets(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratc
         ..LayoutParams::default()
     };
     relax(&graph, &mut s.tx, &mut s.ty, &params, &mut s.layout);
+}
+
+/// `x`, `y` moved to their centroid and scaled so that connections `src`-`dst` are `length`
+/// long on average (a drawing without connections, or with all its rooms at one point, keeps
+/// its scale).
+pub(super) fn scaled_drawing(
+    x: &[f32],
+    y: &[f32],
+    src: &[u32],
+    dst: &[u32],
+    length: f32,
+) -> (Vec<f32>, Vec<f32>) {
+    let n = x.len().max(1) as f32;
+    let (cx, cy) = (x.iter().sum::<f32>() / n, y.iter().sum::<f32>() / n);
+    let mean = src
+        .iter()
+        .zip(dst)
+        .map(|(&a, &b)| {
+            let (a, b) = (a as usize, b as usize);
+            let (dx, dy) = (x[b] - x[a], y[b] - y[a]);
+            (dx * dx + dy * dy).sqrt()
+        })
+        .sum::<f32>()
+        / src.len().max(1) as f32;
+    let k = if mean > 0.0 && mean.is_finite() {
+        length / mean
+    } else {
+        1.0
+    };
+    (
+        x.iter().map(|&v| (v - cx) * k).collect(),
+        y.iter().map(|&v| (v - cy) * k).collect(),
+    )
 }
 
 /// How far each room's MDS position is shaken at random before the force solver settles the

@@ -362,7 +362,7 @@ impl Generator for MapGenerator {
                 (t.y0[v] + t.y1[v]) as f32 / 2.0,
             );
             s.graph.add_vertex(cx, cy, self.vertex_tags[v]);
-            let sh = &plan.shapes[layout.shape[v] as usize];
+            let sh = &plan.cat.shapes[layout.shape[v] as usize];
             s.template.push(sh.template as u16);
             s.transform.push(sh.transform);
         }

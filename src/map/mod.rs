@@ -18,7 +18,7 @@ mod json;
 pub mod raster;
 pub mod shape;
 pub mod spec;
-mod verify;
+pub(crate) mod verify;
 
 #[cfg(test)]
 mod build_tests;

@@ -34,7 +34,7 @@ pub fn rasterise(plan: &Plan, layout: &Layout, t: &mut Tiles) {
     let n = plan.rooms();
     let (mut mx, mut my, mut xx, mut xy) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
     for v in 0..n {
-        let sh = &plan.shapes[layout.shape[v] as usize];
+        let sh = &plan.cat.shapes[layout.shape[v] as usize];
         mx = mx.min(layout.x[v]);
         my = my.min(layout.y[v]);
         xx = xx.max(layout.x[v] + sh.w);
@@ -53,7 +53,7 @@ pub fn rasterise(plan: &Plan, layout: &Layout, t: &mut Tiles) {
     }
     let at = |x: i32, y: i32| ((y - my) as u32 * w + (x - mx) as u32) as usize;
     for v in 0..n {
-        let sh = &plan.shapes[layout.shape[v] as usize];
+        let sh = &plan.cat.shapes[layout.shape[v] as usize];
         let (ox, oy) = (layout.x[v], layout.y[v]);
         for y in 0..=sh.h {
             for x in 0..=sh.w {

@@ -9,11 +9,88 @@
 //! - all floor and doors are one 4-connected piece.
 
 use crate::core::error::Violation;
-use crate::core::generator::LevelRecord;
+use crate::core::generator::{ExtraValue, LevelRecord, RoomsView};
+use crate::core::grid::GridView;
 use crate::core::grid::cell;
 use crate::ensure_level;
 use crate::map::generator::{CORRIDOR_FLAG, MAP_COLUMNS, MAP_METRICS, MapGenerator};
 use crate::map::shape::{Shape, side, tile};
+
+/// What a map level is checked against: its rooms and connections, and the templates,
+/// transforms and gaps they may take. The `map` kind reads them from its graph and library;
+/// the grammar kind from each level's graph.
+pub(crate) trait MapRules {
+    /// Rooms (owners `1..=rooms`).
+    fn rooms(&self) -> usize;
+    /// Connections (corridor owners `rooms + 1..`).
+    fn connections(&self) -> usize;
+    /// Connection `j`'s rooms.
+    fn ends(&self, j: usize) -> (usize, usize);
+    /// Room `v`, for messages.
+    fn room_name(&self, v: usize) -> String;
+    /// The shape room `v` takes with `template` under `transform`; `Ok(None)` for a room
+    /// without floor (a cosmetic vertex of a grammar level); an error when it may not.
+    fn shape(&self, v: usize, template: u16, transform: u8) -> Result<Option<Shape>, String>;
+    /// The gap ranges connection `j` may take (`[]`: it is not realised at all).
+    fn gaps(&self, j: usize) -> &[(i32, i32)];
+    /// Least distance between rooms no connection joins.
+    fn min_distance(&self) -> i32;
+}
+
+/// What [`check_tiles`] found, for the kind's own checks of its metrics.
+pub(crate) struct Tally {
+    /// Per owner (0, rooms, corridors), its floor tiles.
+    pub floor_count: Vec<u32>,
+    /// Per connection, its corridor's length in tiles (0: none).
+    pub corridors: Vec<u32>,
+    /// Door tiles.
+    pub doors: u32,
+}
+
+impl MapRules for MapGenerator {
+    fn rooms(&self) -> usize {
+        self.graph.rooms.len()
+    }
+
+    fn connections(&self) -> usize {
+        self.graph.connections.len()
+    }
+
+    fn ends(&self, j: usize) -> (usize, usize) {
+        let c = &self.graph.connections[j];
+        (c.a as usize, c.b as usize)
+    }
+
+    fn room_name(&self, v: usize) -> String {
+        format!("room `{}`", self.graph.rooms[v].id)
+    }
+
+    fn shape(&self, v: usize, template: u16, transform: u8) -> Result<Option<Shape>, String> {
+        let id = &self.graph.rooms[v].id;
+        let sh = self.shape_of(template, transform).ok_or_else(|| {
+            format!(
+                "room `{id}` has template {template} under transform {transform}, which the \
+                 library does not allow"
+            )
+        })?;
+        let allowed = self.graph.rooms[v]
+            .templates
+            .as_ref()
+            .is_none_or(|ts| ts.contains(&u32::from(template)));
+        if !allowed {
+            return Err(format!("room `{id}` takes a template it does not list"));
+        }
+        Ok(Some(sh))
+    }
+
+    fn gaps(&self, j: usize) -> &[(i32, i32)] {
+        &self.plan.gaps(j).ranges
+    }
+
+    fn min_distance(&self) -> i32 {
+        self.cfg.min_room_distance as i32
+    }
+}
 
 /// Checks one stored map level.
 pub fn verify(g: &MapGenerator, record: &LevelRecord<'_>) -> Result<(), Violation> {
@@ -29,33 +106,9 @@ pub fn verify(g: &MapGenerator, record: &LevelRecord<'_>) -> Result<(), Violatio
         level.extra.len(),
         MAP_COLUMNS.len()
     );
-    let (Some(template), Some(transform), Some(owner)) = (
-        level.extra[0].as_u16s(),
-        level.extra[1].as_u8s(),
-        level.extra[2].as_u16s(),
-    ) else {
-        return Err(Violation::new("the map columns have the wrong types"));
-    };
     let n = g.graph.rooms.len();
     let m = g.graph.connections.len();
-    let (w, h) = (grid.width as usize, grid.height as usize);
-    ensure_level!(
-        grid.cells.len() == w * h,
-        "the grid holds {} cells, not {w} x {h}",
-        grid.cells.len()
-    );
-    ensure_level!(
-        owner.len() == w * h,
-        "the owner grid holds {} tiles, not {w} x {h}",
-        owner.len()
-    );
     for (what, len) in [
-        ("room_template", template.len()),
-        ("room_transform", transform.len()),
-        ("room_x0", rooms.x0.len()),
-        ("room_y0", rooms.y0.len()),
-        ("room_x1", rooms.x1.len()),
-        ("room_y1", rooms.y1.len()),
         ("vertex_x", graph.x.len()),
         ("vertex_y", graph.y.len()),
         ("vertex_tag", graph.tag.len()),
@@ -83,18 +136,73 @@ pub fn verify(g: &MapGenerator, record: &LevelRecord<'_>) -> Result<(), Violatio
             .all(|(j, c)| graph.src[j] == c.a && graph.dst[j] == c.b),
         "the stored edges are not the graph's connections"
     );
+    let tally = check_tiles(g, &grid, &rooms, level.extra, 0)?;
+    check_summary(
+        g,
+        record,
+        &tally.floor_count,
+        &tally.corridors,
+        (grid.width as usize, grid.height as usize),
+    )
+}
+
+/// Checks a map level's tiles against `rules`: the extra columns `extra` (`room_template`,
+/// `room_transform`, `owner`, in [`MAP_COLUMNS`]' order) and the stored room boxes, each the
+/// room's template box shrunk by `inset` tiles on every side (0: the box with its walls, as the
+/// `map` kind stores it; 1: the floor's box, as grammar levels store it).
+pub(crate) fn check_tiles(
+    g: &impl MapRules,
+    grid: &GridView<'_>,
+    rooms: &RoomsView<'_>,
+    extra: &[ExtraValue<'_>],
+    inset: i32,
+) -> Result<Tally, Violation> {
+    ensure_level!(
+        extra.len() >= MAP_COLUMNS.len(),
+        "{} extra columns, expected {}",
+        extra.len(),
+        MAP_COLUMNS.len()
+    );
+    let (Some(template), Some(transform), Some(owner)) =
+        (extra[0].as_u16s(), extra[1].as_u8s(), extra[2].as_u16s())
+    else {
+        return Err(Violation::new("the map columns have the wrong types"));
+    };
+    let n = g.rooms();
+    let m = g.connections();
+    let (w, h) = (grid.width as usize, grid.height as usize);
+    ensure_level!(
+        grid.cells.len() == w * h,
+        "the grid holds {} cells, not {w} x {h}",
+        grid.cells.len()
+    );
+    ensure_level!(
+        owner.len() == w * h,
+        "the owner grid holds {} tiles, not {w} x {h}",
+        owner.len()
+    );
+    for (what, len) in [
+        ("room_template", template.len()),
+        ("room_transform", transform.len()),
+        ("room_x0", rooms.x0.len()),
+        ("room_y0", rooms.y0.len()),
+        ("room_x1", rooms.x1.len()),
+        ("room_y1", rooms.y1.len()),
+    ] {
+        ensure_level!(
+            len == n,
+            "{what} holds {len} entries, the graph has {n} rooms"
+        );
+    }
     let name = |o: u16| -> String {
         let o = o as usize;
         if o == 0 {
             "nothing".into()
         } else if o <= n {
-            format!("room `{}`", g.graph.rooms[o - 1].id)
+            g.room_name(o - 1)
         } else {
-            let c = &g.graph.connections[o - 1 - n];
-            format!(
-                "the corridor of `{}` - `{}`",
-                g.graph.rooms[c.a as usize].id, g.graph.rooms[c.b as usize].id
-            )
+            let (a, b) = g.ends(o - 1 - n);
+            format!("the corridor of {} - {}", g.room_name(a), g.room_name(b))
         }
     };
     // Cell codes and owners agree; each owner's box.
@@ -119,37 +227,39 @@ pub fn verify(g: &MapGenerator, record: &LevelRecord<'_>) -> Result<(), Violatio
         );
     }
     // Each room's floor is its template's interior, its walls wall or door.
-    let mut shapes = Vec::with_capacity(n);
+    let mut shapes: Vec<Option<Shape>> = Vec::with_capacity(n);
     let mut floor_count = vec![0u32; n + m + 1];
     for &o in owner {
         floor_count[o as usize] += 1;
     }
+    let (mut ox, mut oy) = (Vec::with_capacity(n), Vec::with_capacity(n));
     for v in 0..n {
-        let sh = g.shape_of(template[v], transform[v]).ok_or_else(|| {
-            Violation::new(format!(
-                "room `{}` has template {} under transform {}, which the library does not allow",
-                g.graph.rooms[v].id, template[v], transform[v]
-            ))
-        })?;
-        let allowed = g.graph.rooms[v]
-            .templates
-            .as_ref()
-            .is_none_or(|ts| ts.contains(&u32::from(template[v])));
-        ensure_level!(
-            allowed,
-            "room `{}` takes a template it does not list",
-            g.graph.rooms[v].id
-        );
-        let (x0, y0) = (rooms.x0[v], rooms.y0[v]);
+        let sh = g
+            .shape(v, template[v], transform[v])
+            .map_err(Violation::new)?;
+        let (x0, y0) = (rooms.x0[v] - inset, rooms.y0[v] - inset);
+        ox.push(x0);
+        oy.push(y0);
+        let Some(sh) = sh else {
+            ensure_level!(
+                floor_count[v + 1] == 0
+                    && (rooms.x0[v] == rooms.x1[v] || rooms.y0[v] == rooms.y1[v]),
+                "{} has no room but owns {} floor tiles or a non-empty box",
+                g.room_name(v),
+                floor_count[v + 1]
+            );
+            shapes.push(None);
+            continue;
+        };
         ensure_level!(
             x0 >= 0
                 && y0 >= 0
-                && rooms.x1[v] == x0 + sh.w + 1
-                && rooms.y1[v] == y0 + sh.h + 1
-                && (rooms.x1[v] as usize) <= w
-                && (rooms.y1[v] as usize) <= h,
-            "room `{}`'s box does not fit its template or the grid",
-            g.graph.rooms[v].id
+                && rooms.x1[v] + inset == x0 + sh.w + 1
+                && rooms.y1[v] + inset == y0 + sh.h + 1
+                && ((x0 + sh.w) as usize) < w
+                && ((y0 + sh.h) as usize) < h,
+            "{}'s box does not fit its template or the grid",
+            g.room_name(v)
         );
         for y in 0..=sh.h {
             for x in 0..=sh.w {
@@ -157,18 +267,18 @@ pub fn verify(g: &MapGenerator, record: &LevelRecord<'_>) -> Result<(), Violatio
                 match sh.at(x, y) {
                     tile::FLOOR => ensure_level!(
                         owner[i] as usize == v + 1,
-                        "tile ({}, {}) inside room `{}` belongs to {}",
+                        "tile ({}, {}) inside {} belongs to {}",
                         x0 + x,
                         y0 + y,
-                        g.graph.rooms[v].id,
+                        g.room_name(v),
                         name(owner[i])
                     ),
                     tile::WALL => ensure_level!(
                         matches!(grid.cells[i], cell::WALL | cell::DOOR),
-                        "tile ({}, {}) on room `{}`'s wall is code {}",
+                        "tile ({}, {}) on {}'s wall is code {}",
                         x0 + x,
                         y0 + y,
-                        g.graph.rooms[v].id,
+                        g.room_name(v),
                         grid.cells[i]
                     ),
                     _ => {}
@@ -177,16 +287,17 @@ pub fn verify(g: &MapGenerator, record: &LevelRecord<'_>) -> Result<(), Violatio
         }
         ensure_level!(
             floor_count[v + 1] == sh.floor,
-            "room `{}` owns {} floor tiles, its template has {}",
-            g.graph.rooms[v].id,
+            "{} owns {} floor tiles, its template has {}",
+            g.room_name(v),
             floor_count[v + 1],
             sh.floor
         );
-        shapes.push(sh);
+        shapes.push(Some(sh));
     }
     // Floor of different owners never touches; doors join connected owners.
     // Per connection and end (room a's side, room b's side), its door tiles: count and box.
     let mut runs = vec![[(0usize, usize::MAX, usize::MAX, 0usize, 0usize); 2]; m];
+    let mut doors = 0u32;
     for y in 0..h {
         for x in 0..w {
             let i = y * w + x;
@@ -205,6 +316,7 @@ pub fn verify(g: &MapGenerator, record: &LevelRecord<'_>) -> Result<(), Violatio
             if grid.cells[i] != cell::DOOR {
                 continue;
             }
+            doors += 1;
             let at = |dx: isize, dy: isize| -> u16 {
                 let (nx, ny) = (x as isize + dx, y as isize + dy);
                 if nx < 0 || ny < 0 || nx >= w as isize || ny >= h as isize {
@@ -222,8 +334,9 @@ pub fn verify(g: &MapGenerator, record: &LevelRecord<'_>) -> Result<(), Violatio
                 )));
             };
             let (lo, hi) = (p.min(q) as usize, p.max(q) as usize);
-            let ok = g.graph.connections.iter().enumerate().find_map(|(j, c)| {
-                let (a, b) = (c.a as usize + 1, c.b as usize + 1);
+            let ok = (0..m).filter(|&j| !g.gaps(j).is_empty()).find_map(|j| {
+                let (a, b) = g.ends(j);
+                let (a, b) = (a + 1, b + 1);
                 let corridor = 1 + n + j;
                 if (lo, hi) == (a.min(b), a.max(b)) {
                     Some((j, 0))
@@ -244,28 +357,25 @@ pub fn verify(g: &MapGenerator, record: &LevelRecord<'_>) -> Result<(), Violatio
             *r = (r.0 + 1, r.1.min(x), r.2.min(y), r.3.max(x), r.4.max(y));
         }
     }
-    let corridors = check_links(g, &shapes, rooms, &boxes, &floor_count, &runs)?;
-    check_summary(g, record, &floor_count, &corridors, (w, h))?;
+    let corridors = check_links(g, &shapes, (&ox, &oy), &boxes, &floor_count, &runs)?;
     // Rooms no connection joins keep their distance.
-    let d = g.cfg.min_room_distance as i32;
+    let d = g.min_distance();
+    let mut connected = vec![false; n * n];
+    for j in (0..m).filter(|&j| !g.gaps(j).is_empty()) {
+        let (a, b) = g.ends(j);
+        connected[a * n + b] = true;
+        connected[b * n + a] = true;
+    }
     for a in 0..n {
+        let Some(sa) = &shapes[a] else { continue };
         for b in a + 1..n {
-            let connected = g.graph.connections.iter().any(|c| {
-                (c.a as usize, c.b as usize) == (a, b) || (c.a as usize, c.b as usize) == (b, a)
-            });
-            let gap = if connected { 0 } else { d };
+            let Some(sb) = &shapes[b] else { continue };
+            let gap = if connected[a * n + b] { 0 } else { d };
             ensure_level!(
-                !shapes[a].near(
-                    rooms.x0[a],
-                    rooms.y0[a],
-                    &shapes[b],
-                    rooms.x0[b],
-                    rooms.y0[b],
-                    gap
-                ),
-                "rooms `{}` and `{}` are closer than map.min_room_distance = {d}",
-                g.graph.rooms[a].id,
-                g.graph.rooms[b].id
+                !sa.near(ox[a], oy[a], sb, ox[b], oy[b], gap),
+                "{} and {} are closer than min_room_distance = {d}",
+                g.room_name(a),
+                g.room_name(b)
             );
         }
     }
@@ -281,7 +391,11 @@ pub fn verify(g: &MapGenerator, record: &LevelRecord<'_>) -> Result<(), Violatio
             "the floor falls apart: {reached} of {total} floor and door tiles can be reached"
         );
     }
-    Ok(())
+    Ok(Tally {
+        floor_count,
+        corridors,
+        doors,
+    })
 }
 
 /// A door run: tiles, then the box of their positions `(x0, y0, x1, y1)`.
@@ -313,27 +427,39 @@ fn door_allowed(shape: &Shape, ox: i32, oy: i32, run: Run) -> bool {
 /// two rooms, or a straight corridor of an allowed length, as wide as its doors, with a door at
 /// each end. Returns each connection's corridor length (0: none).
 fn check_links(
-    g: &MapGenerator,
-    shapes: &[Shape],
-    rooms: crate::core::generator::RoomsView<'_>,
+    g: &impl MapRules,
+    shapes: &[Option<Shape>],
+    (ox, oy): (&[i32], &[i32]),
     boxes: &[(usize, usize, usize, usize)],
     floor_count: &[u32],
     runs: &[[Run; 2]],
 ) -> Result<Vec<u32>, Violation> {
-    let n = g.graph.rooms.len();
+    let n = g.rooms();
     let mut lengths = Vec::with_capacity(runs.len());
-    for (j, c) in g.graph.connections.iter().enumerate() {
-        let (a, b) = (c.a as usize, c.b as usize);
+    for j in 0..g.connections() {
+        let (a, b) = g.ends(j);
         let what = || {
             format!(
-                "connection {} (`{}` - `{}`)",
+                "connection {} ({} - {})",
                 j + 1,
-                g.graph.rooms[a].id,
-                g.graph.rooms[b].id
+                g.room_name(a),
+                g.room_name(b)
             )
         };
-        let ranges = &g.plan.gaps[j].ranges;
+        let ranges = g.gaps(j);
         let tiles = floor_count[1 + n + j] as usize;
+        if ranges.is_empty() {
+            ensure_level!(tiles == 0, "{} is not walkable but has a corridor", what());
+            lengths.push(0);
+            continue;
+        }
+        let (Some(sa), Some(sb)) = (&shapes[a], &shapes[b]) else {
+            return Err(Violation::new(format!(
+                "{} is walkable but joins a vertex without a room",
+                what()
+            )));
+        };
+        let shape_of = |room: usize| if room == a { sa } else { sb };
         let door = |end: usize, room: usize| -> Result<(), Violation> {
             let run = runs[j][end];
             ensure_level!(
@@ -347,13 +473,13 @@ fn check_links(
                 }
             );
             ensure_level!(
-                door_allowed(&shapes[room], rooms.x0[room], rooms.y0[room], run),
-                "{}: its door at ({}, {}) ({} tiles) is not one room `{}`'s template allows",
+                door_allowed(shape_of(room), ox[room], oy[room], run),
+                "{}: its door at ({}, {}) ({} tiles) is not one {}'s template allows",
                 what(),
                 run.1,
                 run.2,
                 run.0,
-                g.graph.rooms[room].id
+                g.room_name(room)
             );
             Ok(())
         };

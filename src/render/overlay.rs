@@ -13,6 +13,17 @@ const LINE: Rgba = Rgba::rgb(0xd62828);
 /// Vertex dots.
 const DOT: Rgba = Rgba::rgb(0x1d3557);
 
+/// The level's owner grid: an extra `list<u16>` column with one value per grid tile.
+fn owner_grid<'a>(level: &Level<'a>) -> Option<&'a [u16]> {
+    let grid = level.grid.as_ref()?;
+    let tiles = grid.width as usize * grid.height as usize;
+    level
+        .extra
+        .iter()
+        .filter_map(|e| e.as_u16s())
+        .find(|o| o.len() == tiles && tiles > 0)
+}
+
 /// Draws `level`'s graph over its grid, with the grid's transform: grid tile `(x, y)` covers
 /// pixels `[left + x * cell_px, ...)`. Graph and room coordinates are in tiles (the generators
 /// that write both store them so). Does nothing for a level without grid or graph; malformed
@@ -25,7 +36,29 @@ pub fn draw_graph_overlay(level: &Level<'_>, left: f32, top: f32, cell_px: f32, 
         return;
     };
     let n = g.x.len().min(g.y.len());
-    if let Some(r) = &level.rooms {
+    if let Some(owner) = owner_grid(level) {
+        // A map with an owner grid (`map` levels, grammar levels drawn by the map builder):
+        // tint each room's own floor, row by row, so L and T rooms are tinted as drawn.
+        let w = level.grid.as_ref().map_or(0, |g| g.width as usize);
+        for (y, row) in owner.chunks(w.max(1)).enumerate() {
+            let mut x = 0;
+            while x < row.len() {
+                let o = row[x] as usize;
+                let run = row[x..].iter().take_while(|&&p| p as usize == o).count();
+                if (1..=n).contains(&o) {
+                    let tint = tag_colour(g.tag.get(o - 1).copied().unwrap_or(0)).with_alpha(0x90);
+                    scene.push_rect(
+                        left + x as f32 * cell_px,
+                        top + y as f32 * cell_px,
+                        run as f32 * cell_px,
+                        cell_px,
+                        tint,
+                    );
+                }
+                x += run;
+            }
+        }
+    } else if let Some(r) = &level.rooms {
         let rooms = n
             .min(r.x0.len())
             .min(r.y0.len())
