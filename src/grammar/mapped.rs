@@ -468,6 +468,10 @@ impl MapRules for LevelRules<'_> {
     fn min_distance(&self) -> i32 {
         self.m.min_distance
     }
+
+    fn min_distance_key(&self) -> &'static str {
+        "grammar.min_room_distance"
+    }
 }
 
 /// Checks a stored grammar level's builder map: the `map` kind's tile checks over its graph,
@@ -507,3 +511,7 @@ pub(crate) fn verify_map(
     }
     Ok(tally)
 }
+
+#[cfg(test)]
+#[path = "mapped_tests.rs"]
+mod tests;

@@ -35,6 +35,8 @@ pub(crate) trait MapRules {
     fn gaps(&self, j: usize) -> &[(i32, i32)];
     /// Least distance between rooms no connection joins.
     fn min_distance(&self) -> i32;
+    /// The profile key that sets it, for messages.
+    fn min_distance_key(&self) -> &'static str;
 }
 
 /// What [`check_tiles`] found, for the kind's own checks of its metrics.
@@ -89,6 +91,10 @@ impl MapRules for MapGenerator {
 
     fn min_distance(&self) -> i32 {
         self.cfg.min_room_distance as i32
+    }
+
+    fn min_distance_key(&self) -> &'static str {
+        "map.min_room_distance"
     }
 }
 
@@ -373,9 +379,10 @@ pub(crate) fn check_tiles(
             let gap = if connected[a * n + b] { 0 } else { d };
             ensure_level!(
                 !sa.near(ox[a], oy[a], sb, ox[b], oy[b], gap),
-                "{} and {} are closer than min_room_distance = {d}",
+                "{} and {} are closer than {} = {d}",
                 g.room_name(a),
-                g.room_name(b)
+                g.room_name(b),
+                g.min_distance_key()
             );
         }
     }

@@ -202,7 +202,7 @@ fn connection(g: &MapGenerator, a: usize, b: usize) -> Option<usize> {
 fn corridor_name(g: &MapGenerator, j: usize) -> String {
     let c = &g.graph.connections[j];
     format!(
-        "the corridor of `{}` - `{}`",
+        "the corridor of room `{}` - room `{}`",
         id(g, c.a as usize),
         id(g, c.b as usize)
     )
@@ -238,7 +238,7 @@ fn a_connection_whose_door_is_walled_up_is_found() {
     assert_eq!(
         map.rejected(&g),
         format!(
-            "connection {} (`{}` - `{}`) has no door",
+            "connection {} (room `{}` - room `{}`) has no door",
             j + 1,
             id(&g, c.a as usize),
             id(&g, c.b as usize)
@@ -260,7 +260,7 @@ fn a_connection_whose_door_is_walled_up_is_found() {
     assert_eq!(
         map.rejected(&g),
         format!(
-            "connection {} (`{}` - `{}`) has no door at one end of its corridor",
+            "connection {} (room `{}` - room `{}`) has no door at one end of its corridor",
             j + 1,
             id(&g, c.a as usize),
             id(&g, c.b as usize)
@@ -523,8 +523,8 @@ fn rooms_closer_than_min_room_distance_are_found() {
     let (_, err) = Map::search(&loose, |map| map.check(&strict).err());
     let err = err.0;
     let (a, rest) = err
-        .strip_prefix("rooms `")
-        .and_then(|r| r.split_once("` and `"))
+        .strip_prefix("room `")
+        .and_then(|r| r.split_once("` and room `"))
         .unwrap_or_else(|| panic!("{err}"));
     let (b, rest) = rest.split_once('`').unwrap();
     assert_eq!(rest, " are closer than map.min_room_distance = 3", "{err}");
