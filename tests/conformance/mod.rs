@@ -34,7 +34,9 @@ const SEED: u64 = 0x5eed_c0f0;
 /// when the layout kernels went to portable math (the same bytes on every CPU); `dmg`, `maze`,
 /// `maze-braided-gradient` and `regions` when their grids, of one size per profile, became
 /// fixed-shape tensor columns (every other column, the cells and the layout_hash values were
-/// compared equal with the build before). `map` was minted when the kind was added.
+/// compared equal with the build before). `map` was minted when the kind was added, and
+/// `grammar-edgar` when grammar levels could be drawn by the map builder (every other profile,
+/// `map` and the grammar profiles included, kept its value through that change).
 const GOLDEN: &[(&str, u64)] = &[
     ("coloring-chromatic.toml", 0x8db4b64100010308),
     ("coloring-edge.toml", 0x4f3f331d00011d08),
@@ -45,6 +47,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("grammar-catacomb.toml", 0x61fc46d800058148),
     ("grammar-demirogue.toml", 0x5b6e33a10005c188),
     ("grammar-dungeon.toml", 0x9dc31d50000a4fc8),
+    ("grammar-edgar.toml", 0xe866bb9e000e78c8),
     ("grammar-keylock.toml", 0x30322b98000e3308),
     ("grammar-ring.toml", 0xf1d8997c00055f48),
     ("grammar.toml", 0xfac8c298000667c8),
