@@ -11,6 +11,11 @@
 //!   allocates a tree's nodes on every build and a stack per query, with no way to reuse
 //!   them). They are wrapped in `core::alloc::listed`, so the audit counts them apart and
 //!   still fails on any other allocation.
+//! - grammar levels drawn by the map builder (`grammar.corridors` other than `drawn`): each
+//!   level's graph is new, so the builder's plan for it (room and connection lists, the table
+//!   of how far apart two rooms can be) is made afresh: about 110 allocations a level of the
+//!   dungeon rules, 2 to 3 a room (the last test bounds them); the shapes and their
+//!   configuration spaces are built once per run and shared.
 //! - coloring levels (about 560 allocations a level): each puzzle is written as the game's
 //!   level XML and read back by the format library (`levelxml`, an owned document of strings)
 //!   to prove it under the game's own rules; the Delaunay triangulation (spade) allocates too.
@@ -194,4 +199,37 @@ fn listed_allocations_are_counted_apart() {
     assert_eq!(thread_allocations() - before, 0);
     assert_eq!(listed_allocations() - listed_before, 1);
     drop(v);
+}
+
+/// Grammar levels drawn by the map builder: the plan of each level's graph is made afresh,
+/// a bounded number of allocations per level (measured: see the assertion), never per tile
+/// or per candidate placement.
+#[test]
+fn grammar_levels_drawn_by_the_map_builder_allocate_only_their_plan() {
+    let cfg = warren::GrammarConfig {
+        rules: "dungeon".into(),
+        min_vertices: 8,
+        max_vertices: 40,
+        max_grid: [512, 512],
+        corridors: warren::grammar::config::MapMode::None,
+        templates: "edgar-paper".into(),
+        ..Default::default()
+    };
+    let g = warren::GrammarGenerator::new(cfg).unwrap();
+    let mut scratch = g.new_scratch();
+    let levels: Vec<u64> = (0..LEVELS)
+        .map(|i| mix(7, i))
+        .filter(|&seed| g.generate(seed, &mut scratch).is_ok())
+        .collect();
+    let before = thread_allocations();
+    let mut rooms = 0;
+    for &seed in &levels {
+        let level = g.generate(seed, &mut scratch).unwrap();
+        rooms += level.graph.unwrap().x.len() as u64;
+    }
+    let per_level = (thread_allocations() - before) / levels.len() as u64;
+    let per_room = (thread_allocations() - before) / rooms;
+    eprintln!("{per_level} allocations a level, {per_room} a room");
+    // A plan holds one shape list and one adjacency list per room, plus a fixed few.
+    assert!(per_room <= 4, "{per_level} a level, {per_room} a room");
 }

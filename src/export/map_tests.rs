@@ -262,3 +262,55 @@ fn other_kinds_keep_one_tile_layer_one_tileset_and_one_intgrid_layer() {
     assert!(!dir.join("maze.owners.png").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn grammar_levels_drawn_by_the_map_builder_export_their_owner_grid_too() {
+    let dir = temp_dir("tiled-grammar-builder");
+    let path = archive(
+        &dir,
+        "grammar",
+        &[
+            "grammar.rules=dungeon",
+            "grammar.min_vertices=8",
+            "grammar.max_vertices=24",
+            "grammar.max_grid=[512, 512]",
+            "grammar.corridors=templates",
+            "grammar.templates=edgar-paper",
+        ],
+        3,
+    );
+    let archive = Archive::open(&path).unwrap();
+    let batch = archive.batch(0).unwrap();
+    let index = batch
+        .column_by_name("index")
+        .unwrap()
+        .as_primitive::<arrow_array::types::UInt64Type>()
+        .value(0);
+    let out = dir.join("level.tmj");
+    write_tiled(&archive, index, &out).unwrap();
+    let m = read_json(&out);
+    let data = numbers(&layer(&m["layers"], "name", "owner")["data"]);
+    let firstgid = u64::from(OWNER_FIRSTGID);
+    let values: Vec<u64> = data
+        .iter()
+        .map(|&g| if g == 0 { 0 } else { g - firstgid + 1 })
+        .collect();
+    let owner = batch.column_by_name("owner").unwrap().as_list::<i32>();
+    let stored: Vec<u64> = owner
+        .value(0)
+        .as_primitive::<UInt16Type>()
+        .values()
+        .iter()
+        .map(|&v| u64::from(v))
+        .collect();
+    assert_eq!(values, stored);
+    // Room floors (vertices) and corridors (edges, above the vertices) both own tiles.
+    let vertices = batch
+        .column_by_name("vertices")
+        .unwrap()
+        .as_primitive::<UInt32Type>()
+        .value(0);
+    let [rooms, corridors] = room_and_corridor_tiles(&values, vertices);
+    assert!(rooms > 0 && corridors > 0, "{rooms} room tiles, {corridors} corridor tiles");
+    let _ = std::fs::remove_dir_all(&dir);
+}

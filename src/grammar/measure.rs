@@ -24,7 +24,7 @@ crate::metrics! {
         planar: u32 = "1 when the corridor graph is planar (left-right planarity test), else 0",
         rejected_matches: u32 = "rewrites undone because a new corridor would have crossed the drawing or a new room crowded another",
         max_valence: u32 = "the largest number of edges at one vertex",
-        room_overlaps: u32 = "pairs of stored room rectangles that overlap (0 by construction)",
+        room_overlaps: u32 = "pairs of stored room rectangles that overlap (0 by construction for rectangular rooms; the floor boxes of L and T rooms from a template library may overlap)",
         corridors_through_rooms: u32 = "(corridor, room) pairs where a corridor passes through a third room",
         layout_iterations: u32 = "solver iterations during the build (the room placement not counted)",
         room_fallback: u32 = "how the rooms were separated: 0 relaxation and push-apart, 1 scaled, 2 grid",

@@ -1,0 +1,105 @@
+//! Configuration spaces (Edgar's, exact on the lattice): where one shape may go so that a door
+//! side of it faces a door side of another at an allowed gap, as offset rectangles, computed
+//! once per pair of shapes and gap setting ([`Catalogue`]). A child of `map::build`.
+
+use crate::map::shape::{DoorSide, Shape, side};
+
+/// How the connections of a plan are realised, per connection: allowed gaps between the two
+/// rooms' facing walls, in lattice units (0: the rooms touch and share a door; `L + 1`: a
+/// corridor of `L` floor tiles).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Gaps {
+    /// Inclusive gap ranges.
+    pub ranges: Vec<(i32, i32)>,
+}
+
+/// The shapes a builder may use and their configuration spaces at the origin, for a list of
+/// gap settings: built once per library and profile, shared by every plan made from it (the
+/// `map` kind makes one plan per run, the grammar kind one per level).
+#[derive(Debug)]
+pub struct Catalogue {
+    /// Every shape of the library.
+    pub shapes: Vec<Shape>,
+    /// The distinct gap settings.
+    pub gap_sets: Vec<Gaps>,
+    /// Configuration spaces at the origin: for gap setting `g` and shapes `a` (placed at the
+    /// origin) and `b`, `zones[start[k]..start[k + 1]]` with `k = (g * S + a) * S + b`.
+    pub(super) zones: Vec<Zone>,
+    pub(super) zone_start: Vec<u32>,
+}
+
+impl Catalogue {
+    /// The configuration spaces of every pair of `shapes` under every gap setting.
+    pub fn new(shapes: Vec<Shape>, gap_sets: Vec<Gaps>) -> Catalogue {
+        let (mut zones, mut zone_start) = (Vec::new(), vec![0u32]);
+        for g in &gap_sets {
+            for a in &shapes {
+                for b in &shapes {
+                    for du in &a.doors {
+                        for dv in &b.doors {
+                            if dv.side == side::opposite(du.side) && dv.len == du.len {
+                                for &range in &g.ranges {
+                                    zones.push(facing_zone(du, 0, 0, dv, range));
+                                }
+                            }
+                        }
+                    }
+                    zone_start.push(zones.len() as u32);
+                }
+            }
+        }
+        Catalogue {
+            shapes,
+            gap_sets,
+            zones,
+            zone_start,
+        }
+    }
+}
+
+/// An offset rectangle of a configuration space: positions `x0..=x1`, `y0..=y1`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Zone {
+    pub(super) x0: i32,
+    pub(super) y0: i32,
+    pub(super) x1: i32,
+    pub(super) y1: i32,
+}
+
+impl Zone {
+    pub(super) fn meet(&self, o: &Zone) -> Option<Zone> {
+        let z = Zone {
+            x0: self.x0.max(o.x0),
+            y0: self.y0.max(o.y0),
+            x1: self.x1.min(o.x1),
+            y1: self.y1.min(o.y1),
+        };
+        (z.x0 <= z.x1 && z.y0 <= z.y1).then_some(z)
+    }
+}
+
+/// Offsets of a shape whose door side `dv` faces door side `du` of a shape at `(ux, uy)`,
+/// `g0..=g1` apart, with a door's worth of overlap.
+pub(super) fn facing_zone(du: &DoorSide, ux: i32, uy: i32, dv: &DoorSide, (g0, g1): (i32, i32)) -> Zone {
+    let (nx, ny) = side::normal(du.side);
+    let sign = nx + ny;
+    if side::vertical(du.side) {
+        let base = ux + du.fixed - dv.fixed;
+        let (a, b) = (base + sign * g0, base + sign * g1);
+        Zone {
+            x0: a.min(b),
+            x1: a.max(b),
+            y0: uy + du.lo - dv.hi,
+            y1: uy + du.hi - dv.lo,
+        }
+    } else {
+        let base = uy + du.fixed - dv.fixed;
+        let (a, b) = (base + sign * g0, base + sign * g1);
+        Zone {
+            y0: a.min(b),
+            y1: a.max(b),
+            x0: ux + du.lo - dv.hi,
+            x1: ux + du.hi - dv.lo,
+        }
+    }
+}
