@@ -311,6 +311,9 @@ fn grammar_levels_drawn_by_the_map_builder_export_their_owner_grid_too() {
         .as_primitive::<UInt32Type>()
         .value(0);
     let [rooms, corridors] = room_and_corridor_tiles(&values, vertices);
-    assert!(rooms > 0 && corridors > 0, "{rooms} room tiles, {corridors} corridor tiles");
+    assert!(
+        rooms > 0 && corridors > 0,
+        "{rooms} room tiles, {corridors} corridor tiles"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

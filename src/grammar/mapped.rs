@@ -447,12 +447,12 @@ impl MapRules for LevelRules<'_> {
         if tag >= self.tags {
             return Err(format!("room {v} has tag id {tag} of {}", self.tags));
         }
-        if let Some(t) = self.m.tag_template[tag] {
-            if t != template {
-                return Err(format!(
-                    "room {v} takes template {template}, its rules give it template {t}"
-                ));
-            }
+        if let Some(t) = self.m.tag_template[tag]
+            && t != template
+        {
+            return Err(format!(
+                "room {v} takes template {template}, its rules give it template {t}"
+            ));
         }
         Ok(Some(sh))
     }

@@ -214,7 +214,9 @@ fn a_damaged_level_fails_verify() {
     let must_fail = |what: &str, damage: &dyn Fn(&mut Owned), says: &str| {
         let mut bad = l.clone();
         damage(&mut bad);
-        let v = bad.verify(&g, seed).unwrap_or_else(|| panic!("{what}: passed"));
+        let v = bad
+            .verify(&g, seed)
+            .unwrap_or_else(|| panic!("{what}: passed"));
         assert!(v.contains(says), "{what}: {v}");
     };
     let room = (0..l.x.len())
@@ -243,7 +245,11 @@ fn a_damaged_level_fails_verify() {
         },
         "",
     );
-    let corridor = l.flags.iter().position(|&f| f & CORRIDOR_FLAG != 0).unwrap();
+    let corridor = l
+        .flags
+        .iter()
+        .position(|&f| f & CORRIDOR_FLAG != 0)
+        .unwrap();
     must_fail(
         "a corridor flag cleared",
         &|b| b.flags[corridor] &= !CORRIDOR_FLAG,
@@ -285,7 +291,10 @@ fn bad_builder_settings_are_refused_naming_the_key() {
         corridor_width: 8,
         ..GrammarConfig::default()
     });
-    assert!(e.starts_with("grammar.templates = rules: template `"), "{e}");
+    assert!(
+        e.starts_with("grammar.templates = rules: template `"),
+        "{e}"
+    );
     assert!(!e.contains('\n'), "{e}");
     let e = err(GrammarConfig {
         corridors: MapMode::Templates,

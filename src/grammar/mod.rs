@@ -269,7 +269,6 @@ impl GrammarGenerator {
             rule_uses: &s.build.uses,
             metrics: &s.metrics,
             extra,
-            ..Level::default()
         })
     }
 }

@@ -35,8 +35,8 @@ use order::{draw_targets, reach_table, room_order, scaled_drawing};
 #[path = "build_order.rs"]
 mod order;
 
-pub use spaces::{Catalogue, Gaps};
 use spaces::Zone;
+pub use spaces::{Catalogue, Gaps};
 
 #[path = "build_spaces.rs"]
 mod spaces;

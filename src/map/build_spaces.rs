@@ -80,7 +80,13 @@ impl Zone {
 
 /// Offsets of a shape whose door side `dv` faces door side `du` of a shape at `(ux, uy)`,
 /// `g0..=g1` apart, with a door's worth of overlap.
-pub(super) fn facing_zone(du: &DoorSide, ux: i32, uy: i32, dv: &DoorSide, (g0, g1): (i32, i32)) -> Zone {
+pub(super) fn facing_zone(
+    du: &DoorSide,
+    ux: i32,
+    uy: i32,
+    dv: &DoorSide,
+    (g0, g1): (i32, i32),
+) -> Zone {
     let (nx, ny) = side::normal(du.side);
     let sign = nx + ny;
     if side::vertical(du.side) {
