@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::core::error::{ConfigError, check};
+pub use crate::maze::algorithms::Algorithm;
 
 /// Which physical room graph the maze is cut from (seed 001's "physical graph").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -91,6 +92,11 @@ pub struct MazeConfig {
     /// Share of the dead ends braiding removes after merging, by opening a wall (Walter
     /// Pullen's braid maze: loops instead of dead ends), `[0, 1]`; 0 keeps the tree.
     pub braid: f64,
+    /// The spanning-tree algorithm (`seed001`, the default, or one of `maze::Algorithm`'s).
+    pub algorithm: Algorithm,
+    /// `growing-tree`: share of picks that take the newest active room (1: the recursive
+    /// backtracker; 0: a random active room, like simplified Prim), `[0, 1]`.
+    pub growing_tree_newest: f64,
 }
 
 impl Default for MazeConfig {
@@ -109,6 +115,8 @@ impl Default for MazeConfig {
             noise: 0.5,
             merge_dead_ends: true,
             braid: 0.0,
+            algorithm: Algorithm::Seed001,
+            growing_tree_newest: 0.5,
         }
     }
 }
@@ -153,6 +161,32 @@ impl MazeConfig {
         check((0.0..=1.0).contains(&self.braid), "maze.braid", || {
             format!("= {} is out of range 0..=1", self.braid)
         })?;
+        check(
+            (0.0..=1.0).contains(&self.growing_tree_newest),
+            "maze.growing_tree_newest",
+            || format!("= {} is out of range 0..=1", self.growing_tree_newest),
+        )?;
+        check(
+            !self.algorithm.lattice_only()
+                || (self.topology == Topology::Lattice && self.holes == 0.0),
+            "maze.algorithm",
+            || {
+                format!(
+                    "= \"{}\" works row by row on a lattice without holes (topology = \"lattice\", holes = 0)",
+                    self.algorithm.name()
+                )
+            },
+        )?;
+        check(
+            self.weighting == Weighting::Random || self.algorithm == Algorithm::Seed001,
+            "maze.weighting",
+            || {
+                format!(
+                    "applies to algorithm = \"seed001\" only (the edge order of its Kruskal); \"{}\" draws its own",
+                    self.algorithm.name()
+                )
+            },
+        )?;
         check(
             self.gradient_center.iter().all(|c| c.is_finite()),
             "maze.gradient_center",

@@ -14,6 +14,7 @@
 //! (Walter Pullen's braid mazes, `braid.rs`): the maze gains loops, and its solution becomes the
 //! shortest way between the tree's diameter ends.
 
+mod algorithms;
 mod braid;
 pub(crate) mod config;
 mod fast;
@@ -27,6 +28,7 @@ mod verify;
 mod weights;
 
 pub use crate::core::error::ConfigError;
+pub use algorithms::Algorithm as MazeAlgorithm;
 pub use config::{Axis, Gradient, MazeConfig, Topology as MazeTopology, Weighting};
 pub use merge::{merge_dead_ends, mergeable_dead_ends};
 pub use metrics::{MAZE_METRICS, MazeMetrics};
@@ -84,7 +86,7 @@ impl MazeGenerator {
             let lattice = Lattice::new(cfg.width, cfg.height, None);
             lattice_masks = lattice.physical_masks();
             lattice.for_each_edge(|link| lattice_links.push(link));
-            if cfg.braid == 0.0 {
+            if cfg.braid == 0.0 && cfg.algorithm == algorithms::Algorithm::Seed001 {
                 plan = fast::LatticePlan::new(cfg.width, cfg.height);
             }
         }
@@ -119,15 +121,33 @@ fn grow<T: Topology>(
     rng: &mut WarrenRng,
     s: &mut GrowScratch,
 ) -> MazeMetrics {
-    weights::edge_order(
-        topo,
-        cfg,
-        rng,
-        &mut s.order_scratch,
-        &mut s.order,
-        all_links,
-    );
-    let opened = spanning::kruskal(topo, &s.order, rooms, &mut s.uf, &mut s.tree);
+    let opened = if cfg.algorithm == algorithms::Algorithm::Seed001 {
+        weights::edge_order(
+            topo,
+            cfg,
+            rng,
+            &mut s.order_scratch,
+            &mut s.order,
+            all_links,
+        );
+        spanning::kruskal(topo, &s.order, rooms, &mut s.uf, &mut s.tree)
+    } else {
+        let params = algorithms::AlgoParams {
+            width: cfg.width,
+            height: cfg.height,
+            newest: cfg.growing_tree_newest,
+        };
+        algorithms::grow_tree(
+            cfg.algorithm,
+            topo,
+            all_links,
+            rooms,
+            params,
+            rng,
+            &mut s.algo,
+            &mut s.tree,
+        )
+    };
     debug_assert_eq!(opened + 1, rooms, "the physical graph must be connected");
     let tree = if cfg.merge_dead_ends {
         let merges = merge_dead_ends(topo, &mut s.tree, &mut s.bfs.scratch);
@@ -160,6 +180,7 @@ struct GrowScratch {
     uf: UnionFind,
     tree: Tree,
     bfs: Bfs,
+    algo: algorithms::AlgoScratch,
 }
 
 impl Generator for MazeGenerator {

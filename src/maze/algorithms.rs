@@ -1,0 +1,665 @@
+//! The spanning-tree algorithms of `maze.algorithm` besides seed 001's weighted Kruskal: the ones
+//! maze datasets are defined by (Jamis Buck's catalogue, Walter Pullen's). Each opens exactly
+//! `rooms - 1` passages of the physical graph, connecting every room, into a [`Tree`]; dead-end
+//! merging and braiding apply afterwards as for seed 001.
+//!
+//! - Graph algorithms (any physical graph: lattices with holes, Delaunay rooms): `dfs`
+//!   (recursive backtracker), `wilson` (loop-erased random walks; uniform over spanning trees),
+//!   `aldous-broder` (a random walk that enters each room once through a passage; uniform),
+//!   `kruskal` (edges in a uniformly shuffled order), `prim` (Prim's minimum spanning tree under
+//!   uniform random edge weights), `prim-simplified` (a random frontier room joined to a random
+//!   neighbour in the maze), `hunt-and-kill` and `growing-tree` (a share of newest-room picks,
+//!   else a random active room).
+//! - Lattice algorithms (a lattice without holes, row by row or by walls): `eller`,
+//!   `sidewinder`, `binary-tree` (north or west from every room) and `recursive-division`
+//!   (walls added to an open room, each with one gap).
+//!
+//! Every algorithm works in its scratch's reused buffers: no allocation once warm.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::core::rng::WarrenRng;
+use crate::core::sets::UnionFind;
+use crate::maze::spanning::Tree;
+use crate::maze::topology::{Link, Topology};
+
+/// Lattice slots: north, west, east, south.
+const NORTH: u32 = 0;
+const WEST: u32 = 1;
+const EAST: u32 = 2;
+const SOUTH: u32 = 3;
+
+/// How the spanning tree is drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Algorithm {
+    /// Seed 001's: Kruskal over the edges in the order `maze.weighting` gives them.
+    #[default]
+    Seed001,
+    /// Recursive backtracker (depth-first search): long corridors, few dead ends.
+    Dfs,
+    /// Wilson's loop-erased random walks: uniform over all spanning trees.
+    Wilson,
+    /// Aldous-Broder's random walk: uniform over all spanning trees.
+    AldousBroder,
+    /// Kruskal over a uniformly shuffled edge order.
+    Kruskal,
+    /// Prim's minimum spanning tree under uniform random edge weights.
+    Prim,
+    /// A random frontier room joined to a random neighbour already in the maze.
+    PrimSimplified,
+    /// Eller's row-by-row sets (lattice).
+    Eller,
+    /// Random walks to a dead end, then a hunt (in room order) for the next start.
+    HuntAndKill,
+    /// Runs along each row, each closed by one passage north (lattice).
+    Sidewinder,
+    /// North or west from every room (lattice).
+    BinaryTree,
+    /// Walls added to an open area, each with one gap, recursively (lattice).
+    RecursiveDivision,
+    /// An active list: the newest room with probability `maze.growing_tree_newest`, else a
+    /// random one, grows by a random unvisited neighbour.
+    GrowingTree,
+}
+
+impl Algorithm {
+    /// Every algorithm, in the order the docs list them.
+    pub const ALL: [Algorithm; 13] = [
+        Algorithm::Seed001,
+        Algorithm::Dfs,
+        Algorithm::Wilson,
+        Algorithm::AldousBroder,
+        Algorithm::Kruskal,
+        Algorithm::Prim,
+        Algorithm::PrimSimplified,
+        Algorithm::Eller,
+        Algorithm::HuntAndKill,
+        Algorithm::Sidewinder,
+        Algorithm::BinaryTree,
+        Algorithm::RecursiveDivision,
+        Algorithm::GrowingTree,
+    ];
+
+    /// Whether it needs a lattice without holes (it works row by row or by walls).
+    pub fn lattice_only(self) -> bool {
+        matches!(
+            self,
+            Algorithm::Eller
+                | Algorithm::Sidewinder
+                | Algorithm::BinaryTree
+                | Algorithm::RecursiveDivision
+        )
+    }
+
+    /// The name profiles use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Seed001 => "seed001",
+            Algorithm::Dfs => "dfs",
+            Algorithm::Wilson => "wilson",
+            Algorithm::AldousBroder => "aldous-broder",
+            Algorithm::Kruskal => "kruskal",
+            Algorithm::Prim => "prim",
+            Algorithm::PrimSimplified => "prim-simplified",
+            Algorithm::Eller => "eller",
+            Algorithm::HuntAndKill => "hunt-and-kill",
+            Algorithm::Sidewinder => "sidewinder",
+            Algorithm::BinaryTree => "binary-tree",
+            Algorithm::RecursiveDivision => "recursive-division",
+            Algorithm::GrowingTree => "growing-tree",
+        }
+    }
+}
+
+/// Reused memory of the algorithms.
+#[derive(Default)]
+pub struct AlgoScratch {
+    /// Per slot: in the maze yet.
+    visited: Vec<bool>,
+    stack: Vec<u32>,
+    /// Wilson: per slot, the slot its walk last left by.
+    via: Vec<u8>,
+    links: Vec<Link>,
+    heap: BinaryHeap<Reverse<(u32, u32)>>,
+    uf: UnionFind,
+    /// Eller: per set root, cells left in the row and whether one went down.
+    left: Vec<u32>,
+    down: Vec<bool>,
+    regions: Vec<[u32; 4]>,
+}
+
+/// Settings the algorithms read.
+#[derive(Clone, Copy, Debug)]
+pub struct AlgoParams {
+    /// Lattice columns and rows (lattice algorithms only).
+    pub width: u32,
+    /// See `width`.
+    pub height: u32,
+    /// `growing-tree`: share of newest-room picks.
+    pub newest: f64,
+}
+
+/// Grows the spanning tree of `topo` (`rooms` rooms, connected) with `algorithm` into `tree`.
+/// `all_links` lists every physical edge when the caller has it. Returns the passages opened.
+///
+/// # Panics
+/// For [`Algorithm::Seed001`] (the caller's weighted Kruskal draws it).
+#[allow(clippy::too_many_arguments)]
+pub fn grow_tree<T: Topology>(
+    algorithm: Algorithm,
+    topo: &T,
+    all_links: Option<&[Link]>,
+    rooms: usize,
+    p: AlgoParams,
+    rng: &mut WarrenRng,
+    s: &mut AlgoScratch,
+    tree: &mut Tree,
+) -> usize {
+    let n = topo.slot_count();
+    tree.reset(n, topo.edge_slots());
+    s.visited.clear();
+    s.visited.resize(n, false);
+    if rooms == 0 {
+        return 0;
+    }
+    match algorithm {
+        Algorithm::Seed001 => unreachable!("seed 001's Kruskal is the caller's"),
+        Algorithm::Dfs => dfs(topo, rng, s, tree),
+        Algorithm::Wilson => wilson(topo, rooms, rng, s, tree),
+        Algorithm::AldousBroder => aldous_broder(topo, rooms, rng, s, tree),
+        Algorithm::Kruskal => kruskal(topo, all_links, rooms, rng, s, tree),
+        Algorithm::Prim => prim(topo, rng, s, tree),
+        Algorithm::PrimSimplified => prim_simplified(topo, rng, s, tree),
+        Algorithm::HuntAndKill => hunt_and_kill(topo, rng, s, tree),
+        Algorithm::GrowingTree => growing_tree(topo, p.newest, rng, s, tree),
+        Algorithm::Eller => eller(topo, p, rng, s, tree),
+        Algorithm::Sidewinder => sidewinder(topo, p, rng, tree),
+        Algorithm::BinaryTree => binary_tree(topo, p, rng, tree),
+        Algorithm::RecursiveDivision => recursive_division(topo, p, rng, s, tree),
+    }
+}
+
+/// A uniformly random room.
+fn random_room<T: Topology>(topo: &T, rng: &mut WarrenRng) -> u32 {
+    let n = topo.slot_count() as u32;
+    loop {
+        let v = rng.below(n);
+        if topo.is_room(v) {
+            return v;
+        }
+    }
+}
+
+/// The slots of `v`'s neighbours not yet visited, as a mask.
+#[inline]
+fn unvisited<T: Topology>(topo: &T, v: u32, visited: &[bool]) -> u16 {
+    let mut m = topo.physical_mask(v);
+    let mut out = 0;
+    while m != 0 {
+        let k = m.trailing_zeros();
+        m &= m - 1;
+        if !visited[topo.neighbour_room(v, k) as usize] {
+            out |= 1 << k;
+        }
+    }
+    out
+}
+
+/// The `i`-th set bit of `m` (0-based), `m` having more than `i` bits.
+#[inline]
+fn nth_bit(mut m: u16, i: u32) -> u32 {
+    for _ in 0..i {
+        m &= m - 1;
+    }
+    m.trailing_zeros()
+}
+
+/// A uniformly random set bit of the non-empty `m`.
+#[inline]
+fn random_bit(m: u16, rng: &mut WarrenRng) -> u32 {
+    nth_bit(m, rng.below(m.count_ones()))
+}
+
+fn dfs<T: Topology>(topo: &T, rng: &mut WarrenRng, s: &mut AlgoScratch, tree: &mut Tree) -> usize {
+    let start = random_room(topo, rng);
+    s.visited[start as usize] = true;
+    s.stack.clear();
+    s.stack.push(start);
+    let mut opened = 0;
+    while let Some(&v) = s.stack.last() {
+        let m = unvisited(topo, v, &s.visited);
+        if m == 0 {
+            s.stack.pop();
+            continue;
+        }
+        let link = Tree::link(topo, v, random_bit(m, rng));
+        tree.open(link);
+        opened += 1;
+        s.visited[link.b as usize] = true;
+        s.stack.push(link.b);
+    }
+    opened
+}
+
+fn wilson<T: Topology>(
+    topo: &T,
+    rooms: usize,
+    rng: &mut WarrenRng,
+    s: &mut AlgoScratch,
+    tree: &mut Tree,
+) -> usize {
+    let n = topo.slot_count();
+    s.via.clear();
+    s.via.resize(n, 0);
+    s.visited[random_room(topo, rng) as usize] = true;
+    let mut opened = 0;
+    for v in 0..n as u32 {
+        if opened + 1 == rooms {
+            break;
+        }
+        if !topo.is_room(v) || s.visited[v as usize] {
+            continue;
+        }
+        // A random walk from v until it meets the tree, remembering only each room's last exit:
+        // following the exits from v then gives the walk with its loops erased.
+        let mut u = v;
+        while !s.visited[u as usize] {
+            let k = random_bit(topo.physical_mask(u), rng);
+            s.via[u as usize] = k as u8;
+            u = topo.neighbour_room(u, k);
+        }
+        let mut u = v;
+        while !s.visited[u as usize] {
+            let link = Tree::link(topo, u, u32::from(s.via[u as usize]));
+            tree.open(link);
+            opened += 1;
+            s.visited[u as usize] = true;
+            u = link.b;
+        }
+    }
+    opened
+}
+
+fn aldous_broder<T: Topology>(
+    topo: &T,
+    rooms: usize,
+    rng: &mut WarrenRng,
+    s: &mut AlgoScratch,
+    tree: &mut Tree,
+) -> usize {
+    let mut v = random_room(topo, rng);
+    s.visited[v as usize] = true;
+    let mut opened = 0;
+    // PERF: one 64-bit draw serves many steps: a room with all four lattice neighbours takes two
+    // bits per step; other rooms draw `below` their neighbour count.
+    let (mut bits, mut left) = (0u64, 0u32);
+    while opened + 1 < rooms {
+        let m = topo.physical_mask(v);
+        let k = if m == 0b1111 {
+            if left < 2 {
+                bits = rng.next_u64();
+                left = 64;
+            }
+            let k = (bits & 3) as u32;
+            bits >>= 2;
+            left -= 2;
+            k
+        } else {
+            random_bit(m, rng)
+        };
+        let (u, _) = topo.neighbour(v, k);
+        if !s.visited[u as usize] {
+            tree.open(Tree::link(topo, v, k));
+            opened += 1;
+            s.visited[u as usize] = true;
+        }
+        v = u;
+    }
+    opened
+}
+
+fn kruskal<T: Topology>(
+    topo: &T,
+    all_links: Option<&[Link]>,
+    rooms: usize,
+    rng: &mut WarrenRng,
+    s: &mut AlgoScratch,
+    tree: &mut Tree,
+) -> usize {
+    s.links.clear();
+    match all_links {
+        Some(links) => s.links.extend_from_slice(links),
+        None => topo.for_each_edge(|l| s.links.push(l)),
+    }
+    rng.shuffle(&mut s.links);
+    s.uf.reset(topo.slot_count());
+    let mut opened = 0;
+    for &link in &s.links {
+        if opened + 1 == rooms {
+            break;
+        }
+        if s.uf.union(link.a, link.b) {
+            tree.open(link);
+            opened += 1;
+        }
+    }
+    opened
+}
+
+/// Pushes every link from `v` to an unvisited room with a fresh random weight.
+fn push_links<T: Topology>(topo: &T, v: u32, rng: &mut WarrenRng, s: &mut AlgoScratch) {
+    let mut m = unvisited(topo, v, &s.visited);
+    while m != 0 {
+        let k = m.trailing_zeros();
+        m &= m - 1;
+        // The weight's low bits carry the link: (v, k) packed below a 24-bit weight would lose
+        // rooms on large mazes, so the heap holds (weight, v * 16 + k).
+        s.heap.push(Reverse((rng.next_u32(), v * 16 + k)));
+    }
+}
+
+fn prim<T: Topology>(topo: &T, rng: &mut WarrenRng, s: &mut AlgoScratch, tree: &mut Tree) -> usize {
+    s.heap.clear();
+    let start = random_room(topo, rng);
+    s.visited[start as usize] = true;
+    push_links(topo, start, rng, s);
+    let mut opened = 0;
+    while let Some(Reverse((_, packed))) = s.heap.pop() {
+        let (v, k) = (packed / 16, packed % 16);
+        let link = Tree::link(topo, v, k);
+        if s.visited[link.b as usize] {
+            continue;
+        }
+        tree.open(link);
+        opened += 1;
+        s.visited[link.b as usize] = true;
+        push_links(topo, link.b, rng, s);
+    }
+    opened
+}
+
+fn prim_simplified<T: Topology>(
+    topo: &T,
+    rng: &mut WarrenRng,
+    s: &mut AlgoScratch,
+    tree: &mut Tree,
+) -> usize {
+    // `down` marks rooms on the frontier; `stack` lists them.
+    let n = topo.slot_count();
+    s.down.clear();
+    s.down.resize(n, false);
+    s.stack.clear();
+    let start = random_room(topo, rng);
+    s.visited[start as usize] = true;
+    let add_frontier = |v: u32, s: &mut AlgoScratch| {
+        let mut m = unvisited(topo, v, &s.visited);
+        while m != 0 {
+            let k = m.trailing_zeros();
+            m &= m - 1;
+            let u = topo.neighbour_room(v, k);
+            if !s.down[u as usize] {
+                s.down[u as usize] = true;
+                s.stack.push(u);
+            }
+        }
+    };
+    add_frontier(start, s);
+    let mut opened = 0;
+    while !s.stack.is_empty() {
+        let i = rng.below(s.stack.len() as u32) as usize;
+        let v = s.stack.swap_remove(i);
+        // Joined to a random neighbour already in the maze.
+        let inside = topo.physical_mask(v) & !unvisited(topo, v, &s.visited);
+        debug_assert!(inside != 0, "a frontier room touches the maze");
+        tree.open(Tree::link(topo, v, random_bit(inside, rng)));
+        opened += 1;
+        s.visited[v as usize] = true;
+        add_frontier(v, s);
+    }
+    opened
+}
+
+fn hunt_and_kill<T: Topology>(
+    topo: &T,
+    rng: &mut WarrenRng,
+    s: &mut AlgoScratch,
+    tree: &mut Tree,
+) -> usize {
+    let n = topo.slot_count() as u32;
+    let mut v = random_room(topo, rng);
+    s.visited[v as usize] = true;
+    let mut opened = 0;
+    // Rooms below `from` are all visited (or holes): the hunt starts there.
+    let mut from = 0u32;
+    loop {
+        let m = unvisited(topo, v, &s.visited);
+        if m != 0 {
+            let link = Tree::link(topo, v, random_bit(m, rng));
+            tree.open(link);
+            opened += 1;
+            v = link.b;
+            s.visited[v as usize] = true;
+            continue;
+        }
+        // The hunt: the first unvisited room (in room order) next to the maze, joined to a
+        // random neighbour in it.
+        while from < n && (s.visited[from as usize] || !topo.is_room(from)) {
+            from += 1;
+        }
+        let found = (from..n).find(|&u| {
+            topo.is_room(u)
+                && !s.visited[u as usize]
+                && topo.physical_mask(u) & !unvisited(topo, u, &s.visited) != 0
+        });
+        let Some(u) = found else {
+            return opened;
+        };
+        let inside = topo.physical_mask(u) & !unvisited(topo, u, &s.visited);
+        tree.open(Tree::link(topo, u, random_bit(inside, rng)));
+        opened += 1;
+        s.visited[u as usize] = true;
+        v = u;
+    }
+}
+
+fn growing_tree<T: Topology>(
+    topo: &T,
+    newest: f64,
+    rng: &mut WarrenRng,
+    s: &mut AlgoScratch,
+    tree: &mut Tree,
+) -> usize {
+    s.stack.clear();
+    let start = random_room(topo, rng);
+    s.visited[start as usize] = true;
+    s.stack.push(start);
+    let mut opened = 0;
+    while !s.stack.is_empty() {
+        let i = if rng.chance(newest) {
+            s.stack.len() - 1
+        } else {
+            rng.below(s.stack.len() as u32) as usize
+        };
+        let v = s.stack[i];
+        let m = unvisited(topo, v, &s.visited);
+        if m == 0 {
+            // Order matters (the newest is the last): shift, not swap.
+            s.stack.remove(i);
+            continue;
+        }
+        let link = Tree::link(topo, v, random_bit(m, rng));
+        tree.open(link);
+        opened += 1;
+        s.visited[link.b as usize] = true;
+        s.stack.push(link.b);
+    }
+    opened
+}
+
+fn eller<T: Topology>(
+    topo: &T,
+    p: AlgoParams,
+    rng: &mut WarrenRng,
+    s: &mut AlgoScratch,
+    tree: &mut Tree,
+) -> usize {
+    let (w, h) = (p.width, p.height);
+    s.uf.reset(topo.slot_count());
+    s.left.clear();
+    s.left.resize(topo.slot_count(), 0);
+    s.down.clear();
+    s.down.resize(topo.slot_count(), false);
+    let mut opened = 0;
+    for y in 0..h {
+        let row = y * w;
+        let last = y + 1 == h;
+        // Join neighbours of different sets: at random, and always on the last row.
+        for x in 0..w.saturating_sub(1) {
+            let v = row + x;
+            if s.uf.find(v) != s.uf.find(v + 1) && (last || rng.below(2) == 0) {
+                s.uf.union(v, v + 1);
+                tree.open(Tree::link(topo, v, EAST));
+                opened += 1;
+            }
+        }
+        if last {
+            break;
+        }
+        // Passages down: at random, and at least one per set (the set's last room in the row
+        // goes down when none of the others did).
+        for x in 0..w {
+            let r = s.uf.find(row + x) as usize;
+            s.left[r] += 1;
+            s.down[r] = false;
+        }
+        for x in 0..w {
+            let v = row + x;
+            let r = s.uf.find(v) as usize;
+            s.left[r] -= 1;
+            let forced = s.left[r] == 0 && !s.down[r];
+            if forced || rng.below(2) == 0 {
+                s.down[r] = true;
+                s.uf.union(v, v + w);
+                tree.open(Tree::link(topo, v, SOUTH));
+                opened += 1;
+            }
+        }
+    }
+    opened
+}
+
+fn sidewinder<T: Topology>(topo: &T, p: AlgoParams, rng: &mut WarrenRng, tree: &mut Tree) -> usize {
+    let (w, h) = (p.width, p.height);
+    let mut opened = 0;
+    for y in 0..h {
+        let mut run_start = 0;
+        for x in 0..w {
+            let v = y * w + x;
+            let east = x + 1 < w && (y == 0 || rng.below(2) == 0);
+            if east {
+                tree.open(Tree::link(topo, v, EAST));
+                opened += 1;
+            } else {
+                if y > 0 {
+                    let c = run_start + rng.below(x - run_start + 1);
+                    tree.open(Tree::link(topo, y * w + c, NORTH));
+                    opened += 1;
+                }
+                run_start = x + 1;
+            }
+        }
+    }
+    opened
+}
+
+fn binary_tree<T: Topology>(
+    topo: &T,
+    p: AlgoParams,
+    rng: &mut WarrenRng,
+    tree: &mut Tree,
+) -> usize {
+    let (w, h) = (p.width, p.height);
+    let mut opened = 0;
+    let mut bits = 0u64;
+    for y in 0..h {
+        for x in 0..w {
+            if bits <= 1 {
+                bits = rng.next_u64() | 1 << 63;
+            }
+            let coin = bits & 1 == 0;
+            bits >>= 1;
+            let slot = match (x > 0, y > 0) {
+                (false, false) => continue,
+                (true, false) => WEST,
+                (false, true) => NORTH,
+                (true, true) => {
+                    if coin {
+                        WEST
+                    } else {
+                        NORTH
+                    }
+                }
+            };
+            tree.open(Tree::link(topo, y * w + x, slot));
+            opened += 1;
+        }
+    }
+    opened
+}
+
+fn recursive_division<T: Topology>(
+    topo: &T,
+    p: AlgoParams,
+    rng: &mut WarrenRng,
+    s: &mut AlgoScratch,
+    tree: &mut Tree,
+) -> usize {
+    let (w, h) = (p.width, p.height);
+    // Everything open, then walls.
+    for y in 0..h {
+        for x in 0..w {
+            let v = y * w + x;
+            if x + 1 < w {
+                tree.open(Tree::link(topo, v, EAST));
+            }
+            if y + 1 < h {
+                tree.open(Tree::link(topo, v, SOUTH));
+            }
+        }
+    }
+    s.regions.clear();
+    s.regions.push([0, 0, w, h]);
+    while let Some([x0, y0, rw, rh]) = s.regions.pop() {
+        if rw < 2 || rh < 2 {
+            continue;
+        }
+        let horizontal = match rh.cmp(&rw) {
+            std::cmp::Ordering::Greater => true,
+            std::cmp::Ordering::Less => false,
+            std::cmp::Ordering::Equal => rng.below(2) == 0,
+        };
+        if horizontal {
+            // A wall below row y0 + k, a gap at one column.
+            let k = rng.below(rh - 1);
+            let gap = rng.below(rw);
+            for i in (0..rw).filter(|&i| i != gap) {
+                tree.close(Tree::link(topo, (y0 + k) * w + x0 + i, SOUTH));
+            }
+            s.regions.push([x0, y0, rw, k + 1]);
+            s.regions.push([x0, y0 + k + 1, rw, rh - k - 1]);
+        } else {
+            let k = rng.below(rw - 1);
+            let gap = rng.below(rh);
+            for i in (0..rh).filter(|&i| i != gap) {
+                tree.close(Tree::link(topo, (y0 + i) * w + x0 + k, EAST));
+            }
+            s.regions.push([x0, y0, k + 1, rh]);
+            s.regions.push([x0 + k + 1, y0, rw - k - 1, rh]);
+        }
+    }
+    tree.passage.iter().filter(|&&p| p != 0).count()
+}
