@@ -189,6 +189,33 @@ pub fn generate(
 ) -> MazeMetrics {
     edge_order(plan, cfg, rng, s);
     kruskal(plan, s);
+    finish(plan, cfg, s, grid)
+}
+
+/// One maze whose tree another algorithm drew (`tree`, over the same lattice): the merge, the
+/// metrics and the grid, exactly as the general path computes them for that tree.
+pub fn generate_from_tree(
+    plan: &LatticePlan,
+    cfg: &MazeConfig,
+    tree: &crate::maze::spanning::Tree,
+    s: &mut FastScratch,
+    grid: &mut Grid,
+) -> MazeMetrics {
+    let padded = plan.rooms.div_ceil(64) * 64;
+    s.mask[..padded].fill(0);
+    for (m, &t) in s.mask[..plan.rooms].iter_mut().zip(&tree.mask) {
+        *m = t as u8;
+    }
+    finish(plan, cfg, s, grid)
+}
+
+/// Everything after the tree: census, merge, counts, diameter, solution and grid.
+fn finish(
+    plan: &LatticePlan,
+    cfg: &MazeConfig,
+    s: &mut FastScratch,
+    grid: &mut Grid,
+) -> MazeMetrics {
     let mut m = MazeMetrics {
         rooms: plan.rooms as u32,
         ..Default::default()

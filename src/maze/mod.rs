@@ -86,7 +86,7 @@ impl MazeGenerator {
             let lattice = Lattice::new(cfg.width, cfg.height, None);
             lattice_masks = lattice.physical_masks();
             lattice.for_each_edge(|link| lattice_links.push(link));
-            if cfg.braid == 0.0 && cfg.algorithm == algorithms::Algorithm::Seed001 {
+            if cfg.braid == 0.0 {
                 plan = fast::LatticePlan::new(cfg.width, cfg.height);
             }
         }
@@ -132,17 +132,12 @@ fn grow<T: Topology>(
         );
         spanning::kruskal(topo, &s.order, rooms, &mut s.uf, &mut s.tree)
     } else {
-        let params = algorithms::AlgoParams {
-            width: cfg.width,
-            height: cfg.height,
-            newest: cfg.growing_tree_newest,
-        };
         algorithms::grow_tree(
             cfg.algorithm,
             topo,
             all_links,
             rooms,
-            params,
+            algo_params(cfg),
             rng,
             &mut s.algo,
             &mut s.tree,
@@ -170,6 +165,15 @@ fn grow<T: Topology>(
         tree.goal_room,
         done,
     )
+}
+
+/// The algorithms' settings from the profile.
+fn algo_params(cfg: &MazeConfig) -> algorithms::AlgoParams {
+    algorithms::AlgoParams {
+        width: cfg.width,
+        height: cfg.height,
+        newest: cfg.growing_tree_newest,
+    }
 }
 
 /// The scratch parts `grow` needs: the edge order, Kruskal's forest, the tree and the searches.
@@ -230,7 +234,24 @@ impl MazeGenerator {
     fn lattice_level<'s>(&self, rng: &mut WarrenRng, s: &'s mut MazeScratch) -> Level<'s> {
         let cfg = &self.cfg;
         if let Some(plan) = &self.plan {
-            let m = fast::generate(plan, cfg, rng, &mut s.fast, &mut s.grid);
+            let m = if cfg.algorithm == algorithms::Algorithm::Seed001 {
+                fast::generate(plan, cfg, rng, &mut s.fast, &mut s.grid)
+            } else {
+                // Another algorithm draws the tree; the fast path does the rest.
+                let lattice =
+                    Lattice::new(cfg.width, cfg.height, None).with_masks(&self.lattice_masks);
+                algorithms::grow_tree(
+                    cfg.algorithm,
+                    &lattice,
+                    Some(&self.lattice_links),
+                    cfg.room_slots(),
+                    algo_params(cfg),
+                    rng,
+                    &mut s.grow.algo,
+                    &mut s.grow.tree,
+                );
+                fast::generate_from_tree(plan, cfg, &s.grow.tree, &mut s.fast, &mut s.grid)
+            };
             return grid_level(m, &s.grid, &mut s.metrics);
         }
         let (w, h) = (cfg.width, cfg.height);
