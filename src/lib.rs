@@ -63,5 +63,5 @@ pub use dmg::{DmgConfig, DmgGenerator};
 pub use grammar::{GrammarConfig, GrammarGenerator};
 pub use levelxml::{LevelDoc, LevelList, evaluate, parse_level, read_level, write_level};
 pub use map::{MapConfig, MapGenerator};
-pub use maze::{MazeConfig, MazeGenerator};
+pub use maze::{MazeAlgorithm, MazeConfig, MazeGenerator};
 pub use regions::{RegionCache, RegionStack, RegionsConfig, RegionsGenerator};

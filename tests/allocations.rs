@@ -71,6 +71,27 @@ fn lattice_mazes_allocate_nothing_after_warm_up() {
     }
 }
 
+/// Every `maze.algorithm`, on the fast path (no holes) and the general one (holes; the graph
+/// algorithms only), makes its mazes in its scratch's reused buffers.
+#[test]
+fn every_maze_algorithm_allocates_nothing_after_warm_up() {
+    use warren::MazeAlgorithm;
+    for algorithm in MazeAlgorithm::ALL {
+        for holes in [0.0, 0.2] {
+            if holes > 0.0 && algorithm.lattice_only() {
+                continue;
+            }
+            let g = warren::MazeGenerator::new(warren::MazeConfig {
+                algorithm,
+                holes,
+                ..Default::default()
+            })
+            .unwrap();
+            assert_eq!(allocations_after_warm_up(&g), 0, "{algorithm:?} holes {holes}");
+        }
+    }
+}
+
 #[test]
 fn dungeons_allocate_nothing_after_warm_up() {
     let g = warren::dmg::DmgGenerator::new(warren::dmg::DmgConfig::default()).unwrap();

@@ -663,3 +663,7 @@ fn recursive_division<T: Topology>(
     }
     tree.passage.iter().filter(|&&p| p != 0).count()
 }
+
+#[cfg(test)]
+#[path = "algorithms_tests.rs"]
+mod tests;

@@ -1,0 +1,198 @@
+//! Tests of `algorithms.rs`: every algorithm draws spanning trees on every shape it takes (and
+//! the fast path gives the general path's levels for them); Wilson and Aldous-Broder draw every
+//! spanning tree of a 3 x 3 lattice equally often (a chi-square test over its 192 trees) and
+//! the depth-first search, as it must, does not; bad combinations are refused naming the key.
+
+use super::*;
+use crate::core::generator::Generator;
+use crate::core::rng::mix;
+use crate::maze::config::{MazeConfig, Topology as Kind, Weighting};
+use crate::maze::topology::Lattice;
+use crate::maze::MazeGenerator;
+
+/// Spanning-tree check: `rooms - 1` passages, every room reached from the first over them.
+fn assert_spanning<T: Topology>(topo: &T, rooms: usize, tree: &Tree, what: &str) {
+    let passages = tree.passage.iter().filter(|&&p| p != 0).count();
+    assert_eq!(passages, rooms.saturating_sub(1), "{what}: passages");
+    let n = topo.slot_count();
+    let Some(start) = (0..n as u32).find(|&v| topo.is_room(v)) else {
+        return;
+    };
+    let mut seen = vec![false; n];
+    let mut stack = vec![start];
+    seen[start as usize] = true;
+    let mut reached = 1;
+    while let Some(v) = stack.pop() {
+        topo.for_each_neighbour(v, |u, e| {
+            if tree.is_passage(e) && !seen[u as usize] {
+                seen[u as usize] = true;
+                reached += 1;
+                stack.push(u);
+            }
+        });
+    }
+    assert_eq!(reached, rooms, "{what}: connected");
+}
+
+#[test]
+fn every_algorithm_draws_spanning_trees_on_every_lattice() {
+    let mut s = AlgoScratch::default();
+    let mut tree = Tree::default();
+    for (w, h) in [(1, 1), (1, 7), (7, 1), (2, 2), (3, 3), (7, 5), (32, 32)] {
+        let lattice = Lattice::new(w, h, None);
+        for alg in Algorithm::ALL.into_iter().skip(1) {
+            for i in 0..20 {
+                let mut rng = WarrenRng::new(mix(0xA160, i));
+                let p = AlgoParams {
+                    width: w,
+                    height: h,
+                    newest: 0.5,
+                };
+                let rooms = (w * h) as usize;
+                grow_tree(alg, &lattice, None, rooms, p, &mut rng, &mut s, &mut tree);
+                assert_spanning(&lattice, rooms, &tree, &format!("{alg:?} {w}x{h}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn graph_algorithms_draw_spanning_trees_with_holes_and_on_delaunay_rooms() {
+    for alg in Algorithm::ALL.into_iter().filter(|a| !a.lattice_only()) {
+        for (topology, holes) in [(Kind::Lattice, 0.3), (Kind::Delaunay, 0.0)] {
+            let cfg = MazeConfig {
+                topology,
+                width: 12,
+                height: 10,
+                holes,
+                algorithm: alg,
+                ..Default::default()
+            };
+            let g = MazeGenerator::new(cfg).unwrap();
+            let mut s = g.new_scratch();
+            for i in 0..10 {
+                let seed = mix(0xD1, i);
+                let Ok(level) = g.generate(seed, &mut s) else {
+                    continue;
+                };
+                let record = crate::core::generator::LevelRecord {
+                    index: i,
+                    seed,
+                    level,
+                };
+                g.verify(&record)
+                    .unwrap_or_else(|v| panic!("{alg:?} {topology:?}: {}", v.0));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_fast_path_gives_the_general_paths_levels_for_every_algorithm() {
+    for alg in Algorithm::ALL {
+        for (w, h, merge_dead_ends) in [(9, 7, true), (32, 32, false), (1, 5, true)] {
+            let cfg = MazeConfig {
+                width: w,
+                height: h,
+                merge_dead_ends,
+                algorithm: alg,
+                ..Default::default()
+            };
+            let fast = MazeGenerator::new(cfg.clone()).unwrap();
+            let general = MazeGenerator::new(cfg).unwrap().general_path_only();
+            let (mut sf, mut sg) = (fast.new_scratch(), general.new_scratch());
+            for i in 0..8 {
+                let seed = mix(0xFA, i);
+                let a = fast.generate(seed, &mut sf).unwrap();
+                let b = general.generate(seed, &mut sg).unwrap();
+                assert_eq!(a.content_hash(), b.content_hash(), "{alg:?} {w}x{h} seed {i}");
+                assert_eq!(a.metrics, b.metrics, "{alg:?} {w}x{h} seed {i}");
+            }
+        }
+    }
+}
+
+/// How often each spanning tree of the 3 x 3 lattice (keyed by its passage set) comes out of
+/// `samples` runs of `alg`.
+fn tree_counts(alg: Algorithm, samples: u64) -> std::collections::HashMap<u16, u64> {
+    let lattice = Lattice::new(3, 3, None);
+    let (mut s, mut tree) = (AlgoScratch::default(), Tree::default());
+    let p = AlgoParams {
+        width: 3,
+        height: 3,
+        newest: 0.5,
+    };
+    let mut counts = std::collections::HashMap::new();
+    let mut rng = WarrenRng::new(0x0_5EED_u64 ^ alg as u64);
+    for _ in 0..samples {
+        grow_tree(alg, &lattice, None, 9, p, &mut rng, &mut s, &mut tree);
+        let key = tree
+            .passage
+            .iter()
+            .enumerate()
+            .fold(0u16, |k, (e, &on)| k | (u16::from(on != 0) << e));
+        *counts.entry(key).or_insert(0) += 1;
+    }
+    counts
+}
+
+/// Pearson's chi-square statistic of `counts` against all 192 trees equally likely.
+fn chi_square(counts: &std::collections::HashMap<u16, u64>, samples: u64) -> f64 {
+    let expected = samples as f64 / 192.0;
+    let seen: f64 = counts
+        .values()
+        .map(|&c| (c as f64 - expected).powi(2) / expected)
+        .sum();
+    // Trees never drawn count (0 - expected)^2 / expected each.
+    seen + (192 - counts.len()) as f64 * expected
+}
+
+/// The 0.999 quantile of chi-square with 191 degrees of freedom (Wilson-Hilferty: 257.2).
+const CHI2_191_P999: f64 = 257.2;
+
+#[test]
+fn wilson_and_aldous_broder_draw_uniform_spanning_trees_and_dfs_does_not() {
+    let samples = 192 * 150;
+    for alg in [Algorithm::Wilson, Algorithm::AldousBroder] {
+        let counts = tree_counts(alg, samples);
+        assert_eq!(counts.len(), 192, "{alg:?} draws every spanning tree of 3 x 3");
+        let chi2 = chi_square(&counts, samples);
+        eprintln!("{alg:?}: chi-square {chi2:.1} over 192 trees");
+        assert!(chi2 < CHI2_191_P999, "{alg:?}: chi-square {chi2:.1}");
+    }
+    for alg in [Algorithm::Dfs, Algorithm::BinaryTree] {
+        let counts = tree_counts(alg, samples);
+        let chi2 = chi_square(&counts, samples);
+        eprintln!("{alg:?}: chi-square {chi2:.1}, {} of 192 trees drawn", counts.len());
+        assert!(chi2 > CHI2_191_P999, "{alg:?}: chi-square {chi2:.1} looks uniform");
+    }
+}
+
+#[test]
+fn bad_combinations_are_refused_naming_the_key() {
+    let err = |cfg: MazeConfig| MazeGenerator::new(cfg).unwrap_err().to_string();
+    let e = err(MazeConfig {
+        algorithm: Algorithm::Eller,
+        holes: 0.2,
+        ..Default::default()
+    });
+    assert!(e.contains("maze.algorithm") && e.contains("eller"), "{e}");
+    let e = err(MazeConfig {
+        algorithm: Algorithm::Sidewinder,
+        topology: Kind::Delaunay,
+        ..Default::default()
+    });
+    assert!(e.contains("maze.algorithm"), "{e}");
+    let e = err(MazeConfig {
+        algorithm: Algorithm::Dfs,
+        weighting: Weighting::Biased,
+        ..Default::default()
+    });
+    assert!(e.contains("maze.weighting") && e.contains("dfs"), "{e}");
+    let e = err(MazeConfig {
+        algorithm: Algorithm::GrowingTree,
+        growing_tree_newest: 1.5,
+        ..Default::default()
+    });
+    assert!(e.contains("maze.growing_tree_newest"), "{e}");
+}
