@@ -87,7 +87,11 @@ fn every_maze_algorithm_allocates_nothing_after_warm_up() {
                 ..Default::default()
             })
             .unwrap();
-            assert_eq!(allocations_after_warm_up(&g), 0, "{algorithm:?} holes {holes}");
+            assert_eq!(
+                allocations_after_warm_up(&g),
+                0,
+                "{algorithm:?} holes {holes}"
+            );
         }
     }
 }

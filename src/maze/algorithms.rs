@@ -120,11 +120,14 @@ impl Algorithm {
 pub struct AlgoScratch {
     /// Per slot: in the maze yet.
     visited: Vec<bool>,
+    /// Per slot: the slots of its neighbours not yet visited (see [`visit`]).
+    avail: Vec<u16>,
     stack: Vec<u32>,
     /// Wilson: per slot, the slot its walk last left by.
     via: Vec<u8>,
     links: Vec<Link>,
-    heap: BinaryHeap<Reverse<(u32, u32)>>,
+    /// Prim: `weight << 32 | room << 4 | slot`, least first.
+    heap: BinaryHeap<Reverse<u64>>,
     uf: UnionFind,
     /// Eller: per set root, cells left in the row and whether one went down.
     left: Vec<u32>,
@@ -163,6 +166,14 @@ pub fn grow_tree<T: Topology>(
     tree.reset(n, topo.edge_slots());
     s.visited.clear();
     s.visited.resize(n, false);
+    s.avail.clear();
+    s.avail.extend((0..n as u32).map(|v| {
+        if topo.is_room(v) {
+            topo.physical_mask(v)
+        } else {
+            0
+        }
+    }));
     if rooms == 0 {
         return 0;
     }
@@ -183,6 +194,59 @@ pub fn grow_tree<T: Topology>(
     }
 }
 
+/// Random bits drawn 64 at a time, for the small choices the walks make at every step (one of
+/// at most four neighbours, a coin): exact uniform draws at a fraction of a full draw's cost.
+#[derive(Default)]
+struct Bits {
+    bits: u64,
+    left: u32,
+}
+
+impl Bits {
+    /// `k` fresh random bits (`k <= 8`).
+    #[inline]
+    fn take(&mut self, rng: &mut WarrenRng, k: u32) -> u32 {
+        if self.left < k {
+            self.bits = rng.next_u64();
+            self.left = 64;
+        }
+        let v = (self.bits & ((1 << k) - 1)) as u32;
+        self.bits >>= k;
+        self.left -= k;
+        v
+    }
+
+    /// A fair coin.
+    #[inline]
+    fn coin(&mut self, rng: &mut WarrenRng) -> bool {
+        self.take(rng, 1) == 1
+    }
+
+    /// Uniform in `0..n` (`n >= 1`): from two bits for `n <= 4` (3 by rejection), else a full
+    /// draw.
+    #[inline(always)]
+    fn below(&mut self, rng: &mut WarrenRng, n: u32) -> u32 {
+        match n {
+            1 => 0,
+            2 => self.take(rng, 1),
+            4 => self.take(rng, 2),
+            3 => loop {
+                let v = self.take(rng, 2);
+                if v < 3 {
+                    break v;
+                }
+            },
+            _ => rng.below(n),
+        }
+    }
+
+    /// A uniformly random set bit of the non-empty `m`.
+    #[inline]
+    fn pick(&mut self, rng: &mut WarrenRng, m: u16) -> u32 {
+        nth_bit(m, self.below(rng, m.count_ones()))
+    }
+}
+
 /// A uniformly random room.
 fn random_room<T: Topology>(topo: &T, rng: &mut WarrenRng) -> u32 {
     let n = topo.slot_count() as u32;
@@ -194,52 +258,71 @@ fn random_room<T: Topology>(topo: &T, rng: &mut WarrenRng) -> u32 {
     }
 }
 
-/// The slots of `v`'s neighbours not yet visited, as a mask.
+/// Marks room `u` visited: it leaves the `avail` mask (the slots of unvisited neighbours) of
+/// each of its neighbours.
+///
+/// PERF: the walks ask for a room's unvisited neighbours at every step; kept up to date here
+/// (a few stores per room, once), the answer is one load instead of a branch per neighbour.
 #[inline]
-fn unvisited<T: Topology>(topo: &T, v: u32, visited: &[bool]) -> u16 {
-    let mut m = topo.physical_mask(v);
-    let mut out = 0;
+fn visit<T: Topology>(topo: &T, u: u32, visited: &mut [bool], avail: &mut [u16]) {
+    visited[u as usize] = true;
+    let mut m = topo.physical_mask(u);
     while m != 0 {
         let k = m.trailing_zeros();
         m &= m - 1;
-        if !visited[topo.neighbour_room(v, k) as usize] {
-            out |= 1 << k;
-        }
+        let nb = topo.neighbour_room(u, k);
+        avail[nb as usize] &= !(1 << topo.reverse_slot(u, k));
     }
-    out
 }
 
 /// The `i`-th set bit of `m` (0-based), `m` having more than `i` bits.
 #[inline]
 fn nth_bit(mut m: u16, i: u32) -> u32 {
+    if m < 16 {
+        // PERF: lattice masks have four slots: a table of (mask, i) -> slot.
+        return u32::from(NTH[usize::from(m) * 4 + i as usize]);
+    }
     for _ in 0..i {
         m &= m - 1;
     }
     m.trailing_zeros()
 }
 
-/// A uniformly random set bit of the non-empty `m`.
-#[inline]
-fn random_bit(m: u16, rng: &mut WarrenRng) -> u32 {
-    nth_bit(m, rng.below(m.count_ones()))
-}
+/// `NTH[m * 4 + i]`: the `i`-th set bit of the 4-bit mask `m`.
+const NTH: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut m = 0;
+    while m < 16 {
+        let (mut i, mut b) = (0, 0);
+        while b < 4 {
+            if m & (1 << b) != 0 {
+                t[m * 4 + i] = b as u8;
+                i += 1;
+            }
+            b += 1;
+        }
+        m += 1;
+    }
+    t
+};
 
 fn dfs<T: Topology>(topo: &T, rng: &mut WarrenRng, s: &mut AlgoScratch, tree: &mut Tree) -> usize {
     let start = random_room(topo, rng);
-    s.visited[start as usize] = true;
+    visit(topo, start, &mut s.visited, &mut s.avail);
     s.stack.clear();
     s.stack.push(start);
     let mut opened = 0;
+    let mut bits = Bits::default();
     while let Some(&v) = s.stack.last() {
-        let m = unvisited(topo, v, &s.visited);
+        let m = s.avail[v as usize];
         if m == 0 {
             s.stack.pop();
             continue;
         }
-        let link = Tree::link(topo, v, random_bit(m, rng));
+        let link = Tree::link(topo, v, bits.pick(rng, m));
         tree.open(link);
         opened += 1;
-        s.visited[link.b as usize] = true;
+        visit(topo, link.b, &mut s.visited, &mut s.avail);
         s.stack.push(link.b);
     }
     opened
@@ -257,6 +340,7 @@ fn wilson<T: Topology>(
     s.via.resize(n, 0);
     s.visited[random_room(topo, rng) as usize] = true;
     let mut opened = 0;
+    let mut bits = Bits::default();
     for v in 0..n as u32 {
         if opened + 1 == rooms {
             break;
@@ -268,7 +352,7 @@ fn wilson<T: Topology>(
         // following the exits from v then gives the walk with its loops erased.
         let mut u = v;
         while !s.visited[u as usize] {
-            let k = random_bit(topo.physical_mask(u), rng);
+            let k = bits.pick(rng, topo.physical_mask(u));
             s.via[u as usize] = k as u8;
             u = topo.neighbour_room(u, k);
         }
@@ -294,23 +378,9 @@ fn aldous_broder<T: Topology>(
     let mut v = random_room(topo, rng);
     s.visited[v as usize] = true;
     let mut opened = 0;
-    // PERF: one 64-bit draw serves many steps: a room with all four lattice neighbours takes two
-    // bits per step; other rooms draw `below` their neighbour count.
-    let (mut bits, mut left) = (0u64, 0u32);
+    let mut bits = Bits::default();
     while opened + 1 < rooms {
-        let m = topo.physical_mask(v);
-        let k = if m == 0b1111 {
-            if left < 2 {
-                bits = rng.next_u64();
-                left = 64;
-            }
-            let k = (bits & 3) as u32;
-            bits >>= 2;
-            left -= 2;
-            k
-        } else {
-            random_bit(m, rng)
-        };
+        let k = bits.pick(rng, topo.physical_mask(v));
         let (u, _) = topo.neighbour(v, k);
         if !s.visited[u as usize] {
             tree.open(Tree::link(topo, v, k));
@@ -351,24 +421,26 @@ fn kruskal<T: Topology>(
 }
 
 /// Pushes every link from `v` to an unvisited room with a fresh random weight.
-fn push_links<T: Topology>(topo: &T, v: u32, rng: &mut WarrenRng, s: &mut AlgoScratch) {
-    let mut m = unvisited(topo, v, &s.visited);
+fn push_links(v: u32, rng: &mut WarrenRng, s: &mut AlgoScratch) {
+    let mut m = s.avail[v as usize];
     while m != 0 {
         let k = m.trailing_zeros();
         m &= m - 1;
-        // The weight's low bits carry the link: (v, k) packed below a 24-bit weight would lose
-        // rooms on large mazes, so the heap holds (weight, v * 16 + k).
-        s.heap.push(Reverse((rng.next_u32(), v * 16 + k)));
+        // PERF: one u64 per entry, compared in one instruction: the weight above the link.
+        s.heap.push(Reverse(
+            u64::from(rng.next_u32()) << 32 | u64::from(v * 16 + k),
+        ));
     }
 }
 
 fn prim<T: Topology>(topo: &T, rng: &mut WarrenRng, s: &mut AlgoScratch, tree: &mut Tree) -> usize {
     s.heap.clear();
     let start = random_room(topo, rng);
-    s.visited[start as usize] = true;
-    push_links(topo, start, rng, s);
+    visit(topo, start, &mut s.visited, &mut s.avail);
+    push_links(start, rng, s);
     let mut opened = 0;
-    while let Some(Reverse((_, packed))) = s.heap.pop() {
+    while let Some(Reverse(entry)) = s.heap.pop() {
+        let packed = entry as u32;
         let (v, k) = (packed / 16, packed % 16);
         let link = Tree::link(topo, v, k);
         if s.visited[link.b as usize] {
@@ -376,8 +448,8 @@ fn prim<T: Topology>(topo: &T, rng: &mut WarrenRng, s: &mut AlgoScratch, tree: &
         }
         tree.open(link);
         opened += 1;
-        s.visited[link.b as usize] = true;
-        push_links(topo, link.b, rng, s);
+        visit(topo, link.b, &mut s.visited, &mut s.avail);
+        push_links(link.b, rng, s);
     }
     opened
 }
@@ -394,9 +466,9 @@ fn prim_simplified<T: Topology>(
     s.down.resize(n, false);
     s.stack.clear();
     let start = random_room(topo, rng);
-    s.visited[start as usize] = true;
+    visit(topo, start, &mut s.visited, &mut s.avail);
     let add_frontier = |v: u32, s: &mut AlgoScratch| {
-        let mut m = unvisited(topo, v, &s.visited);
+        let mut m = s.avail[v as usize];
         while m != 0 {
             let k = m.trailing_zeros();
             m &= m - 1;
@@ -409,15 +481,16 @@ fn prim_simplified<T: Topology>(
     };
     add_frontier(start, s);
     let mut opened = 0;
+    let mut bits = Bits::default();
     while !s.stack.is_empty() {
         let i = rng.below(s.stack.len() as u32) as usize;
         let v = s.stack.swap_remove(i);
         // Joined to a random neighbour already in the maze.
-        let inside = topo.physical_mask(v) & !unvisited(topo, v, &s.visited);
+        let inside = topo.physical_mask(v) & !s.avail[v as usize];
         debug_assert!(inside != 0, "a frontier room touches the maze");
-        tree.open(Tree::link(topo, v, random_bit(inside, rng)));
+        tree.open(Tree::link(topo, v, bits.pick(rng, inside)));
         opened += 1;
-        s.visited[v as usize] = true;
+        visit(topo, v, &mut s.visited, &mut s.avail);
         add_frontier(v, s);
     }
     opened
@@ -431,18 +504,19 @@ fn hunt_and_kill<T: Topology>(
 ) -> usize {
     let n = topo.slot_count() as u32;
     let mut v = random_room(topo, rng);
-    s.visited[v as usize] = true;
+    visit(topo, v, &mut s.visited, &mut s.avail);
     let mut opened = 0;
     // Rooms below `from` are all visited (or holes): the hunt starts there.
     let mut from = 0u32;
+    let mut bits = Bits::default();
     loop {
-        let m = unvisited(topo, v, &s.visited);
+        let m = s.avail[v as usize];
         if m != 0 {
-            let link = Tree::link(topo, v, random_bit(m, rng));
+            let link = Tree::link(topo, v, bits.pick(rng, m));
             tree.open(link);
             opened += 1;
             v = link.b;
-            s.visited[v as usize] = true;
+            visit(topo, v, &mut s.visited, &mut s.avail);
             continue;
         }
         // The hunt: the first unvisited room (in room order) next to the maze, joined to a
@@ -453,15 +527,15 @@ fn hunt_and_kill<T: Topology>(
         let found = (from..n).find(|&u| {
             topo.is_room(u)
                 && !s.visited[u as usize]
-                && topo.physical_mask(u) & !unvisited(topo, u, &s.visited) != 0
+                && topo.physical_mask(u) & !s.avail[u as usize] != 0
         });
         let Some(u) = found else {
             return opened;
         };
-        let inside = topo.physical_mask(u) & !unvisited(topo, u, &s.visited);
-        tree.open(Tree::link(topo, u, random_bit(inside, rng)));
+        let inside = topo.physical_mask(u) & !s.avail[u as usize];
+        tree.open(Tree::link(topo, u, bits.pick(rng, inside)));
         opened += 1;
-        s.visited[u as usize] = true;
+        visit(topo, u, &mut s.visited, &mut s.avail);
         v = u;
     }
 }
@@ -475,9 +549,10 @@ fn growing_tree<T: Topology>(
 ) -> usize {
     s.stack.clear();
     let start = random_room(topo, rng);
-    s.visited[start as usize] = true;
+    visit(topo, start, &mut s.visited, &mut s.avail);
     s.stack.push(start);
     let mut opened = 0;
+    let mut bits = Bits::default();
     while !s.stack.is_empty() {
         let i = if rng.chance(newest) {
             s.stack.len() - 1
@@ -485,16 +560,16 @@ fn growing_tree<T: Topology>(
             rng.below(s.stack.len() as u32) as usize
         };
         let v = s.stack[i];
-        let m = unvisited(topo, v, &s.visited);
+        let m = s.avail[v as usize];
         if m == 0 {
             // Order matters (the newest is the last): shift, not swap.
             s.stack.remove(i);
             continue;
         }
-        let link = Tree::link(topo, v, random_bit(m, rng));
+        let link = Tree::link(topo, v, bits.pick(rng, m));
         tree.open(link);
         opened += 1;
-        s.visited[link.b as usize] = true;
+        visit(topo, link.b, &mut s.visited, &mut s.avail);
         s.stack.push(link.b);
     }
     opened
@@ -514,13 +589,14 @@ fn eller<T: Topology>(
     s.down.clear();
     s.down.resize(topo.slot_count(), false);
     let mut opened = 0;
+    let mut bits = Bits::default();
     for y in 0..h {
         let row = y * w;
         let last = y + 1 == h;
         // Join neighbours of different sets: at random, and always on the last row.
         for x in 0..w.saturating_sub(1) {
             let v = row + x;
-            if s.uf.find(v) != s.uf.find(v + 1) && (last || rng.below(2) == 0) {
+            if s.uf.find(v) != s.uf.find(v + 1) && (last || bits.coin(rng)) {
                 s.uf.union(v, v + 1);
                 tree.open(Tree::link(topo, v, EAST));
                 opened += 1;
@@ -541,7 +617,7 @@ fn eller<T: Topology>(
             let r = s.uf.find(v) as usize;
             s.left[r] -= 1;
             let forced = s.left[r] == 0 && !s.down[r];
-            if forced || rng.below(2) == 0 {
+            if forced || bits.coin(rng) {
                 s.down[r] = true;
                 s.uf.union(v, v + w);
                 tree.open(Tree::link(topo, v, SOUTH));
@@ -555,11 +631,12 @@ fn eller<T: Topology>(
 fn sidewinder<T: Topology>(topo: &T, p: AlgoParams, rng: &mut WarrenRng, tree: &mut Tree) -> usize {
     let (w, h) = (p.width, p.height);
     let mut opened = 0;
+    let mut bits = Bits::default();
     for y in 0..h {
         let mut run_start = 0;
         for x in 0..w {
             let v = y * w + x;
-            let east = x + 1 < w && (y == 0 || rng.below(2) == 0);
+            let east = x + 1 < w && (y == 0 || bits.coin(rng));
             if east {
                 tree.open(Tree::link(topo, v, EAST));
                 opened += 1;

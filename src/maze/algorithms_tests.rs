@@ -6,9 +6,9 @@
 use super::*;
 use crate::core::generator::Generator;
 use crate::core::rng::mix;
+use crate::maze::MazeGenerator;
 use crate::maze::config::{MazeConfig, Topology as Kind, Weighting};
 use crate::maze::topology::Lattice;
-use crate::maze::MazeGenerator;
 
 /// Spanning-tree check: `rooms - 1` passages, every room reached from the first over them.
 fn assert_spanning<T: Topology>(topo: &T, rooms: usize, tree: &Tree, what: &str) {
@@ -105,7 +105,11 @@ fn the_fast_path_gives_the_general_paths_levels_for_every_algorithm() {
                 let seed = mix(0xFA, i);
                 let a = fast.generate(seed, &mut sf).unwrap();
                 let b = general.generate(seed, &mut sg).unwrap();
-                assert_eq!(a.content_hash(), b.content_hash(), "{alg:?} {w}x{h} seed {i}");
+                assert_eq!(
+                    a.content_hash(),
+                    b.content_hash(),
+                    "{alg:?} {w}x{h} seed {i}"
+                );
                 assert_eq!(a.metrics, b.metrics, "{alg:?} {w}x{h} seed {i}");
             }
         }
@@ -155,7 +159,11 @@ fn wilson_and_aldous_broder_draw_uniform_spanning_trees_and_dfs_does_not() {
     let samples = 192 * 150;
     for alg in [Algorithm::Wilson, Algorithm::AldousBroder] {
         let counts = tree_counts(alg, samples);
-        assert_eq!(counts.len(), 192, "{alg:?} draws every spanning tree of 3 x 3");
+        assert_eq!(
+            counts.len(),
+            192,
+            "{alg:?} draws every spanning tree of 3 x 3"
+        );
         let chi2 = chi_square(&counts, samples);
         eprintln!("{alg:?}: chi-square {chi2:.1} over 192 trees");
         assert!(chi2 < CHI2_191_P999, "{alg:?}: chi-square {chi2:.1}");
@@ -163,8 +171,14 @@ fn wilson_and_aldous_broder_draw_uniform_spanning_trees_and_dfs_does_not() {
     for alg in [Algorithm::Dfs, Algorithm::BinaryTree] {
         let counts = tree_counts(alg, samples);
         let chi2 = chi_square(&counts, samples);
-        eprintln!("{alg:?}: chi-square {chi2:.1}, {} of 192 trees drawn", counts.len());
-        assert!(chi2 > CHI2_191_P999, "{alg:?}: chi-square {chi2:.1} looks uniform");
+        eprintln!(
+            "{alg:?}: chi-square {chi2:.1}, {} of 192 trees drawn",
+            counts.len()
+        );
+        assert!(
+            chi2 > CHI2_191_P999,
+            "{alg:?}: chi-square {chi2:.1} looks uniform"
+        );
     }
 }
 
