@@ -6,18 +6,18 @@
 //! - Graph algorithms (any physical graph: lattices with holes, Delaunay rooms): `dfs`
 //!   (recursive backtracker), `wilson` (loop-erased random walks; uniform over spanning trees),
 //!   `aldous-broder` (a random walk that enters each room once through a passage; uniform),
-//!   `kruskal` (edges in a uniformly shuffled order), `prim` (Prim's minimum spanning tree under
-//!   uniform random edge weights), `prim-simplified` (a random frontier room joined to a random
-//!   neighbour in the maze), `hunt-and-kill` and `growing-tree` (a share of newest-room picks,
-//!   else a random active room).
+//!   `kruskal` (edges in a uniformly shuffled order: seed 001's tree under its default random
+//!   weighting, draw for draw), `prim` ("true Prim": random room costs, the cheapest room in the
+//!   maze grows into its cheapest unvisited neighbour; Prim's algorithm with random weights on
+//!   the rooms, since random weights on the edges would only give Kruskal's trees again),
+//!   `prim-simplified` (a random frontier room joined to a random neighbour in the maze),
+//!   `hunt-and-kill` and `growing-tree` (a share of newest-room picks, else a random active
+//!   room).
 //! - Lattice algorithms (a lattice without holes, row by row or by walls): `eller`,
 //!   `sidewinder`, `binary-tree` (north or west from every room) and `recursive-division`
 //!   (walls added to an open room, each with one gap).
 //!
 //! Every algorithm works in its scratch's reused buffers: no allocation once warm.
-
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 use serde::{Deserialize, Serialize};
 
@@ -47,7 +47,7 @@ pub enum Algorithm {
     AldousBroder,
     /// Kruskal over a uniformly shuffled edge order.
     Kruskal,
-    /// Prim's minimum spanning tree under uniform random edge weights.
+    /// "True Prim": random room costs, the cheapest room in the maze grows.
     Prim,
     /// A random frontier room joined to a random neighbour already in the maze.
     PrimSimplified,
@@ -126,8 +126,9 @@ pub struct AlgoScratch {
     /// Wilson: per slot, the slot its walk last left by.
     via: Vec<u8>,
     links: Vec<Link>,
-    /// Prim: `weight << 32 | room << 4 | slot`, least first.
-    heap: BinaryHeap<Reverse<u64>>,
+    /// Prim: each room's cost, and its successor in its cost's stack.
+    cost: Vec<u8>,
+    via32: Vec<u32>,
     uf: UnionFind,
     /// Eller: per set root, cells left in the row and whether one went down.
     left: Vec<u32>,
@@ -420,36 +421,87 @@ fn kruskal<T: Topology>(
     opened
 }
 
-/// Pushes every link from `v` to an unvisited room with a fresh random weight.
-fn push_links(v: u32, rng: &mut WarrenRng, s: &mut AlgoScratch) {
-    let mut m = s.avail[v as usize];
-    while m != 0 {
-        let k = m.trailing_zeros();
-        m &= m - 1;
-        // PERF: one u64 per entry, compared in one instruction: the weight above the link.
-        s.heap.push(Reverse(
-            u64::from(rng.next_u32()) << 32 | u64::from(v * 16 + k),
-        ));
+/// Cost levels of `prim`'s rooms.
+const COSTS: usize = 256;
+
+/// `prim`'s active rooms by cost: a stack per cost (linked through `next`), and a bitset of the
+/// costs whose stack is not empty, so the cheapest room is two loads and a bit scan.
+struct Buckets<'a> {
+    head: &'a mut [u32],
+    next: &'a mut [u32],
+    full: [u64; COSTS / 64],
+}
+
+impl Buckets<'_> {
+    const EMPTY: u32 = u32::MAX;
+
+    fn push(&mut self, v: u32, cost: u8) {
+        let c = usize::from(cost);
+        self.next[v as usize] = self.head[c];
+        self.head[c] = v;
+        self.full[c / 64] |= 1 << (c % 64);
+    }
+
+    /// The cheapest room (the newest of its cost), or `None`.
+    fn peek(&self) -> Option<(u32, usize)> {
+        let w = self.full.iter().position(|&b| b != 0)?;
+        let c = w * 64 + self.full[w].trailing_zeros() as usize;
+        Some((self.head[c], c))
+    }
+
+    fn pop(&mut self, c: usize) {
+        let v = self.head[c];
+        self.head[c] = self.next[v as usize];
+        if self.head[c] == Self::EMPTY {
+            self.full[c / 64] &= !(1 << (c % 64));
+        }
     }
 }
 
+/// "True Prim" (Buck, *Mazes for Programmers*): every room draws a random cost; the cheapest
+/// room in the maze that still has an unvisited neighbour grows into its cheapest unvisited
+/// neighbour (ties: the newest room, the lowest slot).
 fn prim<T: Topology>(topo: &T, rng: &mut WarrenRng, s: &mut AlgoScratch, tree: &mut Tree) -> usize {
-    s.heap.clear();
+    let n = topo.slot_count();
+    s.cost.clear();
+    s.cost.extend((0..n).map(|_| 0u8));
+    let mut bits = Bits::default();
+    for c in &mut s.cost {
+        *c = bits.take(rng, 8) as u8;
+    }
+    s.left.clear();
+    s.left.resize(COSTS, Buckets::EMPTY);
+    s.via32.clear();
+    s.via32.resize(n, Buckets::EMPTY);
+    let mut q = Buckets {
+        head: &mut s.left,
+        next: &mut s.via32,
+        full: [0; COSTS / 64],
+    };
     let start = random_room(topo, rng);
     visit(topo, start, &mut s.visited, &mut s.avail);
-    push_links(start, rng, s);
+    q.push(start, s.cost[start as usize]);
     let mut opened = 0;
-    while let Some(Reverse(entry)) = s.heap.pop() {
-        let packed = entry as u32;
-        let (v, k) = (packed / 16, packed % 16);
-        let link = Tree::link(topo, v, k);
-        if s.visited[link.b as usize] {
+    while let Some((v, c)) = q.peek() {
+        let mut m = s.avail[v as usize];
+        if m == 0 {
+            q.pop(c);
             continue;
         }
+        let (mut best, mut best_cost) = (0, u16::MAX);
+        while m != 0 {
+            let k = m.trailing_zeros();
+            m &= m - 1;
+            let cost = u16::from(s.cost[topo.neighbour_room(v, k) as usize]);
+            if cost < best_cost {
+                (best, best_cost) = (k, cost);
+            }
+        }
+        let link = Tree::link(topo, v, best);
         tree.open(link);
         opened += 1;
         visit(topo, link.b, &mut s.visited, &mut s.avail);
-        push_links(link.b, rng, s);
+        q.push(link.b, best_cost as u8);
     }
     opened
 }
@@ -553,8 +605,10 @@ fn growing_tree<T: Topology>(
     s.stack.push(start);
     let mut opened = 0;
     let mut bits = Bits::default();
+    // The newest with probability `newest`: a 32-bit draw below this.
+    let newest_below = (newest * 4_294_967_296.0) as u64;
     while !s.stack.is_empty() {
-        let i = if rng.chance(newest) {
+        let i = if u64::from(rng.next_u32()) < newest_below {
             s.stack.len() - 1
         } else {
             rng.below(s.stack.len() as u32) as usize

@@ -234,7 +234,12 @@ impl MazeGenerator {
     fn lattice_level<'s>(&self, rng: &mut WarrenRng, s: &'s mut MazeScratch) -> Level<'s> {
         let cfg = &self.cfg;
         if let Some(plan) = &self.plan {
-            let m = if cfg.algorithm == algorithms::Algorithm::Seed001 {
+            // `kruskal` is seed 001's tree under its random weighting (a uniformly shuffled edge
+            // order): the same draws, the same mazes.
+            let m = if matches!(
+                cfg.algorithm,
+                algorithms::Algorithm::Seed001 | algorithms::Algorithm::Kruskal
+            ) {
                 fast::generate(plan, cfg, rng, &mut s.fast, &mut s.grid)
             } else {
                 // Another algorithm draws the tree; the fast path does the rest.
