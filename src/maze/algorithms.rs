@@ -175,6 +175,8 @@ pub fn grow_tree<T: Topology>(
             0
         }
     }));
+    // The spare entry `visit` writes a missing neighbour's update to.
+    s.avail.push(0);
     if rooms == 0 {
         return 0;
     }
@@ -267,7 +269,23 @@ fn random_room<T: Topology>(topo: &T, rng: &mut WarrenRng) -> u32 {
 #[inline]
 fn visit<T: Topology>(topo: &T, u: u32, visited: &mut [bool], avail: &mut [u16]) {
     visited[u as usize] = true;
-    let mut m = topo.physical_mask(u);
+    let m = topo.physical_mask(u);
+    if T::LATTICE {
+        // PERF: on a lattice all four stores happen, a missing neighbour's to the spare entry
+        // past the last room, so no branch depends on the room's shape.
+        let spare = (avail.len() - 1) as u32;
+        for k in 0..4 {
+            let present = m >> k & 1 != 0;
+            let nb = if present {
+                topo.neighbour_room(u, k)
+            } else {
+                spare
+            };
+            avail[nb as usize] &= !(1 << topo.reverse_slot(u, k));
+        }
+        return;
+    }
+    let mut m = m;
     while m != 0 {
         let k = m.trailing_zeros();
         m &= m - 1;
@@ -512,38 +530,44 @@ fn prim_simplified<T: Topology>(
     s: &mut AlgoScratch,
     tree: &mut Tree,
 ) -> usize {
-    // `down` marks rooms on the frontier; `stack` lists them.
+    // `down` marks rooms on the frontier; `stack[..len]` lists them.
     let n = topo.slot_count();
     s.down.clear();
     s.down.resize(n, false);
     s.stack.clear();
+    // PERF: room for every room plus one spare slot: a push is a store and an add, whether or
+    // not the room was already on the frontier (no branch on it).
+    s.stack.resize(n + 1, 0);
+    let mut len = 0usize;
     let start = random_room(topo, rng);
     visit(topo, start, &mut s.visited, &mut s.avail);
-    let add_frontier = |v: u32, s: &mut AlgoScratch| {
+    let add_frontier = |v: u32, s: &mut AlgoScratch, len: &mut usize| {
         let mut m = s.avail[v as usize];
         while m != 0 {
             let k = m.trailing_zeros();
             m &= m - 1;
             let u = topo.neighbour_room(v, k);
-            if !s.down[u as usize] {
-                s.down[u as usize] = true;
-                s.stack.push(u);
-            }
+            let new = !s.down[u as usize];
+            s.down[u as usize] = true;
+            s.stack[*len] = u;
+            *len += usize::from(new);
         }
     };
-    add_frontier(start, s);
+    add_frontier(start, s, &mut len);
     let mut opened = 0;
     let mut bits = Bits::default();
-    while !s.stack.is_empty() {
-        let i = rng.below(s.stack.len() as u32) as usize;
-        let v = s.stack.swap_remove(i);
+    while len > 0 {
+        let i = rng.below(len as u32) as usize;
+        let v = s.stack[i];
+        len -= 1;
+        s.stack[i] = s.stack[len];
         // Joined to a random neighbour already in the maze.
         let inside = topo.physical_mask(v) & !s.avail[v as usize];
         debug_assert!(inside != 0, "a frontier room touches the maze");
         tree.open(Tree::link(topo, v, bits.pick(rng, inside)));
         opened += 1;
         visit(topo, v, &mut s.visited, &mut s.avail);
-        add_frontier(v, s);
+        add_frontier(v, s, &mut len);
     }
     opened
 }

@@ -26,6 +26,9 @@ pub const MAX_SLOTS: usize = 16;
 /// A physical graph: rooms, the possible connections between them, and room positions. Each
 /// room numbers its physical neighbours by slot (`0..16`), so a set of passages is a bit mask.
 pub trait Topology {
+    /// Whether this is a [`Lattice`]: four slots, north 0, west 1, east 2, south 3, the
+    /// reverse of slot `k` being `3 - k` whether or not it holds a neighbour.
+    const LATTICE: bool = false;
     /// Room slots (ids are `0..slot_count`; some may be holes).
     fn slot_count(&self) -> usize;
     /// Edge id space (`0..edge_slots`; edges touching holes are never reported).
@@ -143,6 +146,8 @@ impl<'a> Lattice<'a> {
 }
 
 impl Topology for Lattice<'_> {
+    const LATTICE: bool = true;
+
     fn slot_count(&self) -> usize {
         self.width as usize * self.height as usize
     }
