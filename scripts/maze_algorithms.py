@@ -86,8 +86,9 @@ def main():
         if args.maze_dataset:
             peer_json = os.path.join(tmp, "peers.jsonl")
             here = os.path.dirname(os.path.abspath(__file__))
+            # 100 mazes each: maze-dataset's Wilson takes about a second per maze.
             run([sys.executable, os.path.join(here, "maze_dataset_rates.py"), "--size", "32",
-                 "--json", peer_json])
+                 "--count", "100", "--json", peer_json])
             with open(peer_json) as f:
                 peers = [json.loads(line) for line in f if line.strip()]
     os.makedirs(os.path.dirname(args.json) or ".", exist_ok=True)
