@@ -239,24 +239,15 @@ impl GrammarConfig {
             "grammar.templates",
             || "must be `rules`, a built-in library name or a template-library file".into(),
         )?;
-        check(
-            !self.corridor_lengths.is_empty()
-                && self
-                    .corridor_lengths
-                    .iter()
-                    .all(|&l| (1..=256).contains(&l)),
-            "grammar.corridor_lengths",
-            || "must be a non-empty list of lengths from 1 to 256".into(),
-        )?;
-        check(
-            (1..=256).contains(&self.max_corridor),
-            "grammar.max_corridor",
-            || format!("= {} is out of range 1..=256", self.max_corridor),
-        )?;
-        check(
-            self.min_room_distance <= 64,
-            "grammar.min_room_distance",
-            || format!("= {} is out of range 0..=64", self.min_room_distance),
+        crate::map::generator::check_corridor_keys(
+            [
+                "grammar.corridor_lengths",
+                "grammar.max_corridor",
+                "grammar.min_room_distance",
+            ],
+            &self.corridor_lengths,
+            self.max_corridor,
+            self.min_room_distance,
         )?;
         let [w, h] = self.max_grid;
         check(

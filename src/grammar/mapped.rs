@@ -146,14 +146,7 @@ impl Mapped {
 
     /// The shape of `template` under `transform`, if the library allows it.
     fn shape_of(&self, template: u16, transform: u8) -> Option<Shape> {
-        let t = self.library.templates.get(template as usize)?;
-        if (transform & 3 != 0 && !t.transforms.rotate)
-            || (transform & 4 != 0 && !t.transforms.mirror)
-            || transform > 7
-        {
-            return None;
-        }
-        Shape::new(t, u32::from(template), transform).ok()
+        crate::map::shape::shape_in(&self.library, template, transform)
     }
 }
 

@@ -228,31 +228,11 @@ impl GrammarGenerator {
             [&mut s.x0, &mut s.y0, &mut s.x1, &mut s.y1],
             &mut s.mapped,
         )?;
-        s.stage_ns = [
-            report.match_ns,
-            report.rewrite_ns,
-            report.layout_ns,
-            report.rooms_ns,
-            t.elapsed().as_nanos() as u64,
-        ];
-        let graph = s.build.host.graph.view();
-        let rooms = RoomsView {
-            x0: &s.x0,
-            y0: &s.y0,
-            x1: &s.x1,
-            y1: &s.y1,
-        };
-        let facts = Facts {
-            report,
-            map: &map,
-            corridor_len: &s.mapped.corridor_len,
-            spread,
-            spreads: 0,
-        };
-        GrammarMetrics::measure(&graph, &rooms, &facts, &mut s.measure).write_to(&mut s.metrics);
-        let ms = &mut s.mapped;
-        ms.bump.reset();
-        let ms = &*ms;
+        let stages = stage_times(report, t);
+        measure(s, stages, report, &map, true, spread, 0);
+        s.mapped.bump.reset();
+        let (graph, rooms) = views(s);
+        let ms = &s.mapped;
         let extra: &'s [ExtraValue<'s>] = ms.bump.alloc_slice_copy(&[
             ExtraValue::ListU16(&ms.template),
             ExtraValue::ListU8(&ms.transform),
@@ -271,6 +251,62 @@ impl GrammarGenerator {
             extra,
         })
     }
+}
+
+/// The stage times of a level whose map took from `t` until now.
+fn stage_times(report: &build::BuildReport, t: std::time::Instant) -> [u64; 5] {
+    [
+        report.match_ns,
+        report.rewrite_ns,
+        report.layout_ns,
+        report.rooms_ns,
+        t.elapsed().as_nanos() as u64,
+    ]
+}
+
+/// The graph and rooms of the level in `s`.
+fn views(s: &GrammarScratch) -> (crate::core::generator::GraphView<'_>, RoomsView<'_>) {
+    let rooms = RoomsView {
+        x0: &s.x0,
+        y0: &s.y0,
+        x1: &s.x1,
+        y1: &s.y1,
+    };
+    (s.build.host.graph.view(), rooms)
+}
+
+/// Stores the stage times and the metrics of the level in `s` (its map drawn by the builder
+/// when `mapped`, else by the tile map).
+fn measure(
+    s: &mut GrammarScratch,
+    stages: [u64; 5],
+    report: &build::BuildReport,
+    map: &TileReport,
+    mapped: bool,
+    spread: f32,
+    spreads: u32,
+) {
+    s.stage_ns = stages;
+    let graph = s.build.host.graph.view();
+    let rooms = RoomsView {
+        x0: &s.x0,
+        y0: &s.y0,
+        x1: &s.x1,
+        y1: &s.y1,
+    };
+    let facts = Facts {
+        report,
+        map,
+        corridor_len: if mapped {
+            &s.mapped.corridor_len
+        } else {
+            &s.tiles.corridor_len
+        },
+        spread,
+        spreads,
+    };
+    let metrics = GrammarMetrics::measure(&graph, &rooms, &facts, &mut s.measure);
+    metrics.write_to(&mut s.metrics);
 }
 
 /// Mixed into a level's seed for the map builder's search (the grammar's build uses the seed).
@@ -424,28 +460,9 @@ impl Generator for GrammarGenerator {
         }
         let t = std::time::Instant::now();
         let (map, spreads) = self.draw_map(s, per_tile)?;
-        s.stage_ns = [
-            report.match_ns,
-            report.rewrite_ns,
-            report.layout_ns,
-            report.rooms_ns,
-            t.elapsed().as_nanos() as u64,
-        ];
-        let graph = s.build.host.graph.view();
-        let rooms = RoomsView {
-            x0: &s.x0,
-            y0: &s.y0,
-            x1: &s.x1,
-            y1: &s.y1,
-        };
-        let facts = Facts {
-            report: &report,
-            map: &map,
-            corridor_len: &s.tiles.corridor_len,
-            spread,
-            spreads,
-        };
-        GrammarMetrics::measure(&graph, &rooms, &facts, &mut s.measure).write_to(&mut s.metrics);
+        let stages = stage_times(&report, t);
+        measure(s, stages, &report, &map, false, spread, spreads);
+        let (graph, rooms) = views(s);
         Ok(Level {
             grid: Some(s.grid.view()),
             graph: Some(graph),

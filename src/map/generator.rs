@@ -63,27 +63,39 @@ impl Default for MapConfig {
 impl MapConfig {
     /// Checks value ranges; the error names the key.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        check(
-            !self.corridor_lengths.is_empty()
-                && self
-                    .corridor_lengths
-                    .iter()
-                    .all(|&l| (1..=256).contains(&l)),
-            "map.corridor_lengths",
-            || "must be a non-empty list of lengths from 1 to 256".into(),
-        )?;
-        check(
-            (1..=256).contains(&self.max_corridor),
-            "map.max_corridor",
-            || format!("= {} is out of range 1..=256", self.max_corridor),
-        )?;
-        check(
-            self.min_room_distance <= 64,
-            "map.min_room_distance",
-            || format!("= {} is out of range 0..=64", self.min_room_distance),
-        )?;
-        Ok(())
+        check_corridor_keys(
+            [
+                "map.corridor_lengths",
+                "map.max_corridor",
+                "map.min_room_distance",
+            ],
+            &self.corridor_lengths,
+            self.max_corridor,
+            self.min_room_distance,
+        )
     }
+}
+
+/// The ranges of the map builder's corridor keys, under the key names given (the `map` kind's or
+/// the grammar kind's): corridor lengths and the longest routed corridor 1 to 256 tiles, the
+/// room distance at most 64.
+pub(crate) fn check_corridor_keys(
+    [lengths_key, max_key, distance_key]: [&'static str; 3],
+    lengths: &[u32],
+    max_corridor: u32,
+    min_room_distance: u32,
+) -> Result<(), ConfigError> {
+    check(
+        !lengths.is_empty() && lengths.iter().all(|&l| (1..=256).contains(&l)),
+        lengths_key,
+        || "must be a non-empty list of lengths from 1 to 256".into(),
+    )?;
+    check((1..=256).contains(&max_corridor), max_key, || {
+        format!("= {max_corridor} is out of range 1..=256")
+    })?;
+    check(min_room_distance <= 64, distance_key, || {
+        format!("= {min_room_distance} is out of range 0..=64")
+    })
 }
 
 /// A map generator could not be set up.
@@ -198,14 +210,7 @@ impl MapGenerator {
 
     /// The shape of template `template` under `transform`, if the template allows it.
     pub(crate) fn shape_of(&self, template: u16, transform: u8) -> Option<Shape> {
-        let t = self.library.templates.get(template as usize)?;
-        if (transform & 3 != 0 && !t.transforms.rotate)
-            || (transform & 4 != 0 && !t.transforms.mirror)
-            || transform > 7
-        {
-            return None;
-        }
-        Shape::new(t, u32::from(template), transform).ok()
+        crate::map::shape::shape_in(&self.library, template, transform)
     }
 }
 

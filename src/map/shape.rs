@@ -8,7 +8,7 @@
 //! corner half a tile inwards along both of its edges' normals and half a tile back to the
 //! tile-index origin.
 
-use crate::map::spec::{Doors, Template};
+use crate::map::spec::{Doors, Library, Template};
 
 /// A closed axis-aligned rectangle of the lattice, `[x0, x1] x [y0, y1]` (`x0 < x1`, `y0 < y1`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,6 +115,19 @@ pub struct Shape {
     pub mask: Vec<u8>,
     /// Floor tiles.
     pub floor: u32,
+}
+
+/// The shape of `library`'s template `template` under `transform`, if the template allows that
+/// transform (and both exist).
+pub fn shape_in(library: &Library, template: u16, transform: u8) -> Option<Shape> {
+    let t = library.templates.get(template as usize)?;
+    if (transform & 3 != 0 && !t.transforms.rotate)
+        || (transform & 4 != 0 && !t.transforms.mirror)
+        || transform > 7
+    {
+        return None;
+    }
+    Shape::new(t, u32::from(template), transform).ok()
 }
 
 /// Applies transform `t` to a point in doubled coordinates.
