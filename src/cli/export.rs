@@ -17,8 +17,9 @@ pub struct Args {
     /// Write every grid as one NumPy array (N, H, W) of uint8 cell codes (levels of one size).
     #[arg(long, value_name = "OUT.npy")]
     npy: Option<PathBuf>,
-    /// Write lattice mazes as JaxUED maze levels: wall_map, goal_pos, agent_pos, agent_dir,
-    /// width, height.
+    /// Write maze (lattice), dmg, regions, grammar or map levels as JaxUED maze levels:
+    /// wall_map (padded with walls to the largest grid), goal_pos, agent_pos (the levels'
+    /// start and goal metrics), agent_dir, width, height.
     #[arg(long, value_name = "OUT.npz")]
     jaxued: Option<PathBuf>,
     /// Write level `--index` as a Tiled map (its tileset image goes beside it, `.tiles.png`;

@@ -14,6 +14,7 @@ pub mod metrics;
 pub mod planar;
 pub mod portable;
 pub mod rng;
+pub mod route;
 pub mod sets;
 pub mod sliver;
 pub mod text;

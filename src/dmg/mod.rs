@@ -27,8 +27,9 @@ use crate::core::generator::{Columns, Generator, Level, LevelRecord, RoomsView};
 use crate::core::graph::Graph;
 use crate::core::grid::{GridView, cell};
 use crate::core::rng::WarrenRng;
+use crate::core::route::{Ends, RouteScratch};
 use crate::dmg::chamber::PlaceParams;
-use crate::dmg::generate::{DungeonParams, DungeonScratch};
+use crate::dmg::generate::{CHAMBER, DungeonParams, DungeonScratch};
 use crate::dmg::tables::{TableError, Tables};
 
 /// The `[dmg]` profile section.
@@ -134,6 +135,11 @@ crate::metrics! {
         cancelled: u32 = "chambers cancelled (nothing 15 ft long fitted)",
         joins: u32 = "passages and doors that opened into floor ahead instead of stopping short (dmg.join_chance)",
         cycle_rank: u32 = "independent loops of the object graph: links - objects + connected parts",
+        start_x: u32 = "column of the start: the entrance square, where the dungeon begins (width / 2, height - 3)",
+        start_y: u32 = "row of the start (height - 3)",
+        goal_x: u32 = "column of the goal: the chamber square farthest from the start by walking (the farthest walkable square when no chamber is reached); the lowest index on ties",
+        goal_y: u32 = "row of the goal",
+        path_length: u32 = "steps on the shortest walkable path from start to goal (floor, doors, secret doors and stairs are walkable)",
     }
 }
 
@@ -200,6 +206,40 @@ pub struct DmgScratch {
     y0: Vec<i32>,
     x1: Vec<i32>,
     y1: Vec<i32>,
+    route: RouteScratch,
+}
+
+/// The start and goal of a dungeon (see the `start_x` .. `path_length` metrics): the entrance,
+/// and the square of a chamber (`chambers`: boxes `[x0, y0, x1, y1)`) farthest from it.
+pub(crate) fn ends(
+    grid: &GridView<'_>,
+    chambers: impl Iterator<Item = [i32; 4]>,
+    s: &mut RouteScratch,
+) -> Ends {
+    let start = (grid.width / 2, grid.height.saturating_sub(3));
+    let anywhere = s.farthest(grid, start);
+    let mut best: Option<(u32, usize)> = None;
+    let (w, h) = (grid.width as i32, grid.height as i32);
+    for [x0, y0, x1, y1] in chambers {
+        for y in y0.max(0)..y1.min(h) {
+            for x in x0.max(0)..x1.min(w) {
+                let i = (y * w + x) as usize;
+                if let Some(d) = s.distance(i)
+                    && best.is_none_or(|(b, at)| d > b || (d == b && i < at))
+                {
+                    best = Some((d, i));
+                }
+            }
+        }
+    }
+    match best {
+        Some((d, i)) => Ends {
+            start,
+            goal: (i as u32 % grid.width, i as u32 / grid.width),
+            path_length: d,
+        },
+        None => anywhere,
+    }
 }
 
 /// Independent loops of a graph of `n` vertices and `links`: links - vertices + components
@@ -265,6 +305,16 @@ impl Generator for DmgGenerator {
         let c = generate::generate(&self.tables, &self.params, &mut rng, &mut s.dungeon);
         let grid = &s.dungeon.map.as_ref().expect("generated").grid;
         let floor = grid.cells.iter().filter(|&&c| passable(c)).count();
+        let chambers = s
+            .dungeon
+            .objects
+            .iter()
+            .filter(|&&(kind, _)| kind == CHAMBER);
+        let e = ends(
+            &grid.view(),
+            chambers.map(|(_, b)| [b.x0, b.y0, b.x1, b.y1]),
+            &mut s.route,
+        );
         DmgMetrics {
             chambers: c.chambers,
             passages: c.passages,
@@ -285,6 +335,11 @@ impl Generator for DmgGenerator {
             cancelled: c.placements[3],
             joins: c.joins,
             cycle_rank: cycle_rank(s.dungeon.objects.len(), &s.dungeon.links, &mut s.sets),
+            start_x: e.start.0,
+            start_y: e.start.1,
+            goal_x: e.goal.0,
+            goal_y: e.goal.1,
+            path_length: e.path_length,
         }
         .write_to(&mut s.metrics);
         let d = &s.dungeon;
@@ -463,6 +518,23 @@ mod tests {
             })
             .unwrap_err();
         assert!(err.to_string().contains("cycle_rank"), "{err}");
+    }
+
+    #[test]
+    fn the_start_is_the_entrance_and_the_goal_in_a_chamber() {
+        let g = DmgGenerator::new(DmgConfig::default()).unwrap();
+        let mut s = g.new_scratch();
+        let level = g.generate(mix(1, 3), &mut s).unwrap();
+        let m = DmgMetrics::from_values(level.metrics).unwrap();
+        let cfg = DmgConfig::default();
+        assert_eq!((m.start_x, m.start_y), (cfg.width / 2, cfg.height - 3));
+        let (graph, rooms) = (level.graph.unwrap(), level.rooms.unwrap());
+        let in_chamber = (0..graph.x.len()).any(|v| {
+            graph.tag[v] == u16::from(CHAMBER)
+                && (rooms.x0[v]..rooms.x1[v]).contains(&(m.goal_x as i32))
+                && (rooms.y0[v]..rooms.y1[v]).contains(&(m.goal_y as i32))
+        });
+        assert!(in_chamber && m.path_length > 10, "{m:?}");
     }
 
     #[test]

@@ -8,6 +8,7 @@
 use crate::core::error::Violation;
 use crate::core::generator::{GraphView, LevelRecord, RoomsView};
 use crate::core::grid::{GridView, cell, flood4_by};
+use crate::core::route::{Ends, RouteScratch};
 use crate::dmg::generate::CHAMBER;
 use crate::dmg::{DmgConfig, DmgMetrics, cycle_rank, passable};
 use crate::ensure_level;
@@ -49,7 +50,26 @@ pub(crate) fn verify(cfg: &DmgConfig, record: &LevelRecord<'_>) -> Result<(), Vi
     };
     check_objects(&graph, &rooms, &cells)?;
     check_cycle_rank(&graph, record.level.metrics)?;
-    check_chambers_apart(&graph, &rooms)
+    check_chambers_apart(&graph, &rooms)?;
+    check_ends(&g, &graph, &rooms, record.level.metrics)
+}
+
+/// The stored start, goal and path length are the entrance, the farthest chamber square and
+/// the steps between them, recomputed from the grid.
+fn check_ends(
+    g: &GridView<'_>,
+    graph: &GraphView<'_>,
+    rooms: &RoomsView<'_>,
+    metrics: &[f64],
+) -> Result<(), Violation> {
+    let m = DmgMetrics::from_values(metrics)
+        .ok_or_else(|| Violation::new(format!("{} metric values", metrics.len())))?;
+    let chambers = (0..graph.x.len())
+        .filter(|&v| graph.tag[v] == u16::from(CHAMBER))
+        .map(|v| [rooms.x0[v], rooms.y0[v], rooms.x1[v], rooms.y1[v]]);
+    let want = crate::dmg::ends(g, chambers, &mut RouteScratch::default());
+    let stored = Ends::from_values([m.start_x, m.start_y, m.goal_x, m.goal_y, m.path_length]);
+    Ends::check(stored, want)
 }
 
 /// The grid is the profile's size, holds one code per square and only known codes.

@@ -22,7 +22,6 @@ use arrow_array::types::{UInt16Type, UInt32Type, UInt64Type};
 
 use crate::archive::{Archive, RunFooter, RunMeta};
 use crate::core::generator::{ExtraKind, ExtraValue, Level};
-use crate::core::grid::cell;
 use npy::{Dtype, NpzWriter, Staged};
 use owners::{OWNER_COLUMN, Owners};
 
@@ -158,10 +157,7 @@ pub fn write_npy(archive: &Archive, out: &Path) -> Result<(u64, u16, u16)> {
 /// Whether cell code `code` blocks an agent (JaxUED's walls): everything but floor, doors and
 /// stairs.
 fn blocks(code: u8) -> bool {
-    !matches!(
-        code,
-        cell::FLOOR | cell::DOOR | cell::SECRET_DOOR | cell::STAIRS_UP | cell::STAIRS_DOWN
-    )
+    !crate::core::route::walkable(code)
 }
 
 /// JaxUED's direction (0 right, 1 down, 2 left, 3 up) of the first open neighbour of `(x, y)`.
@@ -180,20 +176,23 @@ fn open_direction(level: &GridRow<'_>, x: u32, y: u32) -> u8 {
     0
 }
 
-/// The grid cell (x, y) of lattice room `room` in a grid `width` cells across.
-fn room_cell(room: u32, width: u16) -> (u32, u32) {
-    let rooms_across = (u32::from(width) - 1) / 2;
-    (2 * (room % rooms_across) + 1, 2 * (room / rooms_across) + 1)
-}
+/// The kinds `--jaxued` exports: those with a grid and a start and goal on it.
+const JAXUED_KINDS: [&str; 5] = ["maze", "dmg", "regions", "grammar", "map"];
 
-/// Checks that `run` made lattice mazes (the levels JaxUED's maze environment plays).
-fn check_lattice_maze(run: &RunMeta, path: &Path) -> Result<()> {
+/// Checks that `run` made levels JaxUED can play: a grid kind, and for mazes a lattice (a
+/// Delaunay maze has no grid).
+fn check_jaxued_kind(run: &RunMeta, path: &Path) -> Result<()> {
     let shown = path.display();
-    if run.generator != "maze" {
+    if !JAXUED_KINDS.contains(&run.generator.as_str()) {
         bail!(
-            "{shown}: --jaxued exports maze levels; this archive holds `{}` levels",
+            "{shown}: --jaxued exports {} levels; this archive holds `{}` levels, which have no \
+             grid with a start and a goal",
+            JAXUED_KINDS.join(", "),
             run.generator
         );
+    }
+    if run.generator != "maze" {
+        return Ok(());
     }
     let profile: toml::Table = run
         .profile
@@ -213,58 +212,100 @@ fn check_lattice_maze(run: &RunMeta, path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Writes the lattice mazes of `archive` as JaxUED maze levels to `out` (`.npz`): `wall_map`
-/// bool (N, H, W), `goal_pos` and `agent_pos` uint32 (N, 2) as (x, y), `agent_dir` uint8 (N,)
-/// (towards the agent's first open neighbour), `width` and `height` int32 (N,). The agent
-/// stands on the level's start room, the goal on its goal room (the `start_room` and
-/// `goal_room` metrics, the ends of the maze's longest path). Returns (N, H, W).
+/// The largest grid width and height of `archive`'s levels (read from the size columns alone).
+fn largest_size(archive: &Archive) -> Result<(u16, u16)> {
+    let mut size = (0u16, 0u16);
+    for b in 0..archive.batch_count() {
+        let batch = archive.batch(b)?;
+        for (c, side) in [("grid_width", &mut size.0), ("grid_height", &mut size.1)] {
+            let column = batch
+                .column_by_name(c)
+                .and_then(|a| a.as_primitive_opt::<UInt16Type>())
+                .with_context(|| format!("{}: no `{c}` column", archive.path().display()))?;
+            *side = column.values().iter().copied().fold(*side, u16::max);
+        }
+        drop(batch);
+        archive.release(b);
+    }
+    Ok(size)
+}
+
+/// Writes the levels of `archive` (maze, dmg, regions, grammar or map) as JaxUED maze levels to
+/// `out` (`.npz`): `wall_map` bool (N, H, W), `goal_pos` and `agent_pos` uint32 (N, 2) as
+/// (x, y), `agent_dir` uint8 (N,) (towards the agent's first open neighbour), `width` and
+/// `height` int32 (N,). H and W are the largest grid's; a smaller level fills the top-left
+/// corner, walls around it, and `width`/`height` give its own size (JaxUED's own convention
+/// for levels below the environment's maximum). The agent stands on the level's start and
+/// the goal on its goal (the `start_x` .. `goal_y` metrics every grid kind stores). Returns
+/// (N, H, W).
 ///
 /// # Errors
-/// Not an archive of lattice mazes, grids of more than one size, or writing failed (nothing
-/// is left under `out` then).
+/// Not an archive of a grid kind, an archive without the start and goal metrics (written
+/// before they existed), a start or goal outside its grid, or writing failed (nothing is left
+/// under `out` then).
 pub fn write_jaxued(archive: &Archive, out: &Path) -> Result<(u64, u16, u16)> {
     let run = RunMeta::from_archive(archive)?;
-    check_lattice_maze(&run, archive.path())?;
+    check_jaxued_kind(&run, archive.path())?;
     let n = level_count(archive)?;
-    let (w, h) = first_size(archive)?.unwrap_or((0, 0));
+    let (w, h) = largest_size(archive)?;
     let io = |e: std::io::Error| anyhow::anyhow!("{}: cannot write: {e}", out.display());
     let mut npz = NpzWriter::create(out).map_err(io)?;
     npz.begin("wall_map", Dtype::Bool, &[n, u64::from(h), u64::from(w)])
         .map_err(io)?;
     // The wall maps stream straight out; the small per-level fields wait in memory.
     let (mut goal, mut agent, mut dir) = (Vec::new(), Vec::new(), Vec::new());
-    let mut first = Some((w, h));
-    let mut walls = Vec::new();
+    let (mut widths, mut heights) = (Vec::new(), Vec::new());
+    let mut walls = vec![1u8; usize::from(w) * usize::from(h)];
+    let shown = archive.path().display();
     for_each_grid(archive, |batch, row, level| {
-        same_size(&mut first, level, archive.path())?;
         let metric = |name: &str| {
             batch
                 .column_by_name(name)
                 .and_then(|a| a.as_primitive_opt::<UInt32Type>())
                 .map(|a| a.value(row))
-                .with_context(|| format!("{}: no `{name}` column", archive.path().display()))
+                .with_context(|| {
+                    format!(
+                        "{shown}: no `{name}` column (archives from before warren 0.3 have no \
+                         start and goal: generate them again)"
+                    )
+                })
         };
-        let rooms = (u32::from(level.width) / 2) * (u32::from(level.height) / 2);
-        let (start, end) = (metric("start_room")?, metric("goal_room")?);
-        if start >= rooms || end >= rooms {
+        let (lw, lh) = (u32::from(level.width), u32::from(level.height));
+        if level.cells.len() != (lw * lh) as usize {
             bail!(
-                "level {}: start or goal room outside its {rooms} rooms",
-                level.index
+                "{shown}: level {} holds {} cells, not {lw}x{lh}",
+                level.index,
+                level.cells.len()
             );
         }
-        let (ax, ay) = room_cell(start, level.width);
-        let (gx, gy) = room_cell(end, level.width);
-        agent.extend([ax, ay]);
-        goal.extend([gx, gy]);
-        dir.push(open_direction(level, ax, ay));
-        walls.clear();
-        walls.extend(level.cells.iter().map(|&c| u8::from(blocks(c))));
+        let start = (metric("start_x")?, metric("start_y")?);
+        let end = (metric("goal_x")?, metric("goal_y")?);
+        for (what, (x, y)) in [("start", start), ("goal", end)] {
+            if x >= lw || y >= lh || blocks(level.cells[(y * lw + x) as usize]) {
+                bail!(
+                    "{shown}: level {}: its {what} ({x}, {y}) is not a walkable square of its \
+                     {lw}x{lh} grid",
+                    level.index
+                );
+            }
+        }
+        agent.extend([start.0, start.1]);
+        goal.extend([end.0, end.1]);
+        dir.push(open_direction(level, start.0, start.1));
+        widths.push(lw as i32);
+        heights.push(lh as i32);
+        walls.fill(1);
+        for (y, cells) in level.cells.chunks_exact(lw as usize).enumerate() {
+            let at = y * usize::from(w);
+            for (wall, &c) in walls[at..at + cells.len()].iter_mut().zip(cells) {
+                *wall = u8::from(blocks(c));
+            }
+        }
         npz.write(&walls).map_err(io)
     })?;
     if dir.len() as u64 != n {
         bail!(
-            "{}: the footer counts {n} levels, the batches hold {}",
-            archive.path().display(),
+            "{shown}: the footer counts {n} levels, the batches hold {}",
             dir.len()
         );
     }
@@ -275,9 +316,9 @@ pub fn write_jaxued(archive: &Archive, out: &Path) -> Result<(u64, u16, u16)> {
     npz.write(&words(&agent)).map_err(io)?;
     npz.begin("agent_dir", Dtype::U8, &[n]).map_err(io)?;
     npz.write(&dir).map_err(io)?;
-    for (name, value) in [("width", w), ("height", h)] {
+    for (name, values) in [("width", &widths), ("height", &heights)] {
         npz.begin(name, Dtype::I32, &[n]).map_err(io)?;
-        let bytes = i32::from(value).to_le_bytes().repeat(n as usize);
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
         npz.write(&bytes).map_err(io)?;
     }
     npz.finish().map_err(io)?;

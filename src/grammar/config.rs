@@ -84,6 +84,12 @@ pub struct GrammarConfig {
     /// Least distance between rooms no corridor joins, for the map builder (0: they may share
     /// a wall).
     pub min_room_distance: u32,
+    /// The tag of the start room (the `start_x` .. `path_length` metrics): the lowest vertex
+    /// with a room carrying it. When the rules have no such tag or no room carries it (or it
+    /// is empty), the start is an end of the room graph's longest shortest path.
+    pub start_tag: String,
+    /// The tag of the goal room, as `start_tag`; without one, the room farthest from the start.
+    pub goal_tag: String,
 }
 
 /// How a grammar level's map is drawn.
@@ -137,6 +143,8 @@ impl Default for GrammarConfig {
             corridor_lengths: vec![2],
             max_corridor: 8,
             min_room_distance: 0,
+            start_tag: "e".to_string(),
+            goal_tag: "g".to_string(),
         }
     }
 }

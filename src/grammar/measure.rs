@@ -4,9 +4,12 @@
 
 use crate::core::generator::{GraphView, RoomsView};
 use crate::core::graph::edge_flag;
+use crate::core::grid::GridView;
 use crate::core::planar::{self, PlanarityScratch};
+use crate::core::route::{self, Ends, RouteScratch};
 use crate::core::sets::UnionFind;
 use crate::grammar::build::BuildReport;
+use crate::grammar::rule::TagId;
 use crate::grammar::tilemap::TileReport;
 use crate::layout::quality;
 use crate::layout::rooms::Fallback;
@@ -40,7 +43,57 @@ crate::metrics! {
         corridor_spread: f32 = "longest corridor over the median corridor in the drawing (centre to centre)",
         searched_corridors: u32 = "corridors routed by the search because no straight, L or Z shape fitted",
         map_spreads: u32 = "times the map was drawn again from the drawing spread out because a corridor did not fit",
+        start_x: u32 = "grid column of the start: the walkable tile nearest the centre of the start room (the first room tagged grammar.start_tag, else an end of the room graph's longest shortest path)",
+        start_y: u32 = "grid row of the start",
+        goal_x: u32 = "grid column of the goal: the tile of the goal room as for the start (the first room tagged grammar.goal_tag, else the room farthest from the start)",
+        goal_y: u32 = "grid row of the goal",
+        path_length: u32 = "steps on the shortest walkable path from start to goal over floor and doors (0: no room)",
     }
+}
+
+impl GrammarMetrics {
+    /// Stores the level's start, goal and path length.
+    pub(crate) fn set_ends(&mut self, e: Ends) {
+        [
+            self.start_x,
+            self.start_y,
+            self.goal_x,
+            self.goal_y,
+            self.path_length,
+        ] = e.values();
+    }
+
+    /// The stored start, goal and path length.
+    pub(crate) fn ends(&self) -> Ends {
+        Ends::from_values([
+            self.start_x,
+            self.start_y,
+            self.goal_x,
+            self.goal_y,
+            self.path_length,
+        ])
+    }
+}
+
+/// The start and goal of a grammar level (see the `start_x` .. `path_length` metrics): the
+/// first rooms tagged `tags` (start, goal), else the ends of the longest shortest path; all 0
+/// for a level without rooms. `owner` is the builder's owner grid, when it drew the map.
+pub(crate) fn ends(
+    grid: &GridView<'_>,
+    graph: &GraphView<'_>,
+    rooms: &RoomsView<'_>,
+    owner: Option<&[u16]>,
+    tags: (Option<TagId>, Option<TagId>),
+    s: &mut RouteScratch,
+) -> Ends {
+    let first = |tag: Option<TagId>| {
+        let tag = tag?;
+        (0..graph.tag.len().min(rooms.x0.len()))
+            .find(|&v| graph.tag[v] == tag && !empty_room(rooms, v))
+            .map(|v| v as u32)
+    };
+    let named = (first(tags.0), first(tags.1));
+    route::room_ends(s, grid, graph, rooms, owner, named).unwrap_or_default()
 }
 
 /// Reused buffers of the measurements.
@@ -113,6 +166,7 @@ impl GrammarMetrics {
             corridor_spread: facts.spread,
             searched_corridors: map.searched,
             map_spreads: facts.spreads,
+            ..Self::default()
         }
     }
 }

@@ -60,6 +60,8 @@ pub struct GrammarGenerator {
     tiles: TileParams,
     /// The map builder's setting, unless `grammar.corridors = "drawn"`.
     mapped: Option<mapped::Mapped>,
+    /// The tags of the start and goal rooms, when the rules have them.
+    ends_tags: (Option<rule::TagId>, Option<rule::TagId>),
 }
 
 /// Per-worker memory.
@@ -77,6 +79,7 @@ pub struct GrammarScratch {
     x1: Vec<i32>,
     y1: Vec<i32>,
     metrics: Vec<f64>,
+    route: crate::core::route::RouteScratch,
     /// The map builder's memory (`grammar.corridors` other than `drawn`).
     mapped: mapped::MappedScratch,
     solid: Vec<bool>,
@@ -127,6 +130,10 @@ impl GrammarGenerator {
         let compiled = grammar.rules.iter().map(Compiled::new).collect();
         let params = cfg.build_params();
         let tiles = cfg.tile_params();
+        let ends_tags = (
+            grammar.tags.id(cfg.start_tag.trim()),
+            grammar.tags.id(cfg.goal_tag.trim()),
+        );
         Ok(Self {
             cfg,
             grammar,
@@ -134,6 +141,7 @@ impl GrammarGenerator {
             params,
             tiles,
             mapped,
+            ends_tags,
         })
     }
 
@@ -229,7 +237,7 @@ impl GrammarGenerator {
             &mut s.mapped,
         )?;
         let stages = stage_times(report, t);
-        measure(s, stages, report, &map, true, spread, 0);
+        measure(s, stages, report, &map, true, (spread, 0), self.ends_tags);
         s.mapped.bump.reset();
         let (graph, rooms) = views(s);
         let ms = &s.mapped;
@@ -283,8 +291,8 @@ fn measure(
     report: &build::BuildReport,
     map: &TileReport,
     mapped: bool,
-    spread: f32,
-    spreads: u32,
+    (spread, spreads): (f32, u32),
+    ends_tags: (Option<rule::TagId>, Option<rule::TagId>),
 ) {
     s.stage_ns = stages;
     let graph = s.build.host.graph.view();
@@ -305,7 +313,20 @@ fn measure(
         spread,
         spreads,
     };
-    let metrics = GrammarMetrics::measure(&graph, &rooms, &facts, &mut s.measure);
+    let mut metrics = GrammarMetrics::measure(&graph, &rooms, &facts, &mut s.measure);
+    let (grid, owner) = if mapped {
+        let t = &s.mapped.tiles;
+        let grid = GridView {
+            width: t.width,
+            height: t.height,
+            cells: &t.cells,
+        };
+        (grid, Some(&t.owner[..]))
+    } else {
+        (s.grid.view(), None)
+    };
+    let e = measure::ends(&grid, &graph, &rooms, owner, ends_tags, &mut s.route);
+    metrics.set_ends(e);
     metrics.write_to(&mut s.metrics);
 }
 
@@ -461,7 +482,15 @@ impl Generator for GrammarGenerator {
         let t = std::time::Instant::now();
         let (map, spreads) = self.draw_map(s, per_tile)?;
         let stages = stage_times(&report, t);
-        measure(s, stages, &report, &map, false, spread, spreads);
+        measure(
+            s,
+            stages,
+            &report,
+            &map,
+            false,
+            (spread, spreads),
+            self.ends_tags,
+        );
         let (graph, rooms) = views(s);
         Ok(Level {
             grid: Some(s.grid.view()),

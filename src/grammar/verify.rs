@@ -5,12 +5,13 @@
 //! metrics agree with what they count.
 
 use crate::core::error::Violation;
-use crate::core::generator::{GraphView, LevelRecord, RoomsView};
+use crate::core::generator::{ExtraValue, GraphView, LevelRecord, RoomsView};
+use crate::core::route::{Ends, RouteScratch};
 use crate::core::sets::UnionFind;
 use crate::ensure_level;
 use crate::grammar::mapped::verify_map;
 use crate::grammar::measure::{
-    GRAMMAR_METRICS, GrammarMetrics, cycle_rank, empty_room, overlapping_rooms, walkable_into,
+    GRAMMAR_METRICS, GrammarMetrics, cycle_rank, empty_room, ends, overlapping_rooms, walkable_into,
 };
 use crate::grammar::tilemap_verify::{MapFacts, verify_tile_map};
 use crate::grammar::{GrammarGenerator, MAX_CORRIDOR_SPREAD, spread_of};
@@ -58,7 +59,38 @@ impl GrammarGenerator {
             // Vertices of a builder map sit at their rooms' centres, not in the drawing.
             check_spread(&g)?;
         }
-        self.check_map(record, &g, &rooms, &metrics)
+        self.check_map(record, &g, &rooms, &metrics)?;
+        self.check_ends(record, &g, &rooms, &metrics)
+    }
+
+    /// The stored start, goal and path length, recomputed from the stored map (the builder's
+    /// owner grid tells its rooms' tiles apart).
+    fn check_ends(
+        &self,
+        record: &LevelRecord<'_>,
+        g: &GraphView<'_>,
+        rooms: &RoomsView<'_>,
+        metrics: &GrammarMetrics,
+    ) -> Result<(), Violation> {
+        let Some(grid) = record.level.grid else {
+            return Err(Violation::new("no grid columns"));
+        };
+        let owner = match self.mapped {
+            Some(_) => record.level.extra.iter().find_map(|e| match e {
+                ExtraValue::ListU16(o) if o.len() == grid.cells.len() => Some(*o),
+                _ => None,
+            }),
+            None => None,
+        };
+        let want = ends(
+            &grid,
+            g,
+            rooms,
+            owner,
+            self.ends_tags,
+            &mut RouteScratch::default(),
+        );
+        Ends::check(metrics.ends(), want)
     }
 
     /// Column lengths, the vertex bounds, tag ids, edge ends and valences.

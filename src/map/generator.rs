@@ -4,10 +4,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::error::{ConfigError, GenError, Violation, check};
 use crate::core::generator::{
-    Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, Level, LevelRecord, RoomsView,
+    Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, GraphView, Level, LevelRecord, RoomsView,
 };
 use crate::core::graph::Graph;
 use crate::core::grid::GridView;
+use crate::core::route::{self, Ends, RouteScratch};
 use crate::map::build::{BuildScratch, Gaps, NO_LAYOUT, Plan, build};
 use crate::map::input::{MapInputError, load_graph, load_library};
 use crate::map::raster::{Tiles, rasterise};
@@ -125,6 +126,11 @@ crate::metrics! {
         longest_corridor: u32 = "floor tiles of the longest corridor, door to door (0: none)",
         attempts: u32 = "search attempts it took (1: the first drawing worked)",
         placements: u32 = "candidate placements the search checked, over all attempts",
+        start_x: u32 = "grid column of the start: the floor tile nearest the centre of the start room (the first room tagged `start`, else an end of the level graph's longest shortest path)",
+        start_y: u32 = "grid row of the start",
+        goal_x: u32 = "grid column of the goal: as the start's, in the goal room (the first room tagged `goal`, else the room farthest from the start)",
+        goal_y: u32 = "grid row of the goal",
+        path_length: u32 = "steps on the shortest walkable path from start to goal over floor and doors",
     }
 }
 
@@ -206,6 +212,26 @@ impl MapGenerator {
     /// Room `v`'s vertex tag.
     pub(crate) fn vertex_tag(&self, v: usize) -> u16 {
         self.vertex_tags[v]
+    }
+
+    /// The start and goal of a map (see the `start_x` .. `path_length` metrics) from its grid,
+    /// graph, rooms and owner grid.
+    pub(crate) fn ends(
+        &self,
+        grid: &GridView<'_>,
+        graph: &GraphView<'_>,
+        rooms: &RoomsView<'_>,
+        owner: &[u16],
+        s: &mut RouteScratch,
+    ) -> Ends {
+        let first = |name: &str| {
+            let tag = self.tags.iter().position(|t| t == name)? as u16;
+            (0..self.vertex_tags.len())
+                .find(|&v| self.vertex_tags[v] == tag)
+                .map(|v| v as u32)
+        };
+        let named = (first("start"), first("goal"));
+        route::room_ends(s, grid, graph, rooms, Some(owner), named).unwrap_or_default()
     }
 
     /// The shape of template `template` under `transform`, if the template allows it.
@@ -310,6 +336,7 @@ pub struct MapScratch {
     template: Vec<u16>,
     transform: Vec<u8>,
     metrics: Vec<f64>,
+    route: RouteScratch,
     /// Holds the list of extra column values (it borrows the buffers above).
     bump: bumpalo::Bump,
 }
@@ -385,6 +412,18 @@ impl Generator for MapGenerator {
             .filter(|&&o| o != 0 && (o as usize) <= n)
             .count() as u32;
         let corridor_tiles = t.owner.iter().filter(|&&o| o as usize > n).count() as u32;
+        let view = GridView {
+            width: t.width,
+            height: t.height,
+            cells: &t.cells,
+        };
+        let rooms = RoomsView {
+            x0: &t.x0,
+            y0: &t.y0,
+            x1: &t.x1,
+            y1: &t.y1,
+        };
+        let e = self.ends(&view, &s.graph.view(), &rooms, &t.owner, &mut s.route);
         MapMetrics {
             rooms: n as u32,
             connections: plan.conns.len() as u32,
@@ -396,6 +435,11 @@ impl Generator for MapGenerator {
             longest_corridor: t.corridor_len.iter().copied().max().unwrap_or(0),
             attempts: layout.attempts,
             placements: layout.work,
+            start_x: e.start.0,
+            start_y: e.start.1,
+            goal_x: e.goal.0,
+            goal_y: e.goal.1,
+            path_length: e.path_length,
         }
         .write_to(&mut s.metrics);
         s.bump.reset();
@@ -405,18 +449,9 @@ impl Generator for MapGenerator {
             ExtraValue::ListU16(&t.owner),
         ]);
         Ok(Level {
-            grid: Some(GridView {
-                width: t.width,
-                height: t.height,
-                cells: &t.cells,
-            }),
+            grid: Some(view),
             graph: Some(s.graph.view()),
-            rooms: Some(RoomsView {
-                x0: &t.x0,
-                y0: &t.y0,
-                x1: &t.x1,
-                y1: &t.y1,
-            }),
+            rooms: Some(rooms),
             metrics: &s.metrics,
             extra,
             ..Level::default()

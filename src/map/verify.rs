@@ -12,8 +12,9 @@ use crate::core::error::Violation;
 use crate::core::generator::{ExtraValue, LevelRecord, RoomsView};
 use crate::core::grid::GridView;
 use crate::core::grid::cell;
+use crate::core::route::{Ends, RouteScratch};
 use crate::ensure_level;
-use crate::map::generator::{CORRIDOR_FLAG, MAP_COLUMNS, MAP_METRICS, MapGenerator};
+use crate::map::generator::{CORRIDOR_FLAG, MAP_COLUMNS, MAP_METRICS, MapGenerator, MapMetrics};
 use crate::map::shape::{Shape, side, tile};
 
 /// What a map level is checked against: its rooms and connections, and the templates,
@@ -149,6 +150,20 @@ pub fn verify(g: &MapGenerator, record: &LevelRecord<'_>) -> Result<(), Violatio
         &tally.floor_count,
         &tally.corridors,
         (grid.width as usize, grid.height as usize),
+    )?;
+    let stored = MapMetrics::from_values(level.metrics)
+        .ok_or_else(|| Violation::new(format!("{} metric values", level.metrics.len())))?;
+    let owner = level.extra[2].as_u16s().unwrap_or_default();
+    let want = g.ends(&grid, &graph, &rooms, owner, &mut RouteScratch::default());
+    Ends::check(
+        Ends::from_values([
+            stored.start_x,
+            stored.start_y,
+            stored.goal_x,
+            stored.goal_y,
+            stored.path_length,
+        ]),
+        want,
     )
 }
 

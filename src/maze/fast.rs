@@ -238,6 +238,10 @@ fn finish(
     m.goal_room = goal;
     m.diameter = diameter;
     solution(plan, s, start, goal, &mut m);
+    let square = |room: u32| (2 * (room % plan.width) + 1, 2 * (room / plan.width) + 1);
+    (m.start_x, m.start_y) = square(start);
+    (m.goal_x, m.goal_y) = square(goal);
+    m.path_length = 2 * diameter;
     rasterize(plan, s, grid);
     m
 }

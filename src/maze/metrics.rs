@@ -26,6 +26,11 @@ crate::metrics! {
         goal_room: u32 = "room id of the goal (the other end of the diameter; braided: of the tree's)",
         loops: u32 = "passages beyond the spanning tree, opened by braiding (independent cycles)",
         braided_dead_ends: u32 = "dead ends removed by braiding (one or two per loop)",
+        start_x: u32 = "grid column of the start room (lattice: 2x + 1; Delaunay mazes, which have no grid: its x position rounded)",
+        start_y: u32 = "grid row of the start room (lattice: 2y + 1; Delaunay: its y position rounded)",
+        goal_x: u32 = "grid column of the goal room (as start_x)",
+        goal_y: u32 = "grid row of the goal room (as start_y)",
+        path_length: u32 = "steps on the shortest walkable path from start to goal (lattice: grid squares, 2 per passage; Delaunay: passages)",
     }
 }
 
@@ -186,6 +191,32 @@ impl Bfs {
     }
 }
 
+/// The grid square of room `v`: `(2x + 1, 2y + 1)` on a lattice, its position rounded on an
+/// explicit graph (which has no grid).
+fn square<T: Topology>(topo: &T, v: u32) -> (u32, u32) {
+    let p = topo.position(v);
+    if T::LATTICE {
+        (2 * p.x as u32 + 1, 2 * p.y as u32 + 1)
+    } else {
+        (p.x.round().max(0.0) as u32, p.y.round().max(0.0) as u32)
+    }
+}
+
+/// Sets the start and goal squares and the path length from the start and goal rooms and the
+/// solution's passages (`diameter`).
+pub fn set_ends<T: Topology>(topo: &T, m: &mut MazeMetrics) {
+    if m.rooms == 0 {
+        return;
+    }
+    (m.start_x, m.start_y) = square(topo, m.start_room);
+    (m.goal_x, m.goal_y) = square(topo, m.goal_room);
+    m.path_length = if T::LATTICE {
+        2 * m.diameter
+    } else {
+        m.diameter
+    };
+}
+
 /// Computes every metric of a spanning tree. `merges` is passed through; `mergeable` is counted
 /// unless the caller knows it (0 right after [`merge_dead_ends`](crate::maze::merge_dead_ends)).
 /// Leaves the solution path (start first) in `bfs.path`.
@@ -217,6 +248,7 @@ pub fn compute<T: Topology>(
     m.diameter = diameter;
     bfs.path_between(start, goal);
     along_solution(topo, tree, &bfs.path, &mut m);
+    set_ends(topo, &mut m);
     m
 }
 
@@ -261,6 +293,7 @@ pub fn compute_braided<T: Topology>(
     m.diameter = bfs.depth[start as usize];
     bfs.path_to_root(start);
     along_solution(topo, tree, &bfs.path, &mut m);
+    set_ends(topo, &mut m);
     m
 }
 

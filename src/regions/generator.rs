@@ -11,6 +11,7 @@ use crate::core::generator::{
 };
 use crate::core::grid::{GridView, cell};
 use crate::core::rng::WarrenRng;
+use crate::core::route::{Ends, RouteScratch};
 use crate::regions::build::{TreeError, TreeParams, TreeScratch, build_tree};
 use crate::regions::carve::CarveParams;
 use crate::regions::config::RegionsConfig;
@@ -36,6 +37,11 @@ crate::metrics! {
         root_open: f32 = "share of the root's cells carved",
         world_floor: f32 = "share of the world raster (grid) that is floor",
         world_filled: f32 = "share of the world raster (grid) that is Filled",
+        start_x: u32 = "world column of the start: the root's entry (its first carved cell on the left edge, top-left world cell of its block), so 0",
+        start_y: u32 = "world row of the start",
+        goal_x: u32 = "world column of the goal: the floor cell farthest from the start by walking (the lowest index on ties)",
+        goal_y: u32 = "world row of the goal",
+        path_length: u32 = "steps on the shortest walkable path from start to goal over the world's floor",
     }
 }
 
@@ -159,6 +165,22 @@ pub struct RegionScratch {
     build: TreeScratch,
     metrics: Vec<f64>,
     bump: Bump,
+    route: RouteScratch,
+}
+
+/// The start and goal of a world (see the `start_x` .. `path_length` metrics): the root's
+/// entry and the floor cell farthest from it. `root` is the root grid, `root_width` across.
+pub(crate) fn ends(
+    world: &GridView<'_>,
+    root: &[u8],
+    root_width: u32,
+    s: &mut RouteScratch,
+) -> Ends {
+    let scale = world.width / root_width.max(1);
+    let entry = (0..root.len() / root_width.max(1) as usize)
+        .find(|&y| root[y * root_width as usize] == cell::FLOOR)
+        .unwrap_or(0) as u32;
+    s.farthest(world, (0, entry * scale))
 }
 
 impl Generator for RegionsGenerator {
@@ -188,6 +210,7 @@ impl Generator for RegionsGenerator {
             build: TreeScratch::new(max_cells.max((self.cfg.width * self.cfg.height) as usize)),
             metrics: Vec::with_capacity(REGION_METRICS.len()),
             bump: Bump::with_capacity(1024),
+            route: RouteScratch::default(),
         }
     }
 
@@ -206,8 +229,15 @@ impl Generator for RegionsGenerator {
             build,
             metrics,
             bump,
+            route,
         } = s;
         let o = &build.out;
+        let world = GridView {
+            width: o.world_width,
+            height: o.world_height,
+            cells: &o.world,
+        };
+        let e = ends(&world, &o.root, self.cfg.width, route);
         let mut per_depth = [0u32; 5];
         for &d in &o.depth {
             per_depth[d as usize] += 1;
@@ -231,6 +261,11 @@ impl Generator for RegionsGenerator {
                 as f32,
             world_floor: share(&o.world, cell::FLOOR) as f32,
             world_filled: share(&o.world, cell::FILLED) as f32,
+            start_x: e.start.0,
+            start_y: e.start.1,
+            goal_x: e.goal.0,
+            goal_y: e.goal.1,
+            path_length: e.path_length,
         }
         .write_to(metrics);
         bump.reset();
@@ -250,11 +285,7 @@ impl Generator for RegionsGenerator {
             ExtraValue::Binary(&o.root),
         ]);
         Ok(Level {
-            grid: Some(GridView {
-                width: o.world_width,
-                height: o.world_height,
-                cells: &o.world,
-            }),
+            grid: Some(world),
             metrics,
             extra,
             ..Level::default()
@@ -426,6 +457,21 @@ mod tests {
         let mut bad = extra.clone();
         bad[8] = ExtraValue::Binary(&raster);
         fails(&bad, None, "raster differs");
+    }
+
+    #[test]
+    fn the_start_is_the_entry_and_the_goal_floor() {
+        let g = RegionsGenerator::new(small()).unwrap();
+        let mut s = g.new_scratch();
+        let seed = mix(4, 7);
+        let level = g.generate(seed, &mut s).unwrap();
+        let m = RegionMetrics::from_values(level.metrics).unwrap();
+        let grid = level.grid.unwrap();
+        // The start is floor on the world's left edge; the goal is floor, the path long.
+        let at = |x: u32, y: u32| grid.cells[(y * grid.width + x) as usize];
+        assert_eq!((m.start_x, at(m.start_x, m.start_y)), (0, cell::FLOOR));
+        assert_eq!(at(m.goal_x, m.goal_y), cell::FLOOR);
+        assert!(m.path_length >= grid.width - 1, "{}", m.path_length);
     }
 
     #[test]

@@ -18,9 +18,12 @@
 use crate::core::error::Violation;
 use crate::core::generator::LevelRecord;
 use crate::core::grid::{cell, flood4};
+use crate::core::route::{Ends, RouteScratch};
 use crate::ensure_level;
 use crate::regions::build::TreeError;
-use crate::regions::generator::{REGION_COLUMNS, REGION_METRICS, RegionMetrics, RegionsGenerator};
+use crate::regions::generator::{
+    REGION_COLUMNS, REGION_METRICS, RegionMetrics, RegionsGenerator, ends,
+};
 use crate::regions::overlap::{Overlap, sibling_overlap_brute};
 use crate::regions::region::{NONE, RegionBox};
 
@@ -123,6 +126,14 @@ pub fn verify(g: &RegionsGenerator, record: &LevelRecord<'_>) -> Result<(), Viol
     );
     let world = record.level.grid.map_or(&[][..], |g| g.cells);
     check_metrics(&t, world, record.level.metrics)?;
+    if let (Some(grid), Some(m)) = (
+        record.level.grid,
+        RegionMetrics::from_values(record.level.metrics),
+    ) {
+        let want = ends(&grid, t.root, w, &mut RouteScratch::default());
+        let stored = Ends::from_values([m.start_x, m.start_y, m.goal_x, m.goal_y, m.path_length]);
+        Ends::check(stored, want)?;
+    }
     replay(g, record, &t)
 }
 

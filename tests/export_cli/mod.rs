@@ -11,28 +11,33 @@ use crate::python_reader::{python, python_has, python_ready};
 const CHECK: &str = r#"
 import sys, collections
 import numpy as np, pyarrow as pa
-grids = np.load(sys.argv[1])
 t = pa.ipc.open_file(sys.argv[3]).read_all()
-stored = t["grid"].combine_chunks().to_numpy_ndarray()
-assert grids.dtype == np.uint8 and (grids == stored).all(), "npy differs from the archive"
+if sys.argv[1] != "-":
+    grids = np.load(sys.argv[1])
+    stored = t["grid"].combine_chunks().to_numpy_ndarray()
+    assert grids.dtype == np.uint8 and (grids == stored).all(), "npy differs from the archive"
 z = np.load(sys.argv[2])
 assert sorted(z.files) == sorted(["wall_map", "goal_pos", "agent_pos", "agent_dir", "width", "height"])
 w, g, a, d = z["wall_map"], z["goal_pos"], z["agent_pos"], z["agent_dir"]
 assert w.dtype == np.bool_ and g.dtype == np.uint32 and a.dtype == np.uint32 and d.dtype == np.uint8
 n, h, wd = w.shape
-assert (z["width"] == wd).all() and (z["height"] == h).all()
+assert (z["width"] <= wd).all() and (z["height"] <= h).all()
+assert z["width"].max() == wd and z["height"].max() == h
+lengths = t["path_length"].to_numpy()
 solved = 0
 for i in range(n):
-    # JaxUED's Level.is_well_formatted, then a breadth-first walk from agent to goal.
+    # JaxUED's Level.is_well_formatted, then a breadth-first walk from agent to goal, which
+    # must take the level's stored path_length steps.
     assert not w[i, a[i, 1], a[i, 0]] and not w[i, g[i, 1], g[i, 0]] and (a[i] != g[i]).any()
     assert 0 <= d[i] <= 3
-    seen = {tuple(a[i])}; todo = collections.deque([tuple(a[i])])
+    assert w[i, z["height"][i]:].all() and w[i, :, z["width"][i]:].all(), "padding is wall"
+    dist = {tuple(a[i]): 0}; todo = collections.deque([tuple(a[i])])
     while todo:
         x, y = todo.popleft()
         for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-            if 0 <= nx < wd and 0 <= ny < h and not w[i, ny, nx] and (nx, ny) not in seen:
-                seen.add((nx, ny)); todo.append((nx, ny))
-    solved += tuple(g[i]) in seen
+            if 0 <= nx < wd and 0 <= ny < h and not w[i, ny, nx] and (nx, ny) not in dist:
+                dist[(nx, ny)] = dist[(x, y)] + 1; todo.append((nx, ny))
+    solved += dist.get(tuple(g[i])) == lengths[i]
 print(n, h, wd, solved)
 "#;
 
@@ -84,6 +89,49 @@ fn npy_and_jaxued_load_in_numpy_and_every_goal_is_reachable() {
     assert_eq!(printed.trim(), "300 19 25 300");
 }
 
+/// Every grid kind exports to JaxUED: levels of many sizes padded with walls to the largest,
+/// each start a walkable square from which the goal is `path_length` steps away.
+#[test]
+fn every_grid_kind_exports_to_jaxued_and_every_goal_is_its_path_length_away() {
+    if !python_ready() {
+        eprintln!("skipped: numpy and pyarrow are not installed");
+        return;
+    }
+    let dir = TempDir::new("export-kinds");
+    for (kind, count) in [
+        ("dmg", "40"),
+        ("regions", "10"),
+        ("grammar", "40"),
+        ("map", "20"),
+    ] {
+        let archive = dir.join(&format!("{kind}.arrow"));
+        let out = warren([
+            "generate",
+            kind,
+            "--quiet",
+            "--count",
+            count,
+            "--out",
+            archive.to_str().unwrap(),
+        ]);
+        crate::common::assert_succeeded(&out, kind);
+        let npz = dir.join(&format!("{kind}.npz"));
+        let out = warren([
+            "export",
+            archive.to_str().unwrap(),
+            "--jaxued",
+            npz.to_str().unwrap(),
+        ]);
+        crate::common::assert_succeeded(&out, kind);
+        let printed = python(
+            CHECK,
+            &["-", npz.to_str().unwrap(), archive.to_str().unwrap()],
+        );
+        let fields: Vec<&str> = printed.split_whitespace().collect();
+        assert_eq!(fields[0], fields[3], "{kind}: {printed}");
+    }
+}
+
 #[test]
 fn levels_that_do_not_fit_are_refused_with_one_line_and_no_file() {
     let dir = TempDir::new("export-bad");
@@ -109,14 +157,25 @@ fn levels_that_do_not_fit_are_refused_with_one_line_and_no_file() {
     assert!(stderr(&result).contains("a stack needs one grid size"));
     assert!(!npy.exists() && !dir.join("x.npy.tmp").exists());
     let npz = dir.join("x.npz");
+    let coloring = dir.join("c.arrow");
+    let out = warren([
+        "generate",
+        "coloring",
+        "--quiet",
+        "--count",
+        "3",
+        "--out",
+        coloring.to_str().unwrap(),
+    ]);
+    crate::common::assert_succeeded(&out, "coloring");
     let result = warren([
         "export",
-        grammar.to_str().unwrap(),
+        coloring.to_str().unwrap(),
         "--jaxued",
         npz.to_str().unwrap(),
     ]);
-    assert_one_line_error(&result, "not a maze");
-    assert!(stderr(&result).contains("--jaxued exports maze levels"));
+    assert_one_line_error(&result, "not a grid kind");
+    assert!(stderr(&result).contains("which have no grid with a start and a goal"));
     let delaunay = dir.join("d.arrow");
     generate(
         &delaunay,
