@@ -477,14 +477,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rooms_map_to_their_lattice_cells() {
-        // A 3x2 lattice is a 7x5 grid: room 4 is (1, 1), cell (3, 3).
-        assert_eq!(room_cell(0, 7), (1, 1));
-        assert_eq!(room_cell(4, 7), (3, 3));
-        assert_eq!(room_cell(2, 7), (5, 1));
-    }
-
-    #[test]
     fn the_agent_faces_its_first_open_neighbour() {
         // Row-major 3x3: the centre is open only upwards.
         let cells = [0, 1, 0, 0, 1, 0, 0, 0, 0];

@@ -432,6 +432,30 @@ mod tests {
     // (issue 32): hashing the first fourteen metrics alone still gave 0xed4b_1270_a319_4089.
     const GOLDEN_DEFAULT: u64 = 0x8311_686a_a043_bced;
 
+    /// The start and goal squares are the start and goal rooms' cells, and the path between
+    /// them two grid steps per passage, on both the fast and the general path.
+    #[test]
+    fn start_and_goal_are_the_rooms_cells() {
+        for fast in [true, false] {
+            let cfg = MazeConfig {
+                width: 7,
+                height: 5,
+                ..MazeConfig::default()
+            };
+            let mut g = MazeGenerator::new(cfg).unwrap();
+            if !fast {
+                g = g.general_path_only();
+            }
+            let mut s = g.new_scratch();
+            let level = g.generate(mix(3, 1), &mut s).unwrap();
+            let m = MazeMetrics::from_values(level.metrics).unwrap();
+            let cell = |room: u32| (2 * (room % 7) + 1, 2 * (room / 7) + 1);
+            assert_eq!((m.start_x, m.start_y), cell(m.start_room));
+            assert_eq!((m.goal_x, m.goal_y), cell(m.goal_room));
+            assert_eq!(m.path_length, 2 * m.diameter);
+        }
+    }
+
     #[test]
     fn same_seed_same_level_whatever_ran_before() {
         let g = MazeGenerator::new(MazeConfig {
