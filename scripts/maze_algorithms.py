@@ -5,8 +5,8 @@ For each algorithm (dead-end merging off, so each shows its own texture; seed 00
 its default merging on): `warren bench` on one thread (COUNT levels, levels/s per core and the
 median microseconds per level, and the end-to-end rate of the same levels written to an
 archive), then a 2,000-level archive read with pyarrow for the share of rooms that are dead
-ends and the mean solution length (`diameter`: passages from start to goal, the ends of the
-tree's longest path). With `--maze-dataset`, maze-dataset's own generators are timed in the
+ends and the mean `path_length` (grid steps on the solution from start to goal, the ends of the
+tree's longest path: two per passage). With `--maze-dataset`, maze-dataset's own generators are timed in the
 same run by `scripts/maze_dataset_rates.py` (install line in its docstring).
 
 Prints the README's Markdown table and writes the rows as JSON lines.
@@ -54,7 +54,7 @@ def measure(warren, tmp, algorithm, merge, count):
     table = ipc.open_file(out).read_all()
     rooms = table.column("rooms").to_pylist()
     dead = table.column("dead_ends").to_pylist()
-    diameter = table.column("diameter").to_pylist()
+    path_length = table.column("path_length").to_pylist()
     os.remove(out)
     return {
         "algorithm": algorithm,
@@ -64,7 +64,7 @@ def measure(warren, tmp, algorithm, merge, count):
         "us_median": bench["us_median"],
         "end_to_end_one_thread": bench["one_thread_levels_per_second"],
         "dead_end_share": sum(d / r for d, r in zip(dead, rooms)) / len(rooms),
-        "mean_path_length": sum(diameter) / len(diameter),
+        "mean_path_length": sum(path_length) / len(path_length),
     }
 
 
@@ -96,7 +96,7 @@ def main():
         for row in rows + peers:
             f.write(json.dumps(row) + "\n")
     print("| algorithm | levels/s per core | us per level (median) | end to end, one thread | "
-          "dead ends | mean path length |")
+          "dead ends | mean path_length |")
     print("|---|---:|---:|---:|---:|---:|")
     for r in rows:
         name = r["algorithm"] + (" (merge on)" if r["merge_dead_ends"] else "")
