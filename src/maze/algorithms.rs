@@ -30,6 +30,8 @@ use lattice::{binary_tree, eller, recursive_division, sidewinder};
 
 #[path = "algorithms_lattice.rs"]
 mod lattice;
+#[path = "algorithms_walk.rs"]
+mod walk;
 
 /// Lattice slots: north, west, east, south.
 const NORTH: u32 = 0;
@@ -139,6 +141,8 @@ pub struct AlgoScratch {
     left: Vec<u32>,
     down: Vec<bool>,
     regions: Vec<[u32; 4]>,
+    /// Wilson and Aldous-Broder on a lattice without holes.
+    padded: walk::Padded,
 }
 
 /// Settings the algorithms read.
@@ -253,6 +257,14 @@ impl Bits {
     fn pick(&mut self, rng: &mut WarrenRng, m: u16) -> u32 {
         nth_bit(m, self.below(rng, m.count_ones()))
     }
+}
+
+/// The lattice's width and height when `topo` is a lattice without holes (every slot a room).
+fn hole_free_lattice<T: Topology>(topo: &T, rooms: usize) -> Option<(u32, u32)> {
+    if !T::LATTICE || rooms != topo.slot_count() {
+        return None;
+    }
+    topo.lattice_size()
 }
 
 /// A uniformly random room.
@@ -381,9 +393,13 @@ fn wilson<T: Topology>(
     tree: &mut Tree,
 ) -> usize {
     let n = topo.slot_count();
+    let root = random_room(topo, rng);
+    if let Some(dims) = hole_free_lattice(topo, rooms) {
+        return walk::wilson(topo, dims, root, rng, s, tree);
+    }
     s.via.clear();
     s.via.resize(n, 0);
-    s.visited[random_room(topo, rng) as usize] = true;
+    s.visited[root as usize] = true;
     let mut opened = 0;
     let mut bits = Bits::default();
     for v in 0..n as u32 {
@@ -421,6 +437,9 @@ fn aldous_broder<T: Topology>(
     tree: &mut Tree,
 ) -> usize {
     let mut v = random_room(topo, rng);
+    if let Some(dims) = hole_free_lattice(topo, rooms) {
+        return walk::aldous_broder(topo, dims, v, rng, s, tree);
+    }
     s.visited[v as usize] = true;
     let mut opened = 0;
     let mut bits = Bits::default();

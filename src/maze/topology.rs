@@ -58,6 +58,10 @@ pub trait Topology {
     fn for_each_edge(&self, f: impl FnMut(Link));
     /// The room's position, in room units.
     fn position(&self, v: u32) -> Vec2;
+    /// A lattice's columns and rows (`None` for other graphs).
+    fn lattice_size(&self) -> Option<(u32, u32)> {
+        None
+    }
 }
 
 /// A `width x height` lattice. Horizontal edge `(x, y)-(x+1, y)` has id `y * (w - 1) + x`;
@@ -275,6 +279,10 @@ impl Topology for Lattice<'_> {
     fn position(&self, v: u32) -> Vec2 {
         let (x, y) = self.xy(v);
         Vec2::new(x as f32, y as f32)
+    }
+
+    fn lattice_size(&self) -> Option<(u32, u32)> {
+        Some((self.width, self.height))
     }
 }
 
