@@ -253,8 +253,20 @@ impl Bits {
     }
 
     /// A uniformly random set bit of the non-empty `m`.
+    ///
+    /// PERF: a lattice mask (four slots) takes two bits and one table load, drawn again only
+    /// when three slots are set and the bits say 3: `below`'s match on the count was an
+    /// indirect jump that missed on most steps of the walks.
     #[inline]
     fn pick(&mut self, rng: &mut WarrenRng, m: u16) -> u32 {
+        if m < 16 {
+            loop {
+                let slot = PICK[usize::from(m) * 4 + self.take(rng, 2) as usize];
+                if slot != REJECT {
+                    return u32::from(slot);
+                }
+            }
+        }
         nth_bit(m, self.below(rng, m.count_ones()))
     }
 }
@@ -342,6 +354,34 @@ fn nth_bit(mut m: u16, i: u32) -> u32 {
     }
     m.trailing_zeros()
 }
+
+/// A [`PICK`] entry that draws again.
+const REJECT: u8 = u8::MAX;
+
+/// `PICK[m * 4 + r]`: the slot two random bits `r` pick among the set bits of the 4-bit mask
+/// `m`, each set bit equally often ([`REJECT`] for `r = 3` of a three-bit mask).
+const PICK: [u8; 64] = {
+    let mut t = [REJECT; 64];
+    let mut m = 1;
+    while m < 16 {
+        let n = (m as u16).count_ones() as usize;
+        let mut r = 0;
+        while r < 4 {
+            let i = match n {
+                1 => 0,
+                2 => r & 1,
+                3 if r == 3 => 4,
+                _ => r,
+            };
+            if i < 4 {
+                t[m * 4 + r] = NTH[m * 4 + i];
+            }
+            r += 1;
+        }
+        m += 1;
+    }
+    t
+};
 
 /// `NTH[m * 4 + i]`: the `i`-th set bit of the 4-bit mask `m`.
 const NTH: [u8; 64] = {
@@ -551,15 +591,16 @@ fn prim<T: Topology>(topo: &T, rng: &mut WarrenRng, s: &mut AlgoScratch, tree: &
             q.pop(c);
             continue;
         }
-        let (mut best, mut best_cost) = (0, u16::MAX);
+        // PERF: (cost, slot) packed and minimised without a branch: the cheapest neighbour,
+        // the lowest slot on ties, as an unpredictable compare-and-branch per neighbour chose.
+        let mut key = u32::MAX;
         while m != 0 {
             let k = m.trailing_zeros();
             m &= m - 1;
-            let cost = u16::from(s.cost[topo.neighbour_room(v, k) as usize]);
-            if cost < best_cost {
-                (best, best_cost) = (k, cost);
-            }
+            let cost = u32::from(s.cost[topo.neighbour_room(v, k) as usize]);
+            key = key.min(cost << 4 | k);
         }
+        let (best, best_cost) = (key & 15, key >> 4);
         let link = Tree::link(topo, v, best);
         tree.open(link);
         opened += 1;

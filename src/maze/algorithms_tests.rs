@@ -210,3 +210,20 @@ fn bad_combinations_are_refused_naming_the_key() {
     });
     assert!(e.contains("maze.growing_tree_newest"), "{e}");
 }
+
+/// The two-bit pick gives every set bit of a lattice mask equally many of the entries it does
+/// not reject, and only the fourth entry of a three-bit mask rejects.
+#[test]
+fn the_two_bit_pick_is_uniform_over_the_set_bits() {
+    for m in 1u16..16 {
+        let entries = &PICK[usize::from(m) * 4..usize::from(m) * 4 + 4];
+        let rejects = entries.iter().filter(|&&e| e == REJECT).count();
+        assert_eq!(rejects, usize::from(m.count_ones() == 3), "mask {m:04b}");
+        let per_bit = (4 - rejects) / m.count_ones() as usize;
+        for bit in 0..4u8 {
+            let hits = entries.iter().filter(|&&e| e == bit).count();
+            let want = if m >> bit & 1 == 1 { per_bit } else { 0 };
+            assert_eq!(hits, want, "mask {m:04b}, bit {bit}");
+        }
+    }
+}
