@@ -141,8 +141,10 @@ pub struct AlgoScratch {
     left: Vec<u32>,
     down: Vec<bool>,
     regions: Vec<[u32; 4]>,
-    /// Wilson and Aldous-Broder on a lattice without holes.
+    /// Wilson on a lattice without holes.
     padded: walk::Padded,
+    /// Aldous-Broder on a lattice without holes.
+    deep: walk::Deep,
 }
 
 /// Settings the algorithms read.

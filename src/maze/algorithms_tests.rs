@@ -38,7 +38,17 @@ fn assert_spanning<T: Topology>(topo: &T, rooms: usize, tree: &Tree, what: &str)
 fn every_algorithm_draws_spanning_trees_on_every_lattice() {
     let mut s = AlgoScratch::default();
     let mut tree = Tree::default();
-    for (w, h) in [(1, 1), (1, 7), (7, 1), (2, 2), (3, 3), (7, 5), (32, 32)] {
+    for (w, h) in [
+        (1, 1),
+        (1, 7),
+        (7, 1),
+        (2, 2),
+        (3, 3),
+        (7, 5),
+        (13, 10),
+        (4, 17),
+        (32, 32),
+    ] {
         let lattice = Lattice::new(w, h, None);
         for alg in Algorithm::ALL.into_iter().skip(1) {
             for i in 0..20 {
@@ -119,17 +129,28 @@ fn the_fast_path_gives_the_general_paths_levels_for_every_algorithm() {
 /// How often each spanning tree of the 3 x 3 lattice (keyed by its passage set) comes out of
 /// `samples` runs of `alg`.
 fn tree_counts(alg: Algorithm, samples: u64) -> std::collections::HashMap<u16, u64> {
+    tree_counts_of(alg as u64, samples, |lattice, rng, s, tree| {
+        let p = AlgoParams {
+            width: 3,
+            height: 3,
+            newest: 0.5,
+        };
+        grow_tree(alg, lattice, None, 9, p, rng, s, tree);
+    })
+}
+
+/// How often each spanning tree of the 3 x 3 lattice comes out of `samples` runs of `draw`.
+fn tree_counts_of(
+    salt: u64,
+    samples: u64,
+    mut draw: impl FnMut(&Lattice, &mut WarrenRng, &mut AlgoScratch, &mut Tree),
+) -> std::collections::HashMap<u16, u64> {
     let lattice = Lattice::new(3, 3, None);
     let (mut s, mut tree) = (AlgoScratch::default(), Tree::default());
-    let p = AlgoParams {
-        width: 3,
-        height: 3,
-        newest: 0.5,
-    };
     let mut counts = std::collections::HashMap::new();
-    let mut rng = WarrenRng::new(0x0_5EED_u64 ^ alg as u64);
+    let mut rng = WarrenRng::new(0x0_5EED_u64 ^ salt);
     for _ in 0..samples {
-        grow_tree(alg, &lattice, None, 9, p, &mut rng, &mut s, &mut tree);
+        draw(&lattice, &mut rng, &mut s, &mut tree);
         let key = tree
             .passage
             .iter()
@@ -168,6 +189,19 @@ fn wilson_and_aldous_broder_draw_uniform_spanning_trees_and_dfs_does_not() {
         eprintln!("{alg:?}: chi-square {chi2:.1} over 192 trees");
         assert!(chi2 < CHI2_191_P999, "{alg:?}: chi-square {chi2:.1}");
     }
+    // Aldous-Broder jumping one step at a time through the tree's inside: on a 3 x 3 lattice
+    // the default jump (4 steps in 4 x 4 blocks) never jumps, this one does.
+    let counts = tree_counts_of(99, samples, |lattice, rng, s, tree| {
+        tree.reset(9, 12);
+        let start = rng.below(9);
+        walk::aldous_broder_jumping::<_, 1>(lattice, (3, 3), start, rng, s, tree);
+    });
+    let chi2 = chi_square(&counts, samples);
+    eprintln!("Aldous-Broder jumping 1 step: chi-square {chi2:.1} over 192 trees");
+    assert!(
+        counts.len() == 192 && chi2 < CHI2_191_P999,
+        "chi-square {chi2:.1}"
+    );
     for alg in [Algorithm::Dfs, Algorithm::BinaryTree] {
         let counts = tree_counts(alg, samples);
         let chi2 = chi_square(&counts, samples);
@@ -224,6 +258,37 @@ fn the_two_bit_pick_is_uniform_over_the_set_bits() {
             let hits = entries.iter().filter(|&&e| e == bit).count();
             let want = if m >> bit & 1 == 1 { per_bit } else { 0 };
             assert_eq!(hits, want, "mask {m:04b}, bit {bit}");
+        }
+    }
+}
+
+/// A jump of `L` steps through the tree's inside lands where `L` lazy steps (a step towards the
+/// edge stays put) land, equally often, from every room of lattices of every size it jumps on:
+/// all 4^L draws are counted both ways.
+#[test]
+fn a_jump_is_as_many_lazy_steps() {
+    for l in 1..=4usize {
+        for (w, h) in [(l, l), (l + 1, l + 3), (l + 4, l + 2), (9, 7)] {
+            let (w, h) = (w as i32, h as i32);
+            for (x, y) in (0..h).flat_map(|y| (0..w).map(move |x| (x, y))) {
+                let (mut jumped, mut stepped) =
+                    (vec![0u32; (w * h) as usize], vec![0; (w * h) as usize]);
+                for r in 0..1usize << (2 * l) {
+                    let (dx, dy) = walk::JUMPS[l - 1][r];
+                    let (jx, jy) = (
+                        walk::fold(x + i32::from(dx), w),
+                        walk::fold(y + i32::from(dy), h),
+                    );
+                    jumped[(jy * w + jx) as usize] += 1;
+                    let (mut sx, mut sy) = (x, y);
+                    for j in 0..l {
+                        let (dx, dy) = walk::STEPS[(r >> (2 * j)) & 3];
+                        (sx, sy) = ((sx + dx).clamp(0, w - 1), (sy + dy).clamp(0, h - 1));
+                    }
+                    stepped[(sy * w + sx) as usize] += 1;
+                }
+                assert_eq!(jumped, stepped, "L = {l}, {w} x {h}, from ({x}, {y})");
+            }
         }
     }
 }
