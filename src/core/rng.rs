@@ -81,7 +81,7 @@ impl WarrenRng {
     /// [`below`](Self::below) with its first 32 random bits given (`x`); a rejected draw
     /// takes fresh ones from the stream.
     #[inline]
-    fn below_from(&mut self, x: u32, n: u32) -> u32 {
+    pub fn below_from(&mut self, x: u32, n: u32) -> u32 {
         debug_assert!(n > 0, "below(0) has no valid result");
         let mut m = u64::from(x) * u64::from(n);
         if (m as u32) < n {

@@ -141,6 +141,8 @@ pub struct AlgoScratch {
     left: Vec<u32>,
     down: Vec<bool>,
     regions: Vec<[u32; 4]>,
+    /// Growing-tree: the active rooms in the order they came.
+    recent: Vec<u32>,
     /// Wilson on a lattice without holes.
     padded: walk::Padded,
     /// Aldous-Broder on a lattice without holes.
@@ -197,10 +199,10 @@ pub fn grow_tree<T: Topology>(
         Algorithm::Wilson => wilson(topo, rooms, rng, s, tree),
         Algorithm::AldousBroder => aldous_broder(topo, rooms, rng, s, tree),
         Algorithm::Kruskal => kruskal(topo, all_links, rooms, rng, s, tree),
-        Algorithm::Prim => prim(topo, rng, s, tree),
+        Algorithm::Prim => prim(topo, rooms, rng, s, tree),
         Algorithm::PrimSimplified => prim_simplified(topo, rng, s, tree),
         Algorithm::HuntAndKill => hunt_and_kill(topo, rng, s, tree),
-        Algorithm::GrowingTree => growing_tree(topo, p.newest, rng, s, tree),
+        Algorithm::GrowingTree => growing_tree(topo, rooms, p.newest, rng, s, tree),
         Algorithm::Eller => eller(topo, p, rng, s, tree),
         Algorithm::Sidewinder => sidewinder(topo, p, rng, tree),
         Algorithm::BinaryTree => binary_tree(topo, p, rng, tree),
@@ -566,13 +568,19 @@ impl Buckets<'_> {
 /// "True Prim" (Buck, *Mazes for Programmers*): every room draws a random cost; the cheapest
 /// room in the maze that still has an unvisited neighbour grows into its cheapest unvisited
 /// neighbour (ties: the newest room, the lowest slot).
-fn prim<T: Topology>(topo: &T, rng: &mut WarrenRng, s: &mut AlgoScratch, tree: &mut Tree) -> usize {
+fn prim<T: Topology>(
+    topo: &T,
+    rooms: usize,
+    rng: &mut WarrenRng,
+    s: &mut AlgoScratch,
+    tree: &mut Tree,
+) -> usize {
     let n = topo.slot_count();
     s.cost.clear();
-    s.cost.extend((0..n).map(|_| 0u8));
-    let mut bits = Bits::default();
-    for c in &mut s.cost {
-        *c = bits.take(rng, 8) as u8;
+    s.cost.resize(n, 0);
+    // Eight costs a draw, the low byte first (as eight 8-bit `Bits::take`s would).
+    for c in s.cost.chunks_mut(8) {
+        c.copy_from_slice(&rng.next_u64().to_le_bytes()[..c.len()]);
     }
     s.left.clear();
     s.left.resize(COSTS, Buckets::EMPTY);
@@ -587,7 +595,11 @@ fn prim<T: Topology>(topo: &T, rng: &mut WarrenRng, s: &mut AlgoScratch, tree: &
     visit(topo, start, &mut s.visited, &mut s.avail);
     q.push(start, s.cost[start as usize]);
     let mut opened = 0;
-    while let Some((v, c)) = q.peek() {
+    // PERF: stops at the last passage; the rooms still queued then are all spent, and popping
+    // them one by one was a third of the loop.
+    while opened + 1 < rooms
+        && let Some((v, c)) = q.peek()
+    {
         let mut m = s.avail[v as usize];
         if m == 0 {
             q.pop(c);
@@ -706,6 +718,7 @@ fn hunt_and_kill<T: Topology>(
 
 fn growing_tree<T: Topology>(
     topo: &T,
+    rooms: usize,
     newest: f64,
     rng: &mut WarrenRng,
     s: &mut AlgoScratch,
@@ -713,34 +726,63 @@ fn growing_tree<T: Topology>(
 ) -> usize {
     let start = random_room(topo, rng);
     visit(topo, start, &mut s.visited, &mut s.avail);
-    // PERF: a local stack (see `dfs`).
-    let mut stack = std::mem::take(&mut s.stack);
-    stack.clear();
-    stack.push(start);
+    // The active rooms twice: unordered in `active` (each at `pos[room]`), so a room leaves by
+    // a swap; and in the order they came in `recent`, whose top is the newest once the rooms
+    // that left are popped off it. PERF: one ordered list made leaving a shift, which was a
+    // fifth of the maze's time (memmove).
+    let mut active = std::mem::take(&mut s.stack);
+    let mut recent = std::mem::take(&mut s.recent);
+    let pos = &mut s.via32;
+    pos.clear();
+    pos.resize(topo.slot_count(), GONE);
+    (active.clear(), recent.clear());
+    pos[start as usize] = 0;
+    active.push(start);
+    recent.push(start);
     let mut opened = 0;
     let mut bits = Bits::default();
     // The newest with probability `newest`: a 32-bit draw below this.
     let newest_below = (newest * 4_294_967_296.0) as u64;
-    while !stack.is_empty() {
-        let i = if u64::from(rng.next_u32()) < newest_below {
-            stack.len() - 1
+    // PERF: stops at the last passage; the active rooms left then are all spent.
+    while opened + 1 < rooms && !active.is_empty() {
+        // One draw: its low half tosses for the newest, its high half picks at random. PERF:
+        // both rooms are looked up and one kept without a branch (the toss is a coin's).
+        let r = rng.next_u64();
+        let any = active[rng.below_from((r >> 32) as u32, active.len() as u32) as usize];
+        let newest = recent[recent.len() - 1];
+        let v = if (r & 0xFFFF_FFFF) < newest_below {
+            newest
         } else {
-            rng.below(stack.len() as u32) as usize
+            any
         };
-        let v = stack[i];
         let m = s.avail[v as usize];
         if m == 0 {
-            // Order matters (the newest is the last): shift, not swap.
-            stack.remove(i);
+            let i = pos[v as usize] as usize;
+            let end = active.len() - 1;
+            active.swap(i, end);
+            pos[active[i] as usize] = i as u32;
+            active.pop();
+            pos[v as usize] = GONE;
+            // The top of `recent` stays the newest active room.
+            while recent.last().is_some_and(|&t| pos[t as usize] == GONE) {
+                recent.pop();
+            }
             continue;
         }
-        let u = grow_into(topo, v, m, &mut bits, rng, s, tree);
+        let link = Tree::link(topo, v, bits.pick(rng, m));
+        tree.open(link);
+        visit(topo, link.b, &mut s.visited, &mut s.avail);
         opened += 1;
-        stack.push(u);
+        pos[link.b as usize] = active.len() as u32;
+        active.push(link.b);
+        recent.push(link.b);
     }
-    s.stack = stack;
+    (s.stack, s.recent) = (active, recent);
     opened
 }
+
+/// A room not among growing-tree's active rooms.
+const GONE: u32 = u32::MAX;
 
 #[cfg(test)]
 #[path = "algorithms_tests.rs"]
