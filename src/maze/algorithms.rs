@@ -735,7 +735,8 @@ fn growing_tree<T: Topology>(
     let pos = &mut s.via32;
     pos.clear();
     pos.resize(topo.slot_count(), GONE);
-    (active.clear(), recent.clear());
+    active.clear();
+    recent.clear();
     pos[start as usize] = 0;
     active.push(start);
     recent.push(start);
