@@ -19,6 +19,7 @@
 use super::{AlgoScratch, Bits};
 use crate::core::rng::WarrenRng;
 use crate::maze::spanning::Tree;
+use crate::maze::topology::Link;
 use crate::maze::topology::Topology;
 
 /// The padded lattice of a `width x height` lattice: cell `(x + 1, y + 1)` of a
@@ -121,32 +122,68 @@ pub(super) fn wilson<T: Topology>(
     pad.state[at] = TREE;
     let mut opened = 0;
     let mut bits = Bits::default();
-    for v in 0..rooms as u32 {
-        if opened + 1 == rooms {
-            break;
-        }
-        let start = pad.cell(v);
-        if pad.state[start] == TREE {
-            continue;
-        }
-        // A random walk until it meets the tree, remembering only each cell's last exit:
-        // following the exits from the start then gives the walk with its loops erased.
-        let mut p = start;
-        while pad.state[p] != TREE {
-            let (n, k) = step(pad, &offsets, p, &mut bits, rng);
-            pad.via[p] = k as u8;
-            p = n;
-        }
-        let mut p = start;
-        while pad.state[p] != TREE {
-            let k = u32::from(pad.via[p]);
-            tree.open(Tree::link(topo, pad.room[p], k));
-            opened += 1;
-            pad.state[p] = TREE;
-            p = p.wrapping_add_signed(offsets[k as usize]);
+    let stride = width as usize + 2;
+    // PERF: rooms in row order by their padded cells and coordinates (no division per room).
+    'rooms: for y in 0..height {
+        for x in 0..width {
+            if opened + 1 == rooms {
+                break 'rooms;
+            }
+            let start = (y as usize + 1) * stride + x as usize + 1;
+            if pad.state[start] == TREE {
+                continue;
+            }
+            // A random walk until it meets the tree, remembering only each cell's last exit:
+            // following the exits from the start then gives the walk with its loops erased.
+            let mut p = start;
+            while pad.state[p] != TREE {
+                let (n, k) = step(pad, &offsets, p, &mut bits, rng);
+                pad.via[p] = k as u8;
+                p = n;
+            }
+            let (mut p, mut x, mut y) = (start, x, y);
+            while pad.state[p] != TREE {
+                let k = u32::from(pad.via[p]);
+                tree.open(lattice_link(topo, (width, height), (x, y), k));
+                opened += 1;
+                pad.state[p] = TREE;
+                p = p.wrapping_add_signed(offsets[k as usize]);
+                let (dx, dy) = STEPS[k as usize];
+                (x, y) = (x.wrapping_add_signed(dx), y.wrapping_add_signed(dy));
+            }
         }
     }
     opened
+}
+
+/// The link from the room at `(x, y)` of a hole-free `width x height` lattice through slot `k`
+/// (north, west, east, south): [`Tree::link`] from coordinates (PERF: no division).
+#[inline(always)]
+fn lattice_link<T: Topology>(topo: &T, (w, h): (u32, u32), (x, y): (u32, u32), k: u32) -> Link {
+    let v = y * w + x;
+    let (dx, dy) = STEPS[k as usize];
+    let (nx, ny) = (x.wrapping_add_signed(dx), y.wrapping_add_signed(dy));
+    let b = ny * w + nx;
+    // Ids: the horizontal edges row by row (`y * (w - 1) + x` east of `(x, y)`), then the
+    // vertical ones (`h * (w - 1) + y * w + x` south of `(x, y)`).
+    let edge = if dy == 0 {
+        y * (w - 1) + x.min(nx)
+    } else {
+        h * (w - 1) + y.min(ny) * w + x
+    };
+    let link = Link {
+        edge,
+        a: v,
+        b,
+        slot_a: k as u8,
+        slot_b: 3 - k as u8,
+    };
+    debug_assert_eq!(
+        link,
+        Tree::link(topo, v, k),
+        "lattice link ({x}, {y}) slot {k}"
+    );
+    link
 }
 
 /// Aldous-Broder on a hole-free `width x height` lattice (`topo`), the walk started at `start`.
@@ -231,7 +268,7 @@ pub(super) fn aldous_broder_jumping<T: Topology, const L: usize>(
             }
         };
         if k != u32::MAX {
-            tree.open(Tree::link(topo, (y * w + x) as u32, k));
+            tree.open(lattice_link(topo, (width, height), (x as u32, y as u32), k));
             opened += 1;
             here = deep.enter::<L>(nx as u32, ny as u32);
             (x, y) = (nx, ny);
