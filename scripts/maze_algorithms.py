@@ -4,14 +4,15 @@
 For each algorithm (dead-end merging off, so each shows its own texture; seed 001 also with
 its default merging on): `warren bench` on one thread (COUNT levels, levels/s per core and the
 median microseconds per level, and the end-to-end rate of the same levels written to an
-archive), then a 2,000-level archive read with pyarrow for the share of rooms that are dead
+archive), ROUNDS times, the algorithms taking turns so a slow spell of the host falls on all
+of them, and the median round kept; then a 2,000-level archive read with pyarrow for the share of rooms that are dead
 ends and the mean `path_length` (grid steps on the solution from start to goal, the ends of the
 tree's longest path: two per passage). With `--maze-dataset`, maze-dataset's own generators are timed in the
 same run by `scripts/maze_dataset_rates.py` (install line in its docstring).
 
 Prints the README's Markdown table and writes the rows as JSON lines.
 
-Usage: scripts/maze_algorithms.py [--count 20000] [--warren target/release/warren]
+Usage: scripts/maze_algorithms.py [--count 20000] [--rounds 5] [--warren target/release/warren]
                                   [--maze-dataset] [--json docs/maze-algorithms/results.jsonl]
 """
 
@@ -20,6 +21,7 @@ import json
 import os
 import subprocess
 import sys
+import statistics
 import tempfile
 
 import pyarrow.ipc as ipc
@@ -45,10 +47,14 @@ def profile(tmp, algorithm, merge):
     return path
 
 
-def measure(warren, tmp, algorithm, merge, count):
+def bench(warren, tmp, algorithm, merge, count):
     prof = profile(tmp, algorithm, merge)
-    bench = json.loads(run([warren, "bench", prof, "--count", str(count), "--threads", "1",
-                            "--json"]).stdout)["kinds"][0]
+    return json.loads(run([warren, "bench", prof, "--count", str(count), "--threads", "1",
+                           "--json"]).stdout)["kinds"][0]
+
+
+def shape(warren, tmp, algorithm, merge):
+    prof = profile(tmp, algorithm, merge)
     out = os.path.join(tmp, "levels.arrow")
     run([warren, "generate", prof, "--count", "2000", "--out", out])
     table = ipc.open_file(out).read_all()
@@ -57,31 +63,48 @@ def measure(warren, tmp, algorithm, merge, count):
     path_length = table.column("path_length").to_pylist()
     os.remove(out)
     return {
-        "algorithm": algorithm,
-        "merge_dead_ends": merge,
-        "levels": count,
-        "per_core": bench["levels_per_second_per_core"],
-        "us_median": bench["us_median"],
-        "end_to_end_one_thread": bench["one_thread_levels_per_second"],
         "dead_end_share": sum(d / r for d, r in zip(dead, rooms)) / len(rooms),
         "mean_path_length": sum(path_length) / len(path_length),
     }
 
 
+def measure(warren, tmp, runs, count, rounds):
+    """One row per (algorithm, merge) of `runs`: the median of `rounds` interleaved benches."""
+    benches = {run_: [] for run_ in runs}
+    for _ in range(rounds):
+        for algorithm, merge in runs:
+            benches[(algorithm, merge)].append(bench(warren, tmp, algorithm, merge, count))
+    rows = []
+    for (algorithm, merge), got in benches.items():
+        row = {
+            "algorithm": algorithm,
+            "merge_dead_ends": merge,
+            "levels": count,
+            "rounds": rounds,
+            "per_core": statistics.median(b["levels_per_second_per_core"] for b in got),
+            "per_core_rounds": [round(b["levels_per_second_per_core"]) for b in got],
+            "us_median": statistics.median(b["us_median"] for b in got),
+            "end_to_end_one_thread": statistics.median(
+                b["one_thread_levels_per_second"] for b in got),
+        }
+        row.update(shape(warren, tmp, algorithm, merge))
+        print(json.dumps(row), file=sys.stderr)
+        rows.append(row)
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--count", type=int, default=20000)
+    ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--warren", default="target/release/warren")
     ap.add_argument("--maze-dataset", action="store_true")
     ap.add_argument("--json", default="docs/maze-algorithms/results.jsonl")
     args = ap.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for algorithm in ALGORITHMS:
-            for merge in ([False, True] if algorithm == "seed001" else [False]):
-                row = measure(args.warren, tmp, algorithm, merge, args.count)
-                print(json.dumps(row), file=sys.stderr)
-                rows.append(row)
+        runs = [(a, m) for a in ALGORITHMS for m in ([False, True] if a == "seed001" else [False])]
+        rows = measure(args.warren, tmp, runs, args.count, args.rounds)
         peers = []
         if args.maze_dataset:
             peer_json = os.path.join(tmp, "peers.jsonl")
@@ -95,6 +118,7 @@ def main():
     with open(args.json, "w") as f:
         for row in rows + peers:
             f.write(json.dumps(row) + "\n")
+    print(f"Medians of {args.rounds} rounds of {args.count:,} levels.")
     print("| algorithm | levels/s per core | us per level (median) | end to end, one thread | "
           "dead ends | mean path_length |")
     print("|---|---:|---:|---:|---:|---:|")
