@@ -16,6 +16,7 @@ mod dmg_cli;
 mod export_cli;
 mod fuzz;
 mod grammar_cli;
+mod layering;
 mod layout_cli;
 mod levelxml_cli;
 mod map_cli;

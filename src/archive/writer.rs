@@ -112,12 +112,7 @@ fn encode_error(tmp: &Path, source: arrow_schema::ArrowError) -> ArchiveError {
     }
 }
 
-/// The temporary path used while `path` is being written: `path` with `.tmp` appended.
-pub fn temp_path(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".tmp");
-    PathBuf::from(name)
-}
+pub use crate::core::output::temp_path;
 
 impl ArchiveWriter {
     /// Creates `path.tmp` and writes the schema. Fails naming the path when the folder is missing

@@ -32,7 +32,10 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.inc(n);
             let rate = bar.position() as f64 / bar.elapsed().as_secs_f64().max(1e-3);
-            bar.set_message(format!("{} levels/s", crate::cli::thousands(rate as u64)));
+            bar.set_message(format!(
+                "{} levels/s",
+                crate::core::text::thousands(rate as u64)
+            ));
         }
     }
 

@@ -79,42 +79,5 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// `1234567` as `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Fails naming the folder when `out`'s folder does not exist.
-pub(crate) fn check_output_folder(out: &std::path::Path) -> anyhow::Result<()> {
-    match out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        Some(parent) if !parent.is_dir() => {
-            anyhow::bail!("{}: output folder does not exist", parent.display())
-        }
-        _ => Ok(()),
-    }
-}
-
-/// Writes `bytes` to `path.tmp`, syncs, renames onto `path` (a reader never sees a partial
-/// file; a failed write leaves nothing behind).
-pub(crate) fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
-    use std::io::Write;
-    let tmp = crate::archive::temp_path(path);
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    };
-    write().map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        anyhow::anyhow!("{}: cannot write: {e}", path.display())
-    })
-}
+pub use crate::core::output::{check_output_folder, write_atomic};
+pub use crate::core::text::thousands;

@@ -11,6 +11,7 @@ pub mod graph;
 pub mod grid;
 pub mod hash;
 pub mod metrics;
+pub mod output;
 pub mod planar;
 pub mod portable;
 pub mod rng;

@@ -1,6 +1,7 @@
 //! Places in text files: [`Pos`] (1-based line and column, columns counted in characters) and
 //! [`LineIndex`], byte offsets to places. Every reader that names a file, line and column in
-//! its errors (profiles, DMG tables, rule files, level XML) shares them.
+//! its errors (profiles, DMG tables, rule files, level XML) shares them. And [`thousands`]:
+//! counts as people read them, for every message that prints one.
 
 use std::fmt;
 
@@ -58,6 +59,19 @@ impl<'a> LineIndex<'a> {
             col: col as u32 + 1,
         }
     }
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 #[cfg(test)]

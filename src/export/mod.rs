@@ -438,7 +438,7 @@ pub fn write_tiled(archive: &Archive, index: u64, out: &Path) -> Result<Vec<std:
 /// before it.
 fn write_all_or_none(files: &[(std::path::PathBuf, Vec<u8>)]) -> Result<()> {
     for (done, (path, bytes)) in files.iter().enumerate() {
-        if let Err(e) = crate::cli::write_atomic(path, bytes) {
+        if let Err(e) = crate::core::output::write_atomic(path, bytes) {
             for (written, _) in &files[..done] {
                 let _ = std::fs::remove_file(written);
             }
@@ -468,7 +468,7 @@ pub fn write_ldtk(archive: &Archive, index: u64, out: &Path) -> Result<()> {
             owners: owners.as_ref(),
         };
         let project = ldtk::project(&grid, &info);
-        crate::cli::write_atomic(out, serde_json::to_string_pretty(&project)?.as_bytes())
+        crate::core::output::write_atomic(out, serde_json::to_string_pretty(&project)?.as_bytes())
     })
 }
 
