@@ -35,6 +35,13 @@
 
 #![warn(missing_docs)]
 
+/// The build: the commit and the CPU features the compiler assumed (from `build.rs`), as
+/// `warren --version` prints it after the version and Python's `warren.__build__` holds it.
+pub const BUILD: &str = env!("WARREN_BUILD");
+
+/// `warren --version`'s line after the name: the version, then [`BUILD`] in parentheses.
+pub const VERSION_LINE: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("WARREN_BUILD"), ")");
+
 pub mod archive;
 pub mod batch;
 pub mod cli;

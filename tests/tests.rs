@@ -10,6 +10,7 @@ mod bad_input;
 mod bench_cli;
 mod coloring_cli;
 mod common;
+mod completions_cli;
 mod conformance;
 mod determinism;
 mod dmg_cli;

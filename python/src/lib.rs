@@ -476,5 +476,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(default_profile, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // The commit and CPU features of the engine inside, as `warren --version` names them.
+    m.add("__build__", warren::BUILD)?;
     Ok(())
 }

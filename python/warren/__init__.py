@@ -39,6 +39,10 @@ __all__ = [
 
 __version__: str = _native.__version__
 
+#: The engine's commit and the CPU features it was compiled for, as ``warren --version`` prints
+#: them: ``warren {__version__} ({__build__})``.
+__build__: str = _native.__build__
+
 #: Profile overrides: a mapping ``{"maze.width": 64}`` or ``"key=value"`` strings.
 Sets = Union[Mapping[str, object], Sequence[str], str, None]
 

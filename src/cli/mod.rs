@@ -2,6 +2,7 @@
 //! line, `error: ...`, and exit with status 2; `verify` exits 1 when levels break invariants.
 
 mod bench;
+mod completions;
 mod export;
 mod flamegraph;
 mod generate;
@@ -22,7 +23,7 @@ use clap::{Parser, Subcommand};
 
 /// Procedural game levels by the million, into Arrow archives.
 #[derive(Parser, Debug)]
-#[command(name = "warren", version, about, long_about = None, propagate_version = true)]
+#[command(name = "warren", version = crate::VERSION_LINE, about, long_about = None, propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -52,6 +53,10 @@ enum Command {
     Bench(bench::Args),
     /// Evaluate, check or export GraphColoring level files.
     Levelxml(levelxml::Args),
+    /// Print the shell completion script for bash, zsh, fish, elvish or PowerShell.
+    Completions(completions::CompletionArgs),
+    /// Print the man page (roff), or write one per command into a folder.
+    Man(completions::ManArgs),
 }
 
 /// Runs the command line; returns the process exit code.
@@ -69,6 +74,8 @@ pub fn main() -> ExitCode {
         Command::Grammar(args) => grammar::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Levelxml(args) => levelxml::run(args),
+        Command::Completions(args) => completions::completions(args),
+        Command::Man(args) => completions::man(args),
     };
     match result {
         Ok(code) => code,
