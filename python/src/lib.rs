@@ -467,6 +467,17 @@ impl GeneratorTask for Verify<'_> {
     }
 }
 
+/// `warren ARGS...`, the command line, run in this process (the `warren` command a wheel
+/// installs comes here): `argv` with the program's name first; returns the exit status.
+#[pyfunction]
+fn cli(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> u8 {
+    let code = py.detach(|| warren::cli::run(argv));
+    // `ExitCode` has no accessor: its status is the one byte it equals.
+    (0..=u8::MAX)
+        .find(|&c| std::process::ExitCode::from(c) == code)
+        .unwrap_or(1)
+}
+
 /// The native module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -475,6 +486,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(kinds, m)?)?;
     m.add_function(wrap_pyfunction!(default_profile, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(cli, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // The commit and CPU features of the engine inside, as `warren --version` names them.
     m.add("__build__", warren::BUILD)?;

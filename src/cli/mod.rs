@@ -61,7 +61,25 @@ enum Command {
 
 /// Runs the command line; returns the process exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    run(std::env::args_os())
+}
+
+/// Runs the command line on `args` (the program's name first), as `main` does on the process's
+/// own; the Python package's `warren` command comes in here. A usage error, `--help` and
+/// `--version` print as clap prints them and return their status instead of exiting the
+/// process (which, in Python, is the interpreter).
+pub fn run<I, T>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
     let result = match cli.command {
         Command::Generate(args) => generate::run(args),
         Command::Inspect(args) => inspect::run(args),
