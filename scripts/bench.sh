@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduces the README's performance table on this machine:
+# Reproduces docs/performance.md's tables on this machine:
 #   scripts/bench.sh            `warren bench` (every kind, with the allocation counter),
 #                               criterion benches, then 1,000,000 mazes end to end and verify,
 #                               100,000 grammar levels and verify, 100,000 DMG dungeons and

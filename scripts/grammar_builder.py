@@ -6,7 +6,7 @@ builder's `none`, `templates`, `routed`), with the builder's rooms from the rule
 (`grammar.templates = "rules"`) and from Edgar's building blocks (`edgar-paper`): generate
 COUNT seeds on one thread, verify them, and report the share of seeds that made a level, the
 failure reasons, the whole run's time per seed, and the median longest corridor and corridor
-share. Prints a Markdown table (the README's) and writes the rows as JSON lines.
+share. Prints a Markdown table (docs/grammar.md's) and writes the rows as JSON lines.
 
 Usage: scripts/grammar_builder.py [--count 1000] [--warren target/release/warren]
                                   [--json docs/grammar-builder/results.jsonl]

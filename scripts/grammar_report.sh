@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduces the README's table for seed 000's seven demirogue rulesets: for each, COUNT seeds
+# Reproduces docs/grammar.md's table for seed 000's seven demirogue rulesets: for each, COUNT seeds
 # (default 10,000) on one thread with demirogue's default parameters
 # (profiles/grammar-demirogue.toml, tiles of 5 units), then from the archive: levels per
 # second, the share of seeds that became a level (the rest fail by a counted reason, listed),

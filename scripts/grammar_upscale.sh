@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduces the README's upscaling figures: for every `grammar.upscale` from 1 to 4, COUNT
+# Reproduces the upscaling figures of docs/grammar.md: for every `grammar.upscale` from 1 to 4, COUNT
 # seeds (default 10,000) of the default grammar profile, then from the archive the share of
 # levels whose longest corridor is within 4 times the median (`corridor_spread`), the worst
 # spread, and the failed seeds. Needs python3 with pyarrow.

@@ -4,7 +4,7 @@ one of the 10 before it, plus short extra edges (span 2 to 19), fixed by a seed.
 
     scripts/level_like_graph.py OUT.txt [VERTICES] [EXTRA_EDGES] [SEED]
 
-Defaults: 100,000 vertices, 25,000 extra edges, seed 12345 (the README's figures).
+Defaults: 100,000 vertices, 25,000 extra edges, seed 12345 (the figures of docs/layout.md).
 """
 import random
 import sys

@@ -10,7 +10,7 @@ ends and the mean `path_length` (grid steps on the solution from start to goal, 
 tree's longest path: two per passage). With `--maze-dataset`, maze-dataset's own generators are timed in the
 same run by `scripts/maze_dataset_rates.py` (install line in its docstring).
 
-Prints the README's Markdown table and writes the rows as JSON lines.
+Prints docs/maze.md's Markdown table and writes the rows as JSON lines.
 
 Usage: scripts/maze_algorithms.py [--count 20000] [--rounds 5] [--warren target/release/warren]
                                   [--maze-dataset] [--json docs/maze-algorithms/results.jsonl]

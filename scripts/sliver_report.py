@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Counts sliver edges in warren archives, independently of warren's own code: edges that pass
 closer than a share of the point spacing to a vertex they do not join (the edge reads as going
-through that vertex). Reproduces the README's sliver figures:
+through that vertex). Reproduces the sliver figures of docs/coloring.md and docs/maze.md:
 
     scripts/sliver_report.py ARCHIVE [ARCHIVE ...]
 

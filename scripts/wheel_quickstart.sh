@@ -21,11 +21,12 @@ if command -v cargo >/dev/null || command -v rustc >/dev/null; then
 fi
 
 # The README's blocks: the shell block after the "Without Rust" heading, and the Python block
-# after "Reading an archive from Python" (each its first fenced block).
+# after "Reading an archive from Python" (each its first fenced block; the shell block is marked
+# not-run for the docs test, which leaves it to this script).
 block() { # heading, language
     awk -v h="$1" -v lang="$2" '
         index($0, h) == 1 { found = 1; next }
-        found && !inside && $0 == "```" lang { inside = 1; next }
+        found && !inside && ($0 == "```" lang || index($0, "```" lang " ") == 1) { inside = 1; next }
         inside && $0 == "```" { exit }
         inside { print }' "$root/README.md"
 }

@@ -18,7 +18,7 @@
 //!   connection is a door or a short corridor (Edgar's job).
 //!
 //! The flat API: a generator from its configuration, levels from seeds, and archives written with
-//! [`batch::run`] and read back with [`archive::Archive`]. See `README.md` for the command line.
+//! [`batch::run`] and read back with [`archive::Archive`]. See `docs/command-line.md` for the command line.
 //!
 //! ```
 //! use warren::{Generator, MazeConfig, MazeGenerator, mix};

@@ -9,8 +9,8 @@ With no NAME every graph is written; names (and the files OUTDIR/NAME.txt):
 
     level-1k, level-10k, level-100k, level-1m
         level-like graphs of 10^3..10^6 vertices made by scripts/level_like_graph.py (a
-        recent-attachment tree plus n/4 short chords), seed 12345 (the README's seed; level-100k
-        is the very graph of the README's `warren layout` row)
+        recent-attachment tree plus n/4 short chords), seed 12345 (docs/layout.md's seed; level-100k
+        is the very graph of docs/performance.md's `warren layout` row)
     grid-316
         a 316 x 316 grid (2D mesh): 99,856 vertices, 199,080 edges, vertex r*316+c
     ba-100k
@@ -42,7 +42,7 @@ def level_header(n: int) -> str:
 
 
 def write_level(path: str, n: int) -> None:
-    # The existing generator itself, so these stay its graphs (README figures included).
+    # The existing generator itself, so these stay its graphs (the guide's figures included).
     subprocess.run([sys.executable, LEVEL_LIKE, path, str(n), str(n // 4), str(LEVEL_SEED)],
                    check=True)
 

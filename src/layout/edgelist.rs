@@ -34,7 +34,7 @@ use crate::core::rng::splitmix64;
 pub const MAX_EDGE_LIST_BYTES: u64 = 1 << 30;
 
 /// The most edges read (2^24 = 16,777,216). The reader keeps 8 bytes per edge and about 40 per
-/// vertex; `warren layout` on 10^7 edges over 2 * 10^6 vertices peaked at the memory the README's
+/// vertex; `warren layout` on 10^7 edges over 2 * 10^6 vertices peaked at the memory docs/reliability.md's
 /// "Reliability" section gives.
 pub const MAX_EDGES: usize = 1 << 24;
 

@@ -1,4 +1,4 @@
-//! The promises of the README's "Reliability" section, each tested: a killed run never damages
+//! The promises of docs/reliability.md, each tested: a killed run never damages
 //! the archive already under its output name, a full or read-only disk is a one-line error that
 //! leaves no file, an archive opened with the safe reader survives the file being cut or
 //! rewritten underneath it, and untrusted inputs too big to handle are refused before the world
