@@ -14,6 +14,7 @@ mod completions_cli;
 mod conformance;
 mod determinism;
 mod dmg_cli;
+mod docs_examples;
 mod export_cli;
 mod fuzz;
 mod grammar_cli;
