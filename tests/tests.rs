@@ -11,6 +11,7 @@ mod bench_cli;
 mod coloring_cli;
 mod common;
 mod completions_cli;
+mod compression_cli;
 mod conformance;
 mod determinism;
 mod dmg_cli;

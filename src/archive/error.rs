@@ -184,9 +184,41 @@ pub enum MessageError {
     /// The message says it is a record batch but has no record batch header.
     #[error("record batch header missing")]
     NoHeader,
-    /// The body is compressed.
-    #[error("compressed bodies are not used by warren archives")]
-    Compressed,
+    /// The buffers are compressed with a codec warren does not read.
+    #[error(
+        "buffers compressed with {0}, which warren does not read (it reads LZ4_FRAME and ZSTD)"
+    )]
+    Codec(String),
+    /// A compressed buffer is too short to hold its uncompressed length.
+    #[error("compressed buffer {index} is {length} bytes, shorter than its 8-byte length prefix")]
+    CompressedTooShort {
+        /// The buffer's place in the message.
+        index: usize,
+        /// Its length.
+        length: i64,
+    },
+    /// A compressed buffer's uncompressed length is negative (and not -1, "stored as is").
+    #[error("compressed buffer {index} declares {length} bytes uncompressed")]
+    UncompressedLength {
+        /// The buffer's place in the message.
+        index: usize,
+        /// The length it declares.
+        length: i64,
+    },
+    /// The compressed buffers declare far more bytes than any archive warren writes: decoding
+    /// would allocate them before finding the damage.
+    #[error(
+        "compressed buffers declare {declared} bytes uncompressed from a {body}-byte body \
+         (more than {limit}x: damaged)"
+    )]
+    Inflates {
+        /// The uncompressed bytes the buffers declare in all.
+        declared: u64,
+        /// The body's length.
+        body: usize,
+        /// The largest ratio accepted.
+        limit: u64,
+    },
     /// The row count is negative.
     #[error("negative row count")]
     NegativeRows,

@@ -25,4 +25,4 @@ pub use schema::{
     ArchiveColumns, DOC_KEY, StoredExtra, StoredMetric, TENSOR_EXTENSION, extra_type, grid_type,
     level_schema, list_of,
 };
-pub use writer::{ArchiveWriter, temp_path};
+pub use writer::{ArchiveWriter, Compression, temp_path};

@@ -23,13 +23,14 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use arrow_buffer::{Buffer, MutableBuffer};
 use arrow_ipc::reader::{FileDecoder, read_footer_length};
-use arrow_ipc::{Block, MessageHeader, MetadataVersion};
+use arrow_ipc::{Block, CompressionType, MessageHeader, MetadataVersion};
 use arrow_schema::{DataType, Schema, SchemaRef};
 use memmap2::Mmap;
 
 use crate::archive::error::{ArchiveError, MessageError, MetaError};
 use crate::archive::meta::{FOOTER_BATCH_CRC32, batch_crcs_from_json, check_format};
 use crate::archive::schema::ArchiveColumns;
+use crate::archive::writer::Compression;
 
 const MAGIC: &[u8; 6] = b"ARROW1";
 const CONTINUATION: [u8; 4] = [0xFF; 4];
@@ -429,6 +430,24 @@ impl Archive {
         }
     }
 
+    /// How this archive's record batches store their buffers, read from its first batch's
+    /// message (an archive without batches reads as uncompressed).
+    pub fn compression(&self) -> Result<Compression, ArchiveError> {
+        if self.blocks.is_empty() {
+            return Ok(Compression::None);
+        }
+        let (data, meta_len, _) = self.block_bytes(0)?;
+        let message_error = |error| ArchiveError::Message {
+            path: self.path.clone(),
+            batch: 0,
+            error,
+        };
+        let batch = parse_batch_header(&data[..meta_len]).map_err(message_error)?;
+        let codec = batch.compression().map(|c| c.codec());
+        Compression::from_codec(codec)
+            .ok_or_else(|| message_error(MessageError::Codec(format!("{codec:?}"))))
+    }
+
     /// Decodes record batch `i` after checking its checksum. Mapped: without copying level
     /// data. Read: from one read of the batch's bytes, which the checksum covers.
     ///
@@ -449,7 +468,12 @@ impl Archive {
     ) -> Result<(RecordBatch, Result<(), ArchiveError>), ArchiveError> {
         let (data, meta_len, body_len) = self.block_bytes(i)?;
         let checksum = self.check_crc(i, &data);
-        let batch = self.decode(i, &data, meta_len, body_len)?;
+        // A batch that does not decode and fails its checksum is reported by the checksum: the
+        // bytes changed (a compressed batch's damage mostly shows as a codec error otherwise).
+        let batch = match self.decode(i, &data, meta_len, body_len) {
+            Ok(batch) => batch,
+            Err(error) => return Err(checksum.err().unwrap_or(error)),
+        };
         Ok((batch, checksum))
     }
 
@@ -529,15 +553,61 @@ impl Archive {
 }
 
 /// Checks an encapsulated record-batch message before Arrow decodes it: the flatbuffer parses,
-/// it is a record batch, uncompressed, and every buffer lies inside the body and holds whole
-/// values of its column's type.
+/// it is a record batch, uncompressed or compressed with a codec warren writes, and every
+/// buffer lies inside the body and holds whole values of its column's type (for a compressed
+/// buffer: its declared uncompressed length, which must also stay within [`MAX_INFLATION`]
+/// times the body, so a damaged length cannot make the decoder allocate without bound).
 fn check_message(
     data: &[u8],
     meta_len: usize,
     body_len: usize,
     schema: &Schema,
 ) -> Result<(), MessageError> {
-    let meta = &data[..meta_len];
+    let batch = parse_batch_header(&data[..meta_len])?;
+    let compressed = match batch.compression().map(|c| c.codec()) {
+        None => false,
+        Some(CompressionType::LZ4_FRAME | CompressionType::ZSTD) => true,
+        Some(other) => return Err(MessageError::Codec(format!("{other:?}"))),
+    };
+    if batch.length() < 0 {
+        return Err(MessageError::NegativeRows);
+    }
+    let body = &data[meta_len..];
+    let mut lengths = Vec::new();
+    for (index, buf) in batch.buffers().iter().flatten().enumerate() {
+        let (offset, length) = (buf.offset(), buf.length());
+        if offset < 0
+            || length < 0
+            || (offset as u64).saturating_add(length as u64) > body_len as u64
+        {
+            return Err(MessageError::BufferOutside {
+                offset,
+                length,
+                body: body_len,
+            });
+        }
+        lengths.push(if compressed && length > 0 {
+            uncompressed_length(body, index, offset as usize, length)?
+        } else {
+            length
+        });
+    }
+    if compressed {
+        let declared: u64 = lengths.iter().map(|&l| l as u64).sum();
+        if declared > MAX_INFLATION * body_len as u64 + INFLATION_SLACK {
+            return Err(MessageError::Inflates {
+                declared,
+                body: body_len,
+                limit: MAX_INFLATION,
+            });
+        }
+    }
+    check_buffer_widths(lengths.into_iter(), schema)
+}
+
+/// The record-batch header of an encapsulated message's metadata (`meta`: the continuation
+/// marker, the length, the flatbuffer).
+fn parse_batch_header(meta: &[u8]) -> Result<arrow_ipc::RecordBatch<'_>, MessageError> {
     let fb = if meta[..4] == CONTINUATION {
         &meta[8..]
     } else {
@@ -551,29 +621,38 @@ fn check_message(
             message.header_type()
         )));
     }
-    let batch = message
+    message
         .header_as_record_batch()
-        .ok_or(MessageError::NoHeader)?;
-    if batch.compression().is_some() {
-        return Err(MessageError::Compressed);
+        .ok_or(MessageError::NoHeader)
+}
+
+/// The largest ratio of a compressed batch's declared uncompressed bytes to its body that a
+/// reader accepts (plus [`INFLATION_SLACK`]). Level data compresses 3 to 60 times; a batch
+/// declaring more is damaged.
+const MAX_INFLATION: u64 = 1024;
+
+/// Bytes a compressed batch may declare beyond [`MAX_INFLATION`] times its body (tiny bodies of
+/// constant columns).
+const INFLATION_SLACK: u64 = 16 << 20;
+
+/// The uncompressed length of compressed buffer `index` (`length` bytes at `offset` of `body`):
+/// its 8-byte little-endian prefix, or the bytes after it when the prefix is -1 ("stored as
+/// is", Arrow's choice when compressing would not make it smaller).
+fn uncompressed_length(
+    body: &[u8],
+    index: usize,
+    offset: usize,
+    length: i64,
+) -> Result<i64, MessageError> {
+    let prefix = body
+        .get(offset..offset + 8)
+        .filter(|_| length >= 8)
+        .ok_or(MessageError::CompressedTooShort { index, length })?;
+    match i64::from_le_bytes(prefix.try_into().expect("8 bytes")) {
+        -1 => Ok(length - 8),
+        n if n >= 0 => Ok(n),
+        n => Err(MessageError::UncompressedLength { index, length: n }),
     }
-    if batch.length() < 0 {
-        return Err(MessageError::NegativeRows);
-    }
-    for buf in batch.buffers().iter().flatten() {
-        let (offset, length) = (buf.offset(), buf.length());
-        if offset < 0
-            || length < 0
-            || (offset as u64).saturating_add(length as u64) > body_len as u64
-        {
-            return Err(MessageError::BufferOutside {
-                offset,
-                length,
-                body: body_len,
-            });
-        }
-    }
-    check_buffer_widths(batch.buffers().iter().flatten().map(|b| b.length()), schema)
 }
 
 /// Checks that each buffer's length is a multiple of its values' size, as Arrow's decoder
@@ -627,3 +706,7 @@ fn buffer_widths(dt: &DataType, out: &mut Vec<usize>) -> bool {
     }
     true
 }
+
+#[cfg(test)]
+#[path = "reader_tests.rs"]
+mod tests;

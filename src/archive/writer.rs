@@ -25,7 +25,8 @@ use std::sync::mpsc::{Sender, channel};
 use std::thread::JoinHandle;
 
 use arrow_array::RecordBatch;
-use arrow_ipc::writer::FileWriter;
+use arrow_ipc::CompressionType;
+use arrow_ipc::writer::{FileWriter, IpcWriteOptions};
 use arrow_schema::Schema;
 
 use crate::archive::direct::DirectFile;
@@ -48,6 +49,53 @@ impl<W: Write> Write for Checksummed<W> {
 
     fn flush(&mut self) -> std::io::Result<()> {
         self.inner.flush()
+    }
+}
+
+/// How an archive's record batches store their buffers: as they are (the default: a reader maps
+/// them without a copy), or compressed with Arrow IPC's buffer compression, which pyarrow,
+/// polars and every warren command read (decompressing each batch as it is read).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Compression {
+    /// Buffers as they are.
+    #[default]
+    None,
+    /// Zstandard (level 3, Arrow's default): the smaller files.
+    Zstd,
+    /// LZ4 frames: the faster to write and read.
+    Lz4,
+}
+
+impl Compression {
+    /// Every choice, as the command line names them.
+    pub const ALL: [Self; 3] = [Self::None, Self::Zstd, Self::Lz4];
+
+    /// Its name on the command line and in messages: `none`, `zstd`, `lz4`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::None => "none",
+            Self::Zstd => "zstd",
+            Self::Lz4 => "lz4",
+        }
+    }
+
+    /// The choice named `name` (see [`Compression::name`]).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// Arrow's codec for it.
+    pub(crate) fn codec(self) -> Option<CompressionType> {
+        match self {
+            Self::None => None,
+            Self::Zstd => Some(CompressionType::ZSTD),
+            Self::Lz4 => Some(CompressionType::LZ4_FRAME),
+        }
+    }
+
+    /// The choice whose Arrow codec is `codec`.
+    pub(crate) fn from_codec(codec: Option<CompressionType>) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.codec() == codec)
     }
 }
 
@@ -118,6 +166,16 @@ impl ArchiveWriter {
     /// Creates `path.tmp` and writes the schema. Fails naming the path when the folder is missing
     /// or not writable.
     pub fn create(path: &Path, schema: &Schema) -> Result<Self, ArchiveError> {
+        Self::create_compressed(path, schema, Compression::None)
+    }
+
+    /// As [`ArchiveWriter::create`], with every record batch's buffers stored as `compression`
+    /// says.
+    pub fn create_compressed(
+        path: &Path,
+        schema: &Schema,
+        compression: Compression,
+    ) -> Result<Self, ArchiveError> {
         check_output(path)?;
         let tmp = temp_path(path);
         let io = |action, source| ArchiveError::Io {
@@ -132,8 +190,11 @@ impl ArchiveWriter {
             inner: file,
             crc: crc32fast::Hasher::new(),
         };
-        let writer =
-            FileWriter::try_new(buffered, schema).map_err(|source| encode_error(&tmp, source))?;
+        let options = IpcWriteOptions::default()
+            .try_with_compression(compression.codec())
+            .map_err(|source| encode_error(&tmp, source))?;
+        let writer = FileWriter::try_new_with_options(buffered, schema, options)
+            .map_err(|source| encode_error(&tmp, source))?;
         Ok(Self {
             path: path.to_path_buf(),
             tmp,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 
-use crate::archive::{ArchiveWriter, RunMeta, level_schema};
+use crate::archive::{ArchiveWriter, Compression, RunMeta, level_schema};
 use crate::batch::{
     self, BatchOptions, BatchSummary, Filter, Selection, Shard, ShardArg, ShardMeta,
 };
@@ -60,6 +60,18 @@ pub struct Args {
     /// Sample the run and write a flamegraph SVG.
     #[arg(long, value_name = "OUT.svg")]
     flamegraph: Option<PathBuf>,
+    /// Compress every record batch's buffers (Arrow IPC compression, which pyarrow, polars and
+    /// every warren command read): `zstd` for the smaller file, `lz4` for the faster one.
+    /// Compressed archives are decompressed as they are read, not memory-mapped.
+    #[arg(long, default_value = "none", value_parser = compression_parser())]
+    compression: Compression,
+}
+
+/// `none`, `zstd` or `lz4`, as completions and `--help` list them.
+pub(crate) fn compression_parser() -> impl clap::builder::TypedValueParser<Value = Compression> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Compression::ALL.map(Compression::name))
+        .map(|name| Compression::from_name(&name).expect("one of the possible values"))
 }
 
 struct GenerateTask<'a> {
@@ -81,7 +93,7 @@ impl GeneratorTask for GenerateTask<'_> {
             .with_selection(selection.as_ref().map(Selection::to_meta))
             .to_metadata();
         let schema = Arc::new(level_schema(&generator.columns(), metadata));
-        let writer = ArchiveWriter::create(&args.out, &schema)?;
+        let writer = ArchiveWriter::create_compressed(&args.out, &schema, args.compression)?;
         let opts = BatchOptions {
             count: args.count,
             seed: args.seed,

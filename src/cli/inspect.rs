@@ -10,7 +10,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, UInt32Type};
 use arrow_schema::DataType;
 
-use crate::archive::{Archive, DOC_KEY, FORMAT_VERSION, RunFooter, RunMeta};
+use crate::archive::{Archive, Compression, DOC_KEY, FORMAT_VERSION, RunFooter, RunMeta};
 
 /// Arguments of `inspect`.
 #[derive(clap::Args, Debug)]
@@ -148,7 +148,15 @@ fn print_run(
     rows: u64,
 ) -> Result<()> {
     println!("file         {}", args.file.display());
-    println!("size         {:.1} MB", archive.file_len() as f64 / 1e6);
+    let compression = match archive.compression()? {
+        Compression::None => "none (memory-mappable without a copy)",
+        Compression::Zstd => "zstd (Arrow IPC buffer compression)",
+        Compression::Lz4 => "lz4 (Arrow IPC buffer compression)",
+    };
+    println!(
+        "size         {:.1} MB, compression {compression}",
+        archive.file_len() as f64 / 1e6
+    );
     println!("generator    {}", run.generator);
     println!(
         "version      {} (archive format {FORMAT_VERSION})",

@@ -216,7 +216,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         parts[0].archive.schema().fields().clone(),
         metadata,
     ));
-    let mut writer = ArchiveWriter::create(&args.out, &schema)?;
+    // The merged archive stores its batches as the first shard does.
+    let compression = parts[0].archive.compression()?;
+    let mut writer = ArchiveWriter::create_compressed(&args.out, &schema, compression)?;
     let (mut levels, mut failures) = (0u64, BTreeMap::<String, u64>::new());
     for part in &parts {
         for i in 0..part.archive.batch_count() {

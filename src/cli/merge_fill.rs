@@ -132,7 +132,9 @@ pub(super) fn merge(
         parts[0].archive.schema().fields().clone(),
         run.to_metadata(),
     ));
-    let mut writer = ArchiveWriter::create(out, &schema)?;
+    // The merged archive stores its batches as the first shard does.
+    let compression = parts[0].archive.compression()?;
+    let mut writer = ArchiveWriter::create_compressed(out, &schema, compression)?;
     let seen = selection.unique.then(HashSet::new);
     let mut keeper = Keeper::new(0, seen, Some(total), true);
     let mut failures = BTreeMap::<String, u64>::new();

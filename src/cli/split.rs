@@ -92,7 +92,8 @@ struct Out {
     levels: u64,
 }
 
-/// Opens one writer per split with a share, under the source's schema plus its split record.
+/// Opens one writer per split with a share, under the source's schema plus its split record,
+/// each storing its batches as the source does (compressed or not).
 fn open_outputs(
     archive: &Archive,
     run: &RunMeta,
@@ -103,6 +104,7 @@ fn open_outputs(
         .path()
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let compression = archive.compression()?;
     SPLITS
         .iter()
         .zip(shares)
@@ -121,7 +123,7 @@ fn open_outputs(
                 metadata,
             ));
             let path = dir.join(format!("{name}.arrow"));
-            let writer = ArchiveWriter::create(&path, &schema)?;
+            let writer = ArchiveWriter::create_compressed(&path, &schema, compression)?;
             Ok(Some(Out {
                 name,
                 path,
