@@ -29,5 +29,6 @@ mod python_reader;
 mod regions_cli;
 mod reliability;
 mod render_cli;
+mod report_cli;
 mod select_cli;
 mod split_cli;

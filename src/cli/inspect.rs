@@ -24,8 +24,9 @@ pub struct Args {
 
 /// Every value of one column, for its min, mean, max and quantiles.
 #[derive(Clone, Default)]
-struct Stat {
-    values: Vec<f64>,
+pub(super) struct Stat {
+    /// In index order until [`Stat::summary`] sorts them.
+    pub(super) values: Vec<f64>,
     sum: f64,
 }
 
@@ -37,7 +38,7 @@ impl Stat {
 
     /// `(min, mean, max, p10, median, p90)` (nearest-rank quantiles), or `None` without
     /// values. Sorts the values.
-    fn summary(&mut self) -> Option<[f64; 6]> {
+    pub(super) fn summary(&mut self) -> Option<[f64; 6]> {
         let n = self.values.len();
         if n == 0 {
             return None;
@@ -61,52 +62,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let run = RunMeta::from_archive(&archive)?;
     let footer = RunFooter::from_archive(&archive)?;
     let schema = archive.schema().clone();
-    let columns = archive.columns()?;
-    // Extra (list, binary, text) columns are documented too but listed with the schema.
-    let metrics: Vec<(usize, String, String)> = columns
-        .metrics
-        .iter()
-        .filter_map(|m| {
-            Some((
-                schema.index_of(&m.name).ok()?,
-                m.name.clone(),
-                m.doc.clone(),
-            ))
-        })
-        .collect();
-    let mut stats = vec![Stat::default(); metrics.len()];
-    let mut rows = 0u64;
-    for b in 0..archive.batch_count() {
-        let batch = archive.batch(b)?;
-        rows += batch.num_rows() as u64;
-        for (slot, (col, _, _)) in stats.iter_mut().zip(&metrics) {
-            let array = batch.column(*col);
-            if array.null_count() > 0 {
-                let name = schema.field(*col).name();
-                bail!(
-                    "{}: batch {b}: column `{name}` holds nulls",
-                    args.file.display()
-                );
-            }
-            match array.data_type() {
-                DataType::UInt32 => array
-                    .as_primitive::<UInt32Type>()
-                    .values()
-                    .iter()
-                    .for_each(|&v| slot.add(f64::from(v))),
-                DataType::Float32 => array
-                    .as_primitive::<Float32Type>()
-                    .values()
-                    .iter()
-                    .for_each(|&v| slot.add(f64::from(v))),
-                _ => {}
-            }
-        }
-    }
+    let (mut metrics, rows) = metric_values(&archive)?;
     print_run(&args, &archive, &run, &footer, rows)?;
     println!("\nschema");
     for f in schema.fields() {
-        let is_metric = metrics.iter().any(|(_, name, _)| name == f.name());
+        let is_metric = metrics.iter().any(|m| m.name == *f.name());
         match f.metadata().get(DOC_KEY).filter(|_| !is_metric) {
             Some(doc) => println!("  {:<24} {:<20} {doc}", f.name(), f.data_type().to_string()),
             None => println!("  {:<24} {}", f.name(), f.data_type()),
@@ -116,8 +76,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "\nmetrics{:>28}{:>12}{:>12}{:>12}{:>12}{:>12}",
         "min", "mean", "max", "p10", "median", "p90"
     );
-    for ((_, name, doc), s) in metrics.iter().zip(&mut stats) {
-        match s.summary() {
+    for MetricValues { name, doc, stat } in &mut metrics {
+        match stat.summary() {
             None => println!(
                 "  {name:<24} {:>10} {:>11} {:>11} {:>11} {:>11} {:>11}   {doc}",
                 "-", "-", "-", "-", "-", "-"
@@ -137,6 +97,61 @@ pub fn run(args: Args) -> Result<ExitCode> {
         println!("\nprofile\n{}", run.profile);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One metric column: its name, what it counts, and every value.
+pub(super) struct MetricValues {
+    pub(super) name: String,
+    pub(super) doc: String,
+    pub(super) stat: Stat,
+}
+
+/// Every metric column of `archive` (extra list, binary and text columns are not metrics), and
+/// the levels read.
+pub(super) fn metric_values(archive: &Archive) -> Result<(Vec<MetricValues>, u64)> {
+    let schema = archive.schema().clone();
+    let columns = archive.columns()?;
+    let mut metrics: Vec<(usize, MetricValues)> = columns
+        .metrics
+        .iter()
+        .filter_map(|m| {
+            let values = MetricValues {
+                name: m.name.clone(),
+                doc: m.doc.clone(),
+                stat: Stat::default(),
+            };
+            Some((schema.index_of(&m.name).ok()?, values))
+        })
+        .collect();
+    let mut rows = 0u64;
+    for b in 0..archive.batch_count() {
+        let batch = archive.batch(b)?;
+        rows += batch.num_rows() as u64;
+        for (col, metric) in &mut metrics {
+            let (array, slot) = (batch.column(*col), &mut metric.stat);
+            if array.null_count() > 0 {
+                bail!(
+                    "{}: batch {b}: column `{}` holds nulls",
+                    archive.path().display(),
+                    metric.name
+                );
+            }
+            match array.data_type() {
+                DataType::UInt32 => array
+                    .as_primitive::<UInt32Type>()
+                    .values()
+                    .iter()
+                    .for_each(|&v| slot.add(f64::from(v))),
+                DataType::Float32 => array
+                    .as_primitive::<Float32Type>()
+                    .values()
+                    .iter()
+                    .for_each(|&v| slot.add(f64::from(v))),
+                _ => {}
+            }
+        }
+    }
+    Ok((metrics.into_iter().map(|(_, m)| m).collect(), rows))
 }
 
 /// The lines about the run: file, size, what the metadata says, level and failure counts.

@@ -14,6 +14,7 @@ mod levelxml_export;
 mod merge;
 mod merge_fill;
 mod render;
+mod report;
 mod split;
 mod verify;
 
@@ -45,6 +46,9 @@ enum Command {
     Export(export::Args),
     /// Draw levels as SVG or PNG.
     Render(render::Args),
+    /// Write one self-contained HTML page about an archive: metadata, failures, a histogram of
+    /// every metric, a scatter of two, a sample sheet.
+    Report(report::Args),
     /// Lay out any edge list with the force solver; print time and quality, write positions.
     Layout(layout::Args),
     /// Check, list, show or import graph-grammar rule sets.
@@ -83,6 +87,7 @@ where
     let result = match cli.command {
         Command::Generate(args) => generate::run(args),
         Command::Inspect(args) => inspect::run(args),
+        Command::Report(args) => report::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Split(args) => split::run(args),

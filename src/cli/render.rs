@@ -17,7 +17,7 @@ use arrow_array::types::UInt64Type;
 use crate::archive::{Archive, ArchiveColumns, ArchiveError, BatchView};
 use crate::core::generator::{ExtraKind, ExtraValue, Level};
 use crate::export::owners::OWNER_COLUMN;
-use crate::render::{draw_sheet_with, to_png, to_svg};
+use crate::render::{Scene, draw_sheet_with, to_png, to_svg};
 
 /// Arguments of `render`.
 #[derive(clap::Args, Debug)]
@@ -42,7 +42,8 @@ pub struct Args {
     graph: bool,
 }
 
-fn parse_sheet(s: &str) -> Result<(u32, u32)> {
+/// `COLSxROWS` as two counts, 1 to 1,024 levels in all.
+pub(super) fn parse_sheet(s: &str) -> Result<(u32, u32)> {
     let (c, r) = s
         .split_once(['x', 'X'])
         .with_context(|| format!("--sheet `{s}` is not of the form COLSxROWS"))?;
@@ -91,14 +92,41 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ),
     };
     let archive = Archive::open(&args.file)?;
-    let columns = drawn_columns(&archive)?;
+    let (scene, drawn) = draw(
+        &archive,
+        args.index,
+        (cols, rows),
+        args.size as f32,
+        args.graph,
+    )?;
+    let bytes = match format {
+        "svg" => to_svg(&scene).into_bytes(),
+        _ => to_png(&scene)?,
+    };
+    super::write_atomic(&args.out, &bytes)?;
+    eprintln!("warren: drew {drawn} level(s) into {}", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Draws the `cols x rows` levels from index `index` of `archive` on one sheet, `size` pixels
+/// a level (`graph`: each level's graph over its tile map); returns the sheet and how many
+/// levels it holds (fewer when the archive ends first).
+pub(super) fn draw(
+    archive: &Archive,
+    index: u64,
+    (cols, rows): (u32, u32),
+    size: f32,
+    graph: bool,
+) -> Result<(Scene, usize)> {
+    let file = archive.path();
+    let columns = drawn_columns(archive)?;
     if !columns.grid && !columns.graph {
         bail!(
             "{}: the archive has neither grid nor graph columns to draw",
-            args.file.display()
+            file.display()
         );
     }
-    let wanted = args.index..args.index.saturating_add(u64::from(cols * rows));
+    let wanted = index..index.saturating_add(u64::from(cols * rows));
     // Keep only the batches that hold wanted indices (indices ascend through the file).
     let mut batches: Vec<RecordBatch> = Vec::new();
     for b in 0..archive.batch_count() {
@@ -106,9 +134,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let index = batch
             .column_by_name("index")
             .and_then(|c| c.as_primitive_opt::<UInt64Type>())
-            .with_context(|| {
-                format!("{}: batch {b} has no u64 index column", args.file.display())
-            })?;
+            .with_context(|| format!("{}: batch {b} has no u64 index column", file.display()))?;
         let (Some(&lo), Some(&hi)) = (index.values().first(), index.values().last()) else {
             continue;
         };
@@ -122,7 +148,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let views = batches
         .iter()
         .map(|b| {
-            BatchView::new(b, &columns).map_err(|r| anyhow::anyhow!("{}: {r}", args.file.display()))
+            BatchView::new(b, &columns).map_err(|r| anyhow::anyhow!("{}: {r}", file.display()))
         })
         .collect::<Result<Vec<_>>>()?;
     let mut rows_drawn = Vec::new();
@@ -150,24 +176,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         })
         .collect();
     if levels.is_empty() {
-        bail!(
-            "{}: no level with index {}",
-            args.file.display(),
-            args.index
-        );
+        bail!("{}: no level with index {}", file.display(), index);
     }
-    let scene = draw_sheet_with(&levels, cols, rows, args.size as f32, args.graph);
-    let bytes = match format {
-        "svg" => to_svg(&scene).into_bytes(),
-        _ => to_png(&scene)?,
-    };
-    super::write_atomic(&args.out, &bytes)?;
-    eprintln!(
-        "warren: drew {} level(s) into {}",
-        levels.len(),
-        args.out.display()
-    );
-    Ok(ExitCode::SUCCESS)
+    let scene = draw_sheet_with(&levels, cols, rows, size, graph);
+    Ok((scene, levels.len()))
 }
 
 #[cfg(test)]
