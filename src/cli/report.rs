@@ -309,8 +309,13 @@ fn scatter_svg(x: &MetricValues, y: &MetricValues) -> String {
     };
     let step = xs.len().div_ceil(SCATTER_POINTS).max(1);
     let (plot_w, plot_h) = (w - left - 12.0, h - bottom - top);
-    let sx = |v: f64| left + plot_w * (v - x0) / (x1 - x0).max(f64::MIN_POSITIVE);
-    let sy = |v: f64| top + plot_h - plot_h * (v - y0) / (y1 - y0).max(f64::MIN_POSITIVE);
+    // Points keep 6 pixels from the frame, so the extremes do not sit on it.
+    let pad = 6.0;
+    let sx =
+        |v: f64| left + pad + (plot_w - 2.0 * pad) * (v - x0) / (x1 - x0).max(f64::MIN_POSITIVE);
+    let sy = |v: f64| {
+        top + plot_h - pad - (plot_h - 2.0 * pad) * (v - y0) / (y1 - y0).max(f64::MIN_POSITIVE)
+    };
     let (xn, yn) = (escape(&x.name), escape(&y.name));
     let which = match step {
         1 => String::from("Every level"),
