@@ -593,7 +593,10 @@ fn check_message(
         });
     }
     if compressed {
-        let declared: u64 = lengths.iter().map(|&l| l as u64).sum();
+        // Saturating: damaged lengths near i64::MAX must not wrap round to a small sum.
+        let declared = lengths
+            .iter()
+            .fold(0u64, |sum, &l| sum.saturating_add(l as u64));
         if declared > MAX_INFLATION * body_len as u64 + INFLATION_SLACK {
             return Err(MessageError::Inflates {
                 declared,

@@ -69,23 +69,32 @@ fn compressed_batches_decode_to_what_was_written() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Writes `prefix` as the uncompressed length of the first non-empty buffer of batch 0, and
-/// returns the error decoding it gives.
+/// Writes `prefix` as the uncompressed length of the first non-empty buffer of batch 0 (of
+/// every one with `all`), and returns the error decoding it gives.
 fn damaged_prefix(dir: &Path, compression: Compression, prefix: i64) -> ArchiveError {
+    damaged_prefixes(dir, compression, prefix, false)
+}
+
+fn damaged_prefixes(dir: &Path, compression: Compression, prefix: i64, all: bool) -> ArchiveError {
     let (path, _) = write(dir, compression);
     let archive = Archive::open(&path).unwrap();
     let block = archive.blocks[0];
     let (start, meta_len) = (block.offset() as usize, block.metaDataLength() as usize);
     let mut bytes = std::fs::read(&path).unwrap();
     let header = parse_batch_header(&bytes[start..start + meta_len]).unwrap();
-    let buffer = header
+    let buffers: Vec<_> = header
         .buffers()
         .unwrap()
         .iter()
-        .find(|b| b.length() >= 8)
-        .expect("a compressed buffer");
-    let at = start + meta_len + buffer.offset() as usize;
-    bytes[at..at + 8].copy_from_slice(&prefix.to_le_bytes());
+        .filter(|b| b.length() >= 8)
+        .map(|b| b.offset() as usize)
+        .take(if all { usize::MAX } else { 1 })
+        .collect();
+    assert!(!buffers.is_empty(), "a compressed buffer");
+    for offset in buffers {
+        let at = start + meta_len + offset;
+        bytes[at..at + 8].copy_from_slice(&prefix.to_le_bytes());
+    }
     std::fs::write(&path, &bytes).unwrap();
     let archive = Archive::open(&path).unwrap();
     let checksum = archive.batch(0).expect_err("the checksum passed");
@@ -109,6 +118,18 @@ fn a_damaged_uncompressed_length_is_refused_before_decoding() {
                 }
             ),
             "{huge}"
+        );
+        // Every buffer's length near i64::MAX: their sum passes u64::MAX.
+        let wrapping = damaged_prefixes(&dir, compression, i64::MAX, true);
+        assert!(
+            matches!(
+                wrapping,
+                ArchiveError::Message {
+                    error: MessageError::Inflates { .. },
+                    ..
+                }
+            ),
+            "{wrapping}"
         );
         let negative = damaged_prefix(&dir, compression, -5);
         assert!(
