@@ -53,6 +53,14 @@ pub enum ArchiveError {
         /// What is wrong with the columns.
         error: SchemaError,
     },
+    /// A Parquet file could not be written or read (the Parquet crate's message).
+    #[error("{path}: {message}")]
+    Parquet {
+        /// The file or dataset folder.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
     /// Arrow rejected data while encoding.
     #[error("{path}: cannot encode")]
     Encode {

@@ -6,6 +6,7 @@ mod chunk;
 mod direct;
 mod error;
 mod meta;
+mod parquet;
 mod reader;
 mod record;
 mod schema;
@@ -18,6 +19,10 @@ pub use meta::{
     META_CELL_CODES, META_FILES, META_FORMAT, META_GENERATOR, META_MASTER_SEED, META_PROFILE,
     META_RULES, META_SELECTION, META_SHARD, META_SPLIT, META_TAGS, META_VERSION, RunFooter,
     RunMeta, Scanned, SelectionMeta, SplitMeta, check_format,
+};
+pub use parquet::{
+    DATA_DIR, ParquetWriter, from_parquet_batch, parquet_schema, parse_shard_name, shard_name,
+    to_parquet_batch,
 };
 pub use reader::Archive;
 pub use record::{BatchView, GridColumn};

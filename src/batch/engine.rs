@@ -201,6 +201,16 @@ impl BatchSink for ArchiveWriter {
     }
 }
 
+impl BatchSink for crate::archive::ParquetWriter {
+    fn write(&mut self, batch: &RecordBatch) -> Result<(), BatchError> {
+        Ok(crate::archive::ParquetWriter::write(self, batch)?)
+    }
+
+    fn finish(self, footer: &[(String, String)]) -> Result<u64, BatchError> {
+        Ok(crate::archive::ParquetWriter::finish(self, footer)?.0)
+    }
+}
+
 /// One finished chunk on its way to the writer.
 struct Chunk {
     number: u64,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 
-use crate::archive::{ArchiveWriter, Compression, RunMeta, level_schema};
+use crate::archive::{ArchiveWriter, Compression, ParquetWriter, RunMeta, level_schema};
 use crate::batch::{
     self, BatchOptions, BatchSummary, Filter, Selection, Shard, ShardArg, ShardMeta,
 };
@@ -21,9 +21,14 @@ pub struct Args {
     /// Levels to generate (in the whole run, across all shards).
     #[arg(long, default_value_t = 1000)]
     count: u64,
-    /// Output archive (`.arrow`); written atomically.
+    /// Output archive (`.arrow`), written atomically; with `--format parquet` a dataset folder
+    /// (its `data/train-00000-of-0000N.parquet` files are moved in when the run ends).
     #[arg(long)]
     out: PathBuf,
+    /// `arrow`: one Arrow IPC archive (memory-mapped by every reader). `parquet`: zstd Parquet
+    /// files in the Hugging Face Hub's layout under `--out` (`warren card` writes its README).
+    #[arg(long, default_value = "arrow", value_parser = ["arrow", "parquet"])]
+    format: String,
     /// Master seed: level i uses mix(seed, i).
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -93,7 +98,6 @@ impl GeneratorTask for GenerateTask<'_> {
             .with_selection(selection.as_ref().map(Selection::to_meta))
             .to_metadata();
         let schema = Arc::new(level_schema(&generator.columns(), metadata));
-        let writer = ArchiveWriter::create_compressed(&args.out, &schema, args.compression)?;
         let opts = BatchOptions {
             count: args.count,
             seed: args.seed,
@@ -104,6 +108,11 @@ impl GeneratorTask for GenerateTask<'_> {
             progress: !args.quiet,
             selection,
         };
+        if args.format == "parquet" {
+            let writer = ParquetWriter::create(&args.out, "train", &schema)?;
+            return Ok(batch::run(generator, schema, &opts, writer, Vec::new())?);
+        }
+        let writer = ArchiveWriter::create_compressed(&args.out, &schema, args.compression)?;
         Ok(batch::run(generator, schema, &opts, writer, Vec::new())?)
     }
 }
@@ -148,6 +157,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut profile = Profile::resolve(&args.profile)?;
     for set in &args.sets {
         profile.set(set)?;
+    }
+    if args.format == "parquet" && args.compression != Compression::None {
+        bail!("--compression is for Arrow archives: Parquet files are always zstd-compressed");
     }
     if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty())
         && !parent.is_dir()
