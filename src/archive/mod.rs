@@ -10,6 +10,7 @@ mod parquet;
 mod reader;
 mod record;
 mod schema;
+mod source;
 mod writer;
 
 pub use chunk::ChunkBuilder;
@@ -30,4 +31,5 @@ pub use schema::{
     ArchiveColumns, DOC_KEY, StoredExtra, StoredMetric, TENSOR_EXTENSION, extra_type, grid_type,
     level_schema, list_of,
 };
+pub use source::LevelSource;
 pub use writer::{ArchiveWriter, Compression, temp_path};
