@@ -12,9 +12,9 @@
 //!
 //! Files are written into a staging folder beside `DIR/data` and moved in only when the run
 //! has finished, numbered then (the count of files is known only at the end). A file is closed
-//! and the next begun past [`FILE_BYTES`]; a row group is closed past [`ROW_GROUP_BYTES`] of
-//! encoded data or [`ROW_GROUP_RAW_BYTES`] of Arrow data, so a reader streams a dataset one
-//! modest row group at a time.
+//! and the next begun past [`FILE_BYTES`]; a row group is closed past [`ROW_GROUP_RAW_BYTES`] of
+//! Arrow data, so a reader streams a dataset one modest row group at a time. The grid column is
+//! encoded by hand ([`grid`]); every other column by parquet-rs.
 
 use std::fs::{self, File};
 use std::io::BufWriter;
@@ -22,26 +22,29 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
+use arrow_array::types::UInt8Type;
 use arrow_array::{Array, ArrayRef, FixedSizeListArray, RecordBatch};
 use arrow_schema::{ArrowError, DataType, Field, FieldRef, Schema, SchemaRef};
 use parquet::arrow::ArrowWriter;
+use parquet::arrow::arrow_writer::{ArrowRowGroupWriterFactory, compute_leaves};
 use parquet::basic::{Compression, ZstdLevel};
+use parquet::errors::ParquetError;
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
+use parquet::file::writer::SerializedFileWriter;
 
 use crate::archive::error::ArchiveError;
 use crate::archive::schema::TENSOR_EXTENSION;
+
+mod grid;
 
 /// A file is closed, and the next begun, once this many bytes are written: the Hub's own
 /// shard size (`push_to_hub`'s `max_shard_size`, 500 MB).
 pub const FILE_BYTES: usize = 500_000_000;
 
-/// A row group is closed once its encoded (compressed) size passes this.
-pub const ROW_GROUP_BYTES: usize = 64 << 20;
-
-/// A row group holds at most this many bytes of Arrow data (what a reader holds in memory for
-/// one row group), so groups of large levels stay small enough to stream.
-pub const ROW_GROUP_RAW_BYTES: usize = 256 << 20;
+/// A row group is closed once its levels hold this many bytes of Arrow data (what a reader
+/// holds in memory for one row group): groups stream in modest steps whatever the level size.
+pub const ROW_GROUP_RAW_BYTES: usize = 64 << 20;
 
 /// The zstd level: 3, zstd's own default and Arrow's.
 const ZSTD_LEVEL: i32 = 3;
@@ -205,18 +208,31 @@ pub fn from_parquet_batch(
     RecordBatch::try_new(schema.clone(), columns)
 }
 
+/// One Parquet file being written.
+struct OpenFile {
+    writer: SerializedFileWriter<BufWriter<File>>,
+    factory: ArrowRowGroupWriterFactory,
+    row_groups: usize,
+}
+
 /// Writes a run's record batches (archive layout) as the Parquet files of one split of a
 /// dataset folder; see the module documentation.
 pub struct ParquetWriter {
     dir: PathBuf,
     split: String,
     staging: PathBuf,
+    /// The archive layout (the batches written) and the Parquet layout.
+    archive_schema: SchemaRef,
     schema: SchemaRef,
-    current: Option<ArrowWriter<BufWriter<File>>>,
-    /// Files closed so far, in the staging folder.
+    /// The one-size grid column: its position and (height, width).
+    grid: Option<(usize, (usize, usize))>,
+    current: Option<OpenFile>,
+    /// Batches of the row group being gathered, and their rows and Arrow bytes.
+    pending: Vec<RecordBatch>,
+    pending_rows: usize,
+    pending_bytes: usize,
+    /// Files so far, in the staging folder.
     files: Vec<PathBuf>,
-    /// Rows a row group may hold, fixed by the first batch's bytes per row.
-    row_group_rows: Option<usize>,
     bytes: u64,
     finished: bool,
 }
@@ -245,14 +261,24 @@ impl ParquetWriter {
                 .map_err(io(&staging, "cannot remove a stale staging folder"))?;
         }
         fs::create_dir(&staging).map_err(io(&staging, "cannot make the staging folder"))?;
+        let grid = schema
+            .fields()
+            .iter()
+            .enumerate()
+            .find_map(|(i, f)| Some((i, tensor_shape(f)?)))
+            .map(|(i, (h, w))| (i, (h as usize, w as usize)));
         Ok(Self {
             dir: dir.to_path_buf(),
             split: split.to_string(),
             staging,
+            archive_schema: Arc::new(schema.clone()),
             schema: Arc::new(parquet_schema(schema)),
+            grid,
             current: None,
+            pending: Vec::new(),
+            pending_rows: 0,
+            pending_bytes: 0,
             files: Vec::new(),
-            row_group_rows: None,
             bytes: 0,
             finished: false,
         })
@@ -266,34 +292,37 @@ impl ParquetWriter {
         }
     }
 
-    fn parquet(&self, error: parquet::errors::ParquetError) -> ArchiveError {
+    fn parquet(&self, error: impl std::fmt::Display) -> ArchiveError {
         ArchiveError::Parquet {
-            path: self.dir.clone(),
+            path: self.files.last().unwrap_or(&self.dir).clone(),
             message: error.to_string(),
         }
     }
 
     /// Opens the next file in the staging folder.
-    fn open_next(&mut self) -> Result<ArrowWriter<BufWriter<File>>, ArchiveError> {
+    fn open_next(&mut self) -> Result<OpenFile, ArchiveError> {
         let path = self
             .staging
             .join(format!("{:05}.parquet", self.files.len()));
         let file = File::create(&path).map_err(|e| self.io(&path, e))?;
+        self.files.push(path);
         let props = WriterProperties::builder()
             .set_compression(Compression::ZSTD(
                 ZstdLevel::try_new(ZSTD_LEVEL).expect("a valid zstd level"),
             ))
-            .set_max_row_group_bytes(Some(ROW_GROUP_BYTES))
-            .set_max_row_group_row_count(self.row_group_rows)
             .set_created_by(format!("warren {}", env!("CARGO_PKG_VERSION")))
             .build();
-        self.files.push(path);
-        ArrowWriter::try_new(
-            BufWriter::with_capacity(1 << 20, file),
-            self.schema.clone(),
-            Some(props),
-        )
-        .map_err(|e| self.parquet(e))
+        let out = BufWriter::with_capacity(1 << 20, file);
+        let writer = ArrowWriter::try_new(out, self.schema.clone(), Some(props))
+            .map_err(|e| self.parquet(e))?;
+        let (writer, factory) = writer
+            .into_serialized_writer()
+            .map_err(|e| self.parquet(e))?;
+        Ok(OpenFile {
+            writer,
+            factory,
+            row_groups: 0,
+        })
     }
 
     /// Writes one batch of the archive schema.
@@ -304,30 +333,36 @@ impl ParquetWriter {
         if batch.num_rows() == 0 {
             return Ok(());
         }
-        if self.row_group_rows.is_none() {
-            let per_row = (batch.get_array_memory_size() / batch.num_rows()).max(1);
-            self.row_group_rows = Some((ROW_GROUP_RAW_BYTES / per_row).clamp(1, 1 << 20));
+        self.pending_rows += batch.num_rows();
+        self.pending_bytes += batch.get_array_memory_size();
+        self.pending.push(batch.clone());
+        if self.pending_bytes >= ROW_GROUP_RAW_BYTES {
+            self.flush_row_group()?;
         }
-        let batch = to_parquet_batch(batch, &self.schema).map_err(|e| ArchiveError::Parquet {
-            path: self.dir.clone(),
-            message: e.to_string(),
-        })?;
+        Ok(())
+    }
+
+    /// Encodes the pending batches as one row group of the current file (opened if need be),
+    /// and closes the file once it has [`FILE_BYTES`].
+    fn flush_row_group(&mut self) -> Result<(), ArchiveError> {
         if self.current.is_none() {
             self.current = Some(self.open_next()?);
         }
-        let writer = self.current.as_mut().expect("opened above");
-        let result = writer.write(&batch);
-        let full = writer.bytes_written() + writer.in_progress_size() >= FILE_BYTES;
+        let pending = std::mem::take(&mut self.pending);
+        (self.pending_rows, self.pending_bytes) = (0, 0);
+        let file = self.current.as_mut().expect("opened above");
+        let result = write_row_group(file, &self.schema, self.grid, &pending);
         result.map_err(|e| self.parquet(e))?;
-        if full {
-            let writer = self.current.take().expect("open");
-            writer.close().map_err(|e| self.parquet(e))?;
+        let file = self.current.as_ref().expect("open");
+        if file.writer.bytes_written() >= FILE_BYTES {
+            let file = self.current.take().expect("open");
+            file.writer.close().map_err(|e| self.parquet(e))?;
             self.close_sizes()?;
         }
         Ok(())
     }
 
-    /// Adds the sizes of the files closed so far to `bytes`.
+    /// Adds the size of the last file closed to `bytes`.
     fn close_sizes(&mut self) -> Result<(), ArchiveError> {
         let last = self.files.last().expect("a file was closed");
         self.bytes += fs::metadata(last).map_err(|e| self.io(last, e))?.len();
@@ -345,20 +380,23 @@ impl ParquetWriter {
         mut self,
         footer: &[(String, String)],
     ) -> Result<(u64, Vec<PathBuf>), ArchiveError> {
-        let mut writer = match self.current.take() {
-            Some(w) => w,
+        if !self.pending.is_empty() {
+            self.flush_row_group()?;
+        }
+        let mut file = match self.current.take() {
+            Some(f) => f,
             None => self.open_next()?,
         };
         for (key, value) in footer {
-            writer.append_key_value_metadata(KeyValue::new(key.clone(), value.clone()));
+            file.writer
+                .append_key_value_metadata(KeyValue::new(key.clone(), value.clone()));
         }
-        let file = writer.into_inner().map_err(|e| self.parquet(e))?;
-        let file = file.into_inner().map_err(|e| {
-            let path = self.files.last().expect("open").clone();
-            self.io(&path, e.into_error())
-        })?;
-        file.sync_all()
+        // Writes the footer first.
+        let out = file.writer.into_inner().map_err(|e| self.parquet(e))?;
+        let out = out.into_inner().map_err(|e| self.parquet(e.into_error()))?;
+        out.sync_all()
             .map_err(|e| self.io(self.files.last().expect("open"), e))?;
+        drop(out);
         self.close_sizes()?;
         let data = self.dir.join(DATA_DIR);
         let n = self.files.len();
@@ -390,6 +428,65 @@ impl ParquetWriter {
     pub fn dir(&self) -> &Path {
         &self.dir
     }
+
+    /// The archive layout of the batches written.
+    pub fn archive_schema(&self) -> &SchemaRef {
+        &self.archive_schema
+    }
+}
+
+/// Writes `batches` (archive layout) as the next row group of `file`: the grid column `grid`
+/// by hand ([`grid::encode`]), every other column through parquet-rs's Arrow column writers.
+fn write_row_group(
+    file: &mut OpenFile,
+    schema: &SchemaRef,
+    grid: Option<(usize, (usize, usize))>,
+    batches: &[RecordBatch],
+) -> Result<(), ParquetError> {
+    let writers = file.factory.create_column_writers(file.row_groups)?;
+    if writers.len() != schema.fields().len() {
+        return Err(ParquetError::General(
+            "a column with more than one Parquet leaf".into(),
+        ));
+    }
+    let descriptors: Vec<_> = file.writer.schema_descr().columns().to_vec();
+    let mut group = file.writer.next_row_group()?;
+    for (c, (mut writer, field)) in writers.into_iter().zip(schema.fields()).enumerate() {
+        match grid {
+            Some((g, shape)) if g == c => {
+                drop(writer);
+                let mut grids: Vec<&[u8]> = Vec::new();
+                for batch in batches {
+                    let list = batch.column(c).as_fixed_size_list();
+                    let cells = list.values().as_primitive::<UInt8Type>().values();
+                    let size = shape.0 * shape.1;
+                    let first = list.offset() * size;
+                    grids.extend(cells[first..first + list.len() * size].chunks_exact(size));
+                }
+                let (bytes, close) = grid::encode(
+                    descriptors[c].clone(),
+                    &grids,
+                    shape,
+                    std::env::var("PQ_Z")
+                        .ok()
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(ZSTD_LEVEL),
+                )?;
+                group.append_column(&bytes, close)?;
+            }
+            _ => {
+                for batch in batches {
+                    for leaf in compute_leaves(field, batch.column(c))? {
+                        writer.write(&leaf)?;
+                    }
+                }
+                writer.close()?.append_to_row_group(&mut group)?;
+            }
+        }
+    }
+    group.close()?;
+    file.row_groups += 1;
+    Ok(())
 }
 
 impl Drop for ParquetWriter {
