@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """What compression costs and saves, per kind: bytes per level of an archive written as it is,
-with zstd and with lz4 (`warren generate --compression`), the end-to-end write rate, and the
-read rate of pyarrow and polars over the whole file. Each figure is the median of --rounds
+with zstd and with lz4 (`warren generate --compression`) and as a Parquet dataset (`--format
+parquet`), the end-to-end write rate, and the read rate of pyarrow and polars over the whole
+file (or every Parquet file). Each figure is the median of --rounds
 rounds, the three encodings taking turns within a round. Prints docs/archive-format.md's table
 and writes the rows as JSON lines.
 
@@ -15,13 +16,17 @@ import argparse
 import datetime
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import tempfile
 import time
 
+import glob
+
 import polars as pl
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 # Levels per kind at --scale 1: about two seconds of writing each on two cores.
 COUNTS = {
@@ -32,7 +37,7 @@ COUNTS = {
     "coloring": 40_000,
     "map": 5_000,
 }
-ENCODINGS = ["none", "zstd", "lz4"]
+ENCODINGS = ["none", "zstd", "lz4", "parquet"]
 
 
 def timed(fn):
@@ -41,30 +46,52 @@ def timed(fn):
     return time.perf_counter() - start, value
 
 
+def parquet_files(path):
+    return sorted(glob.glob(os.path.join(path, "data", "*.parquet")))
+
+
 def read_pyarrow(path, mapped):
+    if os.path.isdir(path):
+        return sum(pq.read_table(f).num_rows for f in parquet_files(path))
     source = pa.memory_map(path) if mapped else pa.OSFile(path)
     return pa.ipc.open_file(source).read_all().num_rows
 
 
 def read_polars(path, _mapped):
+    if os.path.isdir(path):
+        return pl.read_parquet(parquet_files(path)).height
     return pl.read_ipc(path).height
 
 
+def size_of(path):
+    if os.path.isdir(path):
+        return sum(os.path.getsize(f) for f in parquet_files(path))
+    return os.path.getsize(path)
+
+
 def measure(warren, kind, count, encoding, threads, work):
-    path = os.path.join(work, f"{kind}-{encoding}.arrow")
-    command = [warren, "generate", kind, "--count", str(count), "--out", path, "--quiet",
-               "--compression", encoding]
+    if encoding == "parquet":
+        path = os.path.join(work, f"{kind}-parquet")
+        options = ["--format", "parquet"]
+    else:
+        path = os.path.join(work, f"{kind}-{encoding}.arrow")
+        options = ["--compression", encoding]
+    command = [warren, "generate", kind, "--count", str(count), "--out", path, "--quiet"]
+    command += options
     if threads:
         command += ["--threads", str(threads)]
     write_s, _ = timed(lambda: subprocess.run(command, check=True))
-    size = os.path.getsize(path)
+    size = size_of(path)
     mapped = encoding == "none"
     # The second read of each is timed: the file is then in the page cache for every encoding.
     read_pyarrow(path, mapped)
     pyarrow_s, rows = timed(lambda: read_pyarrow(path, mapped))
     read_polars(path, mapped)
     polars_s, rows_pl = timed(lambda: read_polars(path, mapped))
-    os.remove(path)
+    if os.path.isdir(path):
+        shutil.rmtree(path)
+    else:
+        os.remove(path)
     # Seeds a profile's limits refuse are counted, not written: rates are of levels written.
     if rows != rows_pl or rows == 0:
         raise SystemExit(f"{kind} {encoding}: pyarrow read {rows} rows, polars {rows_pl}")
@@ -110,7 +137,8 @@ def main():
     print("|---|---|---:|---:|---:|---:|---:|")
     plain = {r["kind"]: r["bytes_per_level"] for r in rows if r["encoding"] == "none"}
     for r in rows:
-        name = {"none": "IPC", "zstd": "IPC zstd", "lz4": "IPC lz4"}[r["encoding"]]
+        name = {"none": "IPC", "zstd": "IPC zstd", "lz4": "IPC lz4",
+                "parquet": "Parquet (zstd)"}[r["encoding"]]
         print(f"| {r['kind']} | {name} | {r['bytes_per_level']:,.0f} | "
               f"{r['bytes_per_level'] / plain[r['kind']]:.2f} | "
               f"{r['write_levels_per_s']:,.0f} | {r['pyarrow_levels_per_s']:,.0f} | "
