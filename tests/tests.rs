@@ -8,6 +8,7 @@
 mod archive_integrity;
 mod bad_input;
 mod bench_cli;
+mod card_cli;
 mod coloring_cli;
 mod common;
 mod completions_cli;
@@ -24,6 +25,7 @@ mod layout_cli;
 mod levelxml_cli;
 mod map_cli;
 mod merge_cli;
+mod parquet_cli;
 mod python_package;
 mod python_reader;
 mod regions_cli;

@@ -61,6 +61,15 @@ pub enum ArchiveError {
         /// What went wrong.
         message: String,
     },
+    /// A Parquet dataset folder's files do not make one split: none there, one missing, their
+    /// counts at odds, or their schemas different.
+    #[error("{path}: {reason}")]
+    Dataset {
+        /// The file (or the folder) at fault.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
     /// Arrow rejected data while encoding.
     #[error("{path}: cannot encode")]
     Encode {

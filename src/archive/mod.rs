@@ -7,6 +7,7 @@ mod direct;
 mod error;
 mod meta;
 mod parquet;
+mod parquet_read;
 mod reader;
 mod record;
 mod schema;
@@ -25,11 +26,12 @@ pub use parquet::{
     DATA_DIR, ParquetWriter, from_parquet_batch, parquet_schema, parse_shard_name, shard_name,
     to_parquet_batch,
 };
+pub use parquet_read::{ParquetDataset, archive_schema, dataset_splits};
 pub use reader::Archive;
 pub use record::{BatchView, GridColumn};
 pub use schema::{
     ArchiveColumns, DOC_KEY, StoredExtra, StoredMetric, TENSOR_EXTENSION, extra_type, grid_type,
     level_schema, list_of,
 };
-pub use source::LevelSource;
+pub use source::{LevelSource, open_levels};
 pub use writer::{ArchiveWriter, Compression, temp_path};

@@ -184,7 +184,7 @@ pub fn grid_type(shape: Option<(u16, u16)>) -> DataType {
 /// The `grid` field: for one size, the fixed-size list marked as the canonical extension type
 /// `arrow.fixed_shape_tensor` with shape [height, width] (row-major, as the cells are stored),
 /// which pyarrow, polars and Hugging Face datasets read as an (N, H, W) array.
-fn grid_field(shape: Option<(u16, u16)>) -> Field {
+pub(crate) fn grid_field(shape: Option<(u16, u16)>) -> Field {
     let field = Field::new("grid", grid_type(shape), false);
     match shape {
         None => field,

@@ -10,8 +10,11 @@ use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 
 use crate::archive::error::ArchiveError;
+use crate::archive::meta::{RunFooter, RunMeta};
+use crate::archive::parquet_read::{ParquetDataset, dataset_splits};
 use crate::archive::reader::Archive;
 use crate::archive::schema::ArchiveColumns;
+use crate::archive::writer::Compression;
 
 /// Record batches of levels in the archive layout, with the run's metadata.
 pub trait LevelSource: Sync {
@@ -30,6 +33,34 @@ pub trait LevelSource: Sync {
     fn batch(&self, i: usize) -> Result<RecordBatch, ArchiveError>;
     /// Lets go of what batch `i` holds in memory once a scan is done with it (best effort).
     fn release(&self, _i: usize) {}
+    /// Bytes stored, and how: `none (memory-mappable without a copy)`, `zstd (Arrow IPC buffer
+    /// compression)`, `Parquet, zstd, 3 files`.
+    ///
+    /// # Errors
+    /// The storage cannot be examined (a damaged archive's first batch).
+    fn storage(&self) -> Result<(u64, String), ArchiveError>;
+
+    /// The run's metadata, read from the schema.
+    ///
+    /// # Errors
+    /// Missing or malformed `warren.*` keys; the message names the path.
+    fn run_meta(&self) -> Result<RunMeta, ArchiveError> {
+        RunMeta::from_schema(self.schema()).map_err(|error| ArchiveError::Metadata {
+            path: self.path().to_path_buf(),
+            error,
+        })
+    }
+
+    /// The run's footer: level and failure counts.
+    ///
+    /// # Errors
+    /// A missing or malformed footer (a run that did not finish); the message names the path.
+    fn run_footer(&self) -> Result<RunFooter, ArchiveError> {
+        RunFooter::from_metadata(self.footer_metadata()).map_err(|error| ArchiveError::Metadata {
+            path: self.path().to_path_buf(),
+            error,
+        })
+    }
 
     /// The column layout, read from the schema.
     ///
@@ -67,4 +98,27 @@ impl LevelSource for Archive {
     fn release(&self, i: usize) {
         Archive::release(self, i);
     }
+
+    fn storage(&self) -> Result<(u64, String), ArchiveError> {
+        let how = match self.compression()? {
+            Compression::None => "none (memory-mappable without a copy)",
+            Compression::Zstd => "zstd (Arrow IPC buffer compression)",
+            Compression::Lz4 => "lz4 (Arrow IPC buffer compression)",
+        };
+        Ok((self.file_len() as u64, how.to_string()))
+    }
+}
+
+/// Opens `path` for reading levels: a folder as a Parquet dataset (its `train` split, or the
+/// first split it holds), anything else as an archive.
+///
+/// # Errors
+/// The archive or the dataset cannot be opened; the message names the path.
+pub fn open_levels(path: &Path) -> Result<Box<dyn LevelSource>, ArchiveError> {
+    if path.is_dir() {
+        let splits = dataset_splits(path)?;
+        let split = splits.first().map_or("train", String::as_str);
+        return Ok(Box::new(ParquetDataset::open(path, split)?));
+    }
+    Ok(Box::new(Archive::open(path)?))
 }

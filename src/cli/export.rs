@@ -1,13 +1,14 @@
-//! `warren export ARCHIVE --npy grids.npy | --jaxued levels.npz | --index I --tiled level.tmj | --ldtk level.ldtk`:
+//! `warren export ARCHIVE --npy grids.npy | --jaxued levels.npz | --index I --tiled level.tmj | --ldtk level.ldtk | --parquet DIR`:
 //! an archive's levels in the formats numpy, JAX training code and the Tiled editor load
-//! directly (see [`crate::export`]).
+//! directly (see [`crate::export`]), or as a Parquet dataset folder in the Hugging Face Hub's
+//! layout (`DIR/data/train-0000K-of-0000N.parquet`, as `generate --format parquet` writes it).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 
-use crate::archive::Archive;
+use crate::archive::{Archive, FOOTER_BATCH_CRC32, ParquetWriter};
 
 /// Arguments of `export`.
 #[derive(clap::Args, Debug)]
@@ -30,6 +31,11 @@ pub struct Args {
     /// layer for `map` levels).
     #[arg(long, value_name = "OUT.ldtk")]
     ldtk: Option<PathBuf>,
+    /// Write every level as the `train` split of a Parquet dataset folder in the Hugging Face
+    /// Hub's layout (`DIR/data/train-00000-of-0000N.parquet`, zstd), with the archive's
+    /// metadata; `warren verify DIR` checks it.
+    #[arg(long, value_name = "DIR")]
+    parquet: Option<PathBuf>,
     /// The level to write as a map or project (its `index`).
     #[arg(long, default_value_t = 0)]
     index: u64,
@@ -40,11 +46,17 @@ pub struct Args {
 
 /// Runs `export`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let outputs = [&args.npy, &args.jaxued, &args.tiled, &args.ldtk];
+    let outputs = [
+        &args.npy,
+        &args.jaxued,
+        &args.tiled,
+        &args.ldtk,
+        &args.parquet,
+    ];
     if outputs.iter().all(|o| o.is_none()) {
         bail!(
-            "nothing to export: give --npy OUT.npy, --jaxued OUT.npz, --tiled OUT.tmj or \
-             --ldtk OUT.ldtk"
+            "nothing to export: give --npy OUT.npy, --jaxued OUT.npz, --tiled OUT.tmj, \
+             --ldtk OUT.ldtk or --parquet DIR"
         );
     }
     for out in outputs.into_iter().flatten() {
@@ -97,5 +109,44 @@ pub fn run(args: Args) -> Result<ExitCode> {
             );
         }
     }
+    if let Some(dir) = &args.parquet {
+        let (levels, bytes, files) = write_parquet(&archive, dir)?;
+        if !args.quiet {
+            let noun = if files.len() == 1 { "file" } else { "files" };
+            eprintln!(
+                "warren: {} levels written to {} (Parquet dataset, {} {noun}, {:.1} MB, split \
+                 `train`)",
+                super::thousands(levels),
+                dir.display(),
+                files.len(),
+                bytes as f64 / 1e6
+            );
+        }
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes every batch of `archive` as the `train` split of the Parquet dataset folder `dir`,
+/// with the archive's footer minus its IPC batch checksums (which describe the IPC bytes);
+/// returns the levels, the bytes and the files written.
+fn write_parquet(archive: &Archive, dir: &Path) -> Result<(u64, u64, Vec<PathBuf>)> {
+    let mut writer = ParquetWriter::create(dir, "train", archive.schema())?;
+    let mut levels = 0u64;
+    for b in 0..archive.batch_count() {
+        let batch = archive.batch(b)?;
+        levels += batch.num_rows() as u64;
+        writer.write(&batch)?;
+        drop(batch);
+        archive.release(b);
+    }
+    let mut footer: Vec<(String, String)> = archive
+        .footer_metadata()
+        .iter()
+        .filter(|(k, _)| k.as_str() != FOOTER_BATCH_CRC32)
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    // Sorted: the same archive always gives the same bytes.
+    footer.sort();
+    let (bytes, files) = writer.finish(&footer)?;
+    Ok((levels, bytes, files))
 }

@@ -10,7 +10,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, UInt32Type};
 use arrow_schema::DataType;
 
-use crate::archive::{Archive, Compression, DOC_KEY, FORMAT_VERSION, RunFooter, RunMeta};
+use crate::archive::{DOC_KEY, FORMAT_VERSION, LevelSource, RunFooter, RunMeta, open_levels};
 
 /// Arguments of `inspect`.
 #[derive(clap::Args, Debug)]
@@ -58,12 +58,13 @@ impl Stat {
 
 /// Runs `inspect`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let archive = Archive::open(&args.file)?;
-    let run = RunMeta::from_archive(&archive)?;
-    let footer = RunFooter::from_archive(&archive)?;
+    let source = open_levels(&args.file)?;
+    let archive = source.as_ref();
+    let run = archive.run_meta()?;
+    let footer = archive.run_footer()?;
     let schema = archive.schema().clone();
-    let (mut metrics, rows) = metric_values(&archive)?;
-    print_run(&args, &archive, &run, &footer, rows)?;
+    let (mut metrics, rows) = metric_values(archive)?;
+    print_run(&args, archive, &run, &footer, rows)?;
     println!("\nschema");
     for f in schema.fields() {
         let is_metric = metrics.iter().any(|m| m.name == *f.name());
@@ -106,11 +107,14 @@ pub(super) struct MetricValues {
     pub(super) stat: Stat,
 }
 
-/// Every metric column of `archive` (extra list, binary and text columns are not metrics), and
-/// the levels read.
-pub(super) fn metric_values(archive: &Archive) -> Result<(Vec<MetricValues>, u64)> {
-    let schema = archive.schema().clone();
-    let columns = archive.columns()?;
+/// Every metric column of `source` (an archive or a Parquet dataset split; extra list, binary
+/// and text columns are not metrics), and the levels read.
+///
+/// # Runtime
+/// One pass over every batch; O(levels x metrics) memory for the values.
+pub(super) fn metric_values(source: &dyn LevelSource) -> Result<(Vec<MetricValues>, u64)> {
+    let schema = source.schema().clone();
+    let columns = source.columns()?;
     let mut metrics: Vec<(usize, MetricValues)> = columns
         .metrics
         .iter()
@@ -124,15 +128,15 @@ pub(super) fn metric_values(archive: &Archive) -> Result<(Vec<MetricValues>, u64
         })
         .collect();
     let mut rows = 0u64;
-    for b in 0..archive.batch_count() {
-        let batch = archive.batch(b)?;
+    for b in 0..source.batch_count() {
+        let batch = source.batch(b)?;
         rows += batch.num_rows() as u64;
         for (col, metric) in &mut metrics {
             let (array, slot) = (batch.column(*col), &mut metric.stat);
             if array.null_count() > 0 {
                 bail!(
                     "{}: batch {b}: column `{}` holds nulls",
-                    archive.path().display(),
+                    source.path().display(),
                     metric.name
                 );
             }
@@ -150,6 +154,7 @@ pub(super) fn metric_values(archive: &Archive) -> Result<(Vec<MetricValues>, u64
                 _ => {}
             }
         }
+        source.release(b);
     }
     Ok((metrics.into_iter().map(|(_, m)| m).collect(), rows))
 }
@@ -157,20 +162,16 @@ pub(super) fn metric_values(archive: &Archive) -> Result<(Vec<MetricValues>, u64
 /// The lines about the run: file, size, what the metadata says, level and failure counts.
 fn print_run(
     args: &Args,
-    archive: &Archive,
+    archive: &dyn LevelSource,
     run: &RunMeta,
     footer: &RunFooter,
     rows: u64,
 ) -> Result<()> {
     println!("file         {}", args.file.display());
-    let compression = match archive.compression()? {
-        Compression::None => "none (memory-mappable without a copy)",
-        Compression::Zstd => "zstd (Arrow IPC buffer compression)",
-        Compression::Lz4 => "lz4 (Arrow IPC buffer compression)",
-    };
+    let (bytes, how) = archive.storage()?;
     println!(
-        "size         {:.1} MB, compression {compression}",
-        archive.file_len() as f64 / 1e6
+        "size         {:.1} MB, compression {how}",
+        bytes as f64 / 1e6
     );
     println!("generator    {}", run.generator);
     println!(

@@ -2,6 +2,7 @@
 //! line, `error: ...`, and exit with status 2; `verify` exits 1 when levels break invariants.
 
 mod bench;
+mod card;
 mod completions;
 mod export;
 mod flamegraph;
@@ -49,6 +50,9 @@ enum Command {
     /// Write one self-contained HTML page about an archive: metadata, failures, a histogram of
     /// every metric, a scatter of two, a sample sheet.
     Report(report::Args),
+    /// Write a Hugging Face dataset card (README.md, sample.png, profile.toml) for a Parquet
+    /// dataset folder or an archive.
+    Card(card::Args),
     /// Lay out any edge list with the force solver; print time and quality, write positions.
     Layout(layout::Args),
     /// Check, list, show or import graph-grammar rule sets.
@@ -88,6 +92,7 @@ where
         Command::Generate(args) => generate::run(args),
         Command::Inspect(args) => inspect::run(args),
         Command::Report(args) => report::run(args),
+        Command::Card(args) => card::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Split(args) => split::run(args),

@@ -14,7 +14,7 @@ use arrow_array::RecordBatch;
 use arrow_array::cast::AsArray;
 use arrow_array::types::UInt64Type;
 
-use crate::archive::{Archive, ArchiveColumns, ArchiveError, BatchView};
+use crate::archive::{ArchiveColumns, ArchiveError, BatchView, LevelSource, open_levels};
 use crate::core::generator::{ExtraKind, ExtraValue, Level};
 use crate::export::owners::OWNER_COLUMN;
 use crate::render::{Scene, draw_sheet_with, to_png, to_svg};
@@ -64,7 +64,7 @@ pub(super) fn parse_sheet(s: &str) -> Result<(u32, u32)> {
 /// The columns `render` reads, from the archive's schema: the grid, the graph and, when
 /// present, vertex tags (room colours), rooms and the owner grid (`--graph` tints each room's
 /// own floor by it). Rule uses, other extra columns and metrics are not drawn.
-fn drawn_columns(archive: &Archive) -> Result<ArchiveColumns, ArchiveError> {
+fn drawn_columns(archive: &dyn LevelSource) -> Result<ArchiveColumns, ArchiveError> {
     let all = archive.columns()?;
     let extra = all
         .extra
@@ -91,10 +91,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             args.out.display()
         ),
     };
-    let archive = Archive::open(&args.file)?;
+    let archive = open_levels(&args.file)?;
     let (scene, drawn) = draw(
-        &archive,
-        args.index,
+        archive.as_ref(),
+        Some(args.index),
         (cols, rows),
         args.size as f32,
         args.graph,
@@ -108,12 +108,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Whether `archive` has a grid or a graph to draw.
+pub(super) fn drawable(archive: &dyn LevelSource) -> Result<bool> {
+    let columns = drawn_columns(archive)?;
+    Ok(columns.grid || columns.graph)
+}
+
 /// Draws the `cols x rows` levels from index `index` of `archive` on one sheet, `size` pixels
 /// a level (`graph`: each level's graph over its tile map); returns the sheet and how many
-/// levels it holds (fewer when the archive ends first).
+/// levels it holds (fewer when the archive ends first). With `index` `None`, the first levels
+/// stored, whatever their indices.
 pub(super) fn draw(
-    archive: &Archive,
-    index: u64,
+    archive: &dyn LevelSource,
+    index: Option<u64>,
     (cols, rows): (u32, u32),
     size: f32,
     graph: bool,
@@ -126,10 +133,24 @@ pub(super) fn draw(
             file.display()
         );
     }
-    let wanted = index..index.saturating_add(u64::from(cols * rows));
+    let count = u64::from(cols * rows);
+    let first = match index {
+        Some(i) => i,
+        None => first_index(archive)?,
+    };
+    // Without an index, the first `count` levels from the first, whatever indices they have.
+    let wanted = match index {
+        Some(_) => first..first.saturating_add(count),
+        None => first..u64::MAX,
+    };
     // Keep only the batches that hold wanted indices (indices ascend through the file).
     let mut batches: Vec<RecordBatch> = Vec::new();
     for b in 0..archive.batch_count() {
+        if index.is_none()
+            && batches.iter().map(RecordBatch::num_rows).sum::<usize>() >= count as usize
+        {
+            break;
+        }
         let batch = archive.batch(b)?;
         let index = batch
             .column_by_name("index")
@@ -159,6 +180,7 @@ pub(super) fn draw(
             }
         }
     }
+    rows_drawn.truncate(count as usize);
     let extras: Vec<Vec<ExtraValue>> = rows_drawn
         .iter()
         .map(|&(v, row)| {
@@ -176,10 +198,30 @@ pub(super) fn draw(
         })
         .collect();
     if levels.is_empty() {
-        bail!("{}: no level with index {}", file.display(), index);
+        bail!("{}: no level with index {first}", file.display());
     }
     let scene = draw_sheet_with(&levels, cols, rows, size, graph);
     Ok((scene, levels.len()))
+}
+
+/// The index of the first level `archive` stores.
+fn first_index(archive: &dyn LevelSource) -> Result<u64> {
+    for b in 0..archive.batch_count() {
+        let batch = archive.batch(b)?;
+        let index = batch
+            .column_by_name("index")
+            .and_then(|c| c.as_primitive_opt::<UInt64Type>())
+            .with_context(|| {
+                format!(
+                    "{}: batch {b} has no u64 index column",
+                    archive.path().display()
+                )
+            })?;
+        if let Some(&i) = index.values().first() {
+            return Ok(i);
+        }
+    }
+    bail!("{}: no levels", archive.path().display())
 }
 
 #[cfg(test)]

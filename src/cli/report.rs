@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 
 use super::inspect::{MetricValues, metric_values};
-use crate::archive::{Archive, Compression, RunFooter, RunMeta};
+use crate::archive::{LevelSource, RunMeta, open_levels};
 use crate::render::to_png;
 
 /// Arguments of `report`.
@@ -50,10 +50,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         bail!("{}: the report must end in .html", args.out.display());
     }
     let (cols, rows) = super::render::parse_sheet(&args.sheet)?;
-    let archive = Archive::open(&args.file)?;
-    let run = RunMeta::from_archive(&archive)?;
-    let footer = RunFooter::from_archive(&archive)?;
-    let (mut metrics, levels) = metric_values(&archive)?;
+    let source = open_levels(&args.file)?;
+    let archive = source.as_ref();
+    let run = archive.run_meta()?;
+    let footer = archive.run_footer()?;
+    let (mut metrics, levels) = metric_values(archive)?;
     let pick = |flag: &Option<String>, default: usize| -> Result<Option<usize>> {
         match flag {
             None => Ok((default < metrics.len()).then_some(default)),
@@ -89,7 +90,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let sheet = if levels == 0 {
         None
     } else {
-        let (scene, drawn) = super::render::draw(&archive, 0, (cols, rows), 160.0, false)?;
+        let (scene, drawn) = super::render::draw(archive, None, (cols, rows), 160.0, false)?;
         Some((to_png(&scene)?, drawn))
     };
 
@@ -108,7 +109,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         escape(&title),
         escape(&title)
     );
-    html += &run_table(&archive, &run, levels)?;
+    html += &run_table(archive, &run, levels)?;
     html += &failures_table(&footer.failures, levels);
     html += "<h2>Sample levels</h2>\n";
     match &sheet {
@@ -157,20 +158,13 @@ img.sheet{max-width:100%;border:1px solid #ccc;image-rendering:pixelated}\
 pre{background:#f5f5f5;padding:1em;overflow:auto}";
 
 /// The run's metadata as a table.
-fn run_table(archive: &Archive, run: &RunMeta, levels: u64) -> Result<String> {
-    let compression = match archive.compression()? {
-        Compression::None => "none",
-        Compression::Zstd => "zstd",
-        Compression::Lz4 => "lz4",
-    };
+fn run_table(archive: &dyn LevelSource, run: &RunMeta, levels: u64) -> Result<String> {
+    let (bytes, how) = archive.storage()?;
     let mut rows = vec![
         ("file", archive.path().display().to_string()),
         (
             "size",
-            format!(
-                "{:.1} MB, compression {compression}",
-                archive.file_len() as f64 / 1e6
-            ),
+            format!("{:.1} MB, compression {how}", bytes as f64 / 1e6),
         ),
         ("generator", run.generator.clone()),
         ("warren version", run.version.clone()),

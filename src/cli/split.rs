@@ -5,6 +5,11 @@
 //! follow the fractions asked for up to sampling noise. One archive per split is written
 //! (atomically) into DIR, carrying the source's schema and metadata plus a `warren.split`
 //! record that `warren verify` checks level by level.
+//!
+//! With `--format parquet` the splits are the Parquet files of a dataset folder in the Hugging
+//! Face Hub's layout instead, under the Hub's split names: `DIR/data/train-*.parquet`,
+//! `validation-*.parquet` (our `val`) and `test-*.parquet`, with the same `warren.split`
+//! records; `warren verify DIR` checks every split.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -16,7 +21,7 @@ use arrow_array::types::UInt64Type;
 use arrow_array::{BooleanArray, RecordBatch};
 use arrow_schema::Schema;
 
-use crate::archive::{Archive, ArchiveWriter, RunFooter, RunMeta, SplitMeta};
+use crate::archive::{Archive, ArchiveWriter, ParquetWriter, RunFooter, RunMeta, SplitMeta};
 use crate::core::rng::mix;
 
 /// Arguments of `split`.
@@ -36,6 +41,10 @@ pub struct Args {
     /// Folder for the split archives (made if missing).
     #[arg(long)]
     out: PathBuf,
+    /// `arrow`: one archive per split, `DIR/{train,val,test}.arrow`. `parquet`: a dataset
+    /// folder in the Hugging Face Hub's layout, `DIR/data/{train,validation,test}-*.parquet`.
+    #[arg(long, default_value = "arrow", value_parser = ["arrow", "parquet"])]
+    format: String,
     /// No report.
     #[arg(long, short)]
     quiet: bool,
@@ -83,22 +92,57 @@ fn fractions(args: &Args) -> Result<[f64; 3]> {
     Ok(shares)
 }
 
+/// The Hugging Face Hub's name of split `name` (its `validation` is our `val`).
+fn hub_name(name: &str) -> &str {
+    match name {
+        "val" => "validation",
+        other => other,
+    }
+}
+
+/// Where one split's levels go.
+enum Sink {
+    Arrow(ArchiveWriter),
+    Parquet(ParquetWriter),
+}
+
+impl Sink {
+    fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        match self {
+            Sink::Arrow(w) => w.write(batch)?,
+            Sink::Parquet(w) => w.write(batch)?,
+        }
+        Ok(())
+    }
+
+    /// Closes the output with `footer`; returns the bytes written.
+    fn finish(self, footer: &[(String, String)]) -> Result<u64> {
+        Ok(match self {
+            Sink::Arrow(w) => w.finish(footer)?,
+            Sink::Parquet(w) => w.finish(footer)?.0,
+        })
+    }
+}
+
 /// One split's output.
 struct Out {
     name: &'static str,
+    /// The archive, or the Parquet files' pattern (`DIR/data/validation-*.parquet`).
     path: PathBuf,
     schema: Arc<Schema>,
-    writer: ArchiveWriter,
+    writer: Sink,
     levels: u64,
 }
 
-/// Opens one writer per split with a share, under the source's schema plus its split record,
-/// each storing its batches as the source does (compressed or not).
+/// Opens one writer per split with a share, under the source's schema plus its split record:
+/// an archive storing its batches as the source does (compressed or not), or with `parquet`
+/// the split's Parquet files of the dataset folder `dir`.
 fn open_outputs(
     archive: &Archive,
     run: &RunMeta,
     shares: [f64; 3],
     dir: &Path,
+    parquet: bool,
 ) -> Result<Vec<Option<Out>>> {
     let source = archive
         .path()
@@ -122,8 +166,20 @@ fn open_outputs(
                 archive.schema().fields().clone(),
                 metadata,
             ));
-            let path = dir.join(format!("{name}.arrow"));
-            let writer = ArchiveWriter::create_compressed(&path, &schema, compression)?;
+            let (path, writer) = if parquet {
+                let hub = hub_name(name);
+                let path = dir
+                    .join(crate::archive::DATA_DIR)
+                    .join(format!("{hub}-*.parquet"));
+                (
+                    path,
+                    Sink::Parquet(ParquetWriter::create(dir, hub, &schema)?),
+                )
+            } else {
+                let path = dir.join(format!("{name}.arrow"));
+                let writer = ArchiveWriter::create_compressed(&path, &schema, compression)?;
+                (path, Sink::Arrow(writer))
+            };
             Ok(Some(Out {
                 name,
                 path,
@@ -148,7 +204,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("{}: cannot make the folder", args.out.display()))?;
-    let mut outs = open_outputs(&archive, &run, shares, &args.out)?;
+    let parquet = args.format == "parquet";
+    let mut outs = open_outputs(&archive, &run, shares, &args.out, parquet)?;
     let mut total = 0u64;
     for b in 0..archive.batch_count() {
         let batch = archive.batch(b)?;
@@ -196,8 +253,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
         for (name, levels, bytes, path) in report {
             let asked = shares[SPLITS.iter().position(|s| *s == name).expect("a split")];
+            let (name, width) = if parquet {
+                (hub_name(name), 10)
+            } else {
+                (name, 5)
+            };
             eprintln!(
-                "  {name:<5} {:>12} levels  {:6.2}% (asked {:6.2}%)  {:8.1} MB  {}",
+                "  {name:<width$} {:>12} levels  {:6.2}% (asked {:6.2}%)  {:8.1} MB  {}",
                 super::thousands(levels),
                 100.0 * levels as f64 / total.max(1) as f64,
                 100.0 * asked,

@@ -1,19 +1,28 @@
-//! `warren verify FILE`: file integrity (framing, checksums, schema, ascending indices inside
-//! the shard's range, seeds, footer counts), every level re-checked by its generator's `verify`,
-//! and every level compared with a fresh generation of its seed; in parallel over batches.
-//! Exits 0 when all is well, 1 with the number of violations otherwise.
+//! `warren verify FILE|DIR`: file integrity (framing, checksums, schema, ascending indices
+//! inside the shard's range, seeds, footer counts), every level re-checked by its generator's
+//! `verify`, and every level compared with a fresh generation of its seed; in parallel over
+//! batches. Exits 0 when all is well, 1 with the number of violations otherwise.
+//!
+//! A folder is a Parquet dataset (`generate --format parquet`, `export --parquet`,
+//! `split --format parquet`): every split under `DIR/data` is checked as an archive is, its
+//! row groups standing for record batches, with one result line per split. Parquet files carry
+//! no warren batch checksums, so damage shows only where Parquet's own page structure and
+//! zstd's frame checks catch it or where levels no longer pass their checks; a row group that
+//! cannot be read is one violation naming the file, and the scan goes on.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
+use arrow_array::RecordBatch;
 use arrow_array::cast::AsArray;
 use arrow_array::types::UInt64Type;
 use rayon::prelude::*;
 
 use crate::archive::{
-    Archive, ArchiveColumns, RunFooter, RunMeta, Scanned, SelectionMeta, SplitMeta,
+    Archive, ArchiveColumns, ArchiveError, DATA_DIR, LevelSource, ParquetDataset, RunFooter,
+    RunMeta, Scanned, SelectionMeta, SplitMeta, dataset_splits,
 };
 use crate::batch::{BatchCheck, Filter, ShardMeta};
 use crate::core::generator::Generator;
@@ -22,7 +31,7 @@ use crate::profile::{GeneratorTask, Profile};
 /// Arguments of `verify`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The archive.
+    /// The archive, or a Parquet dataset folder (every split under its `data/`).
     file: PathBuf,
     /// Print at most this many violations.
     #[arg(long, default_value_t = 10)]
@@ -59,9 +68,52 @@ impl Report {
     }
 }
 
-struct VerifyTask<'a> {
-    archive: &'a Archive,
-    /// The archive's columns, read from its schema.
+/// A source of levels as `verify` reads it: each batch with the damage its format can name
+/// apart from the levels' own checks.
+trait CheckedSource: LevelSource {
+    /// Batch `b`, or `None` when it cannot be read, and the damage found (a failed checksum,
+    /// an unreadable row group) as a violation line.
+    ///
+    /// # Errors
+    /// A batch that cannot be read where that ends the check (an archive's framing).
+    fn checked_batch(&self, b: usize) -> Result<(Option<RecordBatch>, Option<String>)>;
+
+    /// Where batch `b` lies when the source is more than one file (`FILE: row group G`), to
+    /// put before its violations.
+    fn origin(&self, _b: usize) -> Option<String> {
+        None
+    }
+}
+
+impl CheckedSource for Archive {
+    /// A failed checksum is a violation, not the end: the batch is decoded anyway to name the
+    /// damaged levels.
+    fn checked_batch(&self, b: usize) -> Result<(Option<RecordBatch>, Option<String>)> {
+        let (batch, checksum) = self.batch_and_checksum(b)?;
+        Ok((Some(batch), checksum.err().map(|e| e.to_string())))
+    }
+}
+
+impl CheckedSource for ParquetDataset {
+    /// No checksums: a row group that does not read is the violation.
+    fn checked_batch(&self, b: usize) -> Result<(Option<RecordBatch>, Option<String>)> {
+        Ok(match self.batch(b) {
+            Ok(batch) => (Some(batch), None),
+            Err(e) => (None, Some(e.to_string())),
+        })
+    }
+
+    fn origin(&self, b: usize) -> Option<String> {
+        let (path, g) = self.batch_file(b)?;
+        Some(format!("{}: row group {g}", path.display()))
+    }
+}
+
+struct VerifyTask<'a, S: ?Sized> {
+    source: &'a S,
+    /// What the messages call the source.
+    label: &'a str,
+    /// The source's columns, read from its schema.
     columns: &'a ArchiveColumns,
     master_seed: u64,
     show: usize,
@@ -74,18 +126,26 @@ struct VerifyTask<'a> {
     split: Option<&'a SplitMeta>,
 }
 
-impl VerifyTask<'_> {
-    /// Checks the levels of batch `b`. A failed checksum is a violation, not the end: the batch
-    /// is decoded anyway to name the damaged levels.
+impl<S: CheckedSource + ?Sized> VerifyTask<'_, S> {
+    /// Checks the levels of batch `b`; damage the format names (a checksum, an unreadable row
+    /// group) is a violation.
     fn check_batch<G: Generator>(
         &self,
         generator: &G,
         filter: Option<&Filter>,
         b: usize,
     ) -> Result<(BatchCheck, Vec<u64>)> {
-        let archive = self.archive;
-        let (batch, checksum) = archive.batch_and_checksum(b)?;
-        let checksum = checksum.err().map(|e| e.to_string());
+        let (batch, damage) = self.source.checked_batch(b)?;
+        let Some(batch) = batch else {
+            let check = BatchCheck {
+                first: u64::MAX,
+                last: 0,
+                rows: 0,
+                shown: damage.into_iter().collect(),
+                count: 1,
+            };
+            return Ok((check, Vec::new()));
+        };
         let mut check = crate::batch::check_levels(
             generator,
             &batch,
@@ -94,10 +154,15 @@ impl VerifyTask<'_> {
             self.show,
             filter,
         )
-        .map_err(|e| anyhow::anyhow!("{}: batch {b}: {e}", archive.path().display()))?;
-        if let Some(e) = checksum {
+        .map_err(|e| anyhow::anyhow!("{}: batch {b}: {e}", self.label))?;
+        if let Some(e) = damage {
             check.count += 1;
             check.shown.insert(0, e);
+        }
+        if let Some(origin) = self.source.origin(b) {
+            for line in &mut check.shown {
+                *line = format!("{origin}: {line}");
+            }
         }
         let unique = self.selection.is_some_and(|s| s.unique);
         let hashes = match unique || self.split.is_some() {
@@ -109,12 +174,12 @@ impl VerifyTask<'_> {
             _ => Vec::new(),
         };
         drop(batch);
-        archive.release(b);
+        self.source.release(b);
         Ok((check, hashes))
     }
 }
 
-impl GeneratorTask for VerifyTask<'_> {
+impl<S: CheckedSource + ?Sized> GeneratorTask for VerifyTask<'_, S> {
     type Output = Result<Report>;
 
     fn run<G: Generator>(self, generator: &G) -> Result<Report> {
@@ -124,7 +189,7 @@ impl GeneratorTask for VerifyTask<'_> {
         {
             bail!(
                 "{}: columns do not match what the profile's generator writes",
-                self.archive.path().display()
+                self.label
             );
         }
         let filter = self
@@ -132,8 +197,8 @@ impl GeneratorTask for VerifyTask<'_> {
             .and_then(|s| s.filter.as_deref())
             .map(|text| Filter::compile(text, generator.columns().metrics))
             .transpose()
-            .map_err(|e| anyhow::anyhow!("{}: {e}", self.archive.path().display()))?;
-        let per_batch: Vec<Result<(BatchCheck, Vec<u64>)>> = (0..self.archive.batch_count())
+            .map_err(|e| anyhow::anyhow!("{}: {e}", self.label))?;
+        let per_batch: Vec<Result<(BatchCheck, Vec<u64>)>> = (0..self.source.batch_count())
             .into_par_iter()
             .map(|b| self.check_batch(generator, filter.as_ref(), b))
             .collect();
@@ -236,16 +301,18 @@ fn check_shard_range(
     violations
 }
 
-/// Runs `verify`.
-pub fn run(args: Args) -> Result<ExitCode> {
-    let archive = Archive::open(&args.file)?;
-    let path = args.file.display().to_string();
-    let meta = RunMeta::from_archive(&archive)?;
-    let columns = archive.columns()?;
-    let profile = Profile::from_toml(&meta.profile, &format!("{path} (stored profile)"))?;
+/// Checks every level of `source` (called `label` in messages) and its footer; prints the
+/// violations and one result line; returns the violation count.
+fn verify_source<S: CheckedSource + ?Sized>(source: &S, label: &str, show: usize) -> Result<u64> {
+    let meta = RunMeta::from_schema(source.schema()).map_err(|error| ArchiveError::Metadata {
+        path: PathBuf::from(label),
+        error,
+    })?;
+    let columns = source.columns()?;
+    let profile = Profile::from_toml(&meta.profile, &format!("{label} (stored profile)"))?;
     if profile.kind() != meta.generator {
         bail!(
-            "{path}: stored profile is for `{}` but the file says `{}`",
+            "{label}: stored profile is for `{}` but the file says `{}`",
             profile.kind(),
             meta.generator
         );
@@ -255,17 +322,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let same_version = meta.version == env!("CARGO_PKG_VERSION");
     if !same_version {
         eprintln!(
-            "warren: note: {path} was written by warren {}, this is {}: levels are checked but \
+            "warren: note: {label} was written by warren {}, this is {}: levels are checked but \
              not compared with a fresh generation",
             meta.version,
             env!("CARGO_PKG_VERSION")
         );
     }
     let task = VerifyTask {
-        archive: &archive,
+        source,
+        label,
         columns: &columns,
         master_seed: meta.master_seed,
-        show: args.show,
+        show,
         regenerate: same_version,
         selection: meta.selection.as_ref(),
         split: meta.split.as_ref(),
@@ -277,7 +345,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         crate::core::files::with_embedded(meta.files.clone(), || profile.with_generator(task))
     }??;
-    let footer = RunFooter::from_metadata(archive.footer_metadata())
+    let footer = RunFooter::from_metadata(source.footer_metadata())
         .inspect_err(|e| println!("footer: {e} (did the run finish?)"))
         .ok();
     let mut violations = report.violation_count;
@@ -290,10 +358,36 @@ pub fn run(args: Args) -> Result<ExitCode> {
         println!("{v}");
     }
     println!(
-        "{path}: {} levels checked, {} violations",
+        "{label}: {} levels checked, {} violations",
         super::thousands(report.levels),
         super::thousands(violations)
     );
+    Ok(violations)
+}
+
+/// Checks every split of the Parquet dataset folder `dir`, one result line each.
+fn verify_dataset(dir: &Path, show: usize) -> Result<u64> {
+    let mut violations = 0;
+    for split in dataset_splits(dir)? {
+        let dataset = ParquetDataset::open(dir, &split)?;
+        let label = dir
+            .join(DATA_DIR)
+            .join(format!("{split}-*.parquet"))
+            .display()
+            .to_string();
+        violations += verify_source(&dataset, &label, show)?;
+    }
+    Ok(violations)
+}
+
+/// Runs `verify`.
+pub fn run(args: Args) -> Result<ExitCode> {
+    let violations = if args.file.is_dir() {
+        verify_dataset(&args.file, args.show)?
+    } else {
+        let archive = Archive::open(&args.file)?;
+        verify_source(&archive, &args.file.display().to_string(), args.show)?
+    };
     Ok(if violations == 0 {
         ExitCode::SUCCESS
     } else {

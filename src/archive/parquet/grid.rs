@@ -262,7 +262,7 @@ mod tests {
         // bits first.
         let mut out = Vec::new();
         packed_levels(&mut out, &level_pattern(2, 3), 2);
-        let first = 0b10_01_10_10_00_10_10_00u16;
+        let first = 0b10_00_10_10_01_10_10_00u16;
         let second = 0b10_10_01_10u16;
         assert_eq!(out[0], 5);
         assert_eq!(
