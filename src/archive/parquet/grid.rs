@@ -55,13 +55,47 @@ fn level_pattern(h: usize, w: usize) -> Vec<u8> {
     levels
 }
 
-/// Appends the levels `pattern`, repeated `times`, as one bit-packed run of 2-bit values.
-///
-/// Bit-packed, not RLE: a pattern of short runs as RLE runs (two bytes per run of one) made
-/// pyarrow read the grids at half the speed of its own files.
-fn packed_levels(out: &mut Vec<u8>, pattern: &[u8], times: usize) {
-    let values = pattern.len() * times;
-    varint(out, ((values.div_ceil(8) as u64) << 1) | 1);
+/// The bit-packed repetition levels of whole pages: one level's `pattern` is 2 bits a cell,
+/// so the packed bytes repeat every `period` levels (8 / gcd(cells, 8)); they are packed once
+/// and copied.
+struct PackedLevels {
+    pattern: Vec<u8>,
+    period: usize,
+    bytes: Vec<u8>,
+}
+
+impl PackedLevels {
+    fn new(pattern: Vec<u8>) -> Self {
+        let period = 8 / gcd(pattern.len(), 8);
+        let mut bytes = Vec::new();
+        pack_levels(&mut bytes, &pattern, period);
+        Self {
+            pattern,
+            period,
+            bytes,
+        }
+    }
+
+    /// Appends the levels of `times` grids as one bit-packed run of 2-bit values.
+    ///
+    /// Bit-packed, not RLE: a pattern of short runs as RLE runs (two bytes per run of one)
+    /// made pyarrow read the grids at half the speed of its own files.
+    fn append(&self, out: &mut Vec<u8>, times: usize) {
+        let values = self.pattern.len() * times;
+        varint(out, ((values.div_ceil(8) as u64) << 1) | 1);
+        for _ in 0..times / self.period {
+            out.extend_from_slice(&self.bytes);
+        }
+        pack_levels(out, &self.pattern, times % self.period);
+    }
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// Appends `pattern` repeated `times` as 2-bit values, 8 to a group (the last padded).
+fn pack_levels(out: &mut Vec<u8>, pattern: &[u8], times: usize) {
     let (mut acc, mut filled) = (0u16, 0u32);
     for _ in 0..times {
         for &level in pattern {
@@ -121,14 +155,34 @@ fn bit_packed(out: &mut Vec<u8>, grids: &[&[u8]], index: &[u8; 256], bits: u8) {
     out.reserve(groups * bits as usize);
     let (mut acc, mut filled) = (0u64, 0usize);
     let bits = u32::from(bits);
+    // PERF: two codes 0 and 1 (every lattice maze) are their own indices: eight cells become
+    // one byte with a multiply, 8x the table-and-shift loop below.
+    let identity_bits = bits == 1 && index[1] == 1;
+    let put = |out: &mut Vec<u8>, c: u8, acc: &mut u64, filled: &mut usize| {
+        *acc |= u64::from(index[c as usize]) << (*filled as u32 * bits);
+        *filled += 1;
+        if *filled == 8 {
+            out.extend_from_slice(&acc.to_le_bytes()[..bits as usize]);
+            (*acc, *filled) = (0, 0);
+        }
+    };
     for grid in grids {
-        for &c in *grid {
-            acc |= u64::from(index[c as usize]) << (filled as u32 * bits);
-            filled += 1;
-            if filled == 8 {
-                out.extend_from_slice(&acc.to_le_bytes()[..bits as usize]);
-                (acc, filled) = (0, 0);
+        let mut grid: &[u8] = grid;
+        if identity_bits {
+            // Complete the group the last grid left open, then eight cells a byte.
+            while filled != 0 && !grid.is_empty() {
+                put(out, grid[0], &mut acc, &mut filled);
+                grid = &grid[1..];
             }
+            let mut eights = grid.chunks_exact(8);
+            for eight in &mut eights {
+                let x = u64::from_le_bytes(eight.try_into().expect("8 bytes"));
+                out.push((x.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8);
+            }
+            grid = eights.remainder();
+        }
+        for &c in grid {
+            put(out, c, &mut acc, &mut filled);
         }
     }
     if filled > 0 {
@@ -164,7 +218,7 @@ pub fn encode(
     let cells_per_grid = h * w;
     let (codes, index) = dictionary(grids.iter().copied());
     let bits = bit_width(codes.len());
-    let pattern = level_pattern(h, w);
+    let levels = PackedLevels::new(level_pattern(h, w));
     let mut sink = TrackedWrite::new(Vec::new());
     let mut specs = Vec::new();
     {
@@ -186,7 +240,7 @@ pub fn encode(
             let values = (page.len() * cells_per_grid) as u64;
             body.clear();
             let mut rep = Vec::with_capacity(8 + values as usize / 4);
-            packed_levels(&mut rep, &pattern, page.len());
+            levels.append(&mut rep, page.len());
             body.extend_from_slice(&(rep.len() as u32).to_le_bytes());
             body.extend_from_slice(&rep);
             let mut def = Vec::with_capacity(12);
@@ -261,7 +315,7 @@ mod tests {
         // Twice 0 2 2 1 2 2: 12 values in two groups of 8 (the last padded), 2 bits each, low
         // bits first.
         let mut out = Vec::new();
-        packed_levels(&mut out, &level_pattern(2, 3), 2);
+        PackedLevels::new(level_pattern(2, 3)).append(&mut out, 2);
         let first = 0b10_00_10_10_01_10_10_00u16;
         let second = 0b10_10_01_10u16;
         assert_eq!(out[0], 5);
@@ -269,6 +323,47 @@ mod tests {
             out[1..],
             [first.to_le_bytes(), second.to_le_bytes()].concat()
         );
+    }
+
+    #[test]
+    fn copied_level_periods_equal_levels_packed_one_by_one() {
+        for (h, w) in [(2, 3), (65, 65), (4, 4), (3, 5)] {
+            let levels = PackedLevels::new(level_pattern(h, w));
+            for times in [1, 7, 8, 9, 23] {
+                let mut fast = Vec::new();
+                levels.append(&mut fast, times);
+                let mut slow = Vec::new();
+                varint(&mut slow, (((h * w * times).div_ceil(8) as u64) << 1) | 1);
+                pack_levels(&mut slow, &level_pattern(h, w), times);
+                assert_eq!(fast, slow, "{h}x{w} x {times}");
+            }
+        }
+    }
+
+    #[test]
+    fn one_bit_cells_packed_eight_at_a_time_equal_the_table_loop() {
+        let (_, index) = dictionary([&[0u8, 1][..]].into_iter());
+        let grid: Vec<u8> = (0..61u32).map(|i| ((i * 7 + i / 3) % 2) as u8).collect();
+        let grids = [&grid[..], &grid[..13], &grid[..]];
+        let mut fast = Vec::new();
+        bit_packed(&mut fast, &grids, &index, 1);
+        // The table loop alone: an index table that is not the identity at 1 forces it.
+        let mut flipped = index;
+        flipped[1] = 1;
+        flipped[0] = 0;
+        let mut slow = Vec::new();
+        varint(&mut slow, ((135usize.div_ceil(8) as u64) << 1) | 1);
+        let (mut acc, mut filled) = (0u8, 0);
+        for &c in grids.iter().flat_map(|g| g.iter()) {
+            acc |= c << filled;
+            filled += 1;
+            if filled == 8 {
+                slow.push(acc);
+                (acc, filled) = (0, 0);
+            }
+        }
+        slow.push(acc);
+        assert_eq!(fast, slow);
     }
 
     #[test]
