@@ -463,15 +463,8 @@ fn write_row_group(
                     let first = list.offset() * size;
                     grids.extend(cells[first..first + list.len() * size].chunks_exact(size));
                 }
-                let (bytes, close) = grid::encode(
-                    descriptors[c].clone(),
-                    &grids,
-                    shape,
-                    std::env::var("PQ_Z")
-                        .ok()
-                        .and_then(|v| v.parse().ok())
-                        .unwrap_or(ZSTD_LEVEL),
-                )?;
+                let (bytes, close) =
+                    grid::encode(descriptors[c].clone(), &grids, shape, ZSTD_LEVEL)?;
                 group.append_column(&bytes, close)?;
             }
             _ => {
