@@ -234,6 +234,7 @@ impl Run {
             chunk_size,
             progress: false,
             selection: None,
+            resume: None,
         };
         let (schema, rx, handle) = py
             .detach(|| {

@@ -11,7 +11,7 @@
 //! so a 4 MiB write pins 2 pages rather than 1,024 (the writer's CPU per MB fell by 60%).
 
 use std::fs::{File, OpenOptions};
-use std::io::{Seek, SeekFrom, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// Alignment of direct-I/O buffers, offsets and lengths (the largest common logical block).
@@ -54,6 +54,8 @@ pub struct DirectFile {
     len: usize,
     direct: bool,
     written: u64,
+    /// Whether a device write has succeeded yet (a refused first one falls back to buffered).
+    wrote: bool,
 }
 
 impl DirectFile {
@@ -61,7 +63,7 @@ impl DirectFile {
     pub fn create(path: &Path, direct: bool) -> std::io::Result<Self> {
         let plain = || File::create(path);
         let (file, direct) = if direct {
-            match open_direct(path) {
+            match open_direct(path, true) {
                 Ok(f) => (f, true),
                 Err(_) => (plain()?, false),
             }
@@ -75,7 +77,47 @@ impl DirectFile {
             len: 0,
             direct,
             written: 0,
+            wrote: false,
         })
+    }
+
+    /// Opens `path`, a file at least `len` bytes long, to go on writing after byte `len`: cuts
+    /// it there and reads its last partial block back into the stage, since direct writes
+    /// start on a block boundary.
+    pub fn append(path: &Path, len: u64, direct: bool) -> std::io::Result<Self> {
+        let aligned = len / BLOCK as u64 * BLOCK as u64;
+        let tail = (len - aligned) as usize;
+        let mut stage = Aligned::new(STAGE);
+        {
+            let mut f = OpenOptions::new().read(true).write(true).open(path)?;
+            f.set_len(len)?;
+            f.seek(SeekFrom::Start(aligned))?;
+            f.read_exact(&mut stage.bytes()[..tail])?;
+        }
+        let plain = || OpenOptions::new().write(true).open(path);
+        let (mut file, direct) = if direct {
+            match open_direct(path, false) {
+                Ok(f) => (f, true),
+                Err(_) => (plain()?, false),
+            }
+        } else {
+            (plain()?, false)
+        };
+        file.seek(SeekFrom::Start(aligned))?;
+        Ok(Self {
+            file,
+            path: path.to_path_buf(),
+            stage,
+            len: tail,
+            direct,
+            written: aligned,
+            wrote: false,
+        })
+    }
+
+    /// Bytes handed to the operating system so far (the rest is staged).
+    pub fn written(&self) -> u64 {
+        self.written
     }
 
     /// The handle (for a syncing thread: `sync_data` on a clone works in both modes).
@@ -95,7 +137,7 @@ impl DirectFile {
         };
         match result {
             Ok(()) => {}
-            Err(e) if self.direct && e.raw_os_error() == Some(EINVAL) && self.written == 0 => {
+            Err(e) if self.direct && e.raw_os_error() == Some(EINVAL) && !self.wrote => {
                 // The file system accepted the flag but not the I/O: carry on buffered.
                 self.reopen_buffered()?;
                 let bytes = &self.stage.bytes()[..whole];
@@ -104,6 +146,7 @@ impl DirectFile {
             Err(e) => return Err(e),
         }
         self.written += whole as u64;
+        self.wrote = true;
         let tail = self.len - whole;
         self.stage.bytes().copy_within(whole..whole + tail, 0);
         self.len = tail;
@@ -183,7 +226,7 @@ const EINVAL: i32 = 22;
 const EINVAL: i32 = -1;
 
 #[cfg(target_os = "linux")]
-fn open_direct(path: &Path) -> std::io::Result<File> {
+fn open_direct(path: &Path, create: bool) -> std::io::Result<File> {
     use std::os::unix::fs::OpenOptionsExt;
     // O_DIRECT: 0o40000 on x86 and x86-64, 0o200000 on arm and aarch64, 0o100000 on powerpc.
     const O_DIRECT: i32 = if cfg!(any(target_arch = "x86", target_arch = "x86_64")) {
@@ -200,14 +243,14 @@ fn open_direct(path: &Path) -> std::io::Result<File> {
     }
     OpenOptions::new()
         .write(true)
-        .create(true)
-        .truncate(true)
+        .create(create)
+        .truncate(create)
         .custom_flags(O_DIRECT)
         .open(path)
 }
 
 #[cfg(not(target_os = "linux"))]
-fn open_direct(_path: &Path) -> std::io::Result<File> {
+fn open_direct(_path: &Path, _create: bool) -> std::io::Result<File> {
     Err(std::io::Error::other("direct I/O is used on Linux only"))
 }
 

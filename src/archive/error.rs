@@ -53,6 +53,14 @@ pub enum ArchiveError {
         /// What is wrong with the columns.
         error: SchemaError,
     },
+    /// `generate --resume` will not go on from this file: another run's, or not an archive.
+    #[error("{path}: {reason}")]
+    Resume {
+        /// `FILE.tmp` or `FILE`.
+        path: PathBuf,
+        /// What differs, and that nothing changed.
+        reason: String,
+    },
     /// A Parquet file could not be written or read (the Parquet crate's message).
     #[error("{path}: {message}")]
     Parquet {

@@ -353,6 +353,36 @@ impl Archive {
         })
     }
 
+    /// The record batches `blocks` (checksums `crcs`) of `path`, an archive still being written
+    /// (no footer yet) with `schema`, mapped: the batches a killed run left in `FILE.tmp`.
+    ///
+    /// # Safety
+    /// As [`Archive::open_mapped`]: nobody truncates or writes the file while the archive or
+    /// a batch decoded from it is alive.
+    pub(crate) unsafe fn in_progress(
+        path: &Path,
+        schema: SchemaRef,
+        blocks: Vec<Block>,
+        crcs: Vec<u32>,
+    ) -> Result<Self, ArchiveError> {
+        let (file, len) = open_file(path)?;
+        check_blocks(path, &blocks, len)?;
+        // SAFETY: the caller upholds `map_file`'s contract, which is this function's.
+        let source = unsafe { map_file(path, &file) }?;
+        let decoder =
+            FileDecoder::new(schema.clone(), MetadataVersion::V5).with_require_alignment(false);
+        Ok(Self {
+            path: path.to_path_buf(),
+            source,
+            len,
+            schema,
+            blocks,
+            footer_metadata: HashMap::new(),
+            crcs,
+            decoder,
+        })
+    }
+
     /// The file's path.
     pub fn path(&self) -> &Path {
         &self.path

@@ -21,34 +21,84 @@
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Sender, channel};
 use std::thread::JoinHandle;
 
 use arrow_array::RecordBatch;
-use arrow_ipc::CompressionType;
-use arrow_ipc::writer::{FileWriter, IpcWriteOptions};
-use arrow_schema::Schema;
+use arrow_ipc::convert::IpcSchemaEncoder;
+use arrow_ipc::writer::{DictionaryTracker, FileWriter, IpcWriteOptions};
+use arrow_ipc::{Block, CompressionType, FooterBuilder, MetadataVersion};
+use arrow_schema::{Metadata, Schema};
 
 use crate::archive::direct::DirectFile;
 use crate::archive::error::ArchiveError;
+use crate::archive::journal::{Checkpoint, Journal, JournalHeader, Recovered};
 use crate::archive::meta::{FOOTER_BATCH_CRC32, batch_crcs_to_json};
 
-/// Passes bytes through to `inner`, folding them into a CRC-32.
+/// Passes bytes through to `inner`, folding them into a CRC-32, counting the file offset and
+/// keeping the first bytes since the last [`Checksummed::start_block`] (a block's prefix, which
+/// holds its metadata length). A resumed archive's writer first swallows the header its
+/// Arrow writer writes again (the file already holds those very bytes).
 pub struct Checksummed<W> {
-    inner: W,
+    inner: Option<W>,
     crc: crc32fast::Hasher,
+    /// The file offset of the next byte.
+    pos: u64,
+    head: [u8; 8],
+    head_len: usize,
+    /// Bytes still to swallow.
+    discard: usize,
+}
+
+impl<W> Checksummed<W> {
+    fn new(inner: W, pos: u64, discard: usize) -> Self {
+        Self {
+            inner: Some(inner),
+            crc: crc32fast::Hasher::new(),
+            pos,
+            head: [0; 8],
+            head_len: 0,
+            discard,
+        }
+    }
+
+    /// Starts a new block at the current offset: resets the checksum and the kept prefix.
+    fn start_block(&mut self) -> u64 {
+        self.crc = crc32fast::Hasher::new();
+        self.head_len = 0;
+        self.pos
+    }
+
+    fn inner(&self) -> &W {
+        self.inner.as_ref().expect("the file is open until finish")
+    }
 }
 
 impl<W: Write> Write for Checksummed<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.inner.write(buf)?;
+        if self.discard > 0 {
+            let n = buf.len().min(self.discard);
+            self.discard -= n;
+            return Ok(n);
+        }
+        let inner = self
+            .inner
+            .as_mut()
+            .ok_or_else(|| std::io::Error::other("closed"))?;
+        let n = inner.write(buf)?;
         // PERF: crc32fast uses the carry-less multiply instructions: > 10 GB/s.
         self.crc.update(&buf[..n]);
+        let k = (8 - self.head_len).min(n);
+        self.head[self.head_len..self.head_len + k].copy_from_slice(&buf[..k]);
+        self.head_len += k;
+        self.pos += n as u64;
         Ok(n)
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
+        self.inner.as_mut().map_or(Ok(()), Write::flush)
     }
 }
 
@@ -102,29 +152,44 @@ impl Compression {
 /// Bytes between background syncs.
 pub const FLUSH_EVERY: u64 = 64 << 20;
 
+/// The archive's Arrow writer, over the checksumming, offset-counting direct file.
+type Ipc = FileWriter<Checksummed<DirectFile>>;
+
 /// Writes one archive atomically.
 pub struct ArchiveWriter {
     path: PathBuf,
     tmp: PathBuf,
-    writer: Option<FileWriter<Checksummed<DirectFile>>>,
+    schema: Arc<Schema>,
+    writer: Option<Ipc>,
+    /// Where each record batch lies (the footer's block list).
+    blocks: Vec<Block>,
     crcs: Vec<u32>,
     /// Approximate bytes of level data written so far (in-memory size of the batches), which
     /// paces the background syncs.
     bytes: u64,
     next_flush: u64,
-    flusher: Option<(Sender<()>, JoinHandle<()>)>,
+    flusher: Option<(Sender<u64>, JoinHandle<()>)>,
+    /// The progress record of a run that can be resumed (`generate`).
+    journal: Option<Box<Journal>>,
+    /// Blocks already in the progress record.
+    recorded: usize,
 }
 
-/// A thread that syncs `file` (a clone of the archive's handle) each time it is poked.
-fn spawn_flusher(file: File) -> Option<(Sender<()>, JoinHandle<()>)> {
-    let (tx, rx) = channel::<()>();
+/// A thread that syncs `file` (a clone of the archive's handle) each time it is poked with the
+/// bytes written so far, and then records in `synced` that they are durable.
+fn spawn_flusher(file: File, synced: Arc<AtomicU64>) -> Option<(Sender<u64>, JoinHandle<()>)> {
+    let (tx, rx) = channel::<u64>();
     let handle = std::thread::Builder::new()
         .name("warren-flusher".into())
         .spawn(move || {
             // PERF: write-back overlaps generation; errors surface at the final sync_all.
-            while rx.recv().is_ok() {
-                while rx.try_recv().is_ok() {}
-                let _ = file.sync_data();
+            while let Ok(mut upto) = rx.recv() {
+                while let Ok(later) = rx.try_recv() {
+                    upto = later;
+                }
+                if file.sync_data().is_ok() {
+                    synced.fetch_max(upto, Ordering::Release);
+                }
             }
         })
         .ok()?;
@@ -162,6 +227,71 @@ fn encode_error(tmp: &Path, source: arrow_schema::ArrowError) -> ArchiveError {
 
 pub use crate::core::output::temp_path;
 
+/// The IPC options of an archive written with `compression`.
+fn ipc_options(path: &Path, compression: Compression) -> Result<IpcWriteOptions, ArchiveError> {
+    IpcWriteOptions::default()
+        .try_with_compression(compression.codec())
+        .map_err(|source| encode_error(path, source))
+}
+
+/// The bytes an archive of `schema` starts with: the magic, its padding and the schema message
+/// (what a resumed file must already hold).
+pub(crate) fn header_bytes(
+    path: &Path,
+    schema: &Schema,
+    compression: Compression,
+) -> Result<Vec<u8>, ArchiveError> {
+    let options = ipc_options(path, compression)?;
+    let writer = FileWriter::try_new_with_options(Vec::new(), schema, options)
+        .map_err(|source| encode_error(path, source))?;
+    Ok(writer.get_ref().clone())
+}
+
+/// Writes the end-of-stream marker and the IPC file footer (`schema`, the record batch
+/// `blocks`, the key/value `metadata`) exactly as Arrow's `FileWriter::finish` does, so that
+/// a resumed archive, whose earlier blocks that writer never saw, ends in the same bytes.
+fn write_footer<W: Write>(
+    out: &mut W,
+    schema: &Schema,
+    blocks: &[Block],
+    metadata: &Metadata,
+) -> std::io::Result<()> {
+    out.write_all(&[0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0])?;
+    let mut fbb = flatbuffers::FlatBufferBuilder::new();
+    let dictionaries = fbb.create_vector::<Block>(&[]);
+    let record_batches = fbb.create_vector(blocks);
+    let mut tracker = DictionaryTracker::new(true);
+    let fb_schema = IpcSchemaEncoder::new()
+        .with_dictionary_tracker(&mut tracker)
+        .schema_to_fb_offset(&mut fbb, schema);
+    let fb_metadata =
+        (!metadata.is_empty()).then(|| arrow_ipc::convert::metadata_to_fb(&mut fbb, metadata));
+    let root = {
+        let mut footer = FooterBuilder::new(&mut fbb);
+        footer.add_version(MetadataVersion::V5);
+        footer.add_schema(fb_schema);
+        footer.add_dictionaries(dictionaries);
+        footer.add_recordBatches(record_batches);
+        if let Some(m) = fb_metadata {
+            footer.add_custom_metadata(m);
+        }
+        footer.finish()
+    };
+    fbb.finish(root, None);
+    let data = fbb.finished_data();
+    out.write_all(data)?;
+    out.write_all(&(data.len() as i32).to_le_bytes())?;
+    out.write_all(b"ARROW1")?;
+    out.flush()
+}
+
+/// How a writer starts: a new file (with a progress record when it can be resumed), or a
+/// killed run's file, continued.
+enum Start {
+    New(Option<JournalHeader>),
+    Resume(Recovered),
+}
+
 impl ArchiveWriter {
     /// Creates `path.tmp` and writes the schema. Fails naming the path when the folder is missing
     /// or not writable.
@@ -176,6 +306,43 @@ impl ArchiveWriter {
         schema: &Schema,
         compression: Compression,
     ) -> Result<Self, ArchiveError> {
+        Self::open(path, schema, compression, Start::New(None))
+    }
+
+    /// As [`ArchiveWriter::create_compressed`], for a run of record batches of `chunk_size`
+    /// levels that [`ArchiveWriter::checkpoint`] records after every chunk in `FILE.tmp.progress`,
+    /// so that a killed run can be resumed ([`plan_resume`](crate::archive::plan_resume)).
+    pub fn create_resumable(
+        path: &Path,
+        schema: &Schema,
+        compression: Compression,
+        chunk_size: u64,
+    ) -> Result<Self, ArchiveError> {
+        let header = JournalHeader::new(
+            &header_bytes(path, schema, compression)?,
+            chunk_size,
+            compression,
+        );
+        Self::open(path, schema, compression, Start::New(Some(header)))
+    }
+
+    /// Goes on writing the killed run `recovered` found in `path.tmp`: the file is cut after
+    /// its last recorded chunk and the next batch follows it.
+    pub fn resume(
+        path: &Path,
+        schema: &Schema,
+        compression: Compression,
+        recovered: Recovered,
+    ) -> Result<Self, ArchiveError> {
+        Self::open(path, schema, compression, Start::Resume(recovered))
+    }
+
+    fn open(
+        path: &Path,
+        schema: &Schema,
+        compression: Compression,
+        start: Start,
+    ) -> Result<Self, ArchiveError> {
         check_output(path)?;
         let tmp = temp_path(path);
         let io = |action, source| ArchiveError::Io {
@@ -183,26 +350,53 @@ impl ArchiveWriter {
             action,
             source,
         };
-        // PERF: whole 4 MiB blocks go to the device without a page-cache copy (see `direct`).
-        let file = DirectFile::create(&tmp, true).map_err(|e| io("cannot create", e))?;
-        let flusher = file.file().try_clone().ok().and_then(spawn_flusher);
-        let buffered = Checksummed {
-            inner: file,
-            crc: crc32fast::Hasher::new(),
+        let options = ipc_options(&tmp, compression)?;
+        let (file, ck, journal, blocks, crcs) = match start {
+            Start::New(header) => {
+                // The old record goes first: it must never describe the new file.
+                let journal = header
+                    .map(|h| Journal::create(&tmp, &h).map(Box::new))
+                    .transpose()
+                    .map_err(|e| io("cannot write its progress record", e))?;
+                // PERF: whole 4 MiB blocks go to the device without a page-cache copy.
+                let file = DirectFile::create(&tmp, true).map_err(|e| io("cannot create", e))?;
+                (file, (0, 0), journal, Vec::new(), Vec::new())
+            }
+            Start::Resume(r) => {
+                let file =
+                    DirectFile::append(&tmp, r.len, true).map_err(|e| io("cannot reopen", e))?;
+                let journal = Journal::reopen(&tmp, r.journal_len, r.synced)
+                    .map_err(|e| io("cannot write its progress record", e))?;
+                (
+                    file,
+                    (r.len, r.header_len),
+                    Some(Box::new(journal)),
+                    r.blocks,
+                    r.crcs,
+                )
+            }
         };
-        let options = IpcWriteOptions::default()
-            .try_with_compression(compression.codec())
-            .map_err(|source| encode_error(&tmp, source))?;
-        let writer = FileWriter::try_new_with_options(buffered, schema, options)
+        let synced = journal.as_ref().map_or_else(Arc::default, |j| j.synced());
+        let flusher = file
+            .file()
+            .try_clone()
+            .ok()
+            .and_then(|f| spawn_flusher(f, synced));
+        let checksummed = Checksummed::new(file, ck.0, ck.1 as usize);
+        let writer = FileWriter::try_new_with_options(checksummed, schema, options)
             .map_err(|source| encode_error(&tmp, source))?;
         Ok(Self {
             path: path.to_path_buf(),
             tmp,
+            schema: Arc::new(schema.clone()),
             writer: Some(writer),
-            crcs: Vec::new(),
+            recorded: blocks.len(),
+            blocks,
+            crcs,
             bytes: 0,
             next_flush: FLUSH_EVERY,
             flusher,
+            journal,
         })
     }
 
@@ -211,20 +405,60 @@ impl ArchiveWriter {
         let writer = self.writer.as_mut().expect("write after finish");
         // NOTE: the file writer emits exactly one block (message and body) per batch, so the
         // bytes that pass during `write` are that block's bytes.
-        writer.get_mut().crc = crc32fast::Hasher::new();
+        let offset = writer.get_mut().start_block();
         writer
             .write(batch)
             .map_err(|source| encode_error(&self.tmp, source))?;
-        let crc = std::mem::replace(&mut writer.get_mut().crc, crc32fast::Hasher::new());
-        self.crcs.push(crc.finalize());
+        let ck = writer.get_mut();
+        let crc = std::mem::replace(&mut ck.crc, crc32fast::Hasher::new()).finalize();
+        let [c0, c1, c2, c3, l0, l1, l2, l3] = ck.head;
+        if ck.head_len < 8 || [c0, c1, c2, c3] != [0xFF; 4] {
+            return Err(ArchiveError::Io {
+                path: self.tmp.clone(),
+                action: "cannot write",
+                source: std::io::Error::other("a record batch did not start with its prefix"),
+            });
+        }
+        let meta = 8 + i64::from(i32::from_le_bytes([l0, l1, l2, l3]));
+        let len = (ck.pos - offset) as i64;
+        self.blocks
+            .push(Block::new(offset as i64, meta as i32, len - meta));
+        self.crcs.push(crc);
         self.bytes += batch.get_array_memory_size() as u64;
         if self.bytes >= self.next_flush {
             self.next_flush = self.bytes + FLUSH_EVERY;
+            let written = ck.inner().written();
             if let Some((poke, _)) = &self.flusher {
-                let _ = poke.send(());
+                let _ = poke.send(written);
             }
         }
         Ok(())
+    }
+
+    /// Records that every level up to the end of the batches written so far is in the file,
+    /// with the run's state there (`checkpoint`): the record reaches the progress file as soon
+    /// as those bytes have left the writer's stage for the operating system. Does nothing for
+    /// an archive that cannot be resumed.
+    pub fn checkpoint(&mut self, checkpoint: &Checkpoint) -> Result<(), ArchiveError> {
+        let (Some(journal), Some(writer)) = (self.journal.as_mut(), self.writer.as_mut()) else {
+            return Ok(());
+        };
+        let ck = writer.get_mut();
+        let new = self.recorded..self.blocks.len();
+        journal.record(
+            ck.pos,
+            &self.blocks[new.clone()],
+            &self.crcs[new],
+            checkpoint,
+        );
+        self.recorded = self.blocks.len();
+        journal
+            .write_up_to(ck.inner().written())
+            .map_err(|source| ArchiveError::Io {
+                path: journal.path().to_path_buf(),
+                action: "cannot write",
+                source,
+            })
     }
 
     /// Writes `footer` key/value metadata and the footer, syncs, and renames into place.
@@ -232,19 +466,25 @@ impl ArchiveWriter {
     pub fn finish(mut self, footer: &[(String, String)]) -> Result<u64, ArchiveError> {
         let mut writer = self.writer.take().expect("finish twice");
         self.stop_flusher();
+        let mut metadata = Metadata::new();
         for (k, v) in footer {
-            writer.write_metadata(k.clone(), v.clone());
+            metadata.insert(k.clone(), v.clone());
         }
-        writer.write_metadata(FOOTER_BATCH_CRC32, batch_crcs_to_json(&self.crcs));
-        let enc = |source| encode_error(&self.tmp, source);
-        writer.finish().map_err(enc)?;
-        let buffered = writer.into_inner().map_err(enc)?.inner;
+        metadata.insert(
+            FOOTER_BATCH_CRC32.to_string(),
+            batch_crcs_to_json(&self.crcs),
+        );
         let io = |action, source| ArchiveError::Io {
             path: self.tmp.clone(),
             action,
             source,
         };
-        let file = buffered.into_file().map_err(|e| io("cannot write", e))?;
+        let ck = writer.get_mut();
+        write_footer(ck, &self.schema, &self.blocks, &metadata)
+            .map_err(|e| io("cannot write", e))?;
+        let direct = ck.inner.take().expect("the file is open until finish");
+        drop(writer);
+        let file = direct.into_file().map_err(|e| io("cannot write", e))?;
         file.sync_all().map_err(|e| io("cannot sync", e))?;
         let size = file.metadata().map_err(|e| io("cannot stat", e))?.len();
         drop(file);
@@ -258,6 +498,9 @@ impl ArchiveWriter {
             && let Ok(d) = File::open(dir)
         {
             let _ = d.sync_all();
+        }
+        if self.journal.take().is_some() {
+            Journal::remove(&self.tmp);
         }
         Ok(size)
     }
@@ -278,6 +521,9 @@ impl Drop for ArchiveWriter {
         if self.writer.take().is_some() {
             // Not finished: the run failed; leave nothing behind.
             let _ = std::fs::remove_file(&self.tmp);
+            if self.journal.take().is_some() {
+                Journal::remove(&self.tmp);
+            }
         }
     }
 }

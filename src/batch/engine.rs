@@ -16,7 +16,7 @@ use arrow_array::RecordBatch;
 use arrow_schema::{ArrowError, Schema, SchemaRef};
 
 use crate::archive::{
-    ArchiveError, ArchiveWriter, ChunkBuilder, RunFooter, Scanned, SelectionMeta,
+    ArchiveError, ArchiveWriter, Checkpoint, ChunkBuilder, RunFooter, Scanned, SelectionMeta,
 };
 use crate::batch::filter::Filter;
 use crate::batch::progress::Progress;
@@ -56,6 +56,10 @@ pub struct BatchOptions {
     /// Keep only unique or filtered levels (`--unique`, `--where`); `None` keeps every level
     /// that generates.
     pub selection: Option<Selection>,
+    /// Go on from this point of a killed run (`generate --resume`): its chunks before
+    /// `chunks` are in the archive already, with these counts (and, with `--unique`, their
+    /// hashes in the selection's `earlier`).
+    pub resume: Option<Checkpoint>,
 }
 
 /// Which levels a run keeps (`--unique`, `--where`), and how far it may look for them.
@@ -101,6 +105,7 @@ impl Default for BatchOptions {
             chunk_size: 2048,
             progress: false,
             selection: None,
+            resume: None,
         }
     }
 }
@@ -189,11 +194,20 @@ pub trait BatchSink {
     /// Ends the run with its footer metadata (level and failure counts appended); returns the
     /// bytes written.
     fn finish(self, footer: &[(String, String)]) -> Result<u64, BatchError>;
+    /// Takes the run's state after a chunk whose batches were all written (a resumable archive
+    /// records it; other sinks ignore it).
+    fn checkpoint(&mut self, _state: &Checkpoint) -> Result<(), BatchError> {
+        Ok(())
+    }
 }
 
 impl BatchSink for ArchiveWriter {
     fn write(&mut self, batch: &RecordBatch) -> Result<(), BatchError> {
         Ok(ArchiveWriter::write(self, batch)?)
+    }
+
+    fn checkpoint(&mut self, state: &Checkpoint) -> Result<(), BatchError> {
+        Ok(ArchiveWriter::checkpoint(self, state)?)
     }
 
     fn finish(self, footer: &[(String, String)]) -> Result<u64, BatchError> {
@@ -262,12 +276,12 @@ struct Window {
 }
 
 impl Window {
-    /// A window for `threads` workers.
-    fn new(threads: usize) -> Self {
+    /// A window for `threads` workers, from chunk `first`.
+    fn new(threads: usize, first: u64) -> Self {
         // PERF: two chunks per worker in flight keeps every core busy while the writer drains,
         // and bounds memory to (2 * threads + 2) chunks.
         Self {
-            written: Mutex::new(0),
+            written: Mutex::new(first),
             advanced: Condvar::new(),
             size: 2 * threads as u64 + 2,
         }
@@ -444,11 +458,12 @@ fn generate_in_order<G: Generator, S: BatchSink>(
     writer: &mut S,
     keeper: &mut Keeper,
     progress: &Progress,
+    first: u64,
 ) -> Result<(), BatchError> {
     let shared = Shared {
-        next: AtomicU64::new(0),
+        next: AtomicU64::new(first),
         abort: AtomicBool::new(false),
-        window: Window::new(workers.threads),
+        window: Window::new(workers.threads, first),
     };
     let (tx, rx) = sync_channel::<Chunk>(shared.window.size as usize);
     std::thread::scope(|scope| {
@@ -459,7 +474,7 @@ fn generate_in_order<G: Generator, S: BatchSink>(
             window: &shared.window,
             progress,
         };
-        let outcome = ordered.write(rx.iter(), writer, keeper);
+        let outcome = ordered.write(rx.iter(), writer, keeper, first);
         // Stop the workers: the run failed, or a selection has kept all it needs.
         if outcome.is_err() || keeper.done {
             shared.abort();
@@ -501,8 +516,19 @@ pub fn run<G: Generator, S: BatchSink>(
         .filter(|s| s.unique)
         .map(|s| s.earlier.as_deref().cloned().unwrap_or_default());
     let mut keeper = Keeper::new(chunking.range.start, seen, target, selection.is_some());
-    let progress = Progress::new(target.unwrap_or_else(|| chunking.levels()), opts.progress);
-    let outcome = generate_in_order(&workers, &pool, &mut writer, &mut keeper, &progress);
+    let first = opts.resume.as_ref().map_or(0, |c| c.chunks);
+    let mut done = 0;
+    if let Some(state) = &opts.resume {
+        keeper.restore(state);
+        done = if target.is_some() {
+            keeper.kept
+        } else {
+            chunking.levels().min(first * chunking.size)
+        };
+    }
+    let total = target.unwrap_or_else(|| chunking.levels());
+    let progress = Progress::new(total, done, opts.progress);
+    let outcome = generate_in_order(&workers, &pool, &mut writer, &mut keeper, &progress, first);
     progress.finish();
     outcome?;
     if let Some(wanted) = target.filter(|&t| keeper.kept < t) {
@@ -550,12 +576,13 @@ impl Ordered<'_> {
         chunks: impl Iterator<Item = Chunk>,
         writer: &mut S,
         keeper: &mut Keeper,
+        first: u64,
     ) -> Result<(), BatchError> {
         if keeper.done {
             return Ok(());
         }
         let mut pending: BTreeMap<u64, Chunk> = BTreeMap::new();
-        let mut expect = 0u64;
+        let mut expect = first;
         for chunk in chunks {
             pending.insert(chunk.number, chunk);
             while let Some(chunk) = pending.remove(&expect) {
@@ -564,6 +591,7 @@ impl Ordered<'_> {
                 for batch in keeper.take(levels.clone(), chunk.batches?, &chunk.skipped)? {
                     writer.write(&batch)?;
                 }
+                writer.checkpoint(&keeper.checkpoint(expect + 1))?;
                 self.progress.advance(if keeper.is_selecting_whole() {
                     keeper.kept - kept_before
                 } else {

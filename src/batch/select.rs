@@ -12,7 +12,7 @@ use arrow_array::types::UInt64Type;
 use arrow_array::{BooleanArray, RecordBatch};
 use arrow_schema::ArrowError;
 
-use crate::archive::Scanned;
+use crate::archive::{Checkpoint, Scanned};
 
 /// Why a level of a chunk is not in its batches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +83,33 @@ impl Keeper {
     /// rather than through its index range.
     pub fn is_selecting_whole(&self) -> bool {
         self.target.is_some()
+    }
+
+    /// The run's state after chunk `chunks - 1`, to record for a resumed run.
+    pub fn checkpoint(&self, chunks: u64) -> Checkpoint {
+        let s = &self.scanned;
+        Checkpoint {
+            chunks,
+            kept: self.kept,
+            failures: self.failures.clone(),
+            scanned: [s.start, s.end, s.duplicates, s.filtered],
+            done: self.done,
+        }
+    }
+
+    /// Takes up the state `state` a killed run recorded (the hashes of its levels, with
+    /// `unique`, came in as `seen`).
+    pub fn restore(&mut self, state: &Checkpoint) {
+        let [start, end, duplicates, filtered] = state.scanned;
+        self.kept = state.kept;
+        self.failures = state.failures.clone();
+        self.scanned = Scanned {
+            start,
+            end,
+            duplicates,
+            filtered,
+        };
+        self.done = state.done;
     }
 
     /// Seeds that failed, in all.

@@ -6,7 +6,10 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 
-use crate::archive::{ArchiveWriter, Compression, ParquetWriter, RunMeta, level_schema};
+use crate::archive::{
+    ArchiveWriter, Compression, ParquetWriter, Recovered, ResumePlan, RunMeta, level_schema,
+    plan_resume,
+};
 use crate::batch::{
     self, BatchOptions, BatchSummary, Filter, Selection, Shard, ShardArg, ShardMeta,
 };
@@ -70,6 +73,12 @@ pub struct Args {
     /// Compressed archives are decompressed as they are read, not memory-mapped.
     #[arg(long, default_value = "none", value_parser = compression_parser())]
     compression: Compression,
+    /// Go on from where a killed run of this same command stopped: keep the levels its
+    /// `OUT.tmp` holds (checked against their CRC-32s), make the rest, and write the archive an
+    /// uninterrupted run writes, byte for byte. Refused, changing nothing, when `OUT.tmp` (or a
+    /// finished `OUT`) is another run's; with nothing to go on from, the run starts afresh.
+    #[arg(long)]
+    resume: bool,
 }
 
 /// `none`, `zstd` or `lz4`, as completions and `--help` list them.
@@ -85,10 +94,14 @@ struct GenerateTask<'a> {
     shard: Shard,
 }
 
-impl GeneratorTask for GenerateTask<'_> {
-    type Output = Result<BatchSummary>;
+/// What a run did: its summary, with the levels a resumed run found made, or nothing (`--resume`
+/// found the finished archive of this run).
+type Outcome = Option<(BatchSummary, u64)>;
 
-    fn run<G: Generator>(self, generator: &G) -> Result<BatchSummary> {
+impl GeneratorTask for GenerateTask<'_> {
+    type Output = Result<Outcome>;
+
+    fn run<G: Generator>(self, generator: &G) -> Result<Outcome> {
         let args = self.args;
         let selection = args.selection(generator.columns().metrics)?;
         // The files of the generator `Profile::with_generator` just built on this thread.
@@ -98,7 +111,7 @@ impl GeneratorTask for GenerateTask<'_> {
             .with_selection(selection.as_ref().map(Selection::to_meta))
             .to_metadata();
         let schema = Arc::new(level_schema(&generator.columns(), metadata));
-        let opts = BatchOptions {
+        let mut opts = BatchOptions {
             count: args.count,
             seed: args.seed,
             threads: args.threads,
@@ -107,13 +120,76 @@ impl GeneratorTask for GenerateTask<'_> {
             chunk_size: args.chunk_size as usize,
             progress: !args.quiet,
             selection,
+            resume: None,
         };
         if args.format == "parquet" {
             let writer = ParquetWriter::create(&args.out, "train", &schema)?;
-            return Ok(batch::run(generator, schema, &opts, writer, Vec::new())?);
+            let summary = batch::run(generator, schema, &opts, writer, Vec::new())?;
+            return Ok(Some((summary, 0)));
         }
-        let writer = ArchiveWriter::create_compressed(&args.out, &schema, args.compression)?;
-        Ok(batch::run(generator, schema, &opts, writer, Vec::new())?)
+        let (chunk, compression) = (args.chunk_size, args.compression);
+        let mut resumed = 0;
+        let writer = if args.resume {
+            match plan_resume(&args.out, &schema, compression, chunk)? {
+                ResumePlan::Complete => return Ok(None),
+                ResumePlan::Start(note) => {
+                    if let Some(note) = note.filter(|_| !args.quiet) {
+                        eprintln!("warren: {note}");
+                    }
+                    ArchiveWriter::create_resumable(&args.out, &schema, compression, chunk)?
+                }
+                ResumePlan::Continue(found) => {
+                    resumed = found.levels();
+                    if let Some(selection) = opts.selection.as_mut().filter(|s| s.unique) {
+                        selection.earlier =
+                            Some(Arc::new(found.layout_hashes(&args.out, &schema)?));
+                    }
+                    opts.resume = found.checkpoint.clone();
+                    if !args.quiet {
+                        self.report_resume(&found);
+                    }
+                    ArchiveWriter::resume(&args.out, &schema, compression, found)?
+                }
+            }
+        } else {
+            ArchiveWriter::create_resumable(&args.out, &schema, compression, chunk)?
+        };
+        let summary = batch::run(generator, schema, &opts, writer, Vec::new())?;
+        Ok(Some((summary, resumed)))
+    }
+}
+
+impl GenerateTask<'_> {
+    /// One line on what `--resume` kept of the killed run and where it goes on.
+    fn report_resume(&self, found: &Recovered) {
+        let args = self.args;
+        let chunks = found.checkpoint.as_ref().map_or(0, |c| c.chunks);
+        let range = self.shard.range(args.count);
+        let from =
+            (range.start + chunks * args.chunk_size).min(if args.unique || args.filter.is_some() {
+                u64::MAX
+            } else {
+                range.end
+            });
+        let damaged = if found.dropped_chunks > 0 {
+            format!(
+                ", {} recorded chunks dropped (their bytes were torn or damaged)",
+                found.dropped_chunks
+            )
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "warren: resuming {}: {} levels kept ({} chunks, {:.1} MB, {:.1} MB checksummed), \
+             {:.1} MB after them dropped{damaged}; going on from level index {}",
+            crate::archive::temp_path(&args.out).display(),
+            super::thousands(found.levels()),
+            super::thousands(chunks),
+            found.len_bytes() as f64 / 1e6,
+            found.checked_bytes as f64 / 1e6,
+            found.dropped_bytes as f64 / 1e6,
+            super::thousands(from),
+        );
     }
 }
 
@@ -161,6 +237,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.format == "parquet" && args.compression != Compression::None {
         bail!("--compression is for Arrow archives: Parquet files are always zstd-compressed");
     }
+    if args.format == "parquet" && args.resume {
+        bail!(
+            "--resume is for Arrow archives: generate with --format arrow --resume, then \
+             `warren export ARCHIVE --parquet DIR`"
+        );
+    }
     if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty())
         && !parent.is_dir()
     {
@@ -171,13 +253,22 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .as_deref()
         .map(super::flamegraph::Flamegraph::start)
         .transpose()?;
-    let summary = profile
+    let outcome = profile
         .with_generator(GenerateTask {
             args: &args,
             profile: &profile,
             shard,
         })?
         .with_context(|| format!("generating {}", args.out.display()))?;
+    let Some((summary, resumed)) = outcome else {
+        if !args.quiet {
+            eprintln!(
+                "warren: {} is already the finished archive of this run: nothing to do",
+                args.out.display()
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
     if let Some(s) = sampler {
         let out = s.out().to_path_buf();
         let samples = s.finish()?;
@@ -205,14 +296,23 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 super::thousands(s.duplicates)
             )
         });
+        let (made, resumed) = if resumed > 0 {
+            let note = format!(
+                " ({} of them kept from the killed run)",
+                super::thousands(resumed)
+            );
+            (summary.levels - resumed, note)
+        } else {
+            (summary.levels, String::new())
+        };
         eprintln!(
-            "warren: {} {} levels, {} failures{reasons}{selected}, {:.2} s, {} levels/s, {:.1} MB \
-             written to {}",
+            "warren: {} {} levels{resumed}, {} failures{reasons}{selected}, {:.2} s, {} levels/s, \
+             {:.1} MB written to {}",
             super::thousands(summary.levels),
             profile.kind(),
             summary.failures,
             summary.seconds,
-            super::thousands(summary.levels_per_second() as u64),
+            super::thousands((made as f64 / summary.seconds.max(1e-9)) as u64),
             summary.bytes as f64 / 1e6,
             args.out.display()
         );

@@ -103,6 +103,7 @@ impl GeneratorTask for Rest<'_> {
                 max_tries: self.selection.max_tries.saturating_sub(self.start),
                 earlier: self.seen.map(Arc::new),
             }),
+            resume: None,
         };
         Ok(batch::run(
             generator,

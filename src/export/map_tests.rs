@@ -51,6 +51,7 @@ impl GeneratorTask for WriteRun<'_> {
             chunk_size: 64,
             progress: false,
             selection: None,
+            resume: None,
         };
         batch::run(generator, schema, &opts, writer, Vec::new()).unwrap();
     }

@@ -97,6 +97,7 @@ impl GeneratorTask for Conform {
                 chunk_size: CHUNK,
                 progress: false,
                 selection: None,
+                resume: None,
             };
             batch::run(g, schema.clone(), &opts, &mut sink, Vec::new()).expect("a run");
             sink.0
