@@ -32,5 +32,6 @@ mod regions_cli;
 mod reliability;
 mod render_cli;
 mod report_cli;
+mod resume_cli;
 mod select_cli;
 mod split_cli;

@@ -11,6 +11,12 @@ of whichever worker runs it), so the rows are exactly those of ``warren.generate
 Ray Data may deliver blocks out of order; the ``index`` column gives each row's place (sort by
 it, or set ``DataContext.get_current().execution_options.preserve_order = True``).
 
+A read task that fails is run again: ``read_levels`` gives Ray ``max_retries=3,
+retry_exceptions=True`` for its read tasks (its ``ray_remote_args`` overrides them; Ray Data's
+own default retries a lost worker, not an exception raised in the task), and a retried task
+regenerates exactly its index range, so the rows are the same: level ``i`` depends only on the
+profile, the seed and ``i``.
+
 Ray is an optional extra: ``pip install "./python[ray]"``.
 """
 
@@ -19,7 +25,8 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from typing import Iterable, Iterator, List, Optional
+import warnings
+from typing import Any, Dict, Iterable, Iterator, List, Optional
 
 import pyarrow as pa
 
@@ -35,6 +42,13 @@ except ImportError as e:  # pragma: no cover - depends on the environment
 import warren
 
 __all__ = ["WarrenDatasource", "read_levels"]
+
+# Ray options for read_levels' read tasks, under the caller's ``ray_remote_args``. Ray Data's
+# default (``max_retries=-1`` with ``retry_exceptions=[RaySystemError]``, in
+# ray/data/_internal/remote_fn.py) reruns a task whose worker died, without limit, but fails the
+# dataset on the first exception raised in a task. One budget of ``max_retries`` covers both kinds
+# of failure, so it is bounded: an error that recurs (a bug) fails the dataset after 4 attempts.
+_RETRIES = {"max_retries": 3, "retry_exceptions": True}
 
 
 def _profile_text(kind_or_profile) -> Optional[str]:
@@ -74,7 +88,10 @@ def _generate_range(kind, text, lo, hi, seed, sets, chunk_size) -> List[pa.Table
 
 class WarrenDatasource(Datasource):
     """A ``ray.data.Datasource`` of ``count`` levels of a kind or profile: read task ``i`` of
-    ``n`` generates levels ``count * i // n .. count * (i + 1) // n``."""
+    ``n`` generates levels ``count * i // n .. count * (i + 1) // n``, the same rows however
+    often it runs. Ray takes a task's retry options from ``ray.data.read_datasource``, not from
+    the datasource: ``read_levels`` passes retries; given to ``read_datasource`` directly, pass
+    ``ray_remote_args={"max_retries": 3, "retry_exceptions": True}`` for the same."""
 
     def __init__(
         self,
@@ -130,9 +147,23 @@ def read_levels(
     blocks: Optional[int] = None,
     set=None,
     chunk_size: int = 2048,
+    ray_remote_args: Optional[Dict[str, Any]] = None,
 ) -> "ray.data.Dataset":
     """``count`` levels of ``kind_or_profile`` with master seed ``seed`` as a Ray dataset of
     ``blocks`` read tasks (default: Ray's parallelism), each generating one contiguous index
-    range on the worker that runs it. ``set`` takes profile overrides as ``warren.generate``."""
+    range on the worker that runs it. ``set`` takes profile overrides as ``warren.generate``.
+
+    A read task that raises (a transient error) or whose worker dies (a preempted node) is run
+    again, up to 3 times: ``ray_remote_args`` (options of ``ray.remote`` for the read tasks,
+    passed to ``ray.data.read_datasource``) goes over the default ``{"max_retries": 3,
+    "retry_exceptions": True}``; ``{"retry_exceptions": False, "max_retries": -1}`` restores
+    Ray Data's own (a worker's death retried without limit, any exception fatal). A retried task
+    regenerates exactly its index range, so the rows are those of a run without failures."""
     source = WarrenDatasource(kind_or_profile, count, seed=seed, set=set, blocks=blocks, chunk_size=chunk_size)
-    return ray.data.read_datasource(source, override_num_blocks=blocks) if blocks else ray.data.read_datasource(source)
+    remote_args = {**_RETRIES, **(ray_remote_args or {})}
+    read_args = {"override_num_blocks": blocks} if blocks else {}
+    with warnings.catch_warnings():
+        # Ray 2.60 marks a read's ray_remote_args deprecated (to go in 2.64), with no named
+        # option for retries in its place; the warning would name this line, not the caller's.
+        warnings.filterwarnings("ignore", message="`ray_remote_args` is deprecated")
+        return ray.data.read_datasource(source, ray_remote_args=remote_args, **read_args)
