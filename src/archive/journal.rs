@@ -10,8 +10,9 @@
 //! durable. Every line ends in its own CRC-32, so a torn or damaged line ends the record there.
 //!
 //! A chunk's line is written only once its bytes have left the writer's 4 MiB stage for the
-//! operating system, so a process killed outright (`SIGKILL`, a preempted node) loses at most
-//! the chunks still being generated or waiting for an earlier one, and the staged bytes. Every
+//! operating system, and the stage's whole blocks go out at least every [`PROGRESS_EVERY`], so
+//! a process killed outright (`SIGKILL`, a preempted node) loses at most the chunks still being
+//! generated or waiting for an earlier one, and about a tenth of a second of staged output. Every
 //! [`FLUSH_EVERY`](crate::archive::writer::FLUSH_EVERY) bytes a background thread syncs the
 //! archive and then the record notes how far it is durable, which bounds what a power loss can
 //! take. [`plan_resume`] keeps the longest run of recorded chunks whose bytes are all present
@@ -24,6 +25,7 @@ use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::UInt64Type;
@@ -114,7 +116,13 @@ pub struct Journal {
     pending: VecDeque<Line>,
     /// How far the archive is known to be durable (the flusher raises it).
     synced: Arc<AtomicU64>,
+    /// When the writer's stage last went out because of the record.
+    pushed: Instant,
 }
+
+/// How often a resumable writer sends its staged whole blocks to the operating system, so that
+/// a kill loses at most about this long's output (and the chunks in flight).
+pub const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
 impl Journal {
     /// Starts the record of `tmp` (replacing any earlier one) with `header`.
@@ -128,6 +136,7 @@ impl Journal {
             path,
             pending: VecDeque::new(),
             synced: Arc::default(),
+            pushed: Instant::now(),
         })
     }
 
@@ -143,7 +152,18 @@ impl Journal {
             path,
             pending: VecDeque::new(),
             synced: Arc::new(AtomicU64::new(synced)),
+            pushed: Instant::now(),
         })
+    }
+
+    /// Whether [`PROGRESS_EVERY`] has passed since the stage last went out for the record
+    /// (and if so, restarts the clock).
+    pub(crate) fn due(&mut self) -> bool {
+        let due = self.pushed.elapsed() >= PROGRESS_EVERY;
+        if due {
+            self.pushed = Instant::now();
+        }
+        due
     }
 
     /// The record's path.
@@ -333,13 +353,40 @@ fn refuse(path: &Path, what: &str, why: &str) -> ArchiveError {
     }
 }
 
-/// The schema in the header bytes of a file (`None` when they do not hold one).
-fn schema_of_header(bytes: &[u8]) -> Option<Schema> {
-    let len = i32::from_le_bytes(bytes.get(12..16)?.try_into().ok()?);
-    let meta = bytes.get(16..16 + usize::try_from(len).ok()?)?;
-    if bytes.get(..6)? != b"ARROW1" || bytes.get(8..12)? != [0xFF; 4] {
+/// Where the schema message of an archive's first `bytes` starts and how long its metadata is
+/// (`None` when they do not start an archive).
+fn schema_message(bytes: &[u8]) -> Option<(usize, usize)> {
+    if bytes.get(..6)? != b"ARROW1" {
         return None;
     }
+    // The magic is padded with zeros to the writer's alignment (8 or 64 bytes).
+    let at = 6 + bytes.get(6..)?.iter().take_while(|&&b| b == 0).count();
+    if bytes.get(at..at + 4)? != [0xFF; 4] {
+        return None;
+    }
+    let len = i32::from_le_bytes(bytes.get(at + 4..at + 8)?.try_into().ok()?);
+    Some((at, usize::try_from(len).ok()?))
+}
+
+/// The header of a file `file_len` bytes long: as long as its own schema message says (at most
+/// 64 MiB and the file), or `expected` bytes when it does not start an archive.
+fn read_header(file: &mut File, file_len: u64, expected: u64) -> std::io::Result<Vec<u8>> {
+    let mut first = Vec::new();
+    file.take(file_len.min(4096)).read_to_end(&mut first)?;
+    let want = schema_message(&first)
+        .map_or(expected, |(at, len)| (at + 8 + len) as u64)
+        .min(file_len)
+        .min(64 << 20);
+    file.seek(SeekFrom::Start(0))?;
+    let mut head = Vec::with_capacity(want as usize);
+    file.take(want).read_to_end(&mut head)?;
+    Ok(head)
+}
+
+/// The schema in the header bytes of a file (`None` when they do not hold one).
+fn schema_of_header(bytes: &[u8]) -> Option<Schema> {
+    let (at, len) = schema_message(bytes)?;
+    let meta = bytes.get(at + 8..at + 8 + len)?;
     let message = arrow_ipc::root_as_message(meta).ok()?;
     arrow_ipc::convert::try_fb_to_schema(message.header_as_schema()?).ok()
 }
@@ -373,10 +420,7 @@ pub fn plan_resume(
         .metadata()
         .map_err(|e| io(&tmp, "cannot stat", e))?
         .len();
-    let mut head = Vec::with_capacity(expected.len());
-    (&mut file)
-        .take(expected.len() as u64)
-        .read_to_end(&mut head)
+    let head = read_header(&mut file, file_len, expected.len() as u64)
         .map_err(|e| io(&tmp, "cannot read", e))?;
     if head != expected {
         if expected.starts_with(&head) {
@@ -555,4 +599,20 @@ fn crc_of(file: &mut File, offset: u64, len: u64) -> std::io::Result<Option<u32>
         left -= n as u64;
     }
     Ok(Some(hasher.finalize()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_schema::{DataType, Field};
+
+    #[test]
+    fn the_schema_of_a_header_is_read_back() {
+        let mut meta = std::collections::HashMap::new();
+        meta.insert("warren.master_seed".to_string(), "5".to_string());
+        let schema =
+            Schema::new(vec![Field::new("index", DataType::UInt64, false)]).with_metadata(meta);
+        let bytes = header_bytes(Path::new("x"), &schema, Compression::None).unwrap();
+        assert_eq!(schema_of_header(&bytes), Some(schema));
+    }
 }

@@ -424,6 +424,16 @@ impl ArchiveWriter {
         self.blocks
             .push(Block::new(offset as i64, meta as i32, len - meta));
         self.crcs.push(crc);
+        if let Some(journal) = self.journal.as_mut() {
+            // The stage may just have gone out: record the chunks it completed.
+            journal
+                .write_up_to(ck.inner().written())
+                .map_err(|source| ArchiveError::Io {
+                    path: journal.path().to_path_buf(),
+                    action: "cannot write",
+                    source,
+                })?;
+        }
         self.bytes += batch.get_array_memory_size() as u64;
         if self.bytes >= self.next_flush {
             self.next_flush = self.bytes + FLUSH_EVERY;
@@ -452,6 +462,14 @@ impl ArchiveWriter {
             checkpoint,
         );
         self.recorded = self.blocks.len();
+        if journal.due() {
+            // The staged whole blocks go out now: a kill loses at most this long's output.
+            ck.flush().map_err(|source| ArchiveError::Io {
+                path: self.tmp.clone(),
+                action: "cannot write",
+                source,
+            })?;
+        }
         journal
             .write_up_to(ck.inner().written())
             .map_err(|source| ArchiveError::Io {

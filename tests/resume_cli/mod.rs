@@ -2,10 +2,15 @@
 //! ends in the archive an uninterrupted run writes, byte for byte; another run's file is
 //! refused and left as it was; a torn or damaged tail is made again, never kept.
 //!
-//! The kill tests run at a size `cargo test` can afford. `WARREN_RESUME_SCALE=full` (with a
-//! release build: `cargo test --release --test tests resume_cli -- --nocapture`) runs the
-//! acceptance sizes instead, 2,000,000 mazes and 200,000 grammar levels with `--unique`, and
-//! prints what every kill cost.
+//! The kill tests run at a size `cargo test` can afford. `WARREN_RESUME_SCALE=full` runs the
+//! acceptance sizes instead, 2,000,000 mazes and 200,000 grammar levels with `--unique`, with
+//! the binary `WARREN_BIN` names (a release build), and prints what every kill cost:
+//!
+//! ```text
+//! cargo build --release
+//! WARREN_RESUME_SCALE=full WARREN_BIN=target/release/warren \
+//!     cargo test --test tests resume_cli::a_ -- --nocapture --test-threads 1
+//! ```
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -35,6 +40,22 @@ fn next(state: &mut u64) -> u64 {
 /// Whether the acceptance sizes were asked for.
 fn full_scale() -> bool {
     std::env::var("WARREN_RESUME_SCALE").is_ok_and(|v| v == "full")
+}
+
+/// The binary under test: `WARREN_BIN` at full scale, else this build's.
+fn bin() -> String {
+    match std::env::var("WARREN_BIN") {
+        Ok(path) if full_scale() => path,
+        _ => warren_bin().to_string(),
+    }
+}
+
+/// Runs `bin()` with `args` to the end.
+fn run_bin(args: &[String]) -> std::process::Output {
+    Command::new(bin())
+        .args(args)
+        .output()
+        .expect("warren runs")
 }
 
 /// `FILE.tmp`.
@@ -83,7 +104,7 @@ fn spawn_resume(run: &[&str], out: &Path) -> Child {
     let mut args = generate_args(run, out);
     args.retain(|a| a != "--quiet");
     args.push("--resume".into());
-    Command::new(warren_bin())
+    Command::new(bin())
         .args(&args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -107,70 +128,110 @@ fn levels_kept(err: &str) -> u64 {
 struct Kill {
     /// Bytes of `FILE.tmp` when the process was killed.
     at: u64,
-    /// Levels the next run kept of it.
-    kept: u64,
+    /// Levels the next run that got as far as resuming kept of it (`None`: the next run was
+    /// killed before it said).
+    kept: Option<u64>,
 }
 
-/// Runs `run` onto `out` with `--resume`, killing it when `FILE.tmp` first reaches each of
-/// `targets` bytes, and then lets it finish; returns the kills and the wall time.
-fn run_with_kills(run: &[&str], out: &Path, targets: &[u64]) -> (Vec<Kill>, Duration) {
+/// Runs `run` onto `out` with `--resume`, killing it after each of `delays` from the moment it
+/// opened the archive, and then lets it finish; returns the kills and the wall time.
+fn run_with_kills(run: &[&str], out: &Path, delays: &[Duration]) -> (Vec<Kill>, Duration) {
     let tmp = tmp_of(out);
     let started = Instant::now();
     let mut kills: Vec<Kill> = Vec::new();
-    for &target in targets {
+    for &delay in delays {
         let mut child = spawn_resume(run, out);
-        let at = loop {
+        let mut pipe = child.stderr.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = pipe.read_to_string(&mut text);
+            text
+        });
+        // The moment counts from when the process has opened the archive (its progress
+        // record is created or cut to what it keeps), not from its start-up.
+        let progress = warren::archive::progress_path(&tmp);
+        let stamp = |p: &Path| {
+            std::fs::metadata(p)
+                .ok()
+                .map(|m| (m.modified().ok(), m.len()))
+        };
+        let before = stamp(&progress);
+        let mut finished = false;
+        while stamp(&progress) == before {
             if child.try_wait().unwrap().is_some() {
-                break None;
-            }
-            let now = size(&tmp);
-            if now >= target {
-                child.kill().expect("SIGKILL warren");
-                break Some(now);
+                finished = true;
+                break;
             }
             std::thread::sleep(Duration::from_millis(1));
-        };
-        let output = child.wait_with_output().unwrap();
-        let err = String::from_utf8_lossy(&output.stderr).into_owned();
-        if let Some(prev) = kills.last_mut() {
-            prev.kept = levels_kept(&err);
         }
-        match at {
-            Some(at) => kills.push(Kill { at, kept: 0 }),
-            // Finished before the target: no more kills can land.
-            None => {
-                assert_eq!(exit_code(&output), 0, "{err}");
-                return (kills, started.elapsed());
+        let deadline = Instant::now() + delay;
+        while !finished && Instant::now() < deadline {
+            if child.try_wait().unwrap().is_some() {
+                finished = true;
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let at = size(&tmp);
+        if !finished {
+            child.kill().expect("SIGKILL warren");
+        }
+        let status = child.wait().unwrap();
+        let err = reader.join().unwrap();
+        if let Some(kept) = resumed_levels(&err) {
+            for k in kills.iter_mut().rev().take_while(|k| k.kept.is_none()) {
+                k.kept = Some(kept);
             }
         }
+        if finished {
+            assert!(status.success(), "{err}");
+            return (kills, started.elapsed());
+        }
+        kills.push(Kill { at, kept: None });
     }
     let last = spawn_resume(run, out).wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&last.stderr).into_owned();
     assert_eq!(exit_code(&last), 0, "the last resume: {err}");
-    if let Some(prev) = kills.last_mut() {
-        prev.kept = levels_kept(&err);
+    if let Some(kept) = resumed_levels(&err) {
+        for k in kills.iter_mut().rev().take_while(|k| k.kept.is_none()) {
+            k.kept = Some(kept);
+        }
     }
     (kills, started.elapsed())
 }
 
-/// Kills `run` at [`KILLS`] seeded moments (sizes of `FILE.tmp` up to 95% of the finished
-/// archive), resumes after each, and checks the result equals an uninterrupted run's bytes.
+/// The levels a `--resume` run said it kept (0 when it found nothing to keep), or `None` when
+/// it was killed before it said.
+fn resumed_levels(err: &str) -> Option<u64> {
+    if err.lines().any(|l| {
+        l.starts_with("warren: ") && (l.contains("holds no level") || l.contains("progress record"))
+    }) {
+        return Some(0);
+    }
+    err.contains("warren: resuming ").then(|| levels_kept(err))
+}
+
+/// Kills `run` at [`KILLS`] seeded moments, resumes after each, and checks the result equals an
+/// uninterrupted run's bytes. Each process is killed after a seeded random share (0 to 1.5
+/// times `1 / KILLS`) of the uninterrupted run's time, so the kills fall all through the run.
 fn killed_and_resumed_equals_uninterrupted(tag: &str, run: &[&str], levels: u64) {
     let dir = TempDir::new(tag);
     let reference = dir.join("reference.arrow");
     let started = Instant::now();
-    let output = warren(generate_args(run, &reference));
+    let output = run_bin(&generate_args(run, &reference));
     assert_succeeded(&output, "the uninterrupted run");
     let uninterrupted = started.elapsed();
     let total = size(&reference);
-    let mut state = SEED ^ total;
-    let mut targets: Vec<u64> = (0..KILLS)
-        .map(|_| next(&mut state) % (total / 20 * 19))
+    let mut state = SEED;
+    let delays: Vec<Duration> = (0..KILLS)
+        .map(|_| {
+            let share = (next(&mut state) >> 11) as f64 / (1u64 << 53) as f64;
+            uninterrupted.mul_f64(1.5 * share / KILLS as f64)
+        })
         .collect();
-    targets.sort_unstable();
 
     let out = dir.join("resumed.arrow");
-    let (kills, resumed) = run_with_kills(run, &out, &targets);
+    let (kills, resumed) = run_with_kills(run, &out, &delays);
     assert!(
         same_bytes(&reference, &out),
         "{tag}: the resumed archive differs from the uninterrupted run's"
@@ -183,35 +244,37 @@ fn killed_and_resumed_equals_uninterrupted(tag: &str, run: &[&str], levels: u64)
         "{tag}: only {} of {KILLS} kills landed before the run finished",
         kills.len()
     );
-    assert!(
-        kills.iter().any(|k| k.kept > 0),
-        "{tag}: no resume kept anything"
-    );
 
     // What each kill cost: the levels written before it and made again after it.
     let per_level = total as f64 / levels as f64;
+    let extra = (resumed.as_secs_f64() - uninterrupted.as_secs_f64()) / kills.len().max(1) as f64;
     println!(
-        "{tag}: {} kills; uninterrupted {:.1} s, killed and resumed {:.1} s ({:.2} s more per kill)",
+        "{tag}: {} kills; uninterrupted {:.1} s, killed and resumed {:.1} s: {extra:.2} s more per \
+         kill (start-up, the resume's checks and the work redone), {:.0} levels' worth",
         kills.len(),
         uninterrupted.as_secs_f64(),
         resumed.as_secs_f64(),
-        (resumed.as_secs_f64() - uninterrupted.as_secs_f64()) / kills.len().max(1) as f64
+        extra * levels as f64 / uninterrupted.as_secs_f64()
     );
     let mut redone = Vec::new();
     for (i, k) in kills.iter().enumerate() {
         let written = (k.at as f64 / per_level) as u64;
-        let lost = written.saturating_sub(k.kept);
+        let kept = k.kept.unwrap_or(0);
+        let lost = written.saturating_sub(kept);
         redone.push(lost);
         println!(
-            "{tag}: kill {i:2}: FILE.tmp {:>8.1} MB (~{written} levels); kept {} levels; \
-             ~{lost} written levels made again",
+            "{tag}: kill {i:2}: FILE.tmp {:>8.1} MB (~{written} levels written); {kept} levels \
+             kept; ~{lost} written levels made again",
             k.at as f64 / 1e6,
-            k.kept
         );
     }
+    assert!(
+        kills.iter().any(|k| k.kept.is_some_and(|n| n > 0)),
+        "{tag}: no resume kept anything"
+    );
     redone.sort_unstable();
     println!(
-        "{tag}: written levels made again per kill: median {}, max {}",
+        "{tag}: written levels made again per kill: median {}, max {} (plus the chunks in flight)",
         redone[redone.len() / 2],
         redone.last().copied().unwrap_or(0)
     );
@@ -229,7 +292,7 @@ fn a_maze_run_killed_at_seeded_moments_resumes_into_the_identical_archive() {
         let run = [
             "maze",
             "--count",
-            "60000",
+            "150000",
             "--seed",
             "35",
             "--chunk-size",
@@ -239,7 +302,7 @@ fn a_maze_run_killed_at_seeded_moments_resumes_into_the_identical_archive() {
             "--set",
             "maze.height=8",
         ];
-        killed_and_resumed_equals_uninterrupted("resume-maze", &run, 60_000);
+        killed_and_resumed_equals_uninterrupted("resume-maze", &run, 150_000);
     }
 }
 
@@ -255,7 +318,7 @@ fn a_unique_filtered_run_killed_at_seeded_moments_resumes_into_the_identical_arc
         let run = [
             "maze",
             "--count",
-            "120000",
+            "250000",
             "--seed",
             "36",
             "--chunk-size",
@@ -268,7 +331,7 @@ fn a_unique_filtered_run_killed_at_seeded_moments_resumes_into_the_identical_arc
             "--where",
             "solution_length >= 14",
         ];
-        killed_and_resumed_equals_uninterrupted("resume-unique", &run, 120_000);
+        killed_and_resumed_equals_uninterrupted("resume-unique", &run, 250_000);
     }
 }
 
@@ -380,6 +443,13 @@ fn resuming_another_run_is_refused_in_one_line_and_changes_nothing() {
     bytes[at] = if bytes[at] == b'9' { b'8' } else { b'9' };
     std::fs::write(&tmp, &bytes).unwrap();
     refused(&SMALL_RUN.map(String::from), &out, &["version"]);
+
+    // A killed run whose header is longer than this run's (it has a selection).
+    let out = dir.join("u.arrow");
+    let mut unique: Vec<&str> = SMALL_RUN.to_vec();
+    unique.push("--unique");
+    killed_run(&unique, &out, 6 << 20);
+    refused(&SMALL_RUN.map(String::from), &out, &["selection", "none"]);
 }
 
 #[test]
