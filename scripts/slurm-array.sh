@@ -10,8 +10,15 @@
 # exactly the levels of `warren generate KIND --count COUNT --seed SEED` on one machine.
 # Arguments: KIND (or a profile file) COUNT OUTDIR [SEED]; WARREN names the binary (default
 # `warren` on the PATH).
+#
+# A preempted or failed task is requeued (`--requeue`) and runs this script again with the same
+# task id; `--resume` then keeps the levels the killed run had written (its `shard-N.arrow.tmp`)
+# and makes only the rest, into the archive an uninterrupted task writes. A task whose shard is
+# already finished does nothing.
 #SBATCH --job-name=warren
 #SBATCH --cpus-per-task=2
+#SBATCH --requeue
+#SBATCH --open-mode=append
 #SBATCH --output=warren-%A_%a.log
 set -euo pipefail
 
@@ -24,5 +31,5 @@ task=${SLURM_ARRAY_TASK_ID:?not a Slurm array task (SLURM_ARRAY_TASK_ID is not s
 
 mkdir -p "$out"
 "$warren" generate "$kind" --count "$count" --seed "$seed" --shard auto \
-    --threads "${SLURM_CPUS_PER_TASK:-0}" --quiet \
+    --threads "${SLURM_CPUS_PER_TASK:-0}" --quiet --resume \
     --out "$out/shard-$(printf %05d "$task").arrow"

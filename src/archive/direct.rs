@@ -56,6 +56,8 @@ pub struct DirectFile {
     written: u64,
     /// Whether a device write has succeeded yet (a refused first one falls back to buffered).
     wrote: bool,
+    /// The end of the partial block [`DirectFile::push_tail`] last wrote ahead.
+    pushed: u64,
 }
 
 impl DirectFile {
@@ -78,6 +80,7 @@ impl DirectFile {
             direct,
             written: 0,
             wrote: false,
+            pushed: 0,
         })
     }
 
@@ -112,12 +115,52 @@ impl DirectFile {
             direct,
             written: aligned,
             wrote: false,
+            pushed: 0,
         })
     }
 
     /// Bytes handed to the operating system so far (the rest is staged).
     pub fn written(&self) -> u64 {
         self.written
+    }
+
+    /// Bytes of the file that hold their final content: the whole blocks written, and the
+    /// partial block [`DirectFile::push_tail`] wrote ahead.
+    pub fn on_os(&self) -> u64 {
+        self.written.max(self.pushed)
+    }
+
+    /// Hands every byte given so far to the operating system: the whole blocks, then the
+    /// partial last block padded with zeros to a whole one, written ahead at its place but not
+    /// counted as written (the next whole-block write writes that block again, with more bytes
+    /// after the same ones; [`DirectFile::into_file`] cuts the padding off).
+    #[cfg(unix)]
+    pub fn push_tail(&mut self) -> std::io::Result<()> {
+        use std::os::unix::fs::FileExt;
+        self.write_blocks()?;
+        let len = self.len;
+        if len == 0 {
+            return Ok(());
+        }
+        let at = self.written;
+        self.stage.bytes()[len..BLOCK].fill(0);
+        let result = self.file.write_all_at(&self.stage.bytes()[..BLOCK], at);
+        match result {
+            Ok(()) => {}
+            Err(e) if self.direct && e.raw_os_error() == Some(EINVAL) && !self.wrote => {
+                self.reopen_buffered()?;
+                self.file.write_all_at(&self.stage.bytes()[..BLOCK], at)?;
+            }
+            Err(e) => return Err(e),
+        }
+        self.pushed = at + len as u64;
+        Ok(())
+    }
+
+    /// As on Unix, without the partial block: it stays staged.
+    #[cfg(not(unix))]
+    pub fn push_tail(&mut self) -> std::io::Result<()> {
+        self.write_blocks()
     }
 
     /// The handle (for a syncing thread: `sync_data` on a clone works in both modes).
@@ -175,6 +218,10 @@ impl DirectFile {
             self.file.write_all(tail)?;
             self.written += len as u64;
             self.len = 0;
+        }
+        if self.pushed > self.written || !self.pushed.is_multiple_of(BLOCK as u64) {
+            // A block pushed ahead may have left zero padding past the end.
+            self.file.set_len(self.written)?;
         }
         Ok(self.file)
     }
@@ -303,6 +350,50 @@ mod tests {
         for pieces in &sizes {
             round_trip(true, pieces);
             round_trip(false, pieces);
+        }
+    }
+
+    /// Pushing the tail ahead puts every byte given so far in the file; the padding never
+    /// outlives the file; a file reopened to append goes on after the bytes it keeps.
+    #[test]
+    fn pushed_tails_and_appends_keep_the_bytes_in_order() {
+        for direct in [true, false] {
+            let dir = std::env::temp_dir().join(format!(
+                "warren-direct-push-{}-{direct}",
+                std::process::id()
+            ));
+            std::fs::create_dir_all(&dir).unwrap();
+            let path = dir.join("out.bin");
+            let mut expected = Vec::new();
+            let mut w = DirectFile::create(&path, direct).unwrap();
+            for (i, n) in [10, BLOCK - 3, 7, STAGE + 5, 1, 3 * BLOCK]
+                .into_iter()
+                .enumerate()
+            {
+                let data = pattern(n, i as u8);
+                w.write_all(&data).unwrap();
+                expected.extend_from_slice(&data);
+                w.push_tail().unwrap();
+                assert_eq!(w.on_os(), expected.len() as u64);
+                let on_disk = std::fs::read(&path).unwrap();
+                assert!(
+                    on_disk[..expected.len()] == expected[..],
+                    "pushed bytes differ"
+                );
+            }
+            drop(w.into_file().unwrap());
+            assert!(std::fs::read(&path).unwrap() == expected, "padding left");
+
+            // Keep an unaligned prefix and write on after it.
+            let keep = 2 * BLOCK + 123;
+            let mut w = DirectFile::append(&path, keep as u64, direct).unwrap();
+            let more = pattern(STAGE + 77, 9);
+            w.write_all(&more).unwrap();
+            drop(w.into_file().unwrap());
+            let mut want = expected[..keep].to_vec();
+            want.extend_from_slice(&more);
+            assert!(std::fs::read(&path).unwrap() == want, "append differs");
+            std::fs::remove_dir_all(&dir).unwrap();
         }
     }
 

@@ -47,11 +47,23 @@ pub fn progress_path(tmp: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// What, beside the archive's header, makes two runs of one output the same run: the levels per
+/// record batch of a `generate`, or the input batches of a `merge`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ResumeKey {
+    /// Levels per chunk (`generate --chunk-size`); 0 for a merge.
+    pub chunk_size: u64,
+    /// For a merge: a CRC-32 over every shard's batch checksums, in merge order; 0 otherwise.
+    pub inputs: u32,
+}
+
 /// The first line: what run the record and its file belong to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JournalHeader {
     warren_progress: u32,
     chunk_size: u64,
+    #[serde(default)]
+    inputs: u32,
     compression: String,
     header_bytes: u64,
     header_crc32: u32,
@@ -59,10 +71,11 @@ pub struct JournalHeader {
 
 impl JournalHeader {
     /// The header of a run whose archive starts with `header`.
-    pub(crate) fn new(header: &[u8], chunk_size: u64, compression: Compression) -> Self {
+    pub(crate) fn new(header: &[u8], key: &ResumeKey, compression: Compression) -> Self {
         Self {
             warren_progress: PROGRESS_FORMAT,
-            chunk_size,
+            chunk_size: key.chunk_size,
+            inputs: key.inputs,
             compression: compression.name().to_string(),
             header_bytes: header.len() as u64,
             header_crc32: crc32fast::hash(header),
@@ -391,9 +404,9 @@ fn schema_of_header(bytes: &[u8]) -> Option<Schema> {
     arrow_ipc::convert::try_fb_to_schema(message.header_as_schema()?).ok()
 }
 
-/// Decides what `warren generate --resume` does for output `path`, whose run writes archives
-/// of `schema` (its metadata is the run key) in chunks of `chunk_size` with `compression`.
-/// Reads, never writes: a refusal changes nothing.
+/// Decides what `warren generate --resume` (or `merge --resume`) does for output `path`, whose
+/// run writes archives of `schema` (its metadata is the run key) with `compression`, in the
+/// chunks `key` describes. Reads, never writes: a refusal changes nothing.
 ///
 /// # Errors
 /// One line: `FILE.tmp` or `FILE` belongs to another run (saying what differs), or cannot be
@@ -402,7 +415,7 @@ pub fn plan_resume(
     path: &Path,
     schema: &Schema,
     compression: Compression,
-    chunk_size: u64,
+    key: &ResumeKey,
 ) -> Result<ResumePlan, ArchiveError> {
     let tmp = temp_path(path);
     let io = |p: &Path, action, source| ArchiveError::Io {
@@ -439,7 +452,7 @@ pub fn plan_resume(
             None => refuse(&tmp, &what, "is not the start of a warren archive"),
         });
     }
-    let ours = JournalHeader::new(&expected, chunk_size, compression);
+    let ours = JournalHeader::new(&expected, key, compression);
     let progress = progress_path(&tmp);
     let lines = match File::open(&progress) {
         Ok(f) => read_lines(f).map_err(|e| io(&progress, "cannot read", e))?,
@@ -463,6 +476,10 @@ pub fn plan_resume(
             theirs.chunk_size, ours.chunk_size
         );
         return Err(refuse(&tmp, &tmp.display().to_string(), &why));
+    }
+    if theirs.inputs != ours.inputs {
+        let why = "was a merge of other shard files (their record batches differ)";
+        return Err(refuse(&tmp, &tmp.display().to_string(), why));
     }
     if theirs.compression != ours.compression {
         let why = format!(

@@ -17,7 +17,7 @@ mod writer;
 
 pub use chunk::ChunkBuilder;
 pub use error::{ArchiveError, ColumnError, MessageError, MetaError, SchemaError};
-pub use journal::{Checkpoint, Recovered, ResumePlan, plan_resume, progress_path};
+pub use journal::{Checkpoint, Recovered, ResumeKey, ResumePlan, plan_resume, progress_path};
 pub use meta::{
     FOOTER_BATCH_CRC32, FOOTER_FAILURES, FOOTER_LEVELS, FOOTER_SCANNED, FORMAT_VERSION,
     META_CELL_CODES, META_FILES, META_FORMAT, META_GENERATOR, META_MASTER_SEED, META_PROFILE,

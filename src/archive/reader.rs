@@ -383,6 +383,11 @@ impl Archive {
         })
     }
 
+    /// Every record batch's CRC-32 from the footer (empty for an archive without them).
+    pub fn checksums(&self) -> &[u32] {
+        &self.crcs
+    }
+
     /// The file's path.
     pub fn path(&self) -> &Path {
         &self.path

@@ -34,7 +34,7 @@ use arrow_schema::{Metadata, Schema};
 
 use crate::archive::direct::DirectFile;
 use crate::archive::error::ArchiveError;
-use crate::archive::journal::{Checkpoint, Journal, JournalHeader, Recovered};
+use crate::archive::journal::{Checkpoint, Journal, JournalHeader, Recovered, ResumeKey};
 use crate::archive::meta::{FOOTER_BATCH_CRC32, batch_crcs_to_json};
 
 /// Passes bytes through to `inner`, folding them into a CRC-32, counting the file offset and
@@ -73,6 +73,10 @@ impl<W> Checksummed<W> {
 
     fn inner(&self) -> &W {
         self.inner.as_ref().expect("the file is open until finish")
+    }
+
+    fn inner_mut(&mut self) -> &mut W {
+        self.inner.as_mut().expect("the file is open until finish")
     }
 }
 
@@ -160,7 +164,7 @@ pub struct ArchiveWriter {
     path: PathBuf,
     tmp: PathBuf,
     schema: Arc<Schema>,
-    writer: Option<Ipc>,
+    writer: Option<Box<Ipc>>,
     /// Where each record batch lies (the footer's block list).
     blocks: Vec<Block>,
     crcs: Vec<u32>,
@@ -309,20 +313,17 @@ impl ArchiveWriter {
         Self::open(path, schema, compression, Start::New(None))
     }
 
-    /// As [`ArchiveWriter::create_compressed`], for a run of record batches of `chunk_size`
-    /// levels that [`ArchiveWriter::checkpoint`] records after every chunk in `FILE.tmp.progress`,
-    /// so that a killed run can be resumed ([`plan_resume`](crate::archive::plan_resume)).
+    /// As [`ArchiveWriter::create_compressed`], for a run (chunks as `key` says) whose state
+    /// [`ArchiveWriter::checkpoint`] records after every chunk in `FILE.tmp.progress`, so that a
+    /// killed run can be resumed ([`plan_resume`](crate::archive::plan_resume)).
     pub fn create_resumable(
         path: &Path,
         schema: &Schema,
         compression: Compression,
-        chunk_size: u64,
+        key: &ResumeKey,
     ) -> Result<Self, ArchiveError> {
-        let header = JournalHeader::new(
-            &header_bytes(path, schema, compression)?,
-            chunk_size,
-            compression,
-        );
+        let header =
+            JournalHeader::new(&header_bytes(path, schema, compression)?, key, compression);
         Self::open(path, schema, compression, Start::New(Some(header)))
     }
 
@@ -389,7 +390,7 @@ impl ArchiveWriter {
             path: path.to_path_buf(),
             tmp,
             schema: Arc::new(schema.clone()),
-            writer: Some(writer),
+            writer: Some(Box::new(writer)),
             recorded: blocks.len(),
             blocks,
             crcs,
@@ -427,7 +428,7 @@ impl ArchiveWriter {
         if let Some(journal) = self.journal.as_mut() {
             // The stage may just have gone out: record the chunks it completed.
             journal
-                .write_up_to(ck.inner().written())
+                .write_up_to(ck.inner().on_os())
                 .map_err(|source| ArchiveError::Io {
                     path: journal.path().to_path_buf(),
                     action: "cannot write",
@@ -463,15 +464,17 @@ impl ArchiveWriter {
         );
         self.recorded = self.blocks.len();
         if journal.due() {
-            // The staged whole blocks go out now: a kill loses at most this long's output.
-            ck.flush().map_err(|source| ArchiveError::Io {
-                path: self.tmp.clone(),
-                action: "cannot write",
-                source,
-            })?;
+            // Everything staged goes out now: a kill loses at most this long's output.
+            ck.inner_mut()
+                .push_tail()
+                .map_err(|source| ArchiveError::Io {
+                    path: self.tmp.clone(),
+                    action: "cannot write",
+                    source,
+                })?;
         }
         journal
-            .write_up_to(ck.inner().written())
+            .write_up_to(ck.inner().on_os())
             .map_err(|source| ArchiveError::Io {
                 path: journal.path().to_path_buf(),
                 action: "cannot write",

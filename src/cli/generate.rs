@@ -7,8 +7,8 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 
 use crate::archive::{
-    ArchiveWriter, Compression, ParquetWriter, Recovered, ResumePlan, RunMeta, level_schema,
-    plan_resume,
+    ArchiveWriter, Compression, ParquetWriter, Recovered, ResumeKey, ResumePlan, RunMeta,
+    level_schema, plan_resume,
 };
 use crate::batch::{
     self, BatchOptions, BatchSummary, Filter, Selection, Shard, ShardArg, ShardMeta,
@@ -127,16 +127,20 @@ impl GeneratorTask for GenerateTask<'_> {
             let summary = batch::run(generator, schema, &opts, writer, Vec::new())?;
             return Ok(Some((summary, 0)));
         }
-        let (chunk, compression) = (args.chunk_size, args.compression);
+        let compression = args.compression;
+        let key = ResumeKey {
+            chunk_size: args.chunk_size,
+            inputs: 0,
+        };
         let mut resumed = 0;
         let writer = if args.resume {
-            match plan_resume(&args.out, &schema, compression, chunk)? {
+            match plan_resume(&args.out, &schema, compression, &key)? {
                 ResumePlan::Complete => return Ok(None),
                 ResumePlan::Start(note) => {
                     if let Some(note) = note.filter(|_| !args.quiet) {
                         eprintln!("warren: {note}");
                     }
-                    ArchiveWriter::create_resumable(&args.out, &schema, compression, chunk)?
+                    ArchiveWriter::create_resumable(&args.out, &schema, compression, &key)?
                 }
                 ResumePlan::Continue(found) => {
                     resumed = found.levels();
@@ -152,7 +156,7 @@ impl GeneratorTask for GenerateTask<'_> {
                 }
             }
         } else {
-            ArchiveWriter::create_resumable(&args.out, &schema, compression, chunk)?
+            ArchiveWriter::create_resumable(&args.out, &schema, compression, &key)?
         };
         let summary = batch::run(generator, schema, &opts, writer, Vec::new())?;
         Ok(Some((summary, resumed)))

@@ -20,7 +20,10 @@ use anyhow::{Context, Result, bail};
 use arrow_array::RecordBatch;
 use arrow_schema::Schema;
 
-use crate::archive::{Archive, ArchiveWriter, META_SHARD, RunFooter, RunMeta};
+use crate::archive::{
+    Archive, ArchiveWriter, Checkpoint, META_SHARD, ResumeKey, ResumePlan, RunFooter, RunMeta,
+    plan_resume,
+};
 use crate::batch::{Shard, ShardMeta};
 
 /// Arguments of `merge`.
@@ -41,6 +44,10 @@ pub struct Args {
     /// No summary line.
     #[arg(long, short)]
     quiet: bool,
+    /// Go on from where a killed merge of these same shards stopped (`OUT.tmp`), into the
+    /// archive an uninterrupted merge writes; another run's or other shards' `OUT.tmp` is refused.
+    #[arg(long)]
+    resume: bool,
 }
 
 /// One opened shard and what it says of its run.
@@ -204,6 +211,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .collect::<Result<Vec<_>>>()?;
     let parts = check(parts)?;
     if let Some(selection) = super::merge_fill::selection(&parts, args.unique)? {
+        if args.resume {
+            bail!(
+                "--resume is for a merge that copies its shards: this one makes the rest of a \
+                 --unique or --where run"
+            );
+        }
         return super::merge_fill::merge(&parts, selection, &args.out, args.threads, args.quiet);
     }
     let total = parts[0].shard.total;
@@ -218,15 +231,79 @@ pub fn run(args: Args) -> Result<ExitCode> {
     ));
     // The merged archive stores its batches as the first shard does.
     let compression = parts[0].archive.compression()?;
-    let mut writer = ArchiveWriter::create_compressed(&args.out, &schema, compression)?;
+    // The shards' batches, in merge order, identify what a resumed merge must be given again.
+    let mut inputs = crc32fast::Hasher::new();
+    for part in &parts {
+        for crc in part.archive.checksums() {
+            inputs.update(&crc.to_le_bytes());
+        }
+    }
+    let key = ResumeKey {
+        chunk_size: 0,
+        inputs: inputs.finalize(),
+    };
+    let (mut writer, mut skip, mut written) = match args.resume {
+        false => (
+            ArchiveWriter::create_resumable(&args.out, &schema, compression, &key)?,
+            0,
+            0,
+        ),
+        true => match plan_resume(&args.out, &schema, compression, &key)? {
+            ResumePlan::Complete => {
+                if !args.quiet {
+                    eprintln!(
+                        "warren: {} is already the finished merge of these shards: nothing to do",
+                        args.out.display()
+                    );
+                }
+                return Ok(ExitCode::SUCCESS);
+            }
+            ResumePlan::Start(_) => (
+                ArchiveWriter::create_resumable(&args.out, &schema, compression, &key)?,
+                0,
+                0,
+            ),
+            ResumePlan::Continue(found) => {
+                let done = found.checkpoint.as_ref().map_or(0, |c| c.chunks);
+                if !args.quiet {
+                    eprintln!(
+                        "warren: resuming {}: {} batches ({} levels, {:.1} MB) kept, {:.1} MB \
+                         after them dropped",
+                        crate::archive::temp_path(&args.out).display(),
+                        super::thousands(done),
+                        super::thousands(found.levels()),
+                        found.len_bytes() as f64 / 1e6,
+                        found.dropped_bytes as f64 / 1e6
+                    );
+                }
+                let kept = found.levels();
+                let writer = ArchiveWriter::resume(&args.out, &schema, compression, found)?;
+                (writer, done, kept)
+            }
+        },
+    };
     let (mut levels, mut failures) = (0u64, BTreeMap::<String, u64>::new());
+    let mut done = 0u64;
     for part in &parts {
         for i in 0..part.archive.batch_count() {
+            if skip > 0 {
+                // In the archive already (a resumed merge).
+                skip -= 1;
+                done += 1;
+                continue;
+            }
             let batch = part.archive.batch(i)?;
             let batch = RecordBatch::try_new(schema.clone(), batch.columns().to_vec())
                 .with_context(|| format!("{}: batch {i}", part.archive.path().display()))?;
             writer.write(&batch)?;
             part.archive.release(i);
+            done += 1;
+            written += batch.num_rows() as u64;
+            writer.checkpoint(&Checkpoint {
+                chunks: done,
+                kept: written,
+                ..Checkpoint::default()
+            })?;
         }
         levels += part.footer.levels;
         for (reason, n) in &part.footer.failures {

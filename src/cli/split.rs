@@ -103,7 +103,7 @@ fn hub_name(name: &str) -> &str {
 /// Where one split's levels go.
 enum Sink {
     Arrow(ArchiveWriter),
-    Parquet(ParquetWriter),
+    Parquet(Box<ParquetWriter>),
 }
 
 impl Sink {
@@ -173,7 +173,7 @@ fn open_outputs(
                     .join(format!("{hub}-*.parquet"));
                 (
                     path,
-                    Sink::Parquet(ParquetWriter::create(dir, hub, &schema)?),
+                    Sink::Parquet(Box::new(ParquetWriter::create(dir, hub, &schema)?)),
                 )
             } else {
                 let path = dir.join(format!("{name}.arrow"));

@@ -2,13 +2,17 @@
 //! environment, `warren merge` joining the shard archives into exactly the single run's levels,
 //! and the merge's refusals (a missing shard, a shard of another seed, a truncated shard, a
 //! shard given twice), each a one-line error that leaves no output file. The recipes in
-//! `scripts/` run as written, with the job array's variables set by hand.
+//! `scripts/` run as written, with the job array's variables set by hand, one task of each
+//! killed midway and started again (a requeued Slurm task, a replaced Kubernetes pod).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
 
 use arrow_array::RecordBatch;
 use warren::archive::Archive;
+
+mod resume;
 
 use crate::common::{
     TempDir, assert_one_line_error, exit_code, stderr, stdout, warren, warren_bin,
@@ -23,7 +27,7 @@ fn all_rows(path: &Path) -> RecordBatch {
     arrow_select::concat::concat_batches(archive.schema(), &batches).expect("one schema")
 }
 
-fn succeeded(output: &Output, what: &str) {
+pub(super) fn succeeded(output: &Output, what: &str) {
     assert!(output.status.success(), "{what}: {}", stderr(output));
 }
 
@@ -58,7 +62,36 @@ fn single_run(out: &Path, count: u64, seed: u64) {
     succeeded(&output, "the single run");
 }
 
-fn merge(out: &Path, shards: &[PathBuf]) -> Output {
+/// Runs `command` in a process group of its own until the progress record of its output `out`
+/// holds a chunk, then kills the whole group (`SIGKILL`): a preempted node. `FILE.tmp` stays.
+fn preempted(mut command: Command, out: &Path) {
+    use std::os::unix::process::CommandExt;
+    let tmp = warren::archive::temp_path(out);
+    let progress = warren::archive::progress_path(&tmp);
+    let mut child = command
+        .process_group(0)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the task starts");
+    while std::fs::read_to_string(&progress).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the task finished before it could be preempted"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let group = format!("-{}", child.id());
+    let killed = Command::new("kill").args(["-KILL", "--", &group]).status();
+    assert!(killed.is_ok_and(|s| s.success()), "kill {group}");
+    child.wait().unwrap();
+    assert!(
+        tmp.exists() && !out.exists(),
+        "the preempted task left no FILE.tmp"
+    );
+}
+
+pub(super) fn merge(out: &Path, shards: &[PathBuf]) -> Output {
     let mut args = vec!["merge".as_ref(), out.as_os_str()];
     args.extend(shards.iter().map(|s| s.as_os_str()));
     warren(args)
@@ -142,21 +175,35 @@ fn a_missing_foreign_truncated_or_repeated_shard_is_refused_and_nothing_is_writt
     }
 }
 
+/// The Slurm recipe run as task `task` of 3 for 9,000 mazes into `runs`.
+fn slurm_task(script: &Path, runs: &Path, task: u64) -> Command {
+    let mut command = Command::new("bash");
+    command
+        .arg(script)
+        .args(["maze", "9000"])
+        .arg(runs)
+        .arg("5")
+        .env("WARREN", warren_bin())
+        .env("SLURM_ARRAY_TASK_ID", task.to_string())
+        .env("SLURM_ARRAY_TASK_COUNT", "3")
+        .env("SLURM_CPUS_PER_TASK", "1");
+    command
+}
+
+/// As written, with task 1 preempted once and requeued (the script runs again, `--resume` goes
+/// on from its killed run) and task 2 run twice (the second time finds its shard done).
 #[test]
 fn the_slurm_recipe_runs_as_written() {
     let dir = TempDir::new("merge-slurm-script");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/slurm-array.sh");
     let runs = dir.join("runs");
-    for task in 0..3 {
-        let output = Command::new("bash")
-            .arg(&script)
-            .args(["maze", "1500"])
-            .arg(&runs)
-            .arg("5")
-            .env("WARREN", warren_bin())
-            .env("SLURM_ARRAY_TASK_ID", task.to_string())
-            .env("SLURM_ARRAY_TASK_COUNT", "3")
-            .env("SLURM_CPUS_PER_TASK", "1")
+    std::fs::create_dir_all(&runs).unwrap();
+    preempted(
+        slurm_task(&script, &runs, 1),
+        &runs.join("shard-00001.arrow"),
+    );
+    for task in [0, 1, 2, 2] {
+        let output = slurm_task(&script, &runs, task)
             .output()
             .expect("bash runs");
         succeeded(&output, &format!("slurm-array.sh as task {task}"));
@@ -166,7 +213,7 @@ fn the_slurm_recipe_runs_as_written() {
         .collect();
     let (single, merged) = (dir.join("single.arrow"), dir.join("merged.arrow"));
     succeeded(&merge(&merged, &shards), "merge");
-    single_run(&single, 1500, 5);
+    single_run(&single, 9000, 5);
     assert_eq!(all_rows(&merged), all_rows(&single));
 }
 
@@ -199,14 +246,20 @@ fn the_kubernetes_recipe_runs_as_an_indexed_job() {
     let local = command
         .replace("/data", data.to_str().unwrap())
         .replace("warren generate", &format!("{} generate", warren_bin()))
-        .replace("--count 1000000", "--count 1200");
-    for index in 0..completions {
-        let output = Command::new("sh")
+        .replace("--count 1000000", "--count 12000");
+    let pod = |index: u64| {
+        let mut command = Command::new("sh");
+        command
             .args(["-c", &local])
             .env("JOB_COMPLETION_INDEX", index.to_string())
-            .env_remove("SLURM_ARRAY_TASK_ID")
-            .output()
-            .expect("sh runs");
+            .env_remove("SLURM_ARRAY_TASK_ID");
+        command
+    };
+    // Pod 0 is evicted once; the Job starts another with the same index, which resumes.
+    std::fs::create_dir_all(data.join("maze")).unwrap();
+    preempted(pod(0), &data.join("maze/shard-00000.arrow"));
+    for index in 0..completions {
+        let output = pod(index).output().expect("sh runs");
         succeeded(&output, &format!("the Job's pod {index}"));
     }
     let shards: Vec<PathBuf> = (0..completions)
@@ -214,6 +267,6 @@ fn the_kubernetes_recipe_runs_as_an_indexed_job() {
         .collect();
     let (single, merged) = (dir.join("single.arrow"), dir.join("merged.arrow"));
     succeeded(&merge(&merged, &shards), "merge");
-    single_run(&single, 1200, 0);
+    single_run(&single, 12000, 0);
     assert_eq!(all_rows(&merged), all_rows(&single));
 }
