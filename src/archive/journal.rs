@@ -10,9 +10,9 @@
 //! durable. Every line ends in its own CRC-32, so a torn or damaged line ends the record there.
 //!
 //! A chunk's line is written only once its bytes have left the writer's 4 MiB stage for the
-//! operating system, and the stage's whole blocks go out at least every [`PROGRESS_EVERY`], so
-//! a process killed outright (`SIGKILL`, a preempted node) loses at most the chunks still being
-//! generated or waiting for an earlier one, and about a tenth of a second of staged output. Every
+//! operating system, and at the end of a chunk what is staged goes out (at most every
+//! [`PROGRESS_EVERY`]), so a process killed outright (`SIGKILL`, a preempted node) loses at most
+//! the chunks still being generated or waiting for an earlier one, and the one being written. Every
 //! [`FLUSH_EVERY`](crate::archive::writer::FLUSH_EVERY) bytes a background thread syncs the
 //! archive and then the record notes how far it is durable, which bounds what a power loss can
 //! take. [`plan_resume`] keeps the longest run of recorded chunks whose bytes are all present
@@ -133,9 +133,11 @@ pub struct Journal {
     pushed: Instant,
 }
 
-/// How often a resumable writer sends its staged whole blocks to the operating system, so that
-/// a kill loses at most about this long's output (and the chunks in flight).
-pub const PROGRESS_EVERY: Duration = Duration::from_millis(100);
+/// How often, at most, a resumable writer sends what it has staged to the operating system at
+/// the end of a chunk (its partial last block written ahead), so that the chunk's line can be
+/// written at once: a kill then loses the chunks in flight and no finished one. The bound keeps
+/// tiny chunks (`--chunk-size 1`) from costing a device write each.
+pub const PROGRESS_EVERY: Duration = Duration::from_millis(10);
 
 impl Journal {
     /// Starts the record of `tmp` (replacing any earlier one) with `header`.
@@ -179,11 +181,6 @@ impl Journal {
         due
     }
 
-    /// The record's path.
-    pub(crate) fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// The durable mark the flusher raises.
     pub(crate) fn synced(&self) -> Arc<AtomicU64> {
         self.synced.clone()
@@ -212,7 +209,16 @@ impl Journal {
     }
 
     /// Writes the queued lines of chunks wholly within the first `written` bytes of the file.
-    pub(crate) fn write_up_to(&mut self, written: u64) -> std::io::Result<()> {
+    pub(crate) fn write_up_to(&mut self, written: u64) -> Result<(), ArchiveError> {
+        self.write_lines(written)
+            .map_err(|source| ArchiveError::Io {
+                path: self.path.clone(),
+                action: "cannot write",
+                source,
+            })
+    }
+
+    fn write_lines(&mut self, written: u64) -> std::io::Result<()> {
         let synced = self.synced.load(Ordering::Acquire);
         let mut out = String::new();
         while let Some(mut line) = self.pending.pop_front() {
@@ -295,13 +301,7 @@ impl Recovered {
             let hashes = batch
                 .column_by_name("layout_hash")
                 .and_then(|c| c.as_primitive_opt::<UInt64Type>())
-                .ok_or_else(|| {
-                    refuse(
-                        &tmp,
-                        &tmp.display().to_string(),
-                        "has no layout_hash column",
-                    )
-                })?;
+                .ok_or_else(|| refuse(&tmp, "it has no layout_hash column"))?;
             seen.extend(hashes.values().iter().copied());
         }
         Ok(seen)
@@ -345,23 +345,51 @@ fn difference(theirs: &Schema, ours: &Schema) -> Option<String> {
                 Some(_) => "another".to_string(),
                 None => "none".to_string(),
             };
+            if key == "warren.shard"
+                && let Some(words) = shard_difference(x, y)
+            {
+                return Some(words);
+            }
             return Some(if key == "warren.profile" || key == "warren.files" {
-                format!("its {what} differs")
+                format!("another run's: its {what} differs")
             } else {
-                format!("its {what} is {}, this run's {}", show(x), show(y))
+                format!(
+                    "another run's: its {what} is {}, this run's {}",
+                    show(x),
+                    show(y)
+                )
             });
         }
     }
     (a != b || theirs.fields() != ours.fields()).then(|| "its columns or metadata differ".into())
 }
 
-/// The one-line refusal for `path`, of a run other than this one.
-fn refuse(path: &Path, what: &str, why: &str) -> ArchiveError {
+/// Two shard records (`warren.shard`) in words: the run's count, or the shard, that differs.
+fn shard_difference(theirs: Option<&String>, ours: Option<&String>) -> Option<String> {
+    let parse = |v: Option<&String>| -> Option<serde_json::Value> { serde_json::from_str(v?).ok() };
+    let (a, b) = (parse(theirs)?, parse(ours)?);
+    let shard = |v: &serde_json::Value| format!("{}/{}", v["index"], v["count"]);
+    Some(if a["total"] != b["total"] {
+        format!(
+            "another run's: its count is {}, this run's {}",
+            a["total"], b["total"]
+        )
+    } else {
+        format!(
+            "another run's: its shard is {}, this run's {}",
+            shard(&a),
+            shard(&b)
+        )
+    })
+}
+
+/// The one-line refusal of `path` (`FILE.tmp` or `FILE`), for the reason `why`.
+fn refuse(path: &Path, why: &str) -> ArchiveError {
     ArchiveError::Resume {
         path: path.to_path_buf(),
         reason: format!(
-            "{what} {why}: not resumed, nothing changed (remove it, or run without --resume to \
-             start over)"
+            "{why}: not resumed, nothing changed (remove it, or run without --resume to start \
+             over)"
         ),
     }
 }
@@ -442,14 +470,13 @@ pub fn plan_resume(
                 tmp.display()
             ))));
         }
-        let what = tmp.display().to_string();
         return Err(match schema_of_header(&head) {
             Some(theirs) => refuse(
                 &tmp,
-                &format!("{what} is another run:"),
-                &difference(&theirs, schema).unwrap_or_else(|| "its header differs".into()),
+                &difference(&theirs, schema)
+                    .unwrap_or_else(|| "another run's: its header differs".into()),
             ),
-            None => refuse(&tmp, &what, "is not the start of a warren archive"),
+            None => refuse(&tmp, "not the start of a warren archive"),
         });
     }
     let ours = JournalHeader::new(&expected, key, compression);
@@ -472,21 +499,21 @@ pub fn plan_resume(
     };
     if theirs.chunk_size != ours.chunk_size {
         let why = format!(
-            "was written with --chunk-size {}, this run's is {}",
+            "written with --chunk-size {}, this run's is {}",
             theirs.chunk_size, ours.chunk_size
         );
-        return Err(refuse(&tmp, &tmp.display().to_string(), &why));
+        return Err(refuse(&tmp, &why));
     }
     if theirs.inputs != ours.inputs {
-        let why = "was a merge of other shard files (their record batches differ)";
-        return Err(refuse(&tmp, &tmp.display().to_string(), why));
+        let why = "a merge of other shard files (their record batches differ)";
+        return Err(refuse(&tmp, why));
     }
     if theirs.compression != ours.compression {
         let why = format!(
-            "was written with --compression {}, this run's is {}",
+            "written with --compression {}, this run's is {}",
             theirs.compression, ours.compression
         );
-        return Err(refuse(&tmp, &tmp.display().to_string(), &why));
+        return Err(refuse(&tmp, &why));
     }
     let (mut recovered, kept) = keep_chunks(&lines[1..], &mut file, &expected, file_len)
         .map_err(|e| io(&tmp, "cannot read", e))?;
@@ -500,12 +527,11 @@ fn finished(path: &Path, schema: &Schema) -> Result<ResumePlan, ArchiveError> {
     if !path.exists() {
         return Ok(ResumePlan::Start(None));
     }
-    let what = path.display().to_string();
     let archive = crate::archive::Archive::open(path)
-        .map_err(|e| refuse(path, &what, &format!("is not a finished archive ({e})")))?;
+        .map_err(|e| refuse(path, &format!("not a finished archive ({e})")))?;
     match difference(archive.schema(), schema) {
         None => Ok(ResumePlan::Complete),
-        Some(why) => Err(refuse(path, &format!("{what} is another run:"), &why)),
+        Some(why) => Err(refuse(path, &why)),
     }
 }
 

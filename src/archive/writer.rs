@@ -427,13 +427,7 @@ impl ArchiveWriter {
         self.crcs.push(crc);
         if let Some(journal) = self.journal.as_mut() {
             // The stage may just have gone out: record the chunks it completed.
-            journal
-                .write_up_to(ck.inner().on_os())
-                .map_err(|source| ArchiveError::Io {
-                    path: journal.path().to_path_buf(),
-                    action: "cannot write",
-                    source,
-                })?;
+            journal.write_up_to(ck.inner().on_os())?;
         }
         self.bytes += batch.get_array_memory_size() as u64;
         if self.bytes >= self.next_flush {
@@ -473,13 +467,7 @@ impl ArchiveWriter {
                     source,
                 })?;
         }
-        journal
-            .write_up_to(ck.inner().on_os())
-            .map_err(|source| ArchiveError::Io {
-                path: journal.path().to_path_buf(),
-                action: "cannot write",
-                source,
-            })
+        journal.write_up_to(ck.inner().on_os())
     }
 
     /// Writes `footer` key/value metadata and the footer, syncs, and renames into place.

@@ -9,21 +9,12 @@ use std::time::Duration;
 
 use warren::archive::Archive;
 
-use crate::common::{SMALL, TempDir, assert_succeeded, generate, warren, warren_bin};
+use crate::common::{SMALL, TempDir, assert_succeeded, generate, splitmix, warren, warren_bin};
 
 /// Seed of the kill delays (the test is the same every run).
 const SEED: u64 = 0x5EED_0019;
 /// Runs started and killed.
 const KILLS: usize = 20;
-
-/// splitmix64: the next value of `state`.
-fn next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// The names in `dir`, sorted.
 fn names(dir: &Path) -> Vec<String> {
@@ -62,7 +53,7 @@ fn killed_runs_leave_the_previous_archive_whole() {
     for round in 0..KILLS {
         let mut child = start_long_run(&out);
         // Between 30 and 630 ms: from before the temporary file exists to batches streaming.
-        let delay = 30 + next(&mut state) % 600;
+        let delay = 30 + splitmix(&mut state) % 600;
         std::thread::sleep(Duration::from_millis(delay));
         let running = child.try_wait().unwrap().is_none();
         child.kill().expect("SIGKILL warren");

@@ -18,7 +18,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::{
-    TempDir, assert_one_line_error, assert_succeeded, exit_code, stderr, warren, warren_bin,
+    TempDir, assert_one_line_error, assert_succeeded, exit_code, splitmix, stderr, warren,
+    warren_bin,
 };
 
 mod damage;
@@ -27,15 +28,6 @@ mod damage;
 const SEED: u64 = 0x5EED_0035;
 /// Kills per run.
 const KILLS: usize = 20;
-
-/// splitmix64: the next value of `state`.
-fn next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// Whether the acceptance sizes were asked for.
 fn full_scale() -> bool {
@@ -225,7 +217,7 @@ fn killed_and_resumed_equals_uninterrupted(tag: &str, run: &[&str], levels: u64)
     let mut state = SEED;
     let delays: Vec<Duration> = (0..KILLS)
         .map(|_| {
-            let share = (next(&mut state) >> 11) as f64 / (1u64 << 53) as f64;
+            let share = (splitmix(&mut state) >> 11) as f64 / (1u64 << 53) as f64;
             uninterrupted.mul_f64(1.5 * share / KILLS as f64)
         })
         .collect();
@@ -402,7 +394,11 @@ fn resuming_another_run_is_refused_in_one_line_and_changes_nothing() {
     let out = dir.join("m.arrow");
     killed_run(&SMALL_RUN, &out, 6 << 20);
     refused(&with(&SMALL_RUN, "--seed", "6"), &out, &["seed", "5", "6"]);
-    refused(&with(&SMALL_RUN, "--count", "50000"), &out, &["count"]);
+    refused(
+        &with(&SMALL_RUN, "--count", "50000"),
+        &out,
+        &["count is 60000, this run's 50000"],
+    );
     refused(
         &with(&SMALL_RUN, "--set", "maze.width=9"),
         &out,
@@ -418,7 +414,11 @@ fn resuming_another_run_is_refused_in_one_line_and_changes_nothing() {
         &out,
         &["--compression none", "zstd"],
     );
-    refused(&with(&SMALL_RUN, "--shard", "1/2"), &out, &["shard"]);
+    refused(
+        &with(&SMALL_RUN, "--shard", "1/2"),
+        &out,
+        &["shard is 0/1, this run's 1/2"],
+    );
     refused(
         &with(&SMALL_RUN, "--max-tries", "70000")
             .into_iter()
