@@ -109,7 +109,7 @@ mod tests {
 
     #[test]
     fn the_corpus_list_reads_and_round_trips() {
-        let Some(corpus) = crate::levelxml::parse_tests::corpus() else {
+        let Some(corpus) = crate::levelxml::corpus_tests::corpus() else {
             return;
         };
         let path = corpus.join("level-list.xml");

@@ -44,3 +44,5 @@ pub use write::{escape_attr, hex, write_level};
 mod eval_tests;
 #[cfg(test)]
 mod parse_tests;
+#[cfg(test)]
+mod corpus_tests;

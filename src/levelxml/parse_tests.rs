@@ -8,9 +8,7 @@ use proptest::prelude::*;
 
 use super::*;
 
-#[path = "../../tests/common/corpus.rs"]
-mod shared_corpus;
-pub(super) use shared_corpus::corpus;
+use super::corpus_tests::corpus;
 
 /// Every level named by the corpus `level-list.xml`, as `category/level`.
 fn corpus_levels() -> Option<Vec<(String, PathBuf)>> {

@@ -20,7 +20,5 @@ pub mod shape;
 pub mod spec;
 pub(crate) mod verify;
 
-#[cfg(test)]
-mod build_tests;
 
 pub use generator::{CorridorMode, MapConfig, MapGenerator, MapSetupError};

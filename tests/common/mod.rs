@@ -10,6 +10,7 @@ use arrow_array::types::{UInt32Type, UInt64Type};
 use arrow_array::{Array, ArrayRef};
 use warren::archive::Archive;
 
+#[path = "../../src/levelxml/corpus_tests.rs"]
 mod corpus;
 pub use corpus::corpus;
 

@@ -675,9 +675,7 @@ fn field<'v>(t: &'v Table, at: Pos, key: &str, what: &str) -> Result<&'v Value, 
         .ok_or_else(|| Fault::new(at, format!("{what} has no `{key}`")))
 }
 
-#[path = "lua_lexer.rs"]
 mod lexer;
 
 #[cfg(test)]
-#[path = "lua_tests.rs"]
 mod tests;

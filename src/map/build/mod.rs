@@ -32,13 +32,11 @@ use crate::map::shape::{Rect, Shape, side};
 pub use order::PRUNE_UP_TO;
 use order::{draw_targets, reach_table, room_order, scaled_drawing};
 
-#[path = "build_order.rs"]
 mod order;
 
 use spaces::Zone;
 pub use spaces::{Catalogue, Gaps};
 
-#[path = "build_spaces.rs"]
 mod spaces;
 
 /// Everything the builder needs about one level graph, built once and shared by the workers.
@@ -170,7 +168,7 @@ impl Plan {
                 / conns.len() as f32
         };
         let length = mean_size + mean_gap;
-        // Measured on Edgar's inputs (`build_tests`): short attempts and many of them beat long
+        // Measured on Edgar's inputs (`tests`): short attempts and many of them beat long
         // ones, since a bad drawing rarely recovers.
         let work = 500 + 60 * n as u32;
         let reach = reach_table(&adj, &room_shapes, shapes, |j| gap_of(j));
@@ -743,3 +741,6 @@ fn link_between(
     }
     (found > 0).then_some(pick)
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,4 +1,4 @@
-//! Tests of `generate_passage.rs`, step by step: passages drawn on a small empty map from a
+//! Tests of `passage.rs`, step by step: passages drawn on a small empty map from a
 //! cursor at its bottom, with the tables pinned to one roll each (a d1), so every outcome of the
 //! passage table is checked against the squares, exits and counts it should leave.
 

@@ -1,5 +1,5 @@
-//! Where the GraphColoring corpus is: one file, included both by the library's unit tests
-//! (`src/levelxml/parse_tests.rs`) and by the integration tests (`tests/common`).
+//! Where the GraphColoring corpus is: one file, a test module of the library's (`levelxml`'s
+//! unit tests) that the integration tests (`tests/common`) include by path too.
 
 use std::path::{Path, PathBuf};
 

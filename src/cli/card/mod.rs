@@ -24,7 +24,6 @@ use crate::archive::{
 };
 use crate::render::to_png;
 
-#[path = "card_body.rs"]
 mod body;
 
 /// Arguments of `card`.

@@ -449,5 +449,5 @@ pub(super) fn queue_door(
 }
 
 #[cfg(test)]
-#[path = "generate_passage_tests.rs"]
+#[path = "passage_tests.rs"]
 mod tests;

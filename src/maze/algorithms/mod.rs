@@ -29,11 +29,8 @@ use crate::maze::topology::{Link, Topology};
 use lattice::{binary_tree, eller, recursive_division, sidewinder};
 use prim::prim;
 
-#[path = "algorithms_lattice.rs"]
 mod lattice;
-#[path = "algorithms_prim.rs"]
 mod prim;
-#[path = "algorithms_walk.rs"]
 mod walk;
 
 /// Lattice slots: north, west, east, south.
@@ -696,5 +693,4 @@ fn growing_tree<T: Topology>(
 const GONE: u32 = u32::MAX;
 
 #[cfg(test)]
-#[path = "algorithms_tests.rs"]
 mod tests;

@@ -568,7 +568,6 @@ impl Compiled {
 /// crossing in place.
 pub const SETTLE_STEPS: u32 = 6;
 
-#[path = "matcher_crowding.rs"]
 mod crowding;
 pub use crowding::MIN_FRESH_GAP;
 use crowding::{crowded, squeezed};
@@ -772,5 +771,4 @@ fn substitute_lengths(rule: &Rule) -> (Vec<f32>, f32) {
 }
 
 #[cfg(test)]
-#[path = "matcher_tests.rs"]
 mod tests;

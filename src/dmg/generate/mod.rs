@@ -111,13 +111,10 @@ pub struct DungeonScratch {
     pub total_ns: u64,
 }
 
-#[path = "join.rs"]
 mod join;
 use join::{join, join_through, resolve_joins};
-#[path = "generate_passage.rs"]
 mod passage;
 use passage::*;
-#[path = "generate_place.rs"]
 mod place;
 use place::*;
 
@@ -499,5 +496,4 @@ fn open_doorway(
 }
 
 #[cfg(test)]
-#[path = "generate_tests.rs"]
 mod tests;

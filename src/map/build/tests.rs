@@ -48,7 +48,7 @@ pub(crate) fn edgar_plan(name: &str, gap: i32) -> Plan {
 }
 
 #[test]
-#[ignore = "a measurement: cargo test --release --lib map::build_tests -- --ignored --nocapture"]
+#[ignore = "a measurement: cargo test --release --lib map::build::tests -- --ignored --nocapture"]
 fn edgar_inputs_success_and_time() {
     for name in [
         "docs_basics_5rooms",

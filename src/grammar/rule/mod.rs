@@ -524,10 +524,8 @@ fn join(d: &[Diagnostic]) -> String {
         .join("\n")
 }
 
-#[path = "rule_check.rs"]
 mod check;
 use check::check_rule;
 
 #[cfg(test)]
-#[path = "rule_tests.rs"]
 mod tests;

@@ -700,11 +700,8 @@ fn resolve_edges(
 
 use parser::Parser;
 
-#[path = "format_parser.rs"]
 mod parser;
-#[path = "format_writer.rs"]
 mod writer;
 
 #[cfg(test)]
-#[path = "format_tests.rs"]
 mod tests;

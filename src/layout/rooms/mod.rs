@@ -666,9 +666,7 @@ pub fn corridors_through_rooms_brute(
     out
 }
 
-#[path = "rooms_push.rs"]
 mod push;
 
 #[cfg(test)]
-#[path = "rooms_tests.rs"]
 mod tests;

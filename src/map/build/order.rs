@@ -162,7 +162,7 @@ pub(super) fn scaled_drawing(
 /// drawing, in target edge lengths.
 const SHAKE: f32 = 0.5;
 
-/// Force iterations after the shaken MDS start (measured on Edgar's inputs, `build_tests`: 10
+/// Force iterations after the shaken MDS start (measured on Edgar's inputs, `build::tests`: 10
 /// to 30 iterations need a third fewer attempts than 0 and cost less than 100; from a random
 /// start 300 were needed).
 const MDS_ITERATIONS: u32 = 20;

@@ -577,9 +577,7 @@ fn touching(rooms: &RoomRects<'_>, v: usize, x: i64, y: i64) -> u32 {
         .unwrap_or(v) as u32
 }
 
-#[path = "tilemap_route.rs"]
 mod route;
 
 #[cfg(test)]
-#[path = "tilemap_tests.rs"]
 mod tests;
