@@ -35,7 +35,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::archive::Archive;
 use crate::archive::error::ArchiveError;
-use crate::archive::writer::{Compression, header_bytes, temp_path};
+use crate::archive::format::{Compression, header_bytes};
+use crate::core::output::temp_path;
 
 /// The format of the progress record.
 const PROGRESS_FORMAT: u32 = 1;

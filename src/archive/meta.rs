@@ -15,9 +15,8 @@ use arrow_schema::{Metadata, Schema};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::archive::error::{ArchiveError, MetaError};
-use crate::archive::reader::Archive;
-use crate::batch::{ShardMeta, ShardRecord};
+use crate::archive::error::MetaError;
+use crate::core::shard::{ShardMeta, ShardRecord};
 use crate::core::files::Files;
 use crate::core::generator::Generator;
 use crate::core::grid::cell;
@@ -371,14 +370,6 @@ impl RunMeta {
     pub fn from_schema(schema: &Schema) -> Result<Self, MetaError> {
         Self::from_metadata(schema.metadata())
     }
-
-    /// Reads the metadata of `archive`.
-    ///
-    /// # Errors
-    /// As [`from_metadata`](Self::from_metadata), naming the file.
-    pub fn from_archive(archive: &Archive) -> Result<Self, ArchiveError> {
-        Self::from_schema(archive.schema()).map_err(|error| archive.metadata_error(error))
-    }
 }
 
 impl RunFooter {
@@ -418,14 +409,6 @@ impl RunFooter {
                 .map(|text| from_json(FOOTER_SCANNED, text, "a JSON scan record"))
                 .transpose()?,
         })
-    }
-
-    /// Reads the footer of `archive`.
-    ///
-    /// # Errors
-    /// As [`from_metadata`](Self::from_metadata), naming the file.
-    pub fn from_archive(archive: &Archive) -> Result<Self, ArchiveError> {
-        Self::from_metadata(archive.footer_metadata()).map_err(|e| archive.metadata_error(e))
     }
 
     /// Failed seeds in all.

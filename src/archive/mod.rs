@@ -5,8 +5,10 @@
 mod chunk;
 mod direct;
 mod error;
+mod format;
 mod journal;
 mod meta;
+mod open;
 mod parquet;
 mod parquet_read;
 mod reader;
@@ -35,5 +37,9 @@ pub use schema::{
     ArchiveColumns, DOC_KEY, StoredExtra, StoredMetric, TENSOR_EXTENSION, extra_type, grid_type,
     level_schema, list_of,
 };
-pub use source::{LevelSource, open_levels};
-pub use writer::{ArchiveWriter, Compression, temp_path};
+pub use open::open_levels;
+pub use source::LevelSource;
+pub use format::Compression;
+pub use writer::ArchiveWriter;
+
+pub use crate::core::output::temp_path;

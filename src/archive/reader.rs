@@ -28,9 +28,11 @@ use arrow_schema::{DataType, Schema, SchemaRef};
 use memmap2::Mmap;
 
 use crate::archive::error::{ArchiveError, MessageError, MetaError};
-use crate::archive::meta::{FOOTER_BATCH_CRC32, batch_crcs_from_json, check_format};
+use crate::archive::meta::{
+    FOOTER_BATCH_CRC32, RunFooter, RunMeta, batch_crcs_from_json, check_format,
+};
 use crate::archive::schema::ArchiveColumns;
-use crate::archive::writer::Compression;
+use crate::archive::format::Compression;
 
 const MAGIC: &[u8; 6] = b"ARROW1";
 const CONTINUATION: [u8; 4] = [0xFF; 4];
@@ -743,6 +745,27 @@ fn buffer_widths(dt: &DataType, out: &mut Vec<usize>) -> bool {
         },
     }
     true
+}
+
+
+impl RunMeta {
+    /// Reads the metadata of `archive`.
+    ///
+    /// # Errors
+    /// As [`from_metadata`](Self::from_metadata), naming the file.
+    pub fn from_archive(archive: &Archive) -> Result<Self, ArchiveError> {
+        Self::from_schema(archive.schema()).map_err(|error| archive.metadata_error(error))
+    }
+}
+
+impl RunFooter {
+    /// Reads the footer of `archive`.
+    ///
+    /// # Errors
+    /// As [`from_metadata`](Self::from_metadata), naming the file.
+    pub fn from_archive(archive: &Archive) -> Result<Self, ArchiveError> {
+        Self::from_metadata(archive.footer_metadata()).map_err(|e| archive.metadata_error(e))
+    }
 }
 
 #[cfg(test)]

@@ -11,10 +11,9 @@ use arrow_schema::SchemaRef;
 
 use crate::archive::error::ArchiveError;
 use crate::archive::meta::{RunFooter, RunMeta};
-use crate::archive::parquet_read::{ParquetDataset, dataset_splits};
 use crate::archive::reader::Archive;
 use crate::archive::schema::ArchiveColumns;
-use crate::archive::writer::Compression;
+use crate::archive::format::Compression;
 
 /// Record batches of levels in the archive layout, with the run's metadata.
 pub trait LevelSource: Sync {
@@ -107,18 +106,4 @@ impl LevelSource for Archive {
         };
         Ok((self.file_len() as u64, how.to_string()))
     }
-}
-
-/// Opens `path` for reading levels: a folder as a Parquet dataset (its `train` split, or the
-/// first split it holds), anything else as an archive.
-///
-/// # Errors
-/// The archive or the dataset cannot be opened; the message names the path.
-pub fn open_levels(path: &Path) -> Result<Box<dyn LevelSource>, ArchiveError> {
-    if path.is_dir() {
-        let splits = dataset_splits(path)?;
-        let split = splits.first().map_or("train", String::as_str);
-        return Ok(Box::new(ParquetDataset::open(path, split)?));
-    }
-    Ok(Box::new(Archive::open(path)?))
 }

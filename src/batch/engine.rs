@@ -21,7 +21,7 @@ use crate::archive::{
 use crate::batch::filter::Filter;
 use crate::batch::progress::Progress;
 use crate::batch::select::{Keeper, Skip};
-use crate::batch::shard::Shard;
+use crate::core::shard::Shard;
 use crate::core::generator::Generator;
 use crate::core::rng::mix;
 

@@ -7,7 +7,6 @@ mod engine;
 mod filter;
 mod progress;
 mod select;
-mod shard;
 
 pub use check::{BatchCheck, check_levels};
 pub use engine::{
@@ -15,4 +14,4 @@ pub use engine::{
 };
 pub use filter::{Filter, FilterError};
 pub(crate) use select::Keeper;
-pub use shard::{Shard, ShardArg, ShardError, ShardMeta, ShardRecord};
+pub use crate::core::shard::{Shard, ShardArg, ShardError, ShardMeta, ShardRecord};

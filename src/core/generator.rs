@@ -250,14 +250,6 @@ pub struct Level<'a> {
     pub extra: &'a [ExtraValue<'a>],
 }
 
-impl Level<'_> {
-    /// The level's canonical content hash, which archives store as `layout_hash`
-    /// ([`level_hash`](crate::core::hash::level_hash): every content column, no metrics).
-    pub fn content_hash(&self) -> u64 {
-        crate::core::hash::level_hash(self)
-    }
-}
-
 /// A level read back from an archive, with its place in the run.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LevelRecord<'a> {

@@ -129,6 +129,22 @@ pub fn is_turn(a: Vec2, b: Vec2, c: Vec2) -> bool {
     u.dot(v) / norm < STRAIGHT_COS
 }
 
+
+/// Squared distance from point `p` to segment `a b`.
+#[inline]
+pub fn point_segment2(p: [f32; 2], a: [f32; 2], b: [f32; 2]) -> f32 {
+    let (abx, aby) = (b[0] - a[0], b[1] - a[1]);
+    let (apx, apy) = (p[0] - a[0], p[1] - a[1]);
+    let len2 = abx * abx + aby * aby;
+    let t = if len2 > 0.0 {
+        ((apx * abx + apy * aby) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let (cx, cy) = (apx - t * abx, apy - t * aby);
+    cx * cx + cy * cy
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -172,6 +172,15 @@ pub fn level_hash(level: &Level<'_>) -> u64 {
     h.finish()
 }
 
+
+impl Level<'_> {
+    /// The level's canonical content hash, which archives store as `layout_hash`
+    /// ([`level_hash`]: every content column, no metrics).
+    pub fn content_hash(&self) -> u64 {
+        level_hash(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

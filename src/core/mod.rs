@@ -1,5 +1,5 @@
 //! Shared foundations: the SoA graph in an arena, the tile grid and its cell codes, geometry,
-//! seeds and the PRNG, the content hash, the [`Generator`](generator::Generator) trait and the
+//! seeds and the PRNG, shards of a run, the content hash, the [`Generator`](generator::Generator) trait and the
 //! errors every generator shares, and the counting allocator of the allocation audits.
 
 pub mod alloc;
@@ -17,5 +17,6 @@ pub mod portable;
 pub mod rng;
 pub mod route;
 pub mod sets;
+pub mod shard;
 pub mod sliver;
 pub mod text;

@@ -13,7 +13,7 @@ use crate::core::sets::UnionFind;
 /// Distance from point `c` to segment `a b`.
 #[inline]
 pub fn point_segment_distance(c: [f32; 2], a: [f32; 2], b: [f32; 2]) -> f32 {
-    crate::layout::preserve::point_segment2(c, a, b).sqrt()
+    crate::core::geom::point_segment2(c, a, b).sqrt()
 }
 
 /// Reusable memory of [`drop_slivers`].

@@ -12,6 +12,7 @@
 
 use wide::f32x4;
 
+use crate::core::geom::point_segment2;
 use crate::layout::quality::count_crossings;
 use crate::layout::{
     LayoutGraph, LayoutParams, LayoutReport, LayoutScratch, forces, last_forces, relax,
@@ -37,21 +38,6 @@ pub struct PreserveScratch {
     /// The drawing before the room pushes (`layout::rooms`), for undoing them.
     pub(crate) pushed_from_x: Vec<f32>,
     pub(crate) pushed_from_y: Vec<f32>,
-}
-
-/// Squared distance from point `p` to segment `a b`.
-#[inline]
-pub(crate) fn point_segment2(p: [f32; 2], a: [f32; 2], b: [f32; 2]) -> f32 {
-    let (abx, aby) = (b[0] - a[0], b[1] - a[1]);
-    let (apx, apy) = (p[0] - a[0], p[1] - a[1]);
-    let len2 = abx * abx + aby * aby;
-    let t = if len2 > 0.0 {
-        ((apx * abx + apy * aby) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    let (cx, cy) = (apx - t * abx, apy - t * aby);
-    cx * cx + cy * cy
 }
 
 /// Whether the segments cross properly (each one's ends strictly on both sides of the other).
