@@ -683,3 +683,63 @@ mod unit {
         assert_eq!(got, want);
     }
 }
+
+/// Every function of the code longer than `limit` lines: `(name, first line, lines)`. The code
+/// must have its literals blanked ([`blank_literals`]).
+pub fn long_functions(code: &str, limit: usize) -> Vec<(String, usize, usize)> {
+    let chars: Vec<char> = code.chars().collect();
+    let words = words(code);
+    let mut out = Vec::new();
+    // Char offsets of each line's start, to find a word's offset from its line.
+    let mut line_starts = vec![0];
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '\n' {
+            line_starts.push(i + 1);
+        }
+    }
+    for pair in words.windows(2) {
+        if pair[0].1 != "fn" {
+            continue;
+        }
+        let (line, name) = (pair[1].0, &pair[1].1);
+        // The body: the first `{` after the name, unless a `;` ends the item first.
+        let from = line_starts[line - 1];
+        // Outside parentheses and brackets (`[u8; 4]` in a signature is no end).
+        let mut nesting = 0i32;
+        let Some(open) = (from..chars.len()).find(|&i| {
+            match chars[i] {
+                '(' | '[' => nesting += 1,
+                ')' | ']' => nesting -= 1,
+                _ => {}
+            }
+            nesting == 0 && matches!(chars[i], '{' | ';')
+        }) else {
+            continue;
+        };
+        if chars[open] == ';' {
+            continue;
+        }
+        let mut depth = 0;
+        let mut end_line = line;
+        let mut l = line + chars[from..open].iter().filter(|&&c| c == '\n').count();
+        for &c in &chars[open..] {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end_line = l;
+                        break;
+                    }
+                }
+                '\n' => l += 1,
+                _ => {}
+            }
+        }
+        let lines = end_line - line + 1;
+        if lines > limit {
+            out.push((name.clone(), line, lines));
+        }
+    }
+    out
+}
