@@ -77,7 +77,10 @@ pub(crate) fn encode_error(tmp: &Path, source: arrow_schema::ArrowError) -> Arch
 }
 
 /// The IPC options of an archive written with `compression`.
-pub(crate) fn ipc_options(path: &Path, compression: Compression) -> Result<IpcWriteOptions, ArchiveError> {
+pub(crate) fn ipc_options(
+    path: &Path,
+    compression: Compression,
+) -> Result<IpcWriteOptions, ArchiveError> {
     IpcWriteOptions::default()
         .try_with_compression(compression.codec())
         .map_err(|source| encode_error(path, source))

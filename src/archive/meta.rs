@@ -16,10 +16,10 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::archive::error::MetaError;
-use crate::core::shard::{ShardMeta, ShardRecord};
 use crate::core::files::Files;
 use crate::core::generator::Generator;
 use crate::core::grid::cell;
+use crate::core::shard::{ShardMeta, ShardRecord};
 
 /// The layout of the `warren.*` metadata this warren writes and reads: 3, the first layout to
 /// carry its number (JSON shard record, JSON checksum list). The layouts before it had no

@@ -19,6 +19,7 @@ mod writer;
 
 pub use chunk::ChunkBuilder;
 pub use error::{ArchiveError, ColumnError, MessageError, MetaError, SchemaError};
+pub use format::Compression;
 pub use journal::{Checkpoint, Recovered, ResumeKey, ResumePlan, plan_resume, progress_path};
 pub use meta::{
     FOOTER_BATCH_CRC32, FOOTER_FAILURES, FOOTER_LEVELS, FOOTER_SCANNED, FORMAT_VERSION,
@@ -26,6 +27,7 @@ pub use meta::{
     META_RULES, META_SELECTION, META_SHARD, META_SPLIT, META_TAGS, META_VERSION, RunFooter,
     RunMeta, Scanned, SelectionMeta, SplitMeta, check_format,
 };
+pub use open::open_levels;
 pub use parquet::{
     DATA_DIR, ParquetWriter, from_parquet_batch, parquet_schema, parse_shard_name, shard_name,
     to_parquet_batch,
@@ -37,9 +39,7 @@ pub use schema::{
     ArchiveColumns, DOC_KEY, StoredExtra, StoredMetric, TENSOR_EXTENSION, extra_type, grid_type,
     level_schema, list_of,
 };
-pub use open::open_levels;
 pub use source::LevelSource;
-pub use format::Compression;
 pub use writer::ArchiveWriter;
 
 pub use crate::core::output::temp_path;

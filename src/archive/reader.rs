@@ -28,11 +28,11 @@ use arrow_schema::{DataType, Schema, SchemaRef};
 use memmap2::Mmap;
 
 use crate::archive::error::{ArchiveError, MessageError, MetaError};
+use crate::archive::format::Compression;
 use crate::archive::meta::{
     FOOTER_BATCH_CRC32, RunFooter, RunMeta, batch_crcs_from_json, check_format,
 };
 use crate::archive::schema::ArchiveColumns;
-use crate::archive::format::Compression;
 
 const MAGIC: &[u8; 6] = b"ARROW1";
 const CONTINUATION: [u8; 4] = [0xFF; 4];
@@ -746,7 +746,6 @@ fn buffer_widths(dt: &DataType, out: &mut Vec<usize>) -> bool {
     }
     true
 }
-
 
 impl RunMeta {
     /// Reads the metadata of `archive`.

@@ -10,10 +10,10 @@ use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 
 use crate::archive::error::ArchiveError;
+use crate::archive::format::Compression;
 use crate::archive::meta::{RunFooter, RunMeta};
 use crate::archive::reader::Archive;
 use crate::archive::schema::ArchiveColumns;
-use crate::archive::format::Compression;
 
 /// Record batches of levels in the archive layout, with the run's metadata.
 pub trait LevelSource: Sync {

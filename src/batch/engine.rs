@@ -21,9 +21,9 @@ use crate::archive::{
 use crate::batch::filter::Filter;
 use crate::batch::progress::Progress;
 use crate::batch::select::{Keeper, Skip};
-use crate::core::shard::Shard;
 use crate::core::generator::Generator;
 use crate::core::rng::mix;
+use crate::core::shard::Shard;
 
 /// Worker threads for a `threads` setting: the number given, or for 0 every core this process
 /// may use (1 where that cannot be learnt).

@@ -8,10 +8,10 @@ mod filter;
 mod progress;
 mod select;
 
+pub use crate::core::shard::{Shard, ShardArg, ShardError, ShardMeta, ShardRecord};
 pub use check::{BatchCheck, check_levels};
 pub use engine::{
     BatchError, BatchOptions, BatchSink, BatchSummary, Selection, resolve_threads, run,
 };
 pub use filter::{Filter, FilterError};
 pub(crate) use select::Keeper;
-pub use crate::core::shard::{Shard, ShardArg, ShardError, ShardMeta, ShardRecord};

@@ -129,7 +129,6 @@ pub fn is_turn(a: Vec2, b: Vec2, c: Vec2) -> bool {
     u.dot(v) / norm < STRAIGHT_COS
 }
 
-
 /// Squared distance from point `p` to segment `a b`.
 #[inline]
 pub fn point_segment2(p: [f32; 2], a: [f32; 2], b: [f32; 2]) -> f32 {

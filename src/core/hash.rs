@@ -172,7 +172,6 @@ pub fn level_hash(level: &Level<'_>) -> u64 {
     h.finish()
 }
 
-
 impl Level<'_> {
     /// The level's canonical content hash, which archives store as `layout_hash`
     /// ([`level_hash`]: every content column, no metrics).

@@ -41,8 +41,8 @@ pub use values::{FolderIncludes, IncludeLoader, Value, Values};
 pub use write::{escape_attr, hex, write_level};
 
 #[cfg(test)]
+mod corpus_tests;
+#[cfg(test)]
 mod eval_tests;
 #[cfg(test)]
 mod parse_tests;
-#[cfg(test)]
-mod corpus_tests;

@@ -20,5 +20,4 @@ pub mod shape;
 pub mod spec;
 pub(crate) mod verify;
 
-
 pub use generator::{CorridorMode, MapConfig, MapGenerator, MapSetupError};

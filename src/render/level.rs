@@ -1,33 +1,14 @@
-//! Drawing levels into a [`Scene`]: the cell palette, grid levels as merged horizontal runs of
+//! Drawing levels into a [`Scene`]: grid levels as merged horizontal runs of
 //! rects, and contact sheets that tile many levels. Graph levels are drawn by `level_rooms`
 //! when they have rooms (seed 000's graph grammar) and by `level_graph` otherwise (mazes).
 
 use super::level_graph::draw_graph;
 use super::level_rooms::draw_rooms;
 use super::overlay::draw_graph_overlay;
+use super::palette::cell_colour;
 use super::scene::{Rgba, Scene};
 use crate::core::generator::Level;
-use crate::core::grid::{GridView, cell};
-
-/// Shown for codes the legend does not define, so corrupt data stands out.
-const UNKNOWN_CELL: Rgba = Rgba::rgb(0xff00ff);
-
-/// The colour of a cell code (`crate::cell`): wall dark grey, floor light, void transparent.
-/// Codes outside the legend are magenta.
-pub const fn cell_colour(code: u8) -> Rgba {
-    match code {
-        cell::WALL => Rgba::rgb(0x2b2b33),
-        cell::FLOOR => Rgba::rgb(0xecebe4),
-        cell::DOOR => Rgba::rgb(0x8b5a2b),
-        cell::SECRET_DOOR => Rgba::rgb(0x8e5ea2),
-        cell::STAIRS_UP => Rgba::rgb(0x3fa34d),
-        cell::STAIRS_DOWN => Rgba::rgb(0xc8423b),
-        cell::PILLAR => Rgba::rgb(0x8a8a8a),
-        cell::FILLED => Rgba::rgb(0x111111),
-        cell::VOID => Rgba::TRANSPARENT,
-        _ => UNKNOWN_CELL,
-    }
-}
+use crate::core::grid::GridView;
 
 /// Draws `level` into the square `[x0, x0 + size] x [y0, y0 + size]` of `scene`, aspect ratio
 /// preserved and centred.
@@ -39,7 +20,7 @@ pub const fn cell_colour(code: u8) -> Rgba {
 /// circles. A graph with rooms (a graph-grammar dungeon) becomes a dungeon map: thick
 /// floor-coloured corridors from room centre to room centre under the rooms (subdivide
 /// corridors a little narrower), thin faint cosmetic edges, each room a rect filled with its
-/// tag's colour ([`tag_colour`](super::tag_colour)) inside a darker rim, and cosmetic vertices
+/// tag's colour ([`tag_colour`](super::palette::tag_colour)) inside a darker rim, and cosmetic vertices
 /// (empty rooms) as small dots; the rooms themselves are fitted into the square with a margin.
 /// Malformed input (short cell or room arrays, inverted rooms, out-of-range vertex ids,
 /// non-finite coordinates) draws what is valid and never panics.

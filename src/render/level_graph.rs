@@ -4,7 +4,7 @@
 //! corridors on a wall-coloured backdrop, vertices as small dots.
 
 use super::fit::{Fit, grow, vertex};
-use super::level::cell_colour;
+use super::palette::cell_colour;
 use super::scene::{Rgba, Scene};
 use crate::core::generator::GraphView;
 use crate::core::graph::edge_flag;

@@ -6,35 +6,11 @@
 //! dots. Rooms, not just vertex centres, are fitted into the square with a margin.
 
 use super::fit::{Fit, grow, vertex};
-use super::level::cell_colour;
+use super::palette::{TAG_PALETTE, cell_colour, tag_colour};
 use super::scene::{Rgba, Scene};
 use crate::core::generator::{GraphView, RoomsView};
 use crate::core::graph::edge_flag;
 use crate::core::grid::cell;
-
-/// Room floors by tag id, indexed modulo the length: light colours of distinct hues that read
-/// as floors on the dark backdrop. Entry 0 (the start tag, never in a finished level, and the
-/// colour of rooms without tags) is the plain floor colour.
-pub const TAG_PALETTE: [Rgba; 12] = [
-    cell_colour(cell::FLOOR),
-    Rgba::rgb(0x8ecae6),
-    Rgba::rgb(0xf4a261),
-    Rgba::rgb(0x90be6d),
-    Rgba::rgb(0xe76f51),
-    Rgba::rgb(0xcdb4db),
-    Rgba::rgb(0xffd166),
-    Rgba::rgb(0x84dcc6),
-    Rgba::rgb(0xf28482),
-    Rgba::rgb(0xa3b18a),
-    Rgba::rgb(0xbde0fe),
-    Rgba::rgb(0xe0c097),
-];
-
-/// The floor colour of a room whose vertex has tag `tag`: [`TAG_PALETTE`]`[tag % 12]`, so the
-/// same tag id always gets the same colour.
-pub const fn tag_colour(tag: u16) -> Rgba {
-    TAG_PALETTE[tag as usize % TAG_PALETTE.len()]
-}
 
 /// Corridors: the floor colour, like the carved passages of a maze.
 const CORRIDOR: Rgba = cell_colour(cell::FLOOR);

@@ -19,13 +19,14 @@ mod level;
 mod level_graph;
 mod level_rooms;
 mod overlay;
+mod palette;
 mod png;
 mod scene;
 mod svg;
 
 pub use error::RenderError;
-pub use level::{cell_colour, draw_level, draw_level_with, draw_sheet, draw_sheet_with};
-pub use level_rooms::{TAG_PALETTE, tag_colour};
+pub use level::{draw_level, draw_level_with, draw_sheet, draw_sheet_with};
+pub use palette::{TAG_PALETTE, cell_colour, tag_colour};
 pub use png::{MAX_IMAGE_SIDE, to_png};
 pub use scene::{Item, Rgba, Scene};
 pub use svg::to_svg;

@@ -3,7 +3,7 @@
 //! per vertex. It shows how a graph-grammar level (seed 000) became its map, or which object of
 //! a DMG dungeon (seed 003) is which; the map itself is drawn by `level::draw_grid`.
 
-use super::level_rooms::tag_colour;
+use super::palette::tag_colour;
 use super::scene::{Rgba, Scene};
 use crate::core::generator::Level;
 use crate::core::graph::edge_flag;

@@ -128,8 +128,7 @@ impl Graph {
                     .clone();
                 if let Some(start) = walk.iter().position(|m| *m == next) {
                     let mut cycle: Vec<(String, usize)> = Vec::new();
-                    let looped: Vec<String> =
-                        walk[start..].iter().cloned().chain([next]).collect();
+                    let looped: Vec<String> = walk[start..].iter().cloned().chain([next]).collect();
                     for pair in looped.windows(2) {
                         cycle.push((pair[0].clone(), self.edges[&pair[0]][&pair[1]].line));
                     }
@@ -449,7 +448,11 @@ fn references_in(
     module: &str,
     code: &str,
     facade: bool,
-) -> (Vec<Reference>, HashMap<String, Vec<String>>, Vec<Vec<String>>) {
+) -> (
+    Vec<Reference>,
+    HashMap<String, Vec<String>>,
+    Vec<Vec<String>>,
+) {
     let here: Vec<String> = module
         .split("::")
         .filter(|s| !s.is_empty())
@@ -471,12 +474,20 @@ fn references_in(
         let starts_word = i == 0 || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '_');
         if starts_word && word_at(&chars, i, "use") {
             // A `use` item: up to its `;`.
-            let end = i + chars[i..].iter().position(|&c| c == ';').unwrap_or(chars.len() - i);
+            let end = i + chars[i..]
+                .iter()
+                .position(|&c| c == ';')
+                .unwrap_or(chars.len() - i);
             let body: String = chars[i + 3..end].iter().collect();
             let public = is_pub_before(&chars, i);
             for (path, alias) in expand_use(&body) {
-                let Some(abs) = absolute(&here, &path) else {
-                    // `use std::...` or an external crate: no edge, but the name is bound.
+                // `use child::X` names a child module (`child` is checked to be one when the
+                // path is resolved); `use std::...` or an external crate is no edge.
+                let Some(abs) = absolute(&here, &path).or_else(|| {
+                    let mut child = here.clone();
+                    child.extend(path.iter().cloned());
+                    Some(child)
+                }) else {
                     continue;
                 };
                 if abs.last().is_some_and(|s| s == "*") {
@@ -494,39 +505,51 @@ fn references_in(
             i = end;
             continue;
         }
-        for root in ["crate", "super", "self"] {
-            let dollar = i > 0 && chars[i - 1] == '$';
-            if (starts_word || dollar)
-                && word_at(&chars, i, root)
-                && chars.get(i + root.len()..i + root.len() + 2) == Some(&[':', ':'])
+        // A path written inline: `crate::x::y`, `super::x`, `self::x`, `$crate::x`, or
+        // `child::x` (a child module is in scope without a `use`; a path whose first segment
+        // is no child of this module resolves to the module itself and makes no edge).
+        let after_colons = i >= 2 && chars[i - 1] == ':' && chars[i - 2] == ':';
+        if (starts_word || chars[i - 1] == '$') && !after_colons && is_ident_start(c) {
+            let mut j = i;
+            while j < chars.len()
+                && (chars[j].is_alphanumeric() || chars[j] == '_' || chars[j] == ':')
             {
-                let mut j = i;
-                let mut path = String::new();
-                while j < chars.len() && (chars[j].is_alphanumeric() || chars[j] == '_' || chars[j] == ':') {
-                    path.push(chars[j]);
-                    j += 1;
-                }
-                let path: Vec<String> = path
-                    .split("::")
-                    .filter(|s| !s.is_empty())
-                    .map(String::from)
-                    .collect();
-                if let Some(abs) = absolute(&here, &path) {
-                    refs.push(Reference { path: abs, line, reexport: false });
-                }
-                i = j;
-                break;
+                j += 1;
             }
+            let text: String = chars[i..j].iter().collect();
+            if text.contains("::") {
+                let path = segments(&text);
+                let abs = absolute(&here, &path).or_else(|| {
+                    let mut child = here.clone();
+                    child.extend(path.iter().cloned());
+                    Some(child)
+                });
+                if let Some(abs) = abs {
+                    refs.push(Reference {
+                        path: abs,
+                        line,
+                        reexport: false,
+                    });
+                }
+            }
+            i = j;
+            continue;
         }
         i += 1;
     }
     (refs, bound, globs)
 }
 
+fn is_ident_start(c: char) -> bool {
+    c.is_alphabetic() || c == '_'
+}
+
 fn word_at(chars: &[char], i: usize, word: &str) -> bool {
     let w: Vec<char> = word.chars().collect();
     chars.get(i..i + w.len()) == Some(&w[..])
-        && !chars.get(i + w.len()).is_some_and(|c| c.is_alphanumeric() || *c == '_')
+        && !chars
+            .get(i + w.len())
+            .is_some_and(|c| c.is_alphanumeric() || *c == '_')
 }
 
 /// Whether the `use` at `i` is `pub`, `pub(crate)`, `pub(super)` or `pub(in ...)`.
