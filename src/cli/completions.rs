@@ -5,7 +5,6 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::CommandFactory;
 use clap_complete::Shell;
 
 /// `warren completions`.
@@ -33,18 +32,17 @@ pub struct ManArgs {
     out: Option<PathBuf>,
 }
 
-/// Prints the completion script.
-pub fn completions(args: CompletionArgs) -> anyhow::Result<ExitCode> {
-    let mut cmd = super::Cli::command();
+/// Prints the completion script of `cmd` (the whole command line, `Cli::command()`).
+pub fn completions(args: CompletionArgs, mut cmd: clap::Command) -> anyhow::Result<ExitCode> {
     let mut out = Vec::new();
     clap_complete::generate(args.shell, &mut cmd, "warren", &mut out);
     std::io::stdout().write_all(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// Prints the top-level man page, or writes every command's into `--out`.
-pub fn man(args: ManArgs) -> anyhow::Result<ExitCode> {
-    let cmd = super::Cli::command();
+/// Prints the top-level man page of `cmd` (`Cli::command()`), or writes every command's into
+/// `--out`.
+pub fn man(args: ManArgs, cmd: clap::Command) -> anyhow::Result<ExitCode> {
     let Some(dir) = args.out else {
         let mut out = Vec::new();
         clap_mangen::Man::new(cmd).render(&mut out)?;

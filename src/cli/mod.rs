@@ -21,7 +21,7 @@ mod verify;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Procedural game levels by the million, into Arrow archives.
 #[derive(Parser, Debug)]
@@ -102,8 +102,8 @@ where
         Command::Grammar(args) => grammar::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Levelxml(args) => levelxml::run(args),
-        Command::Completions(args) => completions::completions(args),
-        Command::Man(args) => completions::man(args),
+        Command::Completions(args) => completions::completions(args, Cli::command()),
+        Command::Man(args) => completions::man(args, Cli::command()),
     };
     match result {
         Ok(code) => code,

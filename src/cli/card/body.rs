@@ -7,7 +7,8 @@ use std::path::Path;
 
 use arrow_schema::DataType;
 
-use super::{Card, DATA_DIR};
+use super::contents::Card;
+use crate::archive::DATA_DIR;
 use crate::archive::{Compression, DOC_KEY, RunMeta};
 use crate::cli::thousands;
 use crate::profile::Profile;

@@ -14,17 +14,18 @@ use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, bail};
 use arrow_schema::{DataType, Field};
 
-use super::inspect::{MetricValues, metric_values};
 use crate::archive::{
-    Archive, ArchiveColumns, Compression, DATA_DIR, LevelSource, ParquetDataset, RunFooter,
-    RunMeta, dataset_splits,
+    Archive, Compression, DATA_DIR, LevelSource, ParquetDataset, RunMeta, dataset_splits,
 };
 use crate::render::to_png;
 
 mod body;
+mod contents;
+
+use contents::{Card, Split};
 
 /// Arguments of `card`.
 #[derive(clap::Args, Debug)]
@@ -53,56 +54,6 @@ pub struct Args {
 
 /// Pixels per level side on the sample sheet.
 const SHEET_CELL_PX: f32 = 200.0;
-
-/// One split the card describes, with what was read from it.
-struct Split {
-    /// `train`, `validation`...
-    name: String,
-    source: Box<dyn LevelSource>,
-    /// Its files' bytes on disk (the Hub's `download_size`).
-    file_bytes: u64,
-    run: RunMeta,
-    footer: RunFooter,
-    metrics: Vec<MetricValues>,
-    levels: u64,
-    /// Its Arrow bytes (`num_bytes`), estimated from its first batch.
-    arrow_bytes: u64,
-}
-
-impl Split {
-    /// Reads split `name` of `source`: its metadata, footer and every metric value.
-    fn read(name: String, source: Box<dyn LevelSource>, file_bytes: u64) -> Result<Self> {
-        let at = |e: &dyn std::fmt::Display| anyhow!("{}: {e}", source.path().display());
-        let run = RunMeta::from_schema(source.schema()).map_err(|e| at(&e))?;
-        let footer = RunFooter::from_metadata(source.footer_metadata()).map_err(|e| at(&e))?;
-        let (metrics, levels) = metric_values(source.as_ref())?;
-        let arrow_bytes = arrow_bytes(source.as_ref(), levels)?;
-        Ok(Self {
-            name,
-            source,
-            file_bytes,
-            run,
-            footer,
-            metrics,
-            levels,
-            arrow_bytes,
-        })
-    }
-}
-
-/// What the card describes and where it goes.
-struct Card {
-    /// The folder of `README.md`, `sample.png` and `profile.toml`.
-    dir: PathBuf,
-    splits: Vec<Split>,
-    columns: ArchiveColumns,
-    /// `configs`' file pattern per split; `None` when `datasets` cannot read the files.
-    data_files: Option<Vec<(String, String)>>,
-    /// For an archive: its name as the card gives it, and its compression.
-    archive: Option<(String, Compression)>,
-    license: String,
-    pretty_name: String,
-}
 
 /// Runs `card`.
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -259,24 +210,6 @@ fn new_card(
         license: String::new(),
         pretty_name: String::new(),
     })
-}
-
-/// The Arrow bytes of `levels` levels of `source`: its first batch's bytes per level times
-/// `levels`.
-///
-/// NOTE: an estimate (exact for one batch, and for columns of fixed width), so the card reads
-/// one batch more instead of every batch twice; the Hub only shows `num_bytes`, `datasets`
-/// checks `num_examples`, which is exact.
-fn arrow_bytes(source: &dyn LevelSource, levels: u64) -> Result<u64> {
-    if source.batch_count() == 0 || levels == 0 {
-        return Ok(0);
-    }
-    let batch = source.batch(0)?;
-    let mut bytes = 0;
-    for column in batch.columns() {
-        bytes += column.to_data().get_slice_memory_size()?;
-    }
-    Ok((bytes as f64 / batch.num_rows().max(1) as f64 * levels as f64).round() as u64)
 }
 
 /// The sample sheet of the first `cols x rows` levels of `source` as a PNG, and how many it
