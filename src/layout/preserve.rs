@@ -14,31 +14,13 @@ use wide::f32x4;
 
 use crate::core::geom::point_segment2;
 use crate::layout::quality::count_crossings;
+pub use crate::layout::scratch::PreserveScratch;
 use crate::layout::{
     LayoutGraph, LayoutParams, LayoutReport, LayoutScratch, forces, last_forces, relax,
 };
 
 /// Distance, in edge lengths, that kept-apart edges never come closer than.
 pub const CLEARANCE: f32 = 1e-3;
-
-/// Reusable memory of [`relax_preserving`].
-#[derive(Default)]
-pub struct PreserveScratch {
-    dx: Vec<f32>,
-    dy: Vec<f32>,
-    limit: Vec<f32>,
-    boxes: Vec<[f32; 4]>,
-    /// Edge indices by their boxes' left sides, kept between steps.
-    order: Vec<u32>,
-    /// The edges' boxes and ends in that order.
-    sorted: Vec<([f32; 4], [u32; 2])>,
-    /// The drawing before a plain relaxation ([`relax_plain_first`]).
-    saved_x: Vec<f32>,
-    saved_y: Vec<f32>,
-    /// The drawing before the room pushes (`layout::rooms`), for undoing them.
-    pub(crate) pushed_from_x: Vec<f32>,
-    pub(crate) pushed_from_y: Vec<f32>,
-}
 
 /// Whether the segments cross properly (each one's ends strictly on both sides of the other).
 #[inline]

@@ -2,7 +2,8 @@
 //! separate each crowded pair along its axis of least penetration, then, when the rounds run
 //! out, scaling about the centroid and, as a last resort, an order-preserving grid spread.
 
-use super::{Fallback, RoomParams, crowded_pairs_into, overlapping_pairs, rooms_crowded};
+use super::crowding::{crowded_pairs_into, overlapping_pairs, rooms_crowded};
+use super::params::{Fallback, RoomParams};
 
 /// Extra separation a push asks for beyond the exact need, relative to that need, so that the
 /// pushed pair does not count as crowded again after rounding.

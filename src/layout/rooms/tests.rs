@@ -1,9 +1,10 @@
 //! Tests of the room placement: overlap-free results on level-sized graphs, and the R-tree
 //! queries against all-pairs oracles.
 
+use super::push::{fallback_slow_path, grid_spread};
 use super::*;
 use crate::core::rng::WarrenRng;
-use crate::layout::{Repulsion, random_positions};
+use crate::layout::{LayoutGraph, LayoutParams, LayoutScratch, Repulsion, random_positions, relax};
 
 /// `n` rooms scattered over a square of side `side`, sizes in `[lo, hi)`.
 fn random_rooms(rng: &mut WarrenRng, n: usize, side: f32, lo: f32, hi: f32) -> [Vec<f32>; 4] {
