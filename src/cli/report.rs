@@ -55,33 +55,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let run = archive.run_meta()?;
     let footer = archive.run_footer()?;
     let (mut metrics, levels) = metric_values(archive)?;
-    let pick = |flag: &Option<String>, default: usize| -> Result<Option<usize>> {
-        match flag {
-            None => Ok((default < metrics.len()).then_some(default)),
-            Some(name) => match metrics.iter().position(|m| m.name == *name) {
-                Some(i) => Ok(Some(i)),
-                None => bail!(
-                    "{}: no metric `{name}`; this archive has: {}",
-                    args.file.display(),
-                    metrics
-                        .iter()
-                        .map(|m| m.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            },
-        }
-    };
-    // By default the first two metrics whose values vary (a constant one makes a line).
-    let varying: Vec<usize> = (0..metrics.len())
-        .filter(|&m| range(&metrics[m].stat.values).is_some_and(|(lo, hi)| hi > lo))
-        .chain(0..metrics.len())
-        .collect();
-    let x = pick(&args.x, varying.first().copied().unwrap_or(0))?;
-    let y = pick(
-        &args.y,
-        varying.iter().copied().find(|&m| Some(m) != x).unwrap_or(1),
-    )?;
+    let (x, y) = scatter_axes(&args, &metrics)?;
     // The scatter reads the values in index order, before the summaries sort them.
     let scatter = match (x, y) {
         (Some(x), Some(y)) => scatter_svg(&metrics[x], &metrics[y]),
@@ -111,19 +85,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     );
     html += &run_table(archive, &run, levels)?;
     html += &failures_table(&footer.failures, levels);
-    html += "<h2>Sample levels</h2>\n";
-    match &sheet {
-        Some((png, drawn)) => {
-            let _ = writeln!(
-                html,
-                "<p>Levels 0 to {} in index order.</p>\n<img class=\"sheet\" alt=\"a sheet of \
-                 the archive's first levels\" src=\"data:image/png;base64,{}\">",
-                drawn - 1,
-                base64(png)
-            );
-        }
-        None => html += "<p>The archive holds no level.</p>\n",
-    }
+    html += &sample_section(sheet.as_ref());
     html += "<h2>Two metrics against each other</h2>\n";
     html += &scatter;
     let _ = writeln!(
@@ -147,6 +109,57 @@ pub fn run(args: Args) -> Result<ExitCode> {
         args.out.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The two metrics the scatter plots: `--x` and `--y` by name, by default the first two whose
+/// values vary (a constant one makes a line); `None` where the archive has too few.
+fn scatter_axes(args: &Args, metrics: &[MetricValues]) -> Result<(Option<usize>, Option<usize>)> {
+    let pick = |flag: &Option<String>, default: usize| -> Result<Option<usize>> {
+        match flag {
+            None => Ok((default < metrics.len()).then_some(default)),
+            Some(name) => match metrics.iter().position(|m| m.name == *name) {
+                Some(i) => Ok(Some(i)),
+                None => bail!(
+                    "{}: no metric `{name}`; this archive has: {}",
+                    args.file.display(),
+                    metrics
+                        .iter()
+                        .map(|m| m.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            },
+        }
+    };
+    // By default the first two metrics whose values vary (a constant one makes a line).
+    let varying: Vec<usize> = (0..metrics.len())
+        .filter(|&m| range(&metrics[m].stat.values).is_some_and(|(lo, hi)| hi > lo))
+        .chain(0..metrics.len())
+        .collect();
+    let x = pick(&args.x, varying.first().copied().unwrap_or(0))?;
+    let y = pick(
+        &args.y,
+        varying.iter().copied().find(|&m| Some(m) != x).unwrap_or(1),
+    )?;
+    Ok((x, y))
+}
+
+/// The report's sample-sheet section: the PNG inline with the range of levels it shows.
+fn sample_section(sheet: Option<&(Vec<u8>, usize)>) -> String {
+    let mut html = String::from("<h2>Sample levels</h2>\n");
+    match sheet {
+        Some((png, drawn)) => {
+            let _ = writeln!(
+                html,
+                "<p>Levels 0 to {} in index order.</p>\n<img class=\"sheet\" alt=\"a sheet of \
+                 the archive's first levels\" src=\"data:image/png;base64,{}\">",
+                drawn - 1,
+                base64(png)
+            );
+        }
+        None => html += "<p>The archive holds no level.</p>\n",
+    }
+    html
 }
 
 const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1180px;\
