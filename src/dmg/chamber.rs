@@ -28,7 +28,7 @@
 //!    `exp((score - best) / temperature)`.
 
 use crate::core::rng::WarrenRng;
-use crate::dmg::map::{Cursor, Map};
+use crate::dmg::canvas::{Cursor, Map};
 
 /// Where a chamber starts: a cursor on the first square beyond the passage end, at the passage's
 /// left edge, facing away from the passage, and the passage width.
@@ -304,7 +304,7 @@ fn trace(
 /// Alignment points of a proposal: dug squares right outside its two sides and its entrance
 /// wall, plus one when it is shifted fully right (`left` 0) or as far left as its point allowed
 /// (`left == max_left`). `f` is the entrance's frame; the proposal's squares are free.
-fn alignment_in(map: &Map, f: &crate::dmg::map::Frame, p: &Proposal, max_left: i32) -> i32 {
+fn alignment_in(map: &Map, f: &crate::dmg::canvas::Frame, p: &Proposal, max_left: i32) -> i32 {
     // With spacing, a chamber's wall is the ring of rock around it, and that wall is flush with
     // another object's when the square beyond it is dug.
     // PERF: the squares looked at lie at most `gap` (2) past a free square: inside the map's

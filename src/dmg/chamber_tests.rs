@@ -1,7 +1,7 @@
 //! Tests of `chamber.rs`.
 
 use super::*;
-use crate::dmg::map::Facing;
+use crate::dmg::canvas::Facing;
 
 /// The seed's worked example: a 12 x 12 map with obstacles; a width-2 passage (the `#`s of
 /// rows 4 and 5 at column 0) heading east; a chamber 6 wide and 8 long wanted beyond it. The

@@ -9,8 +9,9 @@ use crate::core::error::Violation;
 use crate::core::generator::{GraphView, LevelRecord, RoomsView};
 use crate::core::grid::{GridView, cell, flood4_by};
 use crate::core::route::{Ends, RouteScratch};
-use crate::dmg::generate::CHAMBER;
-use crate::dmg::{DmgConfig, DmgMetrics, cycle_rank, passable};
+use crate::dmg::config::DmgConfig;
+use crate::dmg::dungeon::CHAMBER;
+use crate::dmg::metrics::{DmgMetrics, cycle_rank, ends, passable};
 use crate::ensure_level;
 
 /// A stored grid read with rock around it.
@@ -67,7 +68,7 @@ fn check_ends(
     let chambers = (0..graph.x.len())
         .filter(|&v| graph.tag[v] == u16::from(CHAMBER))
         .map(|v| [rooms.x0[v], rooms.y0[v], rooms.x1[v], rooms.y1[v]]);
-    let want = crate::dmg::ends(g, chambers, &mut RouteScratch::default());
+    let want = ends(g, chambers, &mut RouteScratch::default());
     let stored = Ends::from_values([m.start_x, m.start_y, m.goal_x, m.goal_y, m.path_length]);
     Ends::check(stored, want)
 }

@@ -12,7 +12,8 @@
 //! - [`overlap`]: sibling bounding-box overlap, the seed's open question;
 //! - [`cache`] and [`stack`]: the RegionCache pool and the RegionStack of ancestors;
 //! - [`build`]: one level's region tree, depth first ([`build_tree`](build::build_tree));
-//!   [`generator`] and [`verify`]: the generator kind.
+//!   [`config`], [`metrics`] and [`columns`]: the profile section, what a level measures and
+//!   its extra columns; [`generate`] and [`verify`]: the generator kind.
 //!
 //! A level is stored as the **world raster** in the `grid` column (every region down to
 //! `world_depth` painted at `max_zoom ^ world_depth` world cells per root cell: Occupied -> 0,
@@ -34,8 +35,10 @@ pub mod build;
 pub mod cache;
 pub mod carve;
 pub mod cell;
+pub mod columns;
 pub mod config;
-pub mod generator;
+pub mod generate;
+pub mod metrics;
 pub mod overlap;
 #[allow(clippy::module_inception)]
 pub mod region;
@@ -46,10 +49,10 @@ pub mod world;
 
 pub use cache::RegionCache;
 pub use cell::Cell;
+pub use columns::REGION_COLUMNS;
 pub use config::RegionsConfig;
-pub use generator::{
-    REGION_COLUMNS, REGION_METRICS, RegionMetrics, RegionScratch, RegionsGenerator,
-};
+pub use generate::{RegionScratch, RegionsGenerator};
+pub use metrics::{REGION_METRICS, RegionMetrics};
 pub use overlap::{Overlap, sibling_overlap};
 pub use region::{NONE, Point, Region, RegionBox};
 pub use stack::{Frame, RegionStack};

@@ -18,12 +18,13 @@
 use crate::core::error::Violation;
 use crate::core::generator::LevelRecord;
 use crate::core::grid::{cell, flood4};
+use crate::core::rng::WarrenRng;
 use crate::core::route::{Ends, RouteScratch};
 use crate::ensure_level;
-use crate::regions::build::TreeError;
-use crate::regions::generator::{
-    REGION_COLUMNS, REGION_METRICS, RegionMetrics, RegionsGenerator, ends,
-};
+use crate::regions::build::{TreeError, TreeParams, TreeScratch, build_tree};
+use crate::regions::columns::REGION_COLUMNS;
+use crate::regions::config::RegionsConfig;
+use crate::regions::metrics::{REGION_METRICS, RegionMetrics, ends};
 use crate::regions::overlap::{Overlap, sibling_overlap_brute};
 use crate::regions::region::{NONE, RegionBox};
 
@@ -93,8 +94,11 @@ fn tree<'a>(record: &LevelRecord<'a>) -> Result<Tree<'a>, Violation> {
 }
 
 /// See the module docs.
-pub fn verify(g: &RegionsGenerator, record: &LevelRecord<'_>) -> Result<(), Violation> {
-    let cfg = &g.cfg;
+pub fn verify(
+    cfg: &RegionsConfig,
+    params: &TreeParams,
+    record: &LevelRecord<'_>,
+) -> Result<(), Violation> {
     let t = tree(record)?;
     let (w, h) = (cfg.width, cfg.height);
     ensure_level!(
@@ -106,8 +110,8 @@ pub fn verify(g: &RegionsGenerator, record: &LevelRecord<'_>) -> Result<(), Viol
         return Err(Violation::new(format!("root grid holds cell code {c}")));
     }
     check_passages(t.root, w, h)?;
-    check_world(g, record, t.root)?;
-    check_tree(g, &t)?;
+    check_world(cfg, record, t.root)?;
+    check_tree(cfg, &t)?;
     let occupied = t.root.iter().filter(|&&c| c == cell::WALL).count() as u32;
     let used: u32 = (1..t.parent.len())
         .filter(|&i| t.depth[i] == 1)
@@ -134,7 +138,7 @@ pub fn verify(g: &RegionsGenerator, record: &LevelRecord<'_>) -> Result<(), Viol
         let stored = Ends::from_values([m.start_x, m.start_y, m.goal_x, m.goal_y, m.path_length]);
         Ends::check(stored, want)?;
     }
-    replay(g, record, &t)
+    replay(cfg, params, record, &t)
 }
 
 /// Wall, floor or Filled: the codes of a root grid and of the world.
@@ -145,11 +149,10 @@ fn solid_or_floor(c: u8) -> bool {
 /// The world raster: its size, its codes, its agreement with the root grid, and every floor
 /// cell 4-connected to the root's entry (the root's first carved cell on its left edge).
 fn check_world(
-    g: &RegionsGenerator,
+    cfg: &RegionsConfig,
     record: &LevelRecord<'_>,
     root: &[u8],
 ) -> Result<(), Violation> {
-    let cfg = &g.cfg;
     let grid = record
         .level
         .grid
@@ -228,8 +231,7 @@ fn check_passages(cells: &[u8], w: u32, h: u32) -> Result<(), Violation> {
     Ok(())
 }
 
-fn check_tree(g: &RegionsGenerator, t: &Tree<'_>) -> Result<(), Violation> {
-    let cfg = &g.cfg;
+fn check_tree(cfg: &RegionsConfig, t: &Tree<'_>) -> Result<(), Violation> {
     let n = t.parent.len();
     let root = RegionBox {
         x0: 0,
@@ -366,11 +368,16 @@ fn check_metrics(t: &Tree<'_>, world: &[u8], m: &[f64]) -> Result<(), Violation>
 }
 
 /// Generates the seed again with every region checked, and compares.
-fn replay(g: &RegionsGenerator, record: &LevelRecord<'_>, t: &Tree<'_>) -> Result<(), Violation> {
-    let mut s = crate::regions::build::TreeScratch::new(
-        (g.cfg.max_width * g.cfg.max_height).max(g.cfg.width * g.cfg.height) as usize,
-    );
-    match g.build_level(record.seed, &mut s, true) {
+fn replay(
+    cfg: &RegionsConfig,
+    params: &TreeParams,
+    record: &LevelRecord<'_>,
+    t: &Tree<'_>,
+) -> Result<(), Violation> {
+    let mut s =
+        TreeScratch::new((cfg.max_width * cfg.max_height).max(cfg.width * cfg.height) as usize);
+    let mut rng = WarrenRng::new(record.seed);
+    match build_tree(params, &mut rng, &mut s, true) {
         Ok(()) => {}
         Err(TreeError::Broken(v)) => return Err(v),
         Err(TreeError::TooManyRegions(cap)) => {

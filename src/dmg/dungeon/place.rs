@@ -1,7 +1,17 @@
 //! Placing a chamber (seed 003's clearance proposals, `chamber.rs`) into the map: digging it,
 //! recording it and queueing its exits.
 
-use super::*;
+use std::collections::VecDeque;
+
+use crate::core::grid::cell;
+use crate::core::rng::WarrenRng;
+use crate::dmg::canvas::{Cursor, Map};
+use crate::dmg::chamber::{self, ChamberRequest, Entrance, ProposalKind};
+use crate::dmg::dungeon::gates::{queue_door, width_roll};
+use crate::dmg::dungeon::state::{
+    Bbox, CHAMBER, ChamberBox, Counts, DungeonParams, DungeonScratch, Exit, Gate, Placed,
+};
+use crate::dmg::tables::{TableKind, Tables};
 
 /// Places a chamber of `shape` at `entrance`; on success digs it, records it and queues its
 /// exits. Returns whether it was placed.

@@ -4,10 +4,13 @@
 //! [`join`]), with chance `dmg.join_chance`; the objects reached are found once the dungeon is
 //! drawn ([`resolve_joins`]).
 
-use super::{Bbox, Counts, DOOR_FLAG, DungeonParams, DungeonScratch, Gate, NO_OBJECT, dig_gate};
 use crate::core::grid::cell;
 use crate::core::rng::WarrenRng;
-use crate::dmg::map::{Cursor, Map};
+use crate::dmg::canvas::{Cursor, Map};
+use crate::dmg::dungeon::gates::dig_gate;
+use crate::dmg::dungeon::state::{
+    Bbox, Counts, DOOR_FLAG, DungeonParams, DungeonScratch, Gate, NO_OBJECT,
+};
 
 /// Marks a link end that stands for the owner of a square a join reached ([`resolve_joins`]).
 const JOINED: u32 = 1 << 31;

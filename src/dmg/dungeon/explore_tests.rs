@@ -1,9 +1,10 @@
-//! Tests of `generate.rs` and its steps: the clearance scan against a brute-force oracle, the
+//! Tests of `explore.rs` and its steps: the clearance scan against a brute-force oracle, the
 //! width roll, and whole dungeons (repeatable in a used scratch, counts that agree with the map).
 
 use super::*;
 use crate::core::rng::mix;
-use crate::dmg::map::Facing;
+use crate::dmg::canvas::Facing;
+use crate::dmg::dungeon::passage::clear_rows;
 
 /// The oracle of [`clear_rows`]: row `r` is the squares `left = -width..=1` at `ahead = r`;
 /// rows are drawable while they and the next row are all open.

@@ -3,6 +3,11 @@
 //! passage table is checked against the squares, exits and counts it should leave.
 
 use super::*;
+use crate::dmg::canvas::Facing;
+use crate::dmg::chamber::PlaceParams;
+use crate::dmg::dungeon::explore::begin;
+use crate::dmg::dungeon::gates::past_door;
+use crate::dmg::dungeon::state::{CHAMBER, DOOR_FLAG, NO_OBJECT};
 use crate::dmg::tables::parse_table;
 
 /// Squares across and down of the test maps.

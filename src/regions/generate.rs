@@ -6,99 +6,17 @@ use bumpalo::Bump;
 
 use crate::core::error::ConfigError;
 use crate::core::error::{GenError, Violation};
-use crate::core::generator::{
-    Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, Level, LevelRecord,
-};
-use crate::core::grid::{GridView, cell};
+use crate::core::generator::{Columns, ExtraValue, Generator, Level, LevelRecord};
+use crate::core::grid::GridView;
 use crate::core::rng::WarrenRng;
-use crate::core::route::{Ends, RouteScratch};
+use crate::core::route::RouteScratch;
 use crate::regions::build::{TreeError, TreeParams, TreeScratch, build_tree};
 use crate::regions::carve::CarveParams;
+use crate::regions::columns::REGION_COLUMNS;
 use crate::regions::config::RegionsConfig;
+use crate::regions::metrics::{self, REGION_METRICS};
 use crate::regions::split::SplitParams;
-
-crate::metrics! {
-    /// What one regions level measures: its tree, the work done and the world raster.
-    pub struct RegionMetrics => REGION_METRICS {
-        regions: u32 = "regions made, the root included",
-        regions_depth1: u32 = "regions at depth 1",
-        regions_depth2: u32 = "regions at depth 2",
-        regions_depth3: u32 = "regions at depth 3",
-        regions_depth4: u32 = "regions at depth 4",
-        cells_processed: u32 = "cells of every region's array (padding included), summed",
-        overlap_ratio: f32 = "subcells processed more than once because sibling boxes overlap / subcells of all sub-region boxes",
-        overlap_worst: f32 = "the largest overlap ratio of one family of two or more siblings",
-        padding_ratio: f32 = "share of processed cells that are padding outside their region",
-        divided: u32 = "components divided because they exceeded Wmax/Z x Hmax/Z",
-        filled_pieces: u32 = "pieces made Filled (components facing no passage, or one-cell components by chance)",
-        cache_hits: u32 = "region buffers a cold worker's RegionCache would reuse for this level",
-        cache_misses: u32 = "region buffers a cold worker's RegionCache would allocate for this level (peak in use)",
-        raster_depth: u32 = "depth of the region drawn in the raster",
-        root_open: f32 = "share of the root's cells carved",
-        world_floor: f32 = "share of the world raster (grid) that is floor",
-        world_filled: f32 = "share of the world raster (grid) that is Filled",
-        start_x: u32 = "world column of the start: the root's entry (its first carved cell on the left edge, top-left world cell of its block), so 0",
-        start_y: u32 = "world row of the start",
-        goal_x: u32 = "world column of the goal: the floor cell farthest from the start by walking (the lowest index on ties)",
-        goal_y: u32 = "world row of the goal",
-        path_length: u32 = "steps on the shortest walkable path from start to goal over the world's floor",
-    }
-}
-
-/// The extra columns: the region tree, one list entry per region in depth-first order, and the
-/// raster.
-pub const REGION_COLUMNS: [ExtraSpec; 10] = [
-    ExtraSpec::new(
-        "region_parent",
-        ExtraKind::ListU32,
-        "tree index of each region's parent (4294967295 for the root); parents come first",
-    ),
-    ExtraSpec::new(
-        "region_depth",
-        ExtraKind::ListU8,
-        "depth of each region, 0 for the root",
-    ),
-    ExtraSpec::new(
-        "region_x0",
-        ExtraKind::ListU16,
-        "left of each region's box, in parent cells",
-    ),
-    ExtraSpec::new(
-        "region_y0",
-        ExtraKind::ListU16,
-        "top of each region's box, in parent cells",
-    ),
-    ExtraSpec::new(
-        "region_x1",
-        ExtraKind::ListU16,
-        "right of each region's box (exclusive), in parent cells",
-    ),
-    ExtraSpec::new(
-        "region_y1",
-        ExtraKind::ListU16,
-        "bottom of each region's box (exclusive), in parent cells",
-    ),
-    ExtraSpec::new(
-        "region_zoom",
-        ExtraKind::ListU8,
-        "subcells per parent cell along each axis (1 for the root)",
-    ),
-    ExtraSpec::new(
-        "region_cells",
-        ExtraKind::ListU32,
-        "cells of each region (its Occupied cells when made, in its own zoom)",
-    ),
-    ExtraSpec::new(
-        "raster",
-        ExtraKind::Binary,
-        "max_width x max_height cell codes, row-major: the deepest region on the largest-child path, at the top left, void around it",
-    ),
-    ExtraSpec::new(
-        "root_grid",
-        ExtraKind::Binary,
-        "width x height cell codes of the root region alone, row-major (Occupied 0, carved 1, Filled 7)",
-    ),
-];
+use crate::regions::verify;
 
 /// The recursive zoom regions generator.
 pub struct RegionsGenerator {
@@ -153,12 +71,6 @@ impl RegionsGenerator {
     }
 }
 
-/// The share of `cells` equal to `code`.
-fn share(cells: &[u8], code: u8) -> f64 {
-    // PERF: a byte compare and count over the world, which the compiler vectorises.
-    cells.iter().filter(|&&c| c == code).count() as f64 / cells.len().max(1) as f64
-}
-
 /// Per-worker memory: the builder's scratch (with the RegionCache), metric values and an arena
 /// for the extra column list (reset between levels).
 pub struct RegionScratch {
@@ -166,21 +78,6 @@ pub struct RegionScratch {
     metrics: Vec<f64>,
     bump: Bump,
     route: RouteScratch,
-}
-
-/// The start and goal of a world (see the `start_x` .. `path_length` metrics): the root's
-/// entry and the floor cell farthest from it. `root` is the root grid, `root_width` across.
-pub(crate) fn ends(
-    world: &GridView<'_>,
-    root: &[u8],
-    root_width: u32,
-    s: &mut RouteScratch,
-) -> Ends {
-    let scale = world.width / root_width.max(1);
-    let entry = (0..root.len() / root_width.max(1) as usize)
-        .find(|&y| root[y * root_width as usize] == cell::FLOOR)
-        .unwrap_or(0) as u32;
-    s.farthest(world, (0, entry * scale))
 }
 
 impl Generator for RegionsGenerator {
@@ -237,37 +134,7 @@ impl Generator for RegionsGenerator {
             height: o.world_height,
             cells: &o.world,
         };
-        let e = ends(&world, &o.root, self.cfg.width, route);
-        let mut per_depth = [0u32; 5];
-        for &d in &o.depth {
-            per_depth[d as usize] += 1;
-        }
-        RegionMetrics {
-            regions: o.parent.len() as u32,
-            regions_depth1: per_depth[1],
-            regions_depth2: per_depth[2],
-            regions_depth3: per_depth[3],
-            regions_depth4: per_depth[4],
-            cells_processed: o.cells_processed as u32,
-            overlap_ratio: o.overlap.ratio() as f32,
-            overlap_worst: o.worst_family as f32,
-            padding_ratio: (1.0 - o.region_cells as f64 / o.cells_processed as f64) as f32,
-            divided: o.split.divided,
-            filled_pieces: o.split.filled_pieces,
-            cache_hits: o.cache.0,
-            cache_misses: o.cache.1,
-            raster_depth: o.raster_depth,
-            root_open: (f64::from(o.root_carved) / f64::from(self.cfg.width * self.cfg.height))
-                as f32,
-            world_floor: share(&o.world, cell::FLOOR) as f32,
-            world_filled: share(&o.world, cell::FILLED) as f32,
-            start_x: e.start.0,
-            start_y: e.start.1,
-            goal_x: e.goal.0,
-            goal_y: e.goal.1,
-            path_length: e.path_length,
-        }
-        .write_to(metrics);
+        metrics::measure(o, &world, &self.cfg, route).write_to(metrics);
         bump.reset();
         // NOTE: the list of borrowed column values lives in the arena, not in the scratch,
         // because it borrows the scratch's own buffers; after the first level the arena's chunk
@@ -293,14 +160,16 @@ impl Generator for RegionsGenerator {
     }
 
     fn verify(&self, record: &LevelRecord<'_>) -> Result<(), Violation> {
-        crate::regions::verify::verify(self, record)
+        verify::verify(&self.cfg, &self.params, record)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::grid::cell;
     use crate::core::rng::mix;
+    use crate::regions::metrics::RegionMetrics;
 
     fn small() -> RegionsConfig {
         RegionsConfig {

@@ -1,12 +1,19 @@
-//! Drawing passages (seed 003): the passage-width roll, the clearance ahead of a cursor, a
-//! passage's run with its side gates, and the doors it queues.
+//! Drawing passages (seed 003): the clearance ahead of a cursor, a passage's run with its side
+//! gates, and the doors it queues.
 
-use super::*;
+use std::collections::VecDeque;
 
-/// A passage width rolled on the passage-width table, in squares.
-pub(super) fn width_roll(tables: &Tables, rng: &mut WarrenRng) -> i32 {
-    squares(tables.get(TableKind::PassageWidth).roll(rng).width_ft)
-}
+use crate::core::grid::cell;
+use crate::core::rng::WarrenRng;
+use crate::dmg::canvas::{Cursor, Map};
+use crate::dmg::chamber::{ChamberRequest, Entrance};
+use crate::dmg::dungeon::gates::{dig_gate, past_door, queue_door, width_roll};
+use crate::dmg::dungeon::join::{join, join_through};
+use crate::dmg::dungeon::place::place;
+use crate::dmg::dungeon::state::{
+    Bbox, Counts, DungeonParams, DungeonScratch, Exit, Gate, PASSAGE, Stretch, squares,
+};
+use crate::dmg::tables::{TableKind, Tables};
 
 /// Whether the first passage row from `c` (and its side walls, and the row beyond) can be dug.
 pub(super) fn row_clear(map: &Map, c: &Cursor, width: i32) -> bool {
@@ -65,37 +72,6 @@ pub(super) fn start_passage(
         from,
     });
     true
-}
-
-/// Digs a passage's or chamber's gate (once: a door shared by two passages counts once).
-pub(super) fn dig_gate(map: &mut Map, gate: Gate, s: &mut DungeonScratch, counts: &mut Counts) {
-    match gate {
-        Gate::Open => {}
-        Gate::Door { at, code, kind } => {
-            if map.get(at.0, at.1) != Some(code) {
-                map.set(at.0, at.1, code);
-                s.floor += 1;
-                counts.doors[kind] += 1;
-            }
-        }
-        Gate::Doorway { cursor, width } => {
-            for k in 0..width {
-                let (x, y) = cursor.map_square(0, -k);
-                if !map.dug(x, y) {
-                    map.set(x, y, cell::FLOOR);
-                    s.floor += 1;
-                }
-            }
-        }
-    }
-}
-
-/// The cursor on the first square past a door at `door` in a wall, facing `facing` (out of the
-/// wall).
-pub(super) fn past_door(door: (i32, i32), facing: Facing) -> Cursor {
-    let mut beyond = Cursor::at(door.0, door.1, facing);
-    beyond.forward(1);
-    beyond
 }
 
 impl Stretch {
@@ -414,38 +390,6 @@ fn stairs(map: &mut Map, tables: &Tables, rng: &mut WarrenRng, st: &Stretch, cou
         },
     );
     counts.stairs += 1;
-}
-
-/// Queues a door at `door` of a kind rolled on the door table, `beyond` on the first square past
-/// it, opened from object `from`.
-pub(super) fn queue_door(
-    tables: &Tables,
-    rng: &mut WarrenRng,
-    queue: &mut VecDeque<Exit>,
-    door: (i32, i32),
-    beyond: Cursor,
-    from: u32,
-) {
-    let d = tables.get(TableKind::Door).roll(rng);
-    let kind = tables
-        .get(TableKind::Door)
-        .kind
-        .outcomes()
-        .iter()
-        .position(|(n, _)| *n == d.outcome)
-        .unwrap_or(0);
-    let code = if d.outcome == "secret" {
-        cell::SECRET_DOOR
-    } else {
-        cell::DOOR
-    };
-    queue.push_back(Exit::Door {
-        door,
-        cursor: beyond,
-        code,
-        kind,
-        from,
-    });
 }
 
 #[cfg(test)]
