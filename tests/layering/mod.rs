@@ -44,6 +44,10 @@ const LAYERS: &[&[&str]] = &[
 /// that is gone (delete its line).
 const KNOWN_CYCLES: &[&[&str]] = &[];
 
+/// Functions over the limit that the restructuring of issue 45 has not split yet, as
+/// `(file, function)`. The list may only shrink, like [`KNOWN_CYCLES`].
+const KNOWN_LONG_FUNCTIONS: &[(&str, &str)] = &[];
+
 /// No function longer than this many lines (from `fn` to its closing brace).
 const MAX_FUNCTION_LINES: usize = 100;
 
@@ -179,6 +183,7 @@ fn no_function_or_file_is_too_long() {
         sources(&crate_root().join(dir), &mut files);
     }
     let mut errors = Vec::new();
+    let mut known_seen = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();
         let rel = file
@@ -192,9 +197,18 @@ fn no_function_or_file_is_too_long() {
         }
         let code = graph::blank_literals(&text);
         for (name, line, len) in graph::long_functions(&code, MAX_FUNCTION_LINES) {
+            if KNOWN_LONG_FUNCTIONS.contains(&(rel.as_str(), name.as_str())) {
+                known_seen.push((rel.clone(), name));
+                continue;
+            }
             errors.push(format!(
                 "{rel}:{line}: fn {name} has {len} lines (at most {MAX_FUNCTION_LINES})"
             ));
+        }
+    }
+    for (file, name) in KNOWN_LONG_FUNCTIONS {
+        if !known_seen.iter().any(|(f, n)| f == file && n == name) {
+            errors.push(format!("{file}: fn {name} is listed in KNOWN_LONG_FUNCTIONS but no longer too long (delete the line)"));
         }
     }
     assert!(errors.is_empty(), "too long:\n{}", errors.join("\n"));
