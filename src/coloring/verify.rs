@@ -14,12 +14,11 @@
 //!   generation's own proof did, `proof_nodes` search nodes);
 //! - the metrics agree with the level.
 
-use crate::coloring::generator::{
-    COLORING_METRICS, ColoringGenerator, ColoringMetrics, odd_vertices, start_colors,
-};
+use crate::coloring::config::{ColoringConfig, PuzzleKind};
+use crate::coloring::metrics::{COLORING_METRICS, ColoringMetrics, odd_vertices};
 use crate::coloring::puzzle::planar::SLIVER_GAP;
 use crate::coloring::puzzle::{
-    ColoringSolver, Outcome, PuzzleKind, Solution, check_played, is_proper, level_palette,
+    ColoringSolver, Outcome, Solution, check_played, is_proper, level_palette, start_colors,
 };
 use crate::core::error::Violation;
 use crate::core::generator::{ExtraValue, LevelRecord};
@@ -31,8 +30,7 @@ use crate::levelxml::parse_level;
 use crate::levelxml::{EvalOptions, evaluate};
 
 /// See the module docs.
-pub fn verify(g: &ColoringGenerator, record: &LevelRecord<'_>) -> Result<(), Violation> {
-    let cfg = &g.cfg;
+pub fn verify(cfg: &ColoringConfig, record: &LevelRecord<'_>) -> Result<(), Violation> {
     let level = &record.level;
     let [xml, stored] = level.extra else {
         return Err(Violation::new(format!(
@@ -77,7 +75,7 @@ pub fn verify(g: &ColoringGenerator, record: &LevelRecord<'_>) -> Result<(), Vio
             refute(cfg.colors - 1, &resolved, cfg.max_solver_nodes)?;
         }
     }
-    check_metrics(g, &doc, &resolved, level.metrics, xml.len())
+    check_metrics(cfg, &doc, &resolved, level.metrics, xml.len())
 }
 
 /// The graph columns are the level's graph.
@@ -169,13 +167,12 @@ fn refute(k: u32, g: &ResolvedGraph, budget: u64) -> Result<(), Violation> {
 }
 
 fn check_metrics(
-    g: &ColoringGenerator,
+    cfg: &ColoringConfig,
     doc: &LevelDoc,
     resolved: &ResolvedGraph,
     m: &[f64],
     xml_bytes: usize,
 ) -> Result<(), Violation> {
-    let cfg = &g.cfg;
     let m = ColoringMetrics::from_values(m).ok_or_else(|| {
         Violation::new(format!(
             "{} metrics, expected {}",

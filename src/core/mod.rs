@@ -1,8 +1,10 @@
 //! Shared foundations: the SoA graph in an arena, the tile grid and its cell codes, geometry,
-//! seeds and the PRNG, shards of a run, the content hash, the [`Generator`](generator::Generator) trait and the
-//! errors every generator shares, and the counting allocator of the allocation audits.
+//! the Delaunay triangulation, seeds and the PRNG, shards of a run, the content hash, the
+//! [`Generator`](generator::Generator) trait and the errors every generator shares, and the
+//! counting allocator of the allocation audits.
 
 pub mod alloc;
+pub mod delaunay;
 pub mod error;
 pub mod files;
 pub mod generator;

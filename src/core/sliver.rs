@@ -233,7 +233,7 @@ mod tests {
                     y.push(gy as f32 + 0.5 + 0.8 * (rng.unit_f32() - 0.5));
                 }
             }
-            let pairs = crate::maze::delaunay_pairs(&x, &y, &bump).unwrap();
+            let pairs = crate::core::delaunay::delaunay_pairs(&x, &y, &bump).unwrap();
             for gap in [0.1f32, 0.25, 0.4] {
                 let slivers = slivers_brute(&x, &y, pairs, gap);
                 found += slivers.len();

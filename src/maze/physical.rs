@@ -3,23 +3,12 @@
 //! (rooms are the Voronoi cells; walls are the dual edges of connections left closed).
 
 use bumpalo::Bump;
-use spade::{DelaunayTriangulation, Point2, Triangulation};
 
+use crate::core::delaunay::{PhysicalError, delaunay_pairs};
 use crate::core::graph::Graph;
 use crate::core::rng::WarrenRng;
 use crate::core::sliver::{SliverScratch, drop_slivers};
 use crate::maze::topology::{Lattice, Topology};
-
-/// The physical graph of a Delaunay maze (or any point set's triangulation) could not be built.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PhysicalError {
-    /// The triangulation rejects a point (a coordinate too small, too large or NaN).
-    #[error("{0:?}")]
-    Triangulation(spade::InsertionError),
-    /// Points coincide: the triangulation holds this many fewer vertices than there are points.
-    #[error("{0} points coincide")]
-    Coincident(usize),
-}
 
 /// Reusable buffers for hole punching.
 #[derive(Default)]
@@ -194,36 +183,6 @@ pub fn maze_pairs<'b>(
     Ok((bump.alloc_slice_copy(&clear), kept))
 }
 
-/// The Delaunay edges of the points as sorted `(min, max)` pairs, allocated in `bump`.
-///
-/// # Errors
-/// When spade rejects a point ([`PhysicalError::Triangulation`]) or points coincide
-/// ([`PhysicalError::Coincident`]).
-pub fn delaunay_pairs<'b>(
-    x: &[f32],
-    y: &[f32],
-    bump: &'b Bump,
-) -> Result<&'b [(u32, u32)], PhysicalError> {
-    let points: Vec<Point2<f64>> = x
-        .iter()
-        .zip(y)
-        .map(|(&px, &py)| Point2::new(f64::from(px), f64::from(py)))
-        .collect();
-    let tri = DelaunayTriangulation::<Point2<f64>>::bulk_load_stable(points)
-        .map_err(PhysicalError::Triangulation)?;
-    if tri.num_vertices() != x.len() {
-        return Err(PhysicalError::Coincident(x.len() - tri.num_vertices()));
-    }
-    let pairs = bump.alloc_slice_fill_copy(tri.num_undirected_edges(), (0u32, 0u32));
-    for (slot, edge) in pairs.iter_mut().zip(tri.undirected_edges()) {
-        let [a, b] = edge.vertices();
-        let (a, b) = (a.fix().index() as u32, b.fix().index() as u32);
-        *slot = (a.min(b), a.max(b));
-    }
-    pairs.sort_unstable();
-    Ok(pairs)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,11 +225,8 @@ mod tests {
     }
 
     #[test]
-    fn coincident_and_unusable_points_are_typed_errors() {
+    fn unusable_points_are_typed_errors() {
         let bump = Bump::new();
-        let e = delaunay_pairs(&[0.5, 2.0, 0.5, 1.0], &[0.5, 0.0, 0.5, 3.0], &bump).unwrap_err();
-        assert_eq!(e, PhysicalError::Coincident(1));
-        assert_eq!(e.to_string(), "1 points coincide");
         let e = maze_pairs(&[0.5, f32::NAN, 2.0], &[0.5, 1.0, 0.0], &bump).unwrap_err();
         assert_eq!(e, PhysicalError::Triangulation(spade::InsertionError::NAN));
         assert_eq!(e.to_string(), "NAN");

@@ -4,7 +4,8 @@
 
 use std::fmt;
 
-use crate::coloring::puzzle::{GRAY, Puzzle, Solution};
+use crate::coloring::puzzle::level_doc::GRAY;
+use crate::coloring::puzzle::solved::{Puzzle, Solution};
 use crate::levelxml::model::{LevelDoc, Protect};
 use crate::levelxml::{EvalError, EvalOptions, Evaluation, XmlError, evaluate, parse_level};
 

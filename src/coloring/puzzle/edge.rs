@@ -3,11 +3,10 @@
 //! planted random solution (the proof); a backtracking solver (fewest options first) solves the
 //! puzzle again from its start to measure how hard it is.
 
+use crate::coloring::config::{ColoringConfig, PuzzleKind};
+use crate::coloring::puzzle::level_doc::{GRAY, base_doc, finish, palette, score_values};
 use crate::coloring::puzzle::planar::connected_graph;
-use crate::coloring::puzzle::{
-    ColoringConfig, GRAY, Puzzle, PuzzleKind, PuzzleMetrics, PuzzleScratch, Solution, base_doc,
-    finish, palette, score_values,
-};
+use crate::coloring::puzzle::solved::{Puzzle, PuzzleMetrics, PuzzleScratch, Solution};
 use crate::core::error::GenError;
 use crate::core::rng::WarrenRng;
 use crate::levelxml::model::{Bound, ColorSel, Item, Protect, Rule};

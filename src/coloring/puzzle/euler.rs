@@ -9,11 +9,10 @@
 
 use std::collections::VecDeque;
 
+use crate::coloring::config::{ColoringConfig, PuzzleKind};
+use crate::coloring::puzzle::level_doc::{base_doc, finish, palette, score_values, walk_spec};
 use crate::coloring::puzzle::planar::{PlanarGraph, jittered_points, triangulate};
-use crate::coloring::puzzle::{
-    ColoringConfig, Puzzle, PuzzleKind, PuzzleMetrics, PuzzleScratch, Solution, base_doc, finish,
-    palette, score_values, walk_spec,
-};
+use crate::coloring::puzzle::solved::{Puzzle, PuzzleMetrics, PuzzleScratch, Solution};
 use crate::core::error::GenError;
 use crate::core::graph::NONE;
 use crate::core::rng::WarrenRng;

@@ -1,5 +1,5 @@
-//! Planar puzzle graphs: the Delaunay triangulation (the maze module's
-//! [`delaunay_pairs`](crate::maze::delaunay_pairs())) of a jittered grid of points at integer
+//! Planar puzzle graphs: the Delaunay triangulation (the core module's
+//! [`delaunay_pairs`](crate::core::delaunay::delaunay_pairs())) of a jittered grid of points at integer
 //! pixel positions, without its slivers (edges passing closer than [`SLIVER_GAP`] spacings to a
 //! vertex they do not join, which a player reads as going through it), thinned to a share of
 //! its edges.
@@ -10,11 +10,11 @@
 
 use bumpalo::Bump;
 
-use crate::coloring::puzzle::config::ColoringConfig;
+use crate::coloring::config::ColoringConfig;
+use crate::core::delaunay::{PhysicalError, delaunay_pairs};
 use crate::core::rng::WarrenRng;
 use crate::core::sets::UnionFind;
 use crate::core::sliver::{SliverScratch, drop_slivers};
-use crate::maze::{PhysicalError, delaunay_pairs};
 
 /// Margin in pixels around the grid.
 pub const MARGIN: u32 = 100;

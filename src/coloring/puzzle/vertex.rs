@@ -2,12 +2,11 @@
 //! joining two vertices of one color, proven solvable (and, when asked, not (k-1)-colorable) by
 //! the exact DSATUR solver.
 
+use crate::coloring::config::{ColoringConfig, PuzzleKind};
 use crate::coloring::puzzle::dsatur::Outcome;
+use crate::coloring::puzzle::level_doc::{GRAY, base_doc, finish, palette, score_values};
 use crate::coloring::puzzle::planar::connected_graph;
-use crate::coloring::puzzle::{
-    ColoringConfig, GRAY, Puzzle, PuzzleKind, PuzzleMetrics, PuzzleScratch, Solution, base_doc,
-    finish, palette, score_values,
-};
+use crate::coloring::puzzle::solved::{Puzzle, PuzzleMetrics, PuzzleScratch, Solution};
 use crate::core::error::GenError;
 use crate::core::rng::WarrenRng;
 use crate::levelxml::model::{Bound, ColorSel, Item, Protect, Rule};

@@ -2,10 +2,18 @@
 //! slots north 0, west 1, east 2, south 3): Eller's sets row by row, sidewinder, binary tree and
 //! recursive division. A child of `maze::algorithms`.
 
-use super::{AlgoParams, AlgoScratch, Bits, EAST, NORTH, SOUTH, WEST};
 use crate::core::rng::WarrenRng;
+use crate::maze::algorithms::algorithm::AlgoParams;
+use crate::maze::algorithms::bits::Bits;
+use crate::maze::algorithms::scratch::AlgoScratch;
 use crate::maze::spanning::Tree;
 use crate::maze::topology::Topology;
+
+/// Lattice slots: north, west, east, south.
+const NORTH: u32 = 0;
+const WEST: u32 = 1;
+const EAST: u32 = 2;
+const SOUTH: u32 = 3;
 
 /// Eller's algorithm with the sets of the current row only: `label[x]` names the set of room
 /// `x` of the row (labels below `width * height`), so joining two sets relabels one row, and a

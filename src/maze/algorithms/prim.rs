@@ -1,8 +1,9 @@
 //! "True Prim" for `maze.algorithm = "prim"`: random room costs and a bucket queue of the rooms
 //! that can still grow, cheapest first. A child of `maze::algorithms`.
 
-use super::{AlgoScratch, random_room, visit};
 use crate::core::rng::WarrenRng;
+use crate::maze::algorithms::scratch::AlgoScratch;
+use crate::maze::algorithms::visit::{random_room, visit};
 use crate::maze::spanning::Tree;
 use crate::maze::topology::Topology;
 

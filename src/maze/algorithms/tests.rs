@@ -1,14 +1,17 @@
-//! Tests of `algorithms.rs`: every algorithm draws spanning trees on every shape it takes (and
+//! Tests of `maze::algorithms`: every algorithm draws spanning trees on every shape it takes (and
 //! the fast path gives the general path's levels for them); Wilson and Aldous-Broder draw every
 //! spanning tree of a 3 x 3 lattice equally often (a chi-square test over its 192 trees) and
 //! the depth-first search, as it must, does not; bad combinations are refused naming the key.
 
 use super::*;
 use crate::core::generator::Generator;
-use crate::core::rng::mix;
+use crate::core::rng::{WarrenRng, mix};
 use crate::maze::MazeGenerator;
+use crate::maze::algorithms::bits::{PICK, REJECT};
 use crate::maze::config::{MazeConfig, Topology as Kind, Weighting};
+use crate::maze::spanning::Tree;
 use crate::maze::topology::Lattice;
+use crate::maze::topology::Topology;
 
 /// Spanning-tree check: `rooms - 1` passages, every room reached from the first over them.
 fn assert_spanning<T: Topology>(topo: &T, rooms: usize, tree: &Tree, what: &str) {
@@ -372,9 +375,9 @@ fn jumping_aldous_broder_opens_every_passage_as_often_as_a_uniform_tree() {
         }
     }
     check(5, 5, 40_000, |l, v, rng, s, tree| {
-        walk::aldous_broder_jumping::<_, 2>(l, (5, 5), v, rng, s, tree);
+        walk::aldous_broder_jumping::<_, 2>(l, (5, 5), v, rng, &mut s.deep, tree);
     });
     check(9, 9, 8_000, |l, v, rng, s, tree| {
-        walk::aldous_broder_jumping::<_, 4>(l, (9, 9), v, rng, s, tree);
+        walk::aldous_broder_jumping::<_, 4>(l, (9, 9), v, rng, &mut s.deep, tree);
     });
 }

@@ -16,8 +16,8 @@
 //! tree only steer branches that are almost always predicted right. Aldous-Broder's jumps cut a
 //! 32 x 32 maze's walk from about 27,700 steps to 15,400 draws.
 
-use super::{AlgoScratch, Bits};
 use crate::core::rng::WarrenRng;
+use crate::maze::algorithms::bits::Bits;
 use crate::maze::spanning::Tree;
 use crate::maze::topology::Link;
 use crate::maze::topology::Topology;
@@ -111,10 +111,9 @@ pub(super) fn wilson<T: Topology>(
     (width, height): (u32, u32),
     root: u32,
     rng: &mut WarrenRng,
-    s: &mut AlgoScratch,
+    pad: &mut Padded,
     tree: &mut Tree,
 ) -> usize {
-    let pad = &mut s.padded;
     pad.prepare(width, height);
     let offsets = pad.offsets();
     let rooms = (width * height) as usize;
@@ -192,10 +191,10 @@ pub(super) fn aldous_broder<T: Topology>(
     dims: (u32, u32),
     start: u32,
     rng: &mut WarrenRng,
-    s: &mut AlgoScratch,
+    deep: &mut Deep,
     tree: &mut Tree,
 ) -> usize {
-    aldous_broder_jumping::<T, JUMP>(topo, dims, start, rng, s, tree)
+    aldous_broder_jumping::<T, JUMP>(topo, dims, start, rng, deep, tree)
 }
 
 /// Steps a walk takes at once through the tree's inside, and the side of the blocks that say
@@ -220,10 +219,9 @@ pub(super) fn aldous_broder_jumping<T: Topology, const L: usize>(
     (width, height): (u32, u32),
     start: u32,
     rng: &mut WarrenRng,
-    s: &mut AlgoScratch,
+    deep: &mut Deep,
     tree: &mut Tree,
 ) -> usize {
-    let deep = &mut s.deep;
     deep.prepare::<L>(width, height);
     let (w, h) = (width as i32, height as i32);
     let rooms = (width * height) as usize;
