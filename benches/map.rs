@@ -14,7 +14,7 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use warren::core::generator::Generator;
-use warren::map::build::{BuildScratch, build};
+use warren::floorplan::build::{BuildScratch, build};
 use warren::map::{CorridorMode, MapConfig, MapGenerator};
 
 fn generator(graph: &str, corridors: CorridorMode) -> MapGenerator {

@@ -49,6 +49,7 @@ pub mod coloring;
 pub mod core;
 pub mod dmg;
 pub mod export;
+pub mod floorplan;
 pub mod grammar;
 pub mod layout;
 pub mod levelxml;

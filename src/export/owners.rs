@@ -9,8 +9,8 @@
 //! the ids it joins. Without that graph, rooms and corridors are named by number.
 
 use crate::core::generator::Level;
-use crate::map::input::{load_graph, load_library};
-use crate::map::spec::LevelGraph;
+use crate::floorplan::input::{load_graph, load_library};
+use crate::floorplan::spec::LevelGraph;
 use crate::profile::Profile;
 use crate::render::Rgba;
 

@@ -158,6 +158,13 @@ fn positive(v: f64, key: &'static str) -> Result<(), ConfigError> {
 impl GrammarConfig {
     /// Checks value ranges; the error names the key and the allowed range.
     pub fn validate(&self) -> Result<(), ConfigError> {
+        self.check_growth()?;
+        self.check_drawing()?;
+        self.check_map()
+    }
+
+    /// The keys of the rewriting: the rules, the iteration and vertex bounds, the valence.
+    fn check_growth(&self) -> Result<(), ConfigError> {
         check(!self.rules.trim().is_empty(), "grammar.rules", || {
             "must name a built-in grammar or a rule file".into()
         })?;
@@ -186,6 +193,11 @@ impl GrammarConfig {
             "grammar.max_valence",
             || format!("= {} is out of range 2..=1000", self.max_valence),
         )?;
+        Ok(())
+    }
+
+    /// The keys of the force drawing and the room placement.
+    fn check_drawing(&self) -> Result<(), ConfigError> {
         positive(self.edge_length, "grammar.edge_length")?;
         positive(self.spring_k, "grammar.spring_k")?;
         check(
@@ -219,6 +231,11 @@ impl GrammarConfig {
             "grammar.room_repulse_k",
             || format!("= {} must be a finite number >= 0", self.room_repulse_k),
         )?;
+        Ok(())
+    }
+
+    /// The keys of the map: tiles, rooms, corridors, the template library and the grid bound.
+    fn check_map(&self) -> Result<(), ConfigError> {
         positive(self.tile_size, "grammar.tile_size")?;
         check(
             self.room_margin.is_finite() && self.room_margin >= self.tile_size,
@@ -247,7 +264,7 @@ impl GrammarConfig {
             "grammar.templates",
             || "must be `rules`, a built-in library name or a template-library file".into(),
         )?;
-        crate::map::generator::check_corridor_keys(
+        crate::floorplan::spec::check_corridor_keys(
             [
                 "grammar.corridor_lengths",
                 "grammar.max_corridor",

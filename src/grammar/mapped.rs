@@ -1,7 +1,8 @@
 //! Grammar levels drawn through the map builder (`grammar.corridors` = `none`, `templates` or
 //! `routed`): the grammar's graph, its rooms and its force drawing go to the same builder as the
-//! `map` kind's level graphs (`crate::map::build`), so grammar levels get room templates and the
-//! three corridor modes, and their maps are checked by the same code (`map::verify`).
+//! `map` kind's level graphs (`crate::floorplan::build`), so grammar levels get room templates
+//! and the three corridor modes, and their maps are checked by the same code
+//! (`floorplan::check`).
 //!
 //! - Rooms: every vertex with a room; cosmetic vertices stay out of the map. With
 //!   `grammar.templates = "rules"` a room is a rectangle of the size its rules give it (turned
@@ -15,7 +16,7 @@
 //! - Stored as a grammar level: each vertex's room is its template's *floor* box (the wall
 //!   ring around it), cosmetic vertices an empty box; vertex positions are room centres
 //!   (cosmetic vertices at the mean of their neighbours'); edges realised through a corridor
-//!   carry `map::generator::CORRIDOR_FLAG`; plus the `map` kind's `room_template` (`u16::MAX`
+//!   carry `floorplan::columns::CORRIDOR_FLAG`; plus the `map` kind's `room_template` (`u16::MAX`
 //!   for a cosmetic vertex), `room_transform` and `owner` columns, where `1 + v` owns vertex
 //!   `v`'s floor and `1 + vertices + e` edge `e`'s corridor.
 
@@ -27,17 +28,17 @@ use crate::core::graph::edge_flag;
 use crate::core::grid::{GridView, cell};
 use crate::core::planar::{PlanarityScratch, is_planar_with};
 use crate::ensure_level;
+use crate::floorplan::build::{BuildScratch, Catalogue, Gaps, NO_LAYOUT, Plan, build};
+use crate::floorplan::check::{MapRules, Tally, check_tiles};
+use crate::floorplan::columns::CORRIDOR_FLAG;
+use crate::floorplan::input::load_library;
+use crate::floorplan::raster::{Tiles, rasterise};
+use crate::floorplan::shape::{Shape, shapes_of};
+use crate::floorplan::spec::{Doors, Library, Template, Transforms};
+use crate::grammar::config::GrammarConfig;
 use crate::grammar::config::MapMode;
 use crate::grammar::rule::Grammar;
 use crate::grammar::tilemap::TileReport;
-use crate::grammar::{GrammarConfig, GrammarSetupError};
-use crate::map::build::{BuildScratch, Catalogue, Gaps, NO_LAYOUT, Plan, build};
-use crate::map::generator::CORRIDOR_FLAG;
-use crate::map::input::load_library;
-use crate::map::raster::{Tiles, rasterise};
-use crate::map::shape::{Shape, shapes_of};
-use crate::map::spec::{Doors, Library, Template, Transforms};
-use crate::map::verify::{MapRules, Tally, check_tiles};
 
 /// `room_template` of a vertex without a room.
 pub const NO_TEMPLATE: u16 = u16::MAX;
@@ -64,28 +65,32 @@ pub(crate) struct Mapped {
 
 impl Mapped {
     /// The builder's setting for `cfg` and `grammar` (room sizes already scaled).
-    pub(crate) fn new(cfg: &GrammarConfig, grammar: &Grammar) -> Result<Mapped, GrammarSetupError> {
+    ///
+    /// # Errors
+    /// Why the templates are unreadable or cannot draw the rules' rooms (the generator's
+    /// `GrammarSetupError::Map`).
+    pub(crate) fn new(cfg: &GrammarConfig, grammar: &Grammar) -> Result<Mapped, String> {
         let tags = grammar.tags.len();
         let (library, tag_template) = if cfg.templates == "rules" {
             rules_library(cfg, grammar)
         } else {
-            let library = load_library(&cfg.templates)
-                .map_err(|e| GrammarSetupError::Map(format!("grammar.templates: {e}")))?;
+            let library =
+                load_library(&cfg.templates).map_err(|e| format!("grammar.templates: {e}"))?;
             if library.templates.len() >= usize::from(NO_TEMPLATE) {
-                return Err(GrammarSetupError::Map(format!(
+                return Err(format!(
                     "grammar.templates: {} has {} templates, at most {} can be stored",
                     library.name,
                     library.templates.len(),
                     NO_TEMPLATE - 1
-                )));
+                ));
             }
             (library, vec![None; tags])
         };
         let shapes = shapes_of(&library.templates).map_err(|(i, e)| {
-            GrammarSetupError::Map(format!(
+            format!(
                 "grammar.templates = {}: template `{}`: {e}",
                 cfg.templates, library.templates[i].name
-            ))
+            )
         })?;
         let tag_shapes: Vec<Vec<u32>> = tag_template
             .iter()
@@ -109,13 +114,13 @@ impl Mapped {
         for (a, la) in per_tag.iter().enumerate() {
             for (b, lb) in per_tag.iter().enumerate().skip(a) {
                 if !la.iter().any(|l| lb.contains(l)) {
-                    return Err(GrammarSetupError::Map(format!(
+                    return Err(format!(
                         "grammar.templates = {}: rooms tagged `{}` and `{}` have no door length \
                          in common, so a corridor between them could never be drawn",
                         cfg.templates,
                         grammar.tags.names()[a],
                         grammar.tags.names()[b]
-                    )));
+                    ));
                 }
             }
         }
@@ -146,7 +151,7 @@ impl Mapped {
 
     /// The shape of `template` under `transform`, if the library allows it.
     fn shape_of(&self, template: u16, transform: u8) -> Option<Shape> {
-        crate::map::shape::shape_in(&self.library, template, transform)
+        crate::floorplan::shape::shape_in(&self.library, template, transform)
     }
 }
 
@@ -240,55 +245,17 @@ pub(crate) struct LevelIn<'a> {
 /// Draws the level's map with the builder: fills `s.tiles` (owners by vertex and edge), the
 /// per-vertex floor boxes `x0 .. y1`, the templates and transforms, and moves vertices to their
 /// rooms' centres.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn draw(
     m: &Mapped,
     cfg: &GrammarConfig,
     seed: u64,
-    level: LevelIn<'_>,
+    mut level: LevelIn<'_>,
     [x0, y0, x1, y1]: [&mut Vec<i32>; 4],
     s: &mut MappedScratch,
 ) -> Result<TileReport, GenError> {
     let n = level.x.len();
-    let e = level.src.len();
-    s.vertex_of.clear();
-    s.room_of.clear();
-    s.room_of.resize(n, u32::MAX);
-    s.tx.clear();
-    s.ty.clear();
-    let mut room_shapes = Vec::new();
-    for v in 0..n {
-        if level.solid[v] {
-            s.room_of[v] = s.vertex_of.len() as u32;
-            s.vertex_of.push(v as u32);
-            s.tx.push(level.x[v]);
-            s.ty.push(level.y[v]);
-            room_shapes.push(m.tag_shapes[level.tag[v] as usize].clone());
-        }
-    }
-    s.edge_of.clear();
-    s.src.clear();
-    s.dst.clear();
-    let mut conns = Vec::new();
-    for j in 0..e {
-        if level.flags[j] & edge_flag::COSMETIC != 0 {
-            continue;
-        }
-        let (a, b) = (
-            s.room_of[level.src[j] as usize],
-            s.room_of[level.dst[j] as usize],
-        );
-        if a == u32::MAX || b == u32::MAX {
-            return Err(GenError {
-                reason: "corridor to a cosmetic vertex",
-                detail: format!("edge {j} is walkable but joins a vertex without a room"),
-            });
-        }
-        s.edge_of.push(j as u32);
-        s.src.push(a);
-        s.dst.push(b);
-        conns.push((a, b));
-    }
+    let room_shapes = builder_rooms(m, &level, s);
+    let conns = builder_connections(&level, s)?;
     let rooms = s.vertex_of.len();
     if !is_planar_with(&mut s.planarity, rooms, &s.src, &s.dst) {
         return Err(GenError {
@@ -338,6 +305,85 @@ pub(crate) fn draw(
             (1 + n + s.edge_of[k - 1 - rooms] as usize) as u16
         };
     }
+    store_rooms(
+        &plan,
+        &mut level,
+        [&mut *x0, &mut *y0, &mut *x1, &mut *y1],
+        s,
+    );
+    place_cosmetic(&mut level, [x0, y0, x1, y1], s);
+    store_corridors(&mut level, s);
+    Ok(tile_report(&s.tiles, n))
+}
+
+/// The builder's rooms: every vertex with a room, numbered in `s.vertex_of` and `s.room_of`,
+/// its position a target in `s.tx`, `s.ty`. Returns each room's allowed shapes.
+fn builder_rooms(m: &Mapped, level: &LevelIn<'_>, s: &mut MappedScratch) -> Vec<Vec<u32>> {
+    let n = level.x.len();
+    s.vertex_of.clear();
+    s.room_of.clear();
+    s.room_of.resize(n, u32::MAX);
+    s.tx.clear();
+    s.ty.clear();
+    let mut room_shapes = Vec::new();
+    for v in 0..n {
+        if level.solid[v] {
+            s.room_of[v] = s.vertex_of.len() as u32;
+            s.vertex_of.push(v as u32);
+            s.tx.push(level.x[v]);
+            s.ty.push(level.y[v]);
+            room_shapes.push(m.tag_shapes[level.tag[v] as usize].clone());
+        }
+    }
+    room_shapes
+}
+
+/// The builder's connections: every non-cosmetic edge, numbered in `s.edge_of`, its builder
+/// rooms in `s.src`, `s.dst`.
+///
+/// # Errors
+/// A walkable edge to a vertex without a room.
+fn builder_connections(
+    level: &LevelIn<'_>,
+    s: &mut MappedScratch,
+) -> Result<Vec<(u32, u32)>, GenError> {
+    let e = level.src.len();
+    s.edge_of.clear();
+    s.src.clear();
+    s.dst.clear();
+    let mut conns = Vec::new();
+    for j in 0..e {
+        if level.flags[j] & edge_flag::COSMETIC != 0 {
+            continue;
+        }
+        let (a, b) = (
+            s.room_of[level.src[j] as usize],
+            s.room_of[level.dst[j] as usize],
+        );
+        if a == u32::MAX || b == u32::MAX {
+            return Err(GenError {
+                reason: "corridor to a cosmetic vertex",
+                detail: format!("edge {j} is walkable but joins a vertex without a room"),
+            });
+        }
+        s.edge_of.push(j as u32);
+        s.src.push(a);
+        s.dst.push(b);
+        conns.push((a, b));
+    }
+    Ok(conns)
+}
+
+/// Each vertex's room from the layout in `s.build.out` and the tiles in `s.tiles`: its
+/// template and transform, its floor box into `x0 .. y1`, its position at the room's centre.
+fn store_rooms(
+    plan: &Plan,
+    level: &mut LevelIn<'_>,
+    [x0, y0, x1, y1]: [&mut Vec<i32>; 4],
+    s: &mut MappedScratch,
+) {
+    let n = level.x.len();
+    let (layout, t) = (&s.build.out, &s.tiles);
     // Rooms, templates and positions.
     for v in [&mut *x0, &mut *y0, &mut *x1, &mut *y1] {
         v.clear();
@@ -356,8 +402,17 @@ pub(crate) fn draw(
         level.x[v] = (t.x0[r] + t.x1[r]) as f32 / 2.0;
         level.y[v] = (t.y0[r] + t.y1[r]) as f32 / 2.0;
     }
-    // A cosmetic vertex goes to the mean of its neighbours with rooms (else the map's centre),
-    // with an empty box there.
+}
+
+/// A cosmetic vertex goes to the mean of its neighbours with rooms (else the map's centre),
+/// with an empty box there.
+fn place_cosmetic(
+    level: &mut LevelIn<'_>,
+    [x0, y0, x1, y1]: [&mut Vec<i32>; 4],
+    s: &mut MappedScratch,
+) {
+    let (n, e) = (level.x.len(), level.src.len());
+    let t = &s.tiles;
     s.sum.clear();
     s.sum.resize(n, (0.0, 0.0, 0));
     for j in 0..e {
@@ -379,9 +434,13 @@ pub(crate) fn draw(
         let (cx, cy) = (level.x[v].floor() as i32, level.y[v].floor() as i32);
         (x0[v], y0[v], x1[v], y1[v]) = (cx, cy, cx, cy);
     }
-    // Edges: corridor flags and lengths.
+}
+
+/// Edges: corridor lengths into `s.corridor_len`, the corridor flag on edges with one.
+fn store_corridors(level: &mut LevelIn<'_>, s: &mut MappedScratch) {
+    let t = &s.tiles;
     s.corridor_len.clear();
-    s.corridor_len.resize(e, 0);
+    s.corridor_len.resize(level.src.len(), 0);
     for (k, &j) in s.edge_of.iter().enumerate() {
         let len = t.corridor_len[k];
         s.corridor_len[j as usize] = len;
@@ -389,6 +448,10 @@ pub(crate) fn draw(
             level.flags[j as usize] |= CORRIDOR_FLAG;
         }
     }
+}
+
+/// Room, corridor and door tiles of the map in `t`, whose owners `1..=n` are vertices.
+fn tile_report(t: &Tiles, n: usize) -> TileReport {
     let mut report = TileReport::default();
     for (&c, &o) in t.cells.iter().zip(&t.owner) {
         match o as usize {
@@ -398,7 +461,7 @@ pub(crate) fn draw(
             _ => report.corridor_tiles += 1,
         }
     }
-    Ok(report)
+    report
 }
 
 /// A stored grammar level, as the map checks see it.

@@ -7,9 +7,9 @@ use crate::core::generator::{ExtraValue, Generator, GraphView, Level, LevelRecor
 use crate::core::graph::edge_flag;
 use crate::core::grid::{GridView, cell};
 use crate::core::rng::mix;
+use crate::floorplan::columns::CORRIDOR_FLAG;
 use crate::grammar::config::MapMode;
 use crate::grammar::{GrammarConfig, GrammarGenerator, GrammarMetrics};
-use crate::map::generator::CORRIDOR_FLAG;
 
 const SEED: u64 = 0x6772_616d;
 

@@ -9,16 +9,34 @@ use crate::core::generator::{ExtraValue, GraphView, LevelRecord, RoomsView};
 use crate::core::route::{Ends, RouteScratch};
 use crate::core::sets::UnionFind;
 use crate::ensure_level;
-use crate::grammar::mapped::verify_map;
-use crate::grammar::measure::{
-    GRAMMAR_METRICS, GrammarMetrics, cycle_rank, empty_room, ends, overlapping_rooms, walkable_into,
+use crate::grammar::config::GrammarConfig;
+use crate::grammar::mapped::{Mapped, verify_map};
+use crate::grammar::metrics::{
+    GRAMMAR_METRICS, GrammarMetrics, MAX_CORRIDOR_SPREAD, cycle_rank, empty_room, ends,
+    overlapping_rooms, spread_of, walkable_into,
 };
-use crate::grammar::tilemap_verify::{MapFacts, verify_tile_map};
-use crate::grammar::{GrammarGenerator, MAX_CORRIDOR_SPREAD, spread_of};
+use crate::grammar::rule::{Grammar, TagId};
+use crate::grammar::tilemap::verify::{MapFacts, verify_tile_map};
 
-impl GrammarGenerator {
-    /// The check behind [`Generator::verify`](crate::Generator::verify).
-    pub(crate) fn verify_level(&self, record: &LevelRecord<'_>) -> Result<(), Violation> {
+/// What a stored grammar level is checked against: the generator's settings, its rules (room
+/// sizes scaled), the map builder's setting (`None`: `grammar.corridors = "drawn"`) and the
+/// tags of the start and goal rooms.
+pub(crate) struct LevelChecks<'a> {
+    pub(crate) cfg: &'a GrammarConfig,
+    pub(crate) grammar: &'a Grammar,
+    pub(crate) mapped: Option<&'a Mapped>,
+    pub(crate) ends_tags: (Option<TagId>, Option<TagId>),
+}
+
+/// Checks one stored grammar level: the check behind
+/// [`Generator::verify`](crate::Generator::verify).
+pub(crate) fn verify(checks: &LevelChecks<'_>, record: &LevelRecord<'_>) -> Result<(), Violation> {
+    checks.verify_level(record)
+}
+
+impl LevelChecks<'_> {
+    /// Checks one stored grammar level.
+    fn verify_level(&self, record: &LevelRecord<'_>) -> Result<(), Violation> {
         let level = &record.level;
         let g = level
             .graph

@@ -2,12 +2,12 @@
 //! its columns is corrupted, and the message verify gives is asserted. Then every built-in graph,
 //! with and without corridors, generates levels that verify and repeat for their seed.
 
-use super::verify;
 use crate::core::error::Violation;
 use crate::core::generator::{ExtraValue, Generator, GraphView, Level, LevelRecord, RoomsView};
 use crate::core::grid::{GridView, cell};
 use crate::core::rng::mix;
-use crate::map::generator::{CorridorMode, MapConfig, MapGenerator, MapMetrics};
+use crate::floorplan::columns::CORRIDOR_FLAG;
+use crate::map::{CorridorMode, MapConfig, MapGenerator, MapMetrics};
 
 /// The master seed of these tests.
 const SEED_1: u64 = 0x6d61_7073;
@@ -127,14 +127,11 @@ impl Map {
             extra: &extra,
             ..Level::default()
         };
-        verify(
-            g,
-            &LevelRecord {
-                index: 0,
-                seed: 0,
-                level,
-            },
-        )
+        g.verify(&LevelRecord {
+            index: 0,
+            seed: 0,
+            level,
+        })
     }
 
     /// Verify's message for a corrupted copy.
@@ -662,6 +659,6 @@ fn tampered_metrics_and_edge_flags_are_found() {
     metrics.metrics[2] += 1.0;
     metrics.rejected(&g);
     let mut flags = map.clone();
-    flags.flags[0] ^= crate::map::generator::CORRIDOR_FLAG;
+    flags.flags[0] ^= CORRIDOR_FLAG;
     flags.rejected(&g);
 }

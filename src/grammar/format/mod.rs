@@ -115,42 +115,7 @@ pub struct RuleFile {
     pub name: Option<String>,
 }
 
-/// Reads and parses the rule file at `path`; the grammar's source is the path as given.
-///
-/// # Errors
-/// [`GrammarError::Read`] when the file cannot be read (or is not UTF-8), and
-/// [`GrammarError::Syntax`] as for [`parse()`].
-pub fn load(path: &Path) -> Result<RuleFile, GrammarError> {
-    let source = path.display().to_string();
-    match crate::core::files::read_to_string(path) {
-        Ok(text) => parse(&text, &source),
-        Err(error) => Err(GrammarError::Read {
-            path: source,
-            error,
-        }),
-    }
-}
-
-/// Parses rule-file `text`; `source` names it in messages and becomes [`Grammar::source`].
-///
-/// Semantic checks are not made here: call [`Grammar::check`] or [`Grammar::validate`] on the
-/// result.
-///
-/// # Errors
-/// [`GrammarError::Syntax`] with every syntax error found, in file order.
-///
-/// # Runtime
-/// Linear in the text times the number of distinct tags (each tag lookup scans the
-/// [`TagTable`]); a handful of small allocations per line.
-pub fn parse(text: &str, source: &str) -> Result<RuleFile, GrammarError> {
-    let mut parser = Parser::new(source);
-    for (i, raw) in text.split('\n').enumerate() {
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
-        parser.line(Cursor::new(line, to_u32(i + 1)));
-    }
-    parser.finish(eof_pos(text))
-}
-
+pub use parser::{load, parse};
 pub use writer::write;
 
 /// Whether a run of `[A-Za-z0-9_]` is a valid bare name: an identifier or only digits.
@@ -440,7 +405,7 @@ impl<'a> Cursor<'a> {
                 ),
             ));
         }
-        match token.parse::<f32>() {
+        match str::parse::<f32>(token) {
             Ok(v) if v.is_finite() => Ok((at, v)),
             _ => Err(Fail::at(
                 at,
@@ -462,7 +427,7 @@ impl<'a> Cursor<'a> {
                 format!("bad number `{token}` for {what} (expected a non-negative integer)"),
             ));
         }
-        token.parse::<u32>().map_err(|_| {
+        str::parse::<u32>(token).map_err(|_| {
             Fail::at(
                 at,
                 format!("bad number `{token}` for {what} (at most {})", u32::MAX),
@@ -697,8 +662,6 @@ fn resolve_edges(
         }
     }
 }
-
-use parser::Parser;
 
 mod parser;
 mod writer;

@@ -1,7 +1,43 @@
-//! The rule-file parser's state machine (see [`super`] for the format): top-level lines, rule
-//! sections, and every failure kept with its line and column.
+//! The rule-file parser (see [`super`] for the format): [`load`] and [`parse`], and their state
+//! machine: top-level lines, rule sections, and every failure kept with its line and column.
 
 use super::*;
+
+/// Reads and parses the rule file at `path`; the grammar's source is the path as given.
+///
+/// # Errors
+/// [`GrammarError::Read`] when the file cannot be read (or is not UTF-8), and
+/// [`GrammarError::Syntax`] as for [`parse()`].
+pub fn load(path: &Path) -> Result<RuleFile, GrammarError> {
+    let source = path.display().to_string();
+    match crate::core::files::read_to_string(path) {
+        Ok(text) => parse(&text, &source),
+        Err(error) => Err(GrammarError::Read {
+            path: source,
+            error,
+        }),
+    }
+}
+
+/// Parses rule-file `text`; `source` names it in messages and becomes [`Grammar::source`].
+///
+/// Semantic checks are not made here: call [`Grammar::check`] or [`Grammar::validate`] on the
+/// result.
+///
+/// # Errors
+/// [`GrammarError::Syntax`] with every syntax error found, in file order.
+///
+/// # Runtime
+/// Linear in the text times the number of distinct tags (each tag lookup scans the
+/// [`TagTable`]); a handful of small allocations per line.
+pub fn parse(text: &str, source: &str) -> Result<RuleFile, GrammarError> {
+    let mut parser = Parser::new(source);
+    for (i, raw) in text.split('\n').enumerate() {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        parser.line(Cursor::new(line, to_u32(i + 1)));
+    }
+    parser.finish(eof_pos(text))
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Section {

@@ -1,7 +1,8 @@
 //! The Lua lexer of the demirogue import (see [`super`]): names, numbers, strings with Lua's
 //! escapes, long brackets and comments, each token with its line and column.
 
-use super::*;
+use super::fault::Fault;
+use crate::grammar::rule::Pos;
 
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum Token {

@@ -29,8 +29,8 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use super::rule::{
-    Diagnostic, EdgeKind, Grammar, GrammarError, PatternVertex, Pos, Rule, RuleEdge, RuleGraph,
-    Severity, SubstituteVertex, TagId, TagSet, TagTable,
+    EdgeKind, Grammar, GrammarError, PatternVertex, Pos, Rule, RuleEdge, RuleGraph,
+    SubstituteVertex, TagId, TagSet, TagTable,
 };
 
 /// A demirogue ruleset read into a [`Grammar`].
@@ -72,35 +72,6 @@ pub fn load_lua(path: &Path) -> Result<LuaImport, GrammarError> {
         error,
     })?;
     parse_lua(&text, &name)
-}
-
-/// What went wrong where, before it knows its source and rule.
-#[derive(Debug)]
-struct Fault {
-    at: Pos,
-    vertex: Option<String>,
-    message: String,
-}
-
-impl Fault {
-    fn new(at: Pos, message: impl Into<String>) -> Self {
-        Self {
-            at,
-            vertex: None,
-            message: message.into(),
-        }
-    }
-
-    fn into_diagnostic(self, source: &str, rule: Option<String>) -> Diagnostic {
-        Diagnostic {
-            severity: Severity::Error,
-            source: source.to_string(),
-            rule,
-            vertex: self.vertex,
-            at: self.at,
-            message: self.message,
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -160,6 +131,7 @@ impl Value {
     }
 }
 
+use fault::Fault;
 use lexer::{KEYWORDS, Lexer, Token};
 
 // ---------------------------------------------------------------------------------------------
@@ -675,6 +647,7 @@ fn field<'v>(t: &'v Table, at: Pos, key: &str, what: &str) -> Result<&'v Value, 
         .ok_or_else(|| Fault::new(at, format!("{what} has no `{key}`")))
 }
 
+mod fault;
 mod lexer;
 
 #[cfg(test)]

@@ -30,7 +30,7 @@
 
 use crate::core::graph::edge_flag;
 use crate::grammar::host::Host;
-use crate::grammar::rule::{EdgeKind, Rule};
+use crate::grammar::rule::{EdgeKind, PatternVertex, Rule, RuleGraph};
 
 /// No vertex.
 const NONE: u32 = u32::MAX;
@@ -96,73 +96,8 @@ impl Compiled {
             .map(|v| sub_degree[rule.map[v] as usize] as i32 - degree[v] as i32)
             .collect();
 
-        // Connected order: the highest-valence vertex first, then always the unplaced vertex
-        // with the most edges back to placed ones (ties: higher valence, lower id).
-        let mut placed = vec![false; n];
-        let mut order = Vec::with_capacity(n);
-        let first = (0..n).max_by_key(|&v| (degree[v], std::cmp::Reverse(v)));
-        if let Some(f) = first {
-            order.push(f as u32);
-            placed[f] = true;
-        }
-        while order.len() < n {
-            let links = |v: usize| {
-                p.edges
-                    .iter()
-                    .filter(|e| {
-                        (e.a as usize == v && placed[e.b as usize])
-                            || (e.b as usize == v && placed[e.a as usize])
-                    })
-                    .count()
-            };
-            let next = (0..n)
-                .filter(|&v| !placed[v])
-                .max_by_key(|&v| (links(v), degree[v], std::cmp::Reverse(v)))
-                .expect("an unplaced vertex remains");
-            order.push(next as u32);
-            placed[next] = true;
-        }
-        let depth_of = {
-            let mut d = vec![0usize; n];
-            for (k, &v) in order.iter().enumerate() {
-                d[v as usize] = k;
-            }
-            d
-        };
-        let mut parent = vec![NONE; n];
-        let mut parent_cosmetic = vec![false; n];
-        let mut back = vec![Vec::new(); n];
-        for (k, &v) in order.iter().enumerate() {
-            for e in &p.edges {
-                let other = if e.a == v {
-                    e.b
-                } else if e.b == v {
-                    e.a
-                } else {
-                    continue;
-                };
-                if depth_of[other as usize] >= k {
-                    continue;
-                }
-                let cosmetic = e.kind == EdgeKind::Cosmetic;
-                if parent[k] == NONE {
-                    parent[k] = other;
-                    parent_cosmetic[k] = cosmetic;
-                }
-                let list: &mut Vec<BackEdge> = &mut back[k];
-                match list
-                    .iter_mut()
-                    .find(|b| b.to == other && b.cosmetic == cosmetic)
-                {
-                    Some(b) => b.count += 1,
-                    None => list.push(BackEdge {
-                        to: other,
-                        cosmetic,
-                        count: 1,
-                    }),
-                }
-            }
-        }
+        let order = match_order(p, &degree);
+        let (parent, parent_cosmetic, back) = back_edges(p, &order);
 
         let (spurs, fans, fan) = orientation(rule);
         let basis = p
@@ -664,6 +599,91 @@ fn same_cyclic_order(host: &Host, hub: u32, spokes: impl Iterator<Item = u32>) -
     }
     wraps += u32::from(first < previous);
     wraps == 1
+}
+
+/// The order pattern vertices are matched in, connected: the highest-valence vertex first, then
+/// always the unplaced vertex with the most edges back to placed ones.
+fn match_order(p: &RuleGraph<PatternVertex>, degree: &[u32]) -> Vec<u32> {
+    let n = p.vertices.len();
+    // Connected order: the highest-valence vertex first, then always the unplaced vertex
+    // with the most edges back to placed ones (ties: higher valence, lower id).
+    let mut placed = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    let first = (0..n).max_by_key(|&v| (degree[v], std::cmp::Reverse(v)));
+    if let Some(f) = first {
+        order.push(f as u32);
+        placed[f] = true;
+    }
+    while order.len() < n {
+        let links = |v: usize| {
+            p.edges
+                .iter()
+                .filter(|e| {
+                    (e.a as usize == v && placed[e.b as usize])
+                        || (e.b as usize == v && placed[e.a as usize])
+                })
+                .count()
+        };
+        let next = (0..n)
+            .filter(|&v| !placed[v])
+            .max_by_key(|&v| (links(v), degree[v], std::cmp::Reverse(v)))
+            .expect("an unplaced vertex remains");
+        order.push(next as u32);
+        placed[next] = true;
+    }
+    order
+}
+
+/// Per depth of `order`, the vertex placed before it that it hangs from (`NONE` for the first)
+/// and whether that edge is cosmetic, and its edges back to vertices placed before it.
+#[allow(clippy::type_complexity)]
+fn back_edges(
+    p: &RuleGraph<PatternVertex>,
+    order: &[u32],
+) -> (Vec<u32>, Vec<bool>, Vec<Vec<BackEdge>>) {
+    let n = order.len();
+    let depth_of = {
+        let mut d = vec![0usize; n];
+        for (k, &v) in order.iter().enumerate() {
+            d[v as usize] = k;
+        }
+        d
+    };
+    let mut parent = vec![NONE; n];
+    let mut parent_cosmetic = vec![false; n];
+    let mut back = vec![Vec::new(); n];
+    for (k, &v) in order.iter().enumerate() {
+        for e in &p.edges {
+            let other = if e.a == v {
+                e.b
+            } else if e.b == v {
+                e.a
+            } else {
+                continue;
+            };
+            if depth_of[other as usize] >= k {
+                continue;
+            }
+            let cosmetic = e.kind == EdgeKind::Cosmetic;
+            if parent[k] == NONE {
+                parent[k] = other;
+                parent_cosmetic[k] = cosmetic;
+            }
+            let list: &mut Vec<BackEdge> = &mut back[k];
+            match list
+                .iter_mut()
+                .find(|b| b.to == other && b.cosmetic == cosmetic)
+            {
+                Some(b) => b.count += 1,
+                None => list.push(BackEdge {
+                    to: other,
+                    cosmetic,
+                    count: 1,
+                }),
+            }
+        }
+    }
+    (parent, parent_cosmetic, back)
 }
 
 /// A pattern's orientation: the neighbours of each pattern vertex (parallel edges counted once)

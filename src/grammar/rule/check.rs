@@ -1,7 +1,43 @@
-//! The semantic checks of one rule (seed 000's rule invariants): every finding a diagnostic
-//! with the rule, vertex and position it is about.
+//! The semantic checks of a grammar ([`Grammar::check`], [`Grammar::validate`]) and of each of
+//! its rules (seed 000's rule invariants): every finding a diagnostic with the rule, vertex and
+//! position it is about.
 
 use super::*;
+
+impl Grammar {
+    /// Every error and warning, in rule order.
+    pub fn check(&self) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        let start_tag = self.tags.id(START_TAG);
+        if !self.rules.iter().any(Rule::is_start) {
+            out.push(Diagnostic::error(
+                self,
+                None,
+                None,
+                Pos::default(),
+                "no start rule (a rule whose pattern is one vertex tagged `s`)",
+            ));
+        }
+        for rule in &self.rules {
+            check_rule(self, rule, start_tag, &mut out);
+        }
+        out
+    }
+
+    /// The errors of [`check`](Self::check) as one [`GrammarError`], if any (warnings pass).
+    pub fn validate(&self) -> Result<(), GrammarError> {
+        let errors: Vec<Diagnostic> = self
+            .check()
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error)
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(GrammarError::Invalid(errors))
+        }
+    }
+}
 
 /// Checks `rule` of `g`, appending its findings to `out` in a fixed order: weight and uses,
 /// edges, the pattern's and substitute's vertices, the map, `*` tags, then (when every edge

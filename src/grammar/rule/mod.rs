@@ -346,39 +346,6 @@ impl Grammar {
         }
         self.rooms[tag as usize] = Some(size);
     }
-
-    /// Every error and warning, in rule order.
-    pub fn check(&self) -> Vec<Diagnostic> {
-        let mut out = Vec::new();
-        let start_tag = self.tags.id(START_TAG);
-        if !self.rules.iter().any(Rule::is_start) {
-            out.push(Diagnostic::error(
-                self,
-                None,
-                None,
-                Pos::default(),
-                "no start rule (a rule whose pattern is one vertex tagged `s`)",
-            ));
-        }
-        for rule in &self.rules {
-            check_rule(self, rule, start_tag, &mut out);
-        }
-        out
-    }
-
-    /// The errors of [`check`](Self::check) as one [`GrammarError`], if any (warnings pass).
-    pub fn validate(&self) -> Result<(), GrammarError> {
-        let errors: Vec<Diagnostic> = self
-            .check()
-            .into_iter()
-            .filter(|d| d.severity == Severity::Error)
-            .collect();
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(GrammarError::Invalid(errors))
-        }
-    }
 }
 
 /// How serious a finding is.
@@ -525,7 +492,6 @@ fn join(d: &[Diagnostic]) -> String {
 }
 
 mod check;
-use check::check_rule;
 
 #[cfg(test)]
 mod tests;

@@ -28,13 +28,17 @@
 //! early can box in a later one: a corridor that no search can draw is moved to the front and
 //! the map drawn again (up to four attempts) before the seed fails.
 //!
-//! [`super::tilemap_verify`] checks a stored map against its graph without using anything here.
+//! [`verify`] checks a stored map against its graph without using anything else here.
 
 use crate::core::graph::edge_flag;
 use crate::core::grid::{Grid, cell};
 #[cfg(test)]
-use route::{DETOUR, STEPS};
-use route::{SearchScratch, Shape, designed_shapes, route_by_search};
+use canvas::CORRIDOR;
+pub use canvas::Rect;
+use canvas::{Canvas, FREE, RING};
+#[cfg(test)]
+use corridors::{DETOUR, STEPS, TURN_COST};
+use corridors::{SearchScratch, Shape, designed_shapes, route_by_search};
 
 /// Tile map settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,57 +117,9 @@ impl TileError {
     }
 }
 
-/// A tile not claimed by anything.
-const FREE: u32 = u32::MAX;
-/// A tile of some room's wall ring.
-const RING: u32 = u32::MAX - 1;
-/// Tiles of corridor `e` (its floor and doors) hold `CORRIDOR | e`; room floors hold the room.
-const CORRIDOR: u32 = 1 << 31;
 /// Times a map is drawn, each time with the corridor that failed moved to the front, before
 /// its seed fails.
 const ROUTE_ATTEMPTS: u32 = 4;
-/// Extra cost of a turn in the search, in tiles: enough to prefer an L or a Z to a staircase.
-const TURN_COST: u32 = 3;
-
-/// Half-open tile rectangle `[x0, x1) x [y0, y1)`: tiles before the map is clipped to a grid
-/// (so `i64`).
-pub type Rect = crate::core::geom::Rect<i64>;
-
-/// The tile map's axis-generic views of a rectangle.
-impl Rect {
-    /// Coordinate `k` along `axis` (0: x, 1: y) of the low or high side.
-    fn lo(&self, axis: usize) -> i64 {
-        if axis == 0 { self.x0 } else { self.y0 }
-    }
-
-    fn hi(&self, axis: usize) -> i64 {
-        if axis == 0 { self.x1 } else { self.y1 }
-    }
-
-    fn centre(&self, axis: usize) -> i64 {
-        (self.lo(axis) + self.hi(axis)).div_euclid(2)
-    }
-
-    /// The rectangle `[m0, m1)` along `main`, `[c0, c1)` across it.
-    fn along(main: usize, m0: i64, m1: i64, c0: i64, c1: i64) -> Rect {
-        if main == 0 {
-            Rect {
-                x0: m0,
-                x1: m1,
-                y0: c0,
-                y1: c1,
-            }
-        } else {
-            Rect {
-                x0: c0,
-                x1: c1,
-                y0: m0,
-                y1: m1,
-            }
-        }
-    }
-}
-
 /// Memory reused across maps.
 #[derive(Default)]
 pub struct TileScratch {
@@ -174,105 +130,6 @@ pub struct TileScratch {
     /// Corridor length in tiles (floor tiles over the width; 0 for doors alone), per edge of the
     /// last map (0 for cosmetic edges).
     pub corridor_len: Vec<u32>,
-}
-
-/// The map being drawn.
-struct Canvas<'a> {
-    grid: &'a mut Grid,
-    owner: &'a mut [u32],
-    w: i64,
-    h: i64,
-}
-
-impl Canvas<'_> {
-    #[inline]
-    fn at(&self, x: i64, y: i64) -> usize {
-        (y * self.w + x) as usize
-    }
-
-    #[inline]
-    fn owner(&self, x: i64, y: i64) -> u32 {
-        self.owner[self.at(x, y)]
-    }
-
-    /// Whether `(x, y)` may become floor of a corridor: unclaimed, inside the wall border, and
-    /// beside no other corridor.
-    #[inline]
-    fn corridor_ok(&self, x: i64, y: i64) -> bool {
-        if x < 1 || y < 1 || x >= self.w - 1 || y >= self.h - 1 || self.owner(x, y) != FREE {
-            return false;
-        }
-        [(1, 0), (-1, 0), (0, 1), (0, -1)].iter().all(|&(dx, dy)| {
-            self.owner(x + dx, y + dy) & CORRIDOR == 0 || self.is_marker(x + dx, y + dy)
-        })
-    }
-
-    /// Whether the owner at `(x, y)` is a marker (free or ring), not a corridor.
-    #[inline]
-    fn is_marker(&self, x: i64, y: i64) -> bool {
-        let o = self.owner(x, y);
-        o == FREE || o == RING
-    }
-
-    /// Whether `(x, y)` may become a door of room `own` on a corridor to room `other`: a tile of
-    /// `own`'s wall ring beside its floor (not a corner), in no third room's ring, and beside no
-    /// other corridor.
-    fn door_ok(&self, x: i64, y: i64, own: u32, other: u32) -> bool {
-        if x < 1 || y < 1 || x >= self.w - 1 || y >= self.h - 1 || self.owner(x, y) != RING {
-            return false;
-        }
-        let mut beside_own = false;
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                if dx == 0 && dy == 0 {
-                    continue;
-                }
-                let o = self.owner(x + dx, y + dy);
-                if o == FREE || o == RING {
-                    continue;
-                }
-                let side = dx == 0 || dy == 0;
-                if o & CORRIDOR != 0 {
-                    if side {
-                        return false;
-                    }
-                } else if o != own && o != other {
-                    return false;
-                } else if side && o == own {
-                    beside_own = true;
-                }
-            }
-        }
-        beside_own
-    }
-
-    fn rect_ok(&self, r: &Rect, ok: impl Fn(i64, i64) -> bool) -> bool {
-        (r.y0..r.y1).all(|y| (r.x0..r.x1).all(|x| ok(x, y)))
-    }
-
-    fn shape_ok(&self, s: &Shape, a: u32, b: u32) -> bool {
-        self.rect_ok(&s.door_a, |x, y| self.door_ok(x, y, a, b))
-            && self.rect_ok(&s.door_b, |x, y| self.door_ok(x, y, b, a))
-            && s.pieces
-                .iter()
-                .all(|p| p.is_empty() || self.rect_ok(p, |x, y| self.corridor_ok(x, y)))
-    }
-
-    /// Claims `r` for corridor `e` with `code`; returns the tiles newly claimed.
-    fn claim(&mut self, r: &Rect, e: u32, code: u8) -> u32 {
-        let mut fresh = 0;
-        for y in r.y0..r.y1 {
-            for x in r.x0..r.x1 {
-                let i = self.at(x, y);
-                if self.owner[i] != CORRIDOR | e {
-                    fresh += 1;
-                    self.owner[i] = CORRIDOR | e;
-                    self.grid.cells[i] = code;
-                }
-            }
-        }
-        fresh
-    }
 }
 
 /// Draws the tile map of a level into `grid`: rooms `[x0, x1) x [y0, y1)` (layout units, moved
@@ -577,7 +434,9 @@ fn touching(rooms: &RoomRects<'_>, v: usize, x: i64, y: i64) -> u32 {
         .unwrap_or(v) as u32
 }
 
-mod route;
+mod canvas;
+mod corridors;
+pub mod verify;
 
 #[cfg(test)]
 mod tests;

@@ -1,10 +1,10 @@
-//! Tests of the tile-map rasteriser, with [`super::super::tilemap_verify`] as the oracle of
+//! Tests of the tile-map rasteriser, with [`super::verify`] as the oracle of
 //! every map drawn and a breadth-first search as the oracle of the A* slow path.
 
 use super::*;
 use crate::core::generator::{GraphView, RoomsView};
 use crate::core::rng::WarrenRng;
-use crate::grammar::tilemap_verify::verify_tile_map;
+use crate::grammar::tilemap::verify::verify_tile_map;
 
 const PARAMS: TileParams = TileParams {
     corridor_width: 1,
@@ -55,7 +55,7 @@ fn draw(rooms: &[(i32, i32, i32, i32)], edges: &[(u32, u32)], params: &TileParam
 }
 
 impl Drawn {
-    fn verify(&self) -> Result<crate::grammar::tilemap_verify::MapFacts, crate::Violation> {
+    fn verify(&self) -> Result<crate::grammar::tilemap::verify::MapFacts, crate::Violation> {
         let xs = vec![0.0f32; self.x0.len()];
         let graph = GraphView {
             x: &xs,

@@ -1,5 +1,5 @@
 //! The check of a graph-grammar level's tile map against its graph (what `warren verify` runs),
-//! written from the map's definition alone (see [`super::tilemap`]) and sharing no code with
+//! written from the map's definition alone (see [`super`]) and sharing no code with
 //! the rasteriser, so that it is the rasteriser's oracle.
 //!
 //! A map passes when:

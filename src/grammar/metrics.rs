@@ -1,6 +1,7 @@
 //! What a grammar level measures (seed 000's quality tests, demirogue's failure checks and the
 //! tile map's figures): the typed metric columns [`GrammarMetrics`] and the measurements
-//! behind them, made from a worker's reused buffers without a heap allocation per level.
+//! behind them, made from a worker's reused buffers without a heap allocation per level, and
+//! the corridor spread a level may not exceed ([`MAX_CORRIDOR_SPREAD`]).
 
 use crate::core::generator::{GraphView, RoomsView};
 use crate::core::graph::edge_flag;
@@ -9,10 +10,17 @@ use crate::core::planar::{self, PlanarityScratch};
 use crate::core::route::{self, Ends, RouteScratch};
 use crate::core::sets::UnionFind;
 use crate::grammar::build::BuildReport;
+use crate::grammar::host::Host;
 use crate::grammar::rule::TagId;
 use crate::grammar::tilemap::TileReport;
 use crate::layout::quality;
 use crate::layout::rooms::Fallback;
+
+/// The most a level's longest corridor may be over its median one, in the drawing (centre to
+/// centre): a level beyond it fails its seed (reason `corridor spread`), and `verify` rejects
+/// one. Room-sized corridor targets alone differ by at most the ratio of the largest room to
+/// the smallest, far below this.
+pub const MAX_CORRIDOR_SPREAD: f32 = 8.0;
 
 crate::metrics! {
     /// What one grammar level measures: its graph, its drawing and its tile map.
@@ -282,4 +290,33 @@ pub(crate) fn median_u32(values: &mut [u32]) -> f32 {
     }
     let lo = values[..k / 2].iter().copied().max().unwrap_or(hi);
     (lo as f32 + hi as f32) / 2.0
+}
+
+/// The longest corridor over the median one, centre to centre in the drawing, over the corridors
+/// between rooms (1 for a level without corridors). `lengths` is scratch.
+pub(crate) fn corridor_spread(host: &Host, x0: &[i32], x1: &[i32], lengths: &mut Vec<f32>) -> f32 {
+    lengths.clear();
+    for e in 0..host.edge_count() {
+        let (a, b) = (host.graph.src[e] as usize, host.graph.dst[e] as usize);
+        if host.graph.flags[e] & edge_flag::COSMETIC == 0 && x0[a] < x1[a] && x0[b] < x1[b] {
+            lengths
+                .push((host.graph.x[b] - host.graph.x[a]).hypot(host.graph.y[b] - host.graph.y[a]));
+        }
+    }
+    spread_of(lengths)
+}
+
+/// The largest of `lengths` over their median (1 for none; reorders `lengths`).
+pub(crate) fn spread_of(lengths: &mut [f32]) -> f32 {
+    let k = lengths.len();
+    if k == 0 {
+        return 1.0;
+    }
+    let longest = lengths.iter().copied().fold(0.0f32, f32::max);
+    let (_, &mut median, _) = lengths.select_nth_unstable_by(k / 2, f32::total_cmp);
+    if median > 0.0 {
+        longest / median
+    } else {
+        f32::INFINITY
+    }
 }

@@ -1,103 +1,19 @@
 //! The `map` kind: many layouts of one level graph, level `i` from seed `i`.
 
-use serde::{Deserialize, Serialize};
-
-use crate::core::error::{ConfigError, GenError, Violation, check};
-use crate::core::generator::{
-    Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, GraphView, Level, LevelRecord, RoomsView,
-};
+use crate::core::error::{ConfigError, GenError, Violation};
+use crate::core::generator::{Columns, ExtraValue, Generator, Level, LevelRecord, RoomsView};
 use crate::core::graph::Graph;
 use crate::core::grid::GridView;
-use crate::core::route::{self, Ends, RouteScratch};
-use crate::map::build::{BuildScratch, Gaps, NO_LAYOUT, Plan, build};
-use crate::map::input::{MapInputError, load_graph, load_library};
-use crate::map::raster::{Tiles, rasterise};
-use crate::map::shape::{Shape, shapes_of};
-use crate::map::spec::{CorridorSpec, LevelGraph, Library};
-
-/// How connections become passages, unless a connection says otherwise.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum CorridorMode {
-    /// Connected rooms touch and share a door.
-    #[default]
-    None,
-    /// A straight corridor room per connection, of a length from `map.corridor_lengths`.
-    Templates,
-    /// A straight corridor per connection, of any length from 1 to `map.max_corridor` tiles.
-    Routed,
-}
-
-/// The `[map]` profile section.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct MapConfig {
-    /// The level graph: a built-in name (`edgar-fig1`, `edgar-fig8-17`, `edgar-fig8-41`,
-    /// `edgar-basics`) or a path to a `.json` level-graph file.
-    pub graph: String,
-    /// The template library: a built-in name (`edgar-paper`, `edgar-docs`) or a `.json` file.
-    pub templates: String,
-    /// `none`, `templates` or `routed`.
-    pub corridors: CorridorMode,
-    /// Corridor lengths (floor tiles between the two doors) for `corridors = "templates"`.
-    pub corridor_lengths: Vec<u32>,
-    /// Longest corridor for `corridors = "routed"`.
-    pub max_corridor: u32,
-    /// Least distance between the outlines of two rooms no connection joins (0: they may share
-    /// a wall; 1: walls side by side; 2: a tile of void between them, ...).
-    pub min_room_distance: u32,
-}
-
-impl Default for MapConfig {
-    fn default() -> Self {
-        Self {
-            graph: "edgar-fig8-17".into(),
-            templates: "edgar-paper".into(),
-            corridors: CorridorMode::None,
-            corridor_lengths: vec![2],
-            max_corridor: 8,
-            min_room_distance: 0,
-        }
-    }
-}
-
-impl MapConfig {
-    /// Checks value ranges; the error names the key.
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        check_corridor_keys(
-            [
-                "map.corridor_lengths",
-                "map.max_corridor",
-                "map.min_room_distance",
-            ],
-            &self.corridor_lengths,
-            self.max_corridor,
-            self.min_room_distance,
-        )
-    }
-}
-
-/// The ranges of the map builder's corridor keys, under the key names given (the `map` kind's or
-/// the grammar kind's): corridor lengths and the longest routed corridor 1 to 256 tiles, the
-/// room distance at most 64.
-pub(crate) fn check_corridor_keys(
-    [lengths_key, max_key, distance_key]: [&'static str; 3],
-    lengths: &[u32],
-    max_corridor: u32,
-    min_room_distance: u32,
-) -> Result<(), ConfigError> {
-    check(
-        !lengths.is_empty() && lengths.iter().all(|&l| (1..=256).contains(&l)),
-        lengths_key,
-        || "must be a non-empty list of lengths from 1 to 256".into(),
-    )?;
-    check((1..=256).contains(&max_corridor), max_key, || {
-        format!("= {max_corridor} is out of range 1..=256")
-    })?;
-    check(min_room_distance <= 64, distance_key, || {
-        format!("= {min_room_distance} is out of range 0..=64")
-    })
-}
+use crate::core::route::RouteScratch;
+use crate::floorplan::build::{BuildScratch, Gaps, NO_LAYOUT, Plan, build};
+use crate::floorplan::columns::{CORRIDOR_FLAG, MAP_COLUMNS};
+use crate::floorplan::input::{MapInputError, load_graph, load_library};
+use crate::floorplan::raster::{Tiles, rasterise};
+use crate::floorplan::shape::shapes_of;
+use crate::floorplan::spec::{CorridorSpec, LevelGraph, Library};
+use crate::map::config::{CorridorMode, MapConfig};
+use crate::map::metrics::{MAP_METRICS, MapMetrics, ends};
+use crate::map::verify::{self, MapSetting};
 
 /// A map generator could not be set up.
 #[derive(Debug, thiserror::Error)]
@@ -112,50 +28,6 @@ pub enum MapSetupError {
     #[error("{0}")]
     Unusable(String),
 }
-
-crate::metrics! {
-    /// What one map measures.
-    pub struct MapMetrics => MAP_METRICS {
-        rooms: u32 = "rooms of the level graph",
-        connections: u32 = "connections of the level graph",
-        corridors: u32 = "connections realised through a corridor",
-        room_tiles: u32 = "floor tiles of the rooms",
-        corridor_tiles: u32 = "floor tiles of the corridors",
-        compactness: f32 = "room floor tiles / area of the map's bounding box",
-        corridor_share: f32 = "corridor floor tiles / room floor tiles",
-        longest_corridor: u32 = "floor tiles of the longest corridor, door to door (0: none)",
-        attempts: u32 = "search attempts it took (1: the first drawing worked)",
-        placements: u32 = "candidate placements the search checked, over all attempts",
-        start_x: u32 = "grid column of the start: the floor tile nearest the centre of the start room (the first room tagged `start`, else an end of the level graph's longest shortest path)",
-        start_y: u32 = "grid row of the start",
-        goal_x: u32 = "grid column of the goal: as the start's, in the goal room (the first room tagged `goal`, else the room farthest from the start)",
-        goal_y: u32 = "grid row of the goal",
-        path_length: u32 = "steps on the shortest walkable path from start to goal over floor and doors",
-    }
-}
-
-/// Extra columns: the template and transform of each room, and the owner grid.
-pub const MAP_COLUMNS: [ExtraSpec; 3] = [
-    ExtraSpec::new(
-        "room_template",
-        ExtraKind::ListU16,
-        "per room, the index of its template in the library (warren.profile names it)",
-    ),
-    ExtraSpec::new(
-        "room_transform",
-        ExtraKind::ListU8,
-        "per room, its transform: bits 0-1 quarter turns clockwise, bit 2 mirrored first",
-    ),
-    ExtraSpec::new(
-        "owner",
-        ExtraKind::ListU16,
-        "per tile (row-major, grid_width x grid_height): 0 wall, door or void; 1 + i the floor \
-         of room i; 1 + rooms + j the floor of connection j's corridor",
-    ),
-];
-
-/// Edge flag: the connection is realised through a corridor.
-pub const CORRIDOR_FLAG: u8 = 1 << 4;
 
 /// The map generator.
 pub struct MapGenerator {
@@ -209,37 +81,17 @@ impl MapGenerator {
         &self.plan
     }
 
-    /// Room `v`'s vertex tag.
-    pub(crate) fn vertex_tag(&self, v: usize) -> u16 {
-        self.vertex_tags[v]
-    }
-
-    /// The start and goal of a map (see the `start_x` .. `path_length` metrics) from its grid,
-    /// graph, rooms and owner grid.
-    pub(crate) fn ends(
-        &self,
-        grid: &GridView<'_>,
-        graph: &GraphView<'_>,
-        rooms: &RoomsView<'_>,
-        owner: &[u16],
-        s: &mut RouteScratch,
-    ) -> Ends {
-        let first = |name: &str| {
-            let tag = self.tags.iter().position(|t| t == name)? as u16;
-            (0..self.vertex_tags.len())
-                .find(|&v| self.vertex_tags[v] == tag)
-                .map(|v| v as u32)
-        };
-        let named = (first("start"), first("goal"));
-        route::room_ends(s, grid, graph, rooms, Some(owner), named).unwrap_or_default()
-    }
-
-    /// The shape of template `template` under `transform`, if the template allows it.
-    pub(crate) fn shape_of(&self, template: u16, transform: u8) -> Option<Shape> {
-        crate::map::shape::shape_in(&self.library, template, transform)
+    /// What a stored level of this generator is checked against.
+    fn setting(&self) -> MapSetting<'_> {
+        MapSetting {
+            cfg: &self.cfg,
+            graph: &self.graph,
+            library: &self.library,
+            plan: &self.plan,
+            tags: (&self.tags, &self.vertex_tags),
+        }
     }
 }
-
 /// The builder's plan for a graph and library under a profile.
 pub fn plan_for(
     cfg: &MapConfig,
@@ -423,7 +275,8 @@ impl Generator for MapGenerator {
             x1: &t.x1,
             y1: &t.y1,
         };
-        let e = self.ends(&view, &s.graph.view(), &rooms, &t.owner, &mut s.route);
+        let tags = (&self.tags[..], &self.vertex_tags[..]);
+        let e = ends(tags, &view, &s.graph.view(), &rooms, &t.owner, &mut s.route);
         MapMetrics {
             rooms: n as u32,
             connections: plan.conns.len() as u32,
@@ -459,6 +312,6 @@ impl Generator for MapGenerator {
     }
 
     fn verify(&self, record: &LevelRecord<'_>) -> Result<(), Violation> {
-        crate::map::verify::verify(self, record)
+        verify::verify(&self.setting(), record)
     }
 }

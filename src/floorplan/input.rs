@@ -4,7 +4,7 @@
 //! `data/map/README.md` and described by the JSON Schemas beside it.
 //!
 //! Every error is one line naming its file, line and column (`g.json:3:31: connection 3: unknown
-//! room ...`): the files are read with `map::json`, whose values keep their byte offsets, so that
+//! room ...`): the files are read with `floorplan::json`, whose values keep their byte offsets, so that
 //! a semantic error (an unknown room id, a graph that is not connected, a template that cannot
 //! have a door) points at its place as a syntax error does. Files named by path are read through
 //! [`crate::core::files::read_to_string`], so that archives carry them.
@@ -15,9 +15,9 @@ use std::path::Path;
 
 use crate::core::files;
 use crate::core::text::{LineIndex, Pos};
-use crate::map::json::{self, Json, JsonError, Member, Node, one_line};
-use crate::map::shape::template_problem;
-use crate::map::spec::{
+use crate::floorplan::json::{self, Json, JsonError, Member, Node, one_line};
+use crate::floorplan::shape::template_problem;
+use crate::floorplan::spec::{
     Connection, CorridorSpec, Doors, LevelGraph, Library, RoomSpec, Template, Transforms,
 };
 

@@ -8,7 +8,7 @@
 //! corner half a tile inwards along both of its edges' normals and half a tile back to the
 //! tile-index origin.
 
-use crate::map::spec::{Doors, Library, Template};
+use crate::floorplan::spec::{Doors, Library, Template};
 
 /// A closed axis-aligned rectangle of the lattice, `[x0, x1] x [y0, y1]` (`x0 < x1`, `y0 < y1`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! A* search over brush positions that is the slow path. Kept apart from the drawing of rooms
 //! and the bookkeeping of a whole map.
 
-use super::{Canvas, Rect, TURN_COST};
+use super::canvas::{Canvas, Rect};
 use crate::core::grid::cell;
 
 /// One way to draw a corridor: the doors in each room's ring and up to three pieces of floor.
@@ -11,6 +11,20 @@ pub(super) struct Shape {
     pub(super) door_a: Rect,
     pub(super) door_b: Rect,
     pub(super) pieces: [Rect; 3],
+}
+
+/// Extra cost of a turn in the search, in tiles: enough to prefer an L or a Z to a staircase.
+pub(super) const TURN_COST: u32 = 3;
+
+impl Canvas<'_> {
+    /// Whether designed shape `s` of a corridor from room `a` to room `b` can be drawn.
+    pub(super) fn shape_ok(&self, s: &Shape, a: u32, b: u32) -> bool {
+        self.rect_ok(&s.door_a, |x, y| self.door_ok(x, y, a, b))
+            && self.rect_ok(&s.door_b, |x, y| self.door_ok(x, y, b, a))
+            && s.pieces
+                .iter()
+                .all(|p| p.is_empty() || self.rect_ok(p, |x, y| self.corridor_ok(x, y)))
+    }
 }
 
 const NO_RECT: Rect = Rect {

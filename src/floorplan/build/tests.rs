@@ -1,13 +1,13 @@
 //! Builder tests on Edgar's published inputs (read from the corpus beside the checkout) with its
 //! building blocks (the built-in library).
 
-use crate::map::build::{BuildScratch, Gaps, Plan, build};
-use crate::map::raster::{Tiles, rasterise};
-use crate::map::shape::shapes_of;
-use crate::map::spec::Template;
+use crate::floorplan::build::{BuildScratch, Gaps, Plan, build};
+use crate::floorplan::raster::{Tiles, rasterise};
+use crate::floorplan::shape::shapes_of;
+use crate::floorplan::spec::Template;
 
 pub(crate) fn edgar_paper() -> Vec<Template> {
-    crate::map::input::builtin_library("edgar-paper")
+    crate::floorplan::input::builtin_library("edgar-paper")
         .expect("built in")
         .templates
 }
@@ -48,7 +48,7 @@ pub(crate) fn edgar_plan(name: &str, gap: i32) -> Plan {
 }
 
 #[test]
-#[ignore = "a measurement: cargo test --release --lib map::build::tests -- --ignored --nocapture"]
+#[ignore = "a measurement: cargo test --release --lib floorplan::build::tests -- --ignored --nocapture"]
 fn edgar_inputs_success_and_time() {
     for name in [
         "docs_basics_5rooms",

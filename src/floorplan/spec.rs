@@ -1,6 +1,8 @@
 //! The inputs of the map builder, independent of the files they come from: room templates
 //! ([`Template`], gathered in a [`Library`]) and a designer's level graph ([`LevelGraph`]).
-//! `map::input` reads both from JSON; the grammar kind builds them in code.
+//! `floorplan::input` reads both from JSON; the grammar kind builds them in code. The ranges of
+//! the builder's corridor keys, as both kinds' profiles set them, are checked here too
+//! (`check_corridor_keys`).
 //!
 //! # Coordinates
 //! A template's outline is given in *tile-edge* coordinates, as a designer draws it: a 12 x 12
@@ -8,6 +10,8 @@
 //! the outline is the room's wall; the tiles inside the ring are its floor. Two rooms that touch
 //! share their wall tiles (their outlines overlap by one tile), and a door is a run of shared
 //! wall tiles turned into door tiles. x grows to the right and y downwards, as in the tile grid.
+
+use crate::core::error::{ConfigError, check};
 
 /// Which of the eight 90-degree rotations and mirror images of a template may be used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,7 +104,7 @@ pub struct Connection {
 }
 
 /// A designer's level graph: rooms and the connections between them. A valid graph (as
-/// `map::input` returns it) has at least one room, unique ids, no connection of a room to
+/// `floorplan::input` returns it) has at least one room, unique ids, no connection of a room to
 /// itself, no connection twice, is connected, and is planar.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LevelGraph {
@@ -109,4 +113,26 @@ pub struct LevelGraph {
     /// The connections, in file order (the `owner` grid's `1 + rooms + j` is connection `j`'s
     /// corridor).
     pub connections: Vec<Connection>,
+}
+
+/// The ranges of the map builder's corridor keys, under the key names given (the `map` kind's or
+/// the grammar kind's): corridor lengths and the longest routed corridor 1 to 256 tiles, the
+/// room distance at most 64.
+pub(crate) fn check_corridor_keys(
+    [lengths_key, max_key, distance_key]: [&'static str; 3],
+    lengths: &[u32],
+    max_corridor: u32,
+    min_room_distance: u32,
+) -> Result<(), ConfigError> {
+    check(
+        !lengths.is_empty() && lengths.iter().all(|&l| (1..=256).contains(&l)),
+        lengths_key,
+        || "must be a non-empty list of lengths from 1 to 256".into(),
+    )?;
+    check((1..=256).contains(&max_corridor), max_key, || {
+        format!("= {max_corridor} is out of range 1..=256")
+    })?;
+    check(min_room_distance <= 64, distance_key, || {
+        format!("= {min_room_distance} is out of range 0..=64")
+    })
 }

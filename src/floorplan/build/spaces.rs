@@ -1,8 +1,8 @@
 //! Configuration spaces (Edgar's, exact on the lattice): where one shape may go so that a door
 //! side of it faces a door side of another at an allowed gap, as offset rectangles, computed
-//! once per pair of shapes and gap setting ([`Catalogue`]). A child of `map::build`.
+//! once per pair of shapes and gap setting ([`Catalogue`]). A child of `floorplan::build`.
 
-use crate::map::shape::{DoorSide, Shape, side};
+use crate::floorplan::shape::{DoorSide, Shape, side};
 
 /// How the connections of a plan are realised, per connection: allowed gaps between the two
 /// rooms' facing walls, in lattice units (0: the rooms touch and share a door; `L + 1`: a

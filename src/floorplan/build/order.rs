@@ -1,69 +1,19 @@
-//! What steers and prunes the map builder's search: the target drawing, the room order (cycles
-//! ear by ear, then trees) and the table of how far apart two rooms can be. A child of
-//! `map::build`, whose plan and scratch it reads.
+//! What steers the map builder's search in each attempt: the target drawing and the room order
+//! (cycles ear by ear, then trees). It reads the plan and fills the scratch.
 
-use super::{BuildScratch, Gaps, Plan};
+use super::plan::Plan;
+use super::scratch::BuildScratch;
 use crate::core::rng::WarrenRng;
 use crate::layout::{LayoutGraph, LayoutParams, random_positions, relax};
-use crate::map::shape::Shape;
 
-/// Rooms up to which the builder keeps a table of how far apart two rooms may be.
-pub const PRUNE_UP_TO: usize = 1024;
+/// How far each room's MDS position is shaken at random before the force solver settles the
+/// drawing, in target edge lengths.
+const SHAKE: f32 = 0.5;
 
-/// For every pair of rooms, the largest lattice gap their boxes can have in any layout: along a
-/// shortest path between them every room touches (or faces across a corridor) the next, so the
-/// boxes are at most the widest shapes of the rooms between plus the widest gaps apart.
-pub(super) fn reach_table<'g>(
-    adj: &[Vec<(u32, u32)>],
-    room_shapes: &[Vec<u32>],
-    shapes: &[Shape],
-    gaps: impl Fn(usize) -> &'g Gaps,
-) -> Vec<i32> {
-    let n = adj.len();
-    if n > PRUNE_UP_TO {
-        return Vec::new();
-    }
-    let extent: Vec<i32> = room_shapes
-        .iter()
-        .map(|rs| {
-            rs.iter()
-                .map(|&s| shapes[s as usize].w.max(shapes[s as usize].h))
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let conns: usize = adj.iter().map(Vec::len).sum::<usize>() / 2;
-    let gap: Vec<i32> = (0..conns)
-        .map(|j| gaps(j).ranges.iter().map(|r| r.1).max().unwrap_or(0))
-        .collect();
-    // Dijkstra from each room: a path costs the extents of its inner rooms plus its gaps, and
-    // the cheapest path bounds the gap (every path is realised, the cheapest included).
-    let mut out = vec![i32::MAX; n * n];
-    let mut heap = std::collections::BinaryHeap::new();
-    for a in 0..n {
-        let row = &mut out[a * n..(a + 1) * n];
-        row[a] = 0;
-        heap.push(std::cmp::Reverse((0, a as u32)));
-        while let Some(std::cmp::Reverse((d, v))) = heap.pop() {
-            if d > row[v as usize] {
-                continue;
-            }
-            let inner = if v as usize == a {
-                0
-            } else {
-                extent[v as usize]
-            };
-            for &(u, j) in &adj[v as usize] {
-                let nd = d + inner + gap[j as usize];
-                if nd < row[u as usize] {
-                    row[u as usize] = nd;
-                    heap.push(std::cmp::Reverse((nd, u)));
-                }
-            }
-        }
-    }
-    out
-}
+/// Force iterations after the shaken MDS start (measured on Edgar's inputs, `build::tests`: 10
+/// to 30 iterations need a third fewer attempts than 0 and cost less than 100; from a random
+/// start 300 were needed).
+const MDS_ITERATIONS: u32 = 20;
 
 /// The seeded force drawing the search steers by.
 pub(super) fn draw_targets(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) {
@@ -124,48 +74,6 @@ pub(super) fn draw_targets(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratc
     };
     relax(&graph, &mut s.tx, &mut s.ty, &params, &mut s.layout);
 }
-
-/// `x`, `y` moved to their centroid and scaled so that connections `src`-`dst` are `length`
-/// long on average (a drawing without connections, or with all its rooms at one point, keeps
-/// its scale).
-pub(super) fn scaled_drawing(
-    x: &[f32],
-    y: &[f32],
-    src: &[u32],
-    dst: &[u32],
-    length: f32,
-) -> (Vec<f32>, Vec<f32>) {
-    let n = x.len().max(1) as f32;
-    let (cx, cy) = (x.iter().sum::<f32>() / n, y.iter().sum::<f32>() / n);
-    let mean = src
-        .iter()
-        .zip(dst)
-        .map(|(&a, &b)| {
-            let (a, b) = (a as usize, b as usize);
-            let (dx, dy) = (x[b] - x[a], y[b] - y[a]);
-            (dx * dx + dy * dy).sqrt()
-        })
-        .sum::<f32>()
-        / src.len().max(1) as f32;
-    let k = if mean > 0.0 && mean.is_finite() {
-        length / mean
-    } else {
-        1.0
-    };
-    (
-        x.iter().map(|&v| (v - cx) * k).collect(),
-        y.iter().map(|&v| (v - cy) * k).collect(),
-    )
-}
-
-/// How far each room's MDS position is shaken at random before the force solver settles the
-/// drawing, in target edge lengths.
-const SHAKE: f32 = 0.5;
-
-/// Force iterations after the shaken MDS start (measured on Edgar's inputs, `build::tests`: 10
-/// to 30 iterations need a third fewer attempts than 0 and cost less than 100; from a random
-/// start 300 were needed).
-const MDS_ITERATIONS: u32 = 20;
 
 /// Rooms up to which the order is built ear by ear (above it: breadth-first, cheaper).
 const EARS_UP_TO: usize = 256;

@@ -3,8 +3,8 @@
 //! `1 + rooms + j` for connection `j`'s corridor floor) and each room's box.
 
 use crate::core::grid::cell;
-use crate::map::build::{Layout, Plan};
-use crate::map::shape::{side, tile};
+use crate::floorplan::build::{Layout, Plan};
+use crate::floorplan::shape::{side, tile};
 
 /// The tiles of one map.
 #[derive(Clone, Debug, Default)]

@@ -1,0 +1,350 @@
+//! The plan: everything the builder needs about one level graph, built once and shared by the
+//! workers (the shapes and their configuration spaces, the connections, the graph's 2-core, the
+//! drawing the targets start from, and the table of how far apart two rooms can be).
+
+use std::sync::Arc;
+
+use super::spaces::{Catalogue, Gaps};
+use crate::floorplan::shape::Shape;
+
+/// Everything the builder needs about one level graph, built once and shared by the workers.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The shapes and their configuration spaces.
+    pub cat: Arc<Catalogue>,
+    /// Per room, the shapes it may take (indices into `cat.shapes`).
+    pub room_shapes: Vec<Vec<u32>>,
+    /// Connections `(a, b)`.
+    pub conns: Vec<(u32, u32)>,
+    /// Per connection, its index in `cat.gap_sets`.
+    pub gap_set: Vec<u32>,
+    /// Per room, `(neighbour, connection)`.
+    pub adj: Vec<Vec<(u32, u32)>>,
+    /// Connection ends, for the drawing.
+    pub(super) src: Vec<u32>,
+    pub(super) dst: Vec<u32>,
+    /// The drawing the targets start from: the graph's classical MDS of its room distances
+    /// (`None` for fewer than 3 or more than `MDS_UP_TO` rooms), or a drawing given with the
+    /// graph ([`Plan::with_catalogue`]).
+    pub(super) mds: Option<(Vec<f32>, Vec<f32>)>,
+    /// Whether each attempt turns and mirrors the drawing (an MDS drawing has no orientation;
+    /// a given drawing keeps its own).
+    pub(super) turn: bool,
+    /// Connection bit rows: bit `b` of row `a` is set when `a` and `b` are connected.
+    pub(super) adjacency: Vec<u64>,
+    /// Least distance between the outlines of two rooms no connection joins (0: they may share
+    /// walls), also kept between a corridor and every room but its two ends.
+    pub min_distance: i32,
+    /// Whether room `i` is in the graph's 2-core.
+    pub(super) core: Vec<bool>,
+    /// Per pair of rooms `(a, b)` (row-major, only below [`PRUNE_UP_TO`] rooms), how far apart
+    /// their boxes may be: the rooms of a shortest path between them lie in a row at most.
+    pub(super) reach: Vec<i32>,
+    /// Target distance between connected rooms' centres, for the drawing.
+    pub(super) length: f32,
+    /// Work budget of one attempt (candidate placements checked).
+    pub attempt_work: u32,
+    /// Attempts before the seed fails.
+    pub max_attempts: u32,
+    /// Seeded noise added to a candidate's distance from its target, in target edge lengths.
+    pub noise: f32,
+    /// Placements of one room the search may undo before it goes back further.
+    pub max_retries: u32,
+}
+
+impl Plan {
+    /// A plan for rooms with the given allowed shapes and connections, each connection with its
+    /// own gaps; the targets start from the graph's MDS drawing.
+    pub fn new(
+        shapes: Vec<Shape>,
+        room_shapes: Vec<Vec<u32>>,
+        conns: Vec<(u32, u32)>,
+        gaps: Vec<Gaps>,
+        min_distance: i32,
+    ) -> Plan {
+        let mut distinct: Vec<Gaps> = Vec::new();
+        let gap_set = gaps
+            .iter()
+            .map(|g| match distinct.iter().position(|d| d == g) {
+                Some(k) => k as u32,
+                None => {
+                    distinct.push(g.clone());
+                    distinct.len() as u32 - 1
+                }
+            })
+            .collect();
+        let cat = Arc::new(Catalogue::new(shapes, distinct));
+        Plan::with_catalogue(cat, room_shapes, conns, gap_set, min_distance, None)
+    }
+
+    /// A plan over a shared catalogue: per room its allowed shapes, per connection its gap
+    /// setting (an index into `cat.gap_sets`). `drawing` (one position per room, any scale)
+    /// steers the search in place of the MDS drawing, keeping its orientation.
+    pub fn with_catalogue(
+        cat: Arc<Catalogue>,
+        room_shapes: Vec<Vec<u32>>,
+        conns: Vec<(u32, u32)>,
+        gap_set: Vec<u32>,
+        min_distance: i32,
+        drawing: Option<(&[f32], &[f32])>,
+    ) -> Plan {
+        let n = room_shapes.len();
+        let shapes = &cat.shapes;
+        let adj = adjacency_lists(n, &conns);
+        let core = two_core(&adj);
+        let gap_of = |j: usize| &cat.gap_sets[gap_set[j] as usize];
+        let length = target_length(&room_shapes, shapes, conns.len(), gap_of);
+        // Measured on Edgar's inputs (`tests`): short attempts and many of them beat long
+        // ones, since a bad drawing rarely recovers.
+        let work = 500 + 60 * n as u32;
+        let reach = reach_table(&adj, &room_shapes, shapes, |j| gap_of(j));
+        let (src, dst): (Vec<u32>, Vec<u32>) = conns.iter().copied().unzip();
+        let (mds, turn) = start_drawing(drawing, &src, &dst, length, n);
+        let adjacency = adjacency_bits(n, &conns);
+        Plan {
+            cat,
+            room_shapes,
+            conns,
+            gap_set,
+            adj,
+            src,
+            dst,
+            mds,
+            turn,
+            adjacency,
+            min_distance,
+            core,
+            reach,
+            length,
+            attempt_work: work,
+            max_attempts: 200,
+            noise: 3.0,
+            max_retries: MAX_RETRIES,
+        }
+    }
+
+    /// Connection `j`'s gaps.
+    #[inline]
+    pub fn gaps(&self, j: usize) -> &Gaps {
+        &self.cat.gap_sets[self.gap_set[j] as usize]
+    }
+
+    /// Every shape.
+    #[inline]
+    pub fn shapes(&self) -> &[Shape] {
+        &self.cat.shapes
+    }
+
+    /// Whether rooms `a` and `b` are connected.
+    #[inline]
+    pub(super) fn adjacent(&self, a: usize, b: usize) -> bool {
+        let words = self.rooms().div_ceil(64);
+        self.adjacency[a * words + b / 64] & (1 << (b % 64)) != 0
+    }
+
+    /// Rooms.
+    pub fn rooms(&self) -> usize {
+        self.room_shapes.len()
+    }
+}
+
+/// Per room, `(neighbour, connection)`.
+fn adjacency_lists(n: usize, conns: &[(u32, u32)]) -> Vec<Vec<(u32, u32)>> {
+    let mut adj = vec![Vec::new(); n];
+    for (j, &(a, b)) in conns.iter().enumerate() {
+        adj[a as usize].push((b, j as u32));
+        adj[b as usize].push((a, j as u32));
+    }
+    adj
+}
+
+/// Whether each room is in the graph's 2-core.
+fn two_core(adj: &[Vec<(u32, u32)>]) -> Vec<bool> {
+    let n = adj.len();
+    // The 2-core: strip rooms of degree 1 until none is left.
+    let mut degree: Vec<usize> = adj.iter().map(Vec::len).collect();
+    let mut core = vec![true; n];
+    let mut stack: Vec<usize> = (0..n).filter(|&v| degree[v] <= 1).collect();
+    while let Some(v) = stack.pop() {
+        if !core[v] {
+            continue;
+        }
+        core[v] = false;
+        for &(u, _) in &adj[v] {
+            let u = u as usize;
+            if core[u] {
+                degree[u] -= 1;
+                if degree[u] <= 1 {
+                    stack.push(u);
+                }
+            }
+        }
+    }
+    core
+}
+
+/// Target distance between connected rooms' centres: the mean size of the rooms' allowed shapes
+/// plus the mean least gap of the `conns` connections.
+fn target_length<'g>(
+    room_shapes: &[Vec<u32>],
+    shapes: &[Shape],
+    conns: usize,
+    gap_of: impl Fn(usize) -> &'g Gaps,
+) -> f32 {
+    let mean_size = {
+        let mut sum = 0.0f32;
+        let mut count = 0.0f32;
+        for rs in room_shapes {
+            for &s in rs {
+                let s = &shapes[s as usize];
+                sum += (s.w + s.h) as f32 / 2.0;
+                count += 1.0;
+            }
+        }
+        if count > 0.0 { sum / count } else { 8.0 }
+    };
+    let mean_gap = if conns == 0 {
+        0.0
+    } else {
+        (0..conns)
+            .map(|j| gap_of(j).ranges.first().map_or(0, |r| r.0) as f32)
+            .sum::<f32>()
+            / conns as f32
+    };
+    mean_size + mean_gap
+}
+
+/// The drawing the targets start from and whether attempts turn it: `drawing` scaled (kept as
+/// it is turned), else the graph's classical MDS drawing (turned).
+#[allow(clippy::type_complexity)]
+fn start_drawing(
+    drawing: Option<(&[f32], &[f32])>,
+    src: &[u32],
+    dst: &[u32],
+    length: f32,
+    n: usize,
+) -> (Option<(Vec<f32>, Vec<f32>)>, bool) {
+    match drawing {
+        Some((x, y)) => (Some(scaled_drawing(x, y, src, dst, length)), false),
+        None => (
+            crate::layout::multilevel::coarsest::mds_positions(
+                &crate::layout::multilevel::Level {
+                    src: src.to_vec(),
+                    dst: dst.to_vec(),
+                    length: vec![length; src.len()],
+                    mass: vec![1.0; n],
+                    radius: vec![0.0; n],
+                },
+                0x6d61_7073,
+            ),
+            true,
+        ),
+    }
+}
+
+/// Connection bit rows: bit `b` of row `a` is set when `a` and `b` are connected.
+fn adjacency_bits(n: usize, conns: &[(u32, u32)]) -> Vec<u64> {
+    let words = n.div_ceil(64);
+    let mut adjacency = vec![0u64; n * words];
+    for &(a, b) in conns {
+        let (a, b) = (a as usize, b as usize);
+        adjacency[a * words + b / 64] |= 1 << (b % 64);
+        adjacency[b * words + a / 64] |= 1 << (a % 64);
+    }
+    adjacency
+}
+
+/// Placements of one room the search may undo (coming back to it from a dead end further on)
+/// before it goes back further.
+const MAX_RETRIES: u32 = 2;
+
+/// Rooms up to which the builder keeps a table of how far apart two rooms may be.
+pub const PRUNE_UP_TO: usize = 1024;
+
+/// For every pair of rooms, the largest lattice gap their boxes can have in any layout: along a
+/// shortest path between them every room touches (or faces across a corridor) the next, so the
+/// boxes are at most the widest shapes of the rooms between plus the widest gaps apart.
+pub(super) fn reach_table<'g>(
+    adj: &[Vec<(u32, u32)>],
+    room_shapes: &[Vec<u32>],
+    shapes: &[Shape],
+    gaps: impl Fn(usize) -> &'g Gaps,
+) -> Vec<i32> {
+    let n = adj.len();
+    if n > PRUNE_UP_TO {
+        return Vec::new();
+    }
+    let extent: Vec<i32> = room_shapes
+        .iter()
+        .map(|rs| {
+            rs.iter()
+                .map(|&s| shapes[s as usize].w.max(shapes[s as usize].h))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let conns: usize = adj.iter().map(Vec::len).sum::<usize>() / 2;
+    let gap: Vec<i32> = (0..conns)
+        .map(|j| gaps(j).ranges.iter().map(|r| r.1).max().unwrap_or(0))
+        .collect();
+    // Dijkstra from each room: a path costs the extents of its inner rooms plus its gaps, and
+    // the cheapest path bounds the gap (every path is realised, the cheapest included).
+    let mut out = vec![i32::MAX; n * n];
+    let mut heap = std::collections::BinaryHeap::new();
+    for a in 0..n {
+        let row = &mut out[a * n..(a + 1) * n];
+        row[a] = 0;
+        heap.push(std::cmp::Reverse((0, a as u32)));
+        while let Some(std::cmp::Reverse((d, v))) = heap.pop() {
+            if d > row[v as usize] {
+                continue;
+            }
+            let inner = if v as usize == a {
+                0
+            } else {
+                extent[v as usize]
+            };
+            for &(u, j) in &adj[v as usize] {
+                let nd = d + inner + gap[j as usize];
+                if nd < row[u as usize] {
+                    row[u as usize] = nd;
+                    heap.push(std::cmp::Reverse((nd, u)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `x`, `y` moved to their centroid and scaled so that connections `src`-`dst` are `length`
+/// long on average (a drawing without connections, or with all its rooms at one point, keeps
+/// its scale).
+pub(super) fn scaled_drawing(
+    x: &[f32],
+    y: &[f32],
+    src: &[u32],
+    dst: &[u32],
+    length: f32,
+) -> (Vec<f32>, Vec<f32>) {
+    let n = x.len().max(1) as f32;
+    let (cx, cy) = (x.iter().sum::<f32>() / n, y.iter().sum::<f32>() / n);
+    let mean = src
+        .iter()
+        .zip(dst)
+        .map(|(&a, &b)| {
+            let (a, b) = (a as usize, b as usize);
+            let (dx, dy) = (x[b] - x[a], y[b] - y[a]);
+            (dx * dx + dy * dy).sqrt()
+        })
+        .sum::<f32>()
+        / src.len().max(1) as f32;
+    let k = if mean > 0.0 && mean.is_finite() {
+        length / mean
+    } else {
+        1.0
+    };
+    (
+        x.iter().map(|&v| (v - cx) * k).collect(),
+        y.iter().map(|&v| (v - cy) * k).collect(),
+    )
+}

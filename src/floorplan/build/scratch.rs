@@ -1,0 +1,35 @@
+//! The builder's per-worker memory: the targets, the order, the candidates of each depth of the
+//! search, and the result.
+
+use super::layout::Layout;
+use super::spaces::Zone;
+use crate::floorplan::shape::Rect;
+use crate::layout::LayoutScratch;
+
+/// One candidate placement.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Candidate {
+    pub(super) score: f32,
+    pub(super) shape: u32,
+    pub(super) x: i32,
+    pub(super) y: i32,
+}
+
+/// Per-worker memory of the builder.
+#[derive(Default)]
+pub struct BuildScratch {
+    pub(super) layout: LayoutScratch,
+    pub(super) tx: Vec<f32>,
+    pub(super) ty: Vec<f32>,
+    pub(super) order: Vec<u32>,
+    pub(super) placed: Vec<bool>,
+    /// Per depth, its candidates (sorted) and the next one to try.
+    pub(super) candidates: Vec<Vec<Candidate>>,
+    pub(super) cursor: Vec<usize>,
+    pub(super) retries: Vec<u32>,
+    pub(super) zones: Vec<Zone>,
+    pub(super) met: Vec<Zone>,
+    pub(super) corridors: Vec<(Rect, u32)>,
+    /// The result.
+    pub out: Layout,
+}

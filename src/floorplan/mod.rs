@@ -1,0 +1,22 @@
+//! Floor plans from a level graph and room templates: room templates placed so that no two rooms
+//! overlap and every connection becomes a door where two rooms touch, or a short corridor
+//! between them (the job Edgar does). The `map` kind draws a designer's level graph with it, the
+//! grammar kind the graphs its rules grow.
+//!
+//! - [`spec`]: the inputs (templates, libraries, level graphs), independent of files;
+//! - [`input`]: the JSON files (level graph, template library), built-in libraries and graphs;
+//! - [`shape`]: templates under transforms, as polygons on the lattice of wall-tile centres;
+//! - [`build`]: the builder (configuration spaces, chain order, bounded depth-first search
+//!   steered by a force drawing);
+//! - [`raster`]: a layout as tiles and the owner grid;
+//! - [`columns`]: how a floor plan is stored in a level (extra columns, corridor flag);
+//! - `check`: the tile checks both kinds' `verify` run on a stored floor plan.
+
+pub mod build;
+pub(crate) mod check;
+pub mod columns;
+pub mod input;
+mod json;
+pub mod raster;
+pub mod shape;
+pub mod spec;

@@ -1,0 +1,69 @@
+//! The `[map]` profile section: the level graph, the template library and how connections
+//! become passages.
+
+use serde::{Deserialize, Serialize};
+
+use crate::core::error::ConfigError;
+use crate::floorplan::spec::check_corridor_keys;
+
+/// How connections become passages, unless a connection says otherwise.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CorridorMode {
+    /// Connected rooms touch and share a door.
+    #[default]
+    None,
+    /// A straight corridor room per connection, of a length from `map.corridor_lengths`.
+    Templates,
+    /// A straight corridor per connection, of any length from 1 to `map.max_corridor` tiles.
+    Routed,
+}
+
+/// The `[map]` profile section.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MapConfig {
+    /// The level graph: a built-in name (`edgar-fig1`, `edgar-fig8-17`, `edgar-fig8-41`,
+    /// `edgar-basics`) or a path to a `.json` level-graph file.
+    pub graph: String,
+    /// The template library: a built-in name (`edgar-paper`, `edgar-docs`) or a `.json` file.
+    pub templates: String,
+    /// `none`, `templates` or `routed`.
+    pub corridors: CorridorMode,
+    /// Corridor lengths (floor tiles between the two doors) for `corridors = "templates"`.
+    pub corridor_lengths: Vec<u32>,
+    /// Longest corridor for `corridors = "routed"`.
+    pub max_corridor: u32,
+    /// Least distance between the outlines of two rooms no connection joins (0: they may share
+    /// a wall; 1: walls side by side; 2: a tile of void between them, ...).
+    pub min_room_distance: u32,
+}
+
+impl Default for MapConfig {
+    fn default() -> Self {
+        Self {
+            graph: "edgar-fig8-17".into(),
+            templates: "edgar-paper".into(),
+            corridors: CorridorMode::None,
+            corridor_lengths: vec![2],
+            max_corridor: 8,
+            min_room_distance: 0,
+        }
+    }
+}
+
+impl MapConfig {
+    /// Checks value ranges; the error names the key.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        check_corridor_keys(
+            [
+                "map.corridor_lengths",
+                "map.max_corridor",
+                "map.min_room_distance",
+            ],
+            &self.corridor_lengths,
+            self.max_corridor,
+            self.min_room_distance,
+        )
+    }
+}
