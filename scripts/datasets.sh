@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 printf '| kind | levels kept | seeds tried | duplicates | failed | verify | seconds |\n'
 printf '|---|---|---|---|---|---|---|\n'
-for kind in maze grammar dmg regions coloring; do
+for kind in $("$warren" kinds --names); do
   count=$n
   [ "$kind" = maze ] && count=$mazes
   out="$tmp/$kind.arrow"

@@ -56,6 +56,35 @@ fn allocations_after_warm_up<G: Generator>(g: &G) -> u64 {
     thread_allocations() - before
 }
 
+/// Every kind of the registry keeps the promise it states there (`KindFacts::allocations`, per
+/// level once the scratch is warm, on its default profile): a new kind is audited from its
+/// registry line on.
+#[test]
+fn every_kind_keeps_its_allocation_promise() {
+    struct Audit;
+    impl warren::profile::GeneratorTask for Audit {
+        type Output = u64;
+        fn run<G: Generator>(self, g: &G) -> u64 {
+            allocations_after_warm_up(g)
+        }
+    }
+    for facts in warren::profile::KIND_FACTS {
+        let profile = warren::profile::Profile::builtin(facts.name).unwrap();
+        let total = profile.with_generator(Audit).unwrap();
+        let per_level = total.div_ceil(LEVELS);
+        println!(
+            "{}: {total} allocations in {LEVELS} warm levels",
+            facts.name
+        );
+        assert!(
+            per_level <= facts.allocations,
+            "{}: {per_level} allocations a warm level, the registry promises at most {}",
+            facts.name,
+            facts.allocations
+        );
+    }
+}
+
 #[test]
 fn lattice_mazes_allocate_nothing_after_warm_up() {
     for cfg in [

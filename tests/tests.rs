@@ -29,6 +29,7 @@ mod parquet_cli;
 mod python_package;
 mod python_reader;
 mod regions_cli;
+mod registry;
 mod reliability;
 mod render_cli;
 mod report_cli;

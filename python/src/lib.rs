@@ -368,6 +368,16 @@ fn kinds() -> Vec<&'static str> {
     warren::profile::KINDS.to_vec()
 }
 
+/// The kind registry's facts, one tuple a kind in the order of `kinds()`: name, doc, card text,
+/// grid (levels are grids with a start and a goal), allocations a warm level may make.
+#[pyfunction]
+fn kind_facts() -> Vec<(&'static str, &'static str, &'static str, bool, u64)> {
+    warren::profile::KIND_FACTS
+        .iter()
+        .map(|k| (k.name, k.doc, k.card, k.grid, k.allocations))
+        .collect()
+}
+
 /// The built-in profile of `kind`, as TOML.
 #[pyfunction]
 fn default_profile(kind: &str) -> PyResult<String> {
@@ -485,6 +495,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Run>()?;
     m.add_class::<Batch>()?;
     m.add_function(wrap_pyfunction!(kinds, m)?)?;
+    m.add_function(wrap_pyfunction!(kind_facts, m)?)?;
     m.add_function(wrap_pyfunction!(default_profile, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(cli, m)?)?;

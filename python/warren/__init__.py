@@ -32,6 +32,7 @@ __all__ = [
     "default_profile",
     "generate",
     "grids",
+    "kind_facts",
     "kinds",
     "stream",
     "verify",
@@ -53,6 +54,17 @@ ProfileArg = Union[str, "os.PathLike[str]"]
 def kinds() -> list[str]:
     """The generator kinds: ``["maze", "grammar", "dmg", "regions", "coloring", "map"]``."""
     return list(_native.kinds())
+
+
+def kind_facts() -> list[dict]:
+    """What the engine's kind registry says of every kind, in the order of :func:`kinds`.
+
+    Each is a dict: ``name``, ``doc`` (one line), ``card`` (what a dataset card calls its
+    levels), ``grid`` (its levels are tile grids with a start and a goal, as JaxUED and MiniGrid
+    take them) and ``allocations`` (heap allocations a level may make once a worker is warm).
+    """
+    keys = ("name", "doc", "card", "grid", "allocations")
+    return [dict(zip(keys, facts)) for facts in _native.kind_facts()]
 
 
 def default_profile(kind: str) -> str:

@@ -101,8 +101,8 @@ ENV_ID = "warren/MiniGrid-v0"
 
 MISSION = "get to the green goal square"
 
-#: The kinds whose levels are grids with a start and a goal.
-GRID_KINDS = ("maze", "dmg", "regions", "grammar", "map")
+#: The kinds whose levels are grids with a start and a goal (the engine's kind registry).
+GRID_KINDS = tuple(k["name"] for k in warren.kind_facts() if k["grid"])
 
 _WALL, _FLOOR, _DOOR, _SECRET_DOOR, _STAIRS_UP, _STAIRS_DOWN = 0, 1, 2, 3, 4, 5
 _LAST_CODE = 8  # void

@@ -265,6 +265,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         })?
         .with_context(|| format!("generating {}", args.out.display()))?;
     let Some((summary, resumed)) = outcome else {
+        // NOTE: a run killed between its final rename and the removal of its progress record
+        // leaves the record beside the finished archive; it describes nothing any more.
+        let _ = std::fs::remove_file(crate::archive::progress_path(&crate::archive::temp_path(
+            &args.out,
+        )));
         if !args.quiet {
             eprintln!(
                 "warren: {} is already the finished archive of this run: nothing to do",

@@ -9,6 +9,7 @@ mod flamegraph;
 mod generate;
 mod grammar;
 mod inspect;
+mod kinds;
 mod layout;
 mod levelxml;
 mod levelxml_export;
@@ -61,6 +62,8 @@ enum Command {
     Bench(bench::Args),
     /// Evaluate, check or export GraphColoring level files.
     Levelxml(levelxml::Args),
+    /// List the generator kinds this build knows (names, grids, what their levels are).
+    Kinds(kinds::Args),
     /// Print the shell completion script for bash, zsh, fish, elvish or PowerShell.
     Completions(completions::CompletionArgs),
     /// Print the man page (roff), or write one per command into a folder.
@@ -102,6 +105,7 @@ where
         Command::Grammar(args) => grammar::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Levelxml(args) => levelxml::run(args),
+        Command::Kinds(args) => kinds::run(args),
         Command::Completions(args) => completions::completions(args, Cli::command()),
         Command::Man(args) => completions::man(args, Cli::command()),
     };

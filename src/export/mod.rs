@@ -22,6 +22,7 @@ use arrow_array::types::{UInt16Type, UInt32Type, UInt64Type};
 
 use crate::archive::{Archive, RunFooter, RunMeta};
 use crate::core::generator::{ExtraKind, ExtraValue, Level};
+use crate::profile::{KIND_FACTS, KindFacts};
 use npy::{Dtype, NpzWriter, Staged};
 use owners::{OWNER_COLUMN, Owners};
 
@@ -176,18 +177,25 @@ fn open_direction(level: &GridRow<'_>, x: u32, y: u32) -> u8 {
     0
 }
 
-/// The kinds `--jaxued` exports: those with a grid and a start and goal on it.
-const JAXUED_KINDS: [&str; 5] = ["maze", "dmg", "regions", "grammar", "map"];
+/// The kinds `--jaxued` exports: those with a grid and a start and goal on it (the registry's
+/// [`KindFacts::grid`](crate::profile::KindFacts::grid)).
+fn jaxued_kinds() -> Vec<&'static str> {
+    KIND_FACTS
+        .iter()
+        .filter(|k| k.grid)
+        .map(|k| k.name)
+        .collect()
+}
 
 /// Checks that `run` made levels JaxUED can play: a grid kind, and for mazes a lattice (a
 /// Delaunay maze has no grid).
 fn check_jaxued_kind(run: &RunMeta, path: &Path) -> Result<()> {
     let shown = path.display();
-    if !JAXUED_KINDS.contains(&run.generator.as_str()) {
+    if !KindFacts::of(&run.generator).is_some_and(|k| k.grid) {
         bail!(
             "{shown}: --jaxued exports {} levels; this archive holds `{}` levels, which have no \
              grid with a start and a goal",
-            JAXUED_KINDS.join(", "),
+            jaxued_kinds().join(", "),
             run.generator
         );
     }

@@ -68,6 +68,9 @@ const MAX_FUNCTION_LINES: usize = 100;
 /// No source file longer than this many lines.
 const MAX_FILE_LINES: usize = 800;
 
+/// The layer of the generator kinds.
+const KINDS_LAYER: usize = 3;
+
 fn layer_of(module: &str) -> Option<usize> {
     LAYERS.iter().position(|layer| layer.contains(&module))
 }
@@ -155,6 +158,17 @@ fn modules_point_down_their_layers() {
         "imports against the layers:\n{}",
         errors.join("\n")
     );
+}
+
+#[test]
+fn every_registered_kind_sits_in_the_kinds_layer() {
+    for kind in warren::profile::KINDS {
+        assert_eq!(
+            layer_of(kind),
+            Some(KINDS_LAYER),
+            "kind `{kind}`: add it to layer {KINDS_LAYER} of LAYERS in tests/layering/mod.rs"
+        );
+    }
 }
 
 #[test]

@@ -11,7 +11,7 @@ use super::contents::Card;
 use crate::archive::DATA_DIR;
 use crate::archive::{Compression, DOC_KEY, RunMeta};
 use crate::cli::thousands;
-use crate::profile::Profile;
+use crate::profile::{KindFacts, Profile};
 
 /// The Markdown after the front matter; `sample` is how many levels `sample.png` holds,
 /// `outside` the profile's files that could not be written beside it.
@@ -77,30 +77,9 @@ pub(super) fn body(card: &Card, sample: Option<usize>, outside: &[String]) -> St
     md
 }
 
-/// What the levels of `kind` are, in a phrase.
+/// What the card calls `kind`'s levels: the registry's card text.
 fn kind_text(kind: &str) -> &'static str {
-    match kind {
-        "maze" => {
-            "mazes, a spanning tree over a lattice or a Delaunay graph of rooms with its dead \
-             ends merged and optionally braided (warren's seed 001)"
-        }
-        "grammar" => {
-            "dungeons grown by graph-grammar rewriting, laid out by a force solver and drawn as \
-             tile maps of rooms and corridors (seed 000)"
-        }
-        "dmg" => {
-            "dungeons in the manner of the Dungeon Master's Guide's random dungeons: passages, \
-             doors, chambers and stairs explored from a start area (seed 003)"
-        }
-        "regions" => {
-            "maps built by carving, splitting and zooming regions again and again (seed 004)"
-        }
-        "coloring" => "GraphColoring puzzle levels, each proven solvable (seed 002)",
-        "map" => {
-            "tile maps laid out from a designer's level graph with room templates, as Edgar does"
-        }
-        _ => "levels",
-    }
+    KindFacts::of(kind).map_or("levels", |k| k.card)
 }
 
 /// Which profile made the levels: the built-in one, or the keys in which it differs from it.

@@ -1,221 +1,11 @@
-//! Profiles: named batch configurations in TOML (DESIGN.md, "Command line"). A profile names its
-//! generator `kind` and that kind's parameters; keys it leaves out take the built-in defaults
-//! (the values of `profiles/<kind>.toml`). `--set section.key=value` overrides one value. Unknown
-//! keys and bad values are errors that name the file, line and column, or the key.
+//! Profiles from TOML text and files, and `--set` overrides: every error names the file, line
+//! and column, or the key.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use serde::{Deserialize, Serialize};
-use thiserror::Error;
-
-use crate::coloring::ColoringGenerator;
-use crate::coloring::puzzle::ColoringConfig;
-use crate::core::error::ConfigError;
-use crate::core::generator::Generator;
+use super::error::ProfileError;
+use super::kinds::{KINDS, Profile, ProfileDoc};
 use crate::core::text::Pos;
-use crate::dmg::{DmgConfig, DmgGenerator, DmgSetupError};
-use crate::grammar::{GrammarConfig, GrammarGenerator, GrammarSetupError};
-use crate::map::{MapConfig, MapGenerator, MapSetupError};
-use crate::maze::{MazeConfig, MazeGenerator};
-use crate::regions::{RegionsConfig, RegionsGenerator};
-
-/// The kind registry: one line per generator kind, `Variant, section, "name", Config,
-/// Generator, "doc"`. The section (the profile's `[section]` and the `Profile` variant's field)
-/// is the kind's name. From this table come the kinds list, the `Profile` enum, the file layout
-/// with one optional section per kind, the built-in defaults, parsing (a profile takes only its
-/// own kind's section), validation, TOML output and dispatch to the generator. A kind's config
-/// type needs `Default`, serde, `Clone`, `PartialEq` and `validate() -> Result<(), ConfigError>`;
-/// its generator `new(config) -> Result<Self, E>` with `ProfileError: From<E>`. Adding a kind is
-/// its folder plus one line here.
-macro_rules! kinds {
-    ($($variant:ident, $section:ident, $name:literal, $config:ty, $generator:ty, $doc:literal;)*) => {
-        /// The generator kinds this build knows.
-        pub const KINDS: &[&str] = &[$($name),*];
-
-        /// A complete, resolved profile.
-        #[derive(Clone, Debug, PartialEq)]
-        pub enum Profile {
-            $(
-                #[doc = $doc]
-                $variant {
-                    /// The kind's parameters.
-                    $section: $config,
-                },
-            )*
-        }
-
-        /// The file layout of a profile. A plain struct (not a tagged enum) so that toml keeps
-        /// the position of every error.
-        #[derive(Serialize, Deserialize)]
-        #[serde(deny_unknown_fields)]
-        struct ProfileDoc<K> {
-            kind: K,
-            $(
-                #[serde(default, skip_serializing_if = "Option::is_none")]
-                $section: Option<$config>,
-            )*
-        }
-
-        impl<K> ProfileDoc<K> {
-            /// The kinds whose section the document has.
-            fn sections(&self) -> Vec<&'static str> {
-                let mut out = Vec::new();
-                $(
-                    if self.$section.is_some() {
-                        out.push($name);
-                    }
-                )*
-                out
-            }
-        }
-
-        impl Profile {
-            /// The generator kind name.
-            pub fn kind(&self) -> &'static str {
-                match self {
-                    $(Profile::$variant { .. } => $name,)*
-                }
-            }
-
-            /// The built-in default profile of `kind`.
-            pub fn builtin(kind: &str) -> Result<Self, ProfileError> {
-                match kind {
-                    $($name => Ok(Profile::$variant { $section: <$config>::default() }),)*
-                    _ => Err(ProfileError::UnknownKind(kind.to_string())),
-                }
-            }
-
-            /// The profile of `kind` from a parsed document (its section, or the defaults).
-            fn from_doc<K>(kind: &str, doc: ProfileDoc<K>) -> Option<Self> {
-                match kind {
-                    $($name => Some(Profile::$variant {
-                        $section: doc.$section.unwrap_or_default(),
-                    }),)*
-                    _ => None,
-                }
-            }
-
-            /// Checks every value's range.
-            pub fn validate(&self) -> Result<(), ProfileError> {
-                match self {
-                    $(Profile::$variant { $section } => Ok($section.validate()?),)*
-                }
-            }
-
-            /// The full resolved profile as TOML (stored in archives as `warren.profile`).
-            pub fn to_toml(&self) -> String {
-                let mut doc = ProfileDoc {
-                    kind: self.kind(),
-                    $($section: None,)*
-                };
-                match self {
-                    $(Profile::$variant { $section } => doc.$section = Some($section.clone()),)*
-                }
-                toml::to_string(&doc).expect("profiles always serialise")
-            }
-
-            /// Builds this profile's generator and hands it to `task`. The files the generator
-            /// reads as it is built are recorded for the archive's metadata
-            /// (`crate::core::files`).
-            pub fn with_generator<T: GeneratorTask>(
-                &self,
-                task: T,
-            ) -> Result<T::Output, ProfileError> {
-                match self {
-                    $(Profile::$variant { $section } => {
-                        let (generator, files) = crate::core::files::record(|| {
-                            <$generator>::new($section.clone())
-                        });
-                        crate::core::files::set_last_built(files);
-                        Ok(task.run(&generator?))
-                    })*
-                }
-            }
-        }
-    };
-}
-
-kinds! {
-    Maze, maze, "maze", MazeConfig, MazeGenerator, "Seed 001 mazes.";
-    Grammar, grammar, "grammar", GrammarConfig, GrammarGenerator, "Seed 000 graph-grammar levels.";
-    Dmg, dmg, "dmg", DmgConfig, DmgGenerator, "Seed 003 DMG dungeons.";
-    Regions, regions, "regions", RegionsConfig, RegionsGenerator, "Seed 004 recursive zoom regions.";
-    Coloring, coloring, "coloring", ColoringConfig, ColoringGenerator, "Seed 002 GraphColoring puzzle levels.";
-    Map, map, "map", MapConfig, MapGenerator, "Maps from a designer's level graph.";
-}
-
-/// A profile could not be loaded or changed.
-#[derive(Debug, Error)]
-pub enum ProfileError {
-    /// The name is neither a known kind nor an existing file.
-    #[error("unknown generator kind or profile file `{0}` (known kinds: {kinds})", kinds = KINDS.join(", "))]
-    UnknownKind(String),
-    /// The profile file could not be read.
-    #[error("{path}: cannot read")]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
-    /// The profile text is not valid (syntax, unknown key, wrong type); the message carries the
-    /// line and column.
-    #[error("{origin}: {message}")]
-    Parse {
-        /// File name, or `built-in <kind>`.
-        origin: String,
-        /// toml's message, with position.
-        message: String,
-    },
-    /// A `--set` argument is malformed or names an unknown key.
-    #[error("--set {arg}: {message}")]
-    Set {
-        /// The argument as given.
-        arg: String,
-        /// What is wrong.
-        message: String,
-    },
-    /// A value is out of its allowed range.
-    #[error(transparent)]
-    Invalid(#[from] ConfigError),
-    /// The grammar's rules could not be read or are invalid.
-    #[error(transparent)]
-    Rules(#[from] crate::grammar::rule::GrammarError),
-    /// A dungeon table file is unreadable or invalid.
-    #[error(transparent)]
-    Table(#[from] crate::dmg::tables::TableError),
-    /// A level graph or template library is unreadable, invalid, or unusable together.
-    #[error("{0}")]
-    Map(String),
-}
-
-impl From<MapSetupError> for ProfileError {
-    fn from(e: MapSetupError) -> Self {
-        match e {
-            MapSetupError::Config(c) => ProfileError::Invalid(c),
-            other => ProfileError::Map(other.to_string()),
-        }
-    }
-}
-
-impl From<DmgSetupError> for ProfileError {
-    fn from(e: DmgSetupError) -> Self {
-        match e {
-            DmgSetupError::Config(c) => ProfileError::Invalid(c),
-            DmgSetupError::Table(t) => ProfileError::Table(t),
-        }
-    }
-}
-
-impl From<GrammarSetupError> for ProfileError {
-    fn from(e: GrammarSetupError) -> Self {
-        match e {
-            GrammarSetupError::Config(c) => ProfileError::Invalid(c),
-            GrammarSetupError::Rules(r) => ProfileError::Rules(r),
-            GrammarSetupError::Map(m) => ProfileError::Map(m),
-        }
-    }
-}
 
 impl Profile {
     /// A kind name (built-in profile) or a path to a profile file.
@@ -227,7 +17,10 @@ impl Profile {
         if path.extension().is_some_and(|e| e == "toml") || path.exists() {
             return Self::from_file(path);
         }
-        Err(ProfileError::UnknownKind(name.to_string()))
+        Err(ProfileError::UnknownKind {
+            name: name.to_string(),
+            known: KINDS.join(", "),
+        })
     }
 
     /// Reads a profile file.
@@ -345,15 +138,6 @@ impl Profile {
     }
 }
 
-/// Work that needs a concrete generator type (closures cannot be generic, so this trait is
-/// how kind-agnostic code such as the batch engine or `verify` reaches each kind).
-pub trait GeneratorTask {
-    /// What the task returns.
-    type Output;
-    /// Runs with the profile's generator.
-    fn run<G: Generator>(self, generator: &G) -> Self::Output;
-}
-
 /// Every settable key of the profile, dotted.
 fn table_keys(profile: &Profile) -> Vec<String> {
     let table: toml::Table = toml::from_str(&profile.to_toml()).expect("own TOML parses");
@@ -442,42 +226,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_shipped_profile_equals_the_builtin_one() {
-        let text = include_str!("../profiles/maze.toml");
-        assert_eq!(
-            Profile::from_toml(text, "maze.toml").unwrap(),
-            Profile::builtin("maze").unwrap()
-        );
-    }
-
-    #[test]
-    fn the_shipped_grammar_profile_equals_the_builtin_one() {
-        let text = include_str!("../profiles/grammar.toml");
-        assert_eq!(
-            Profile::from_toml(text, "grammar.toml").unwrap(),
-            Profile::builtin("grammar").unwrap()
-        );
-    }
-
-    #[test]
-    fn the_shipped_dmg_profile_equals_the_builtin_one() {
-        let text = include_str!("../profiles/dmg.toml");
-        assert_eq!(
-            Profile::from_toml(text, "dmg.toml").unwrap(),
-            Profile::builtin("dmg").unwrap()
-        );
-    }
-
-    #[test]
-    fn the_shipped_regions_profile_equals_the_builtin_one() {
-        let text = include_str!("../profiles/regions.toml");
-        assert_eq!(
-            Profile::from_toml(text, "regions.toml").unwrap(),
-            Profile::builtin("regions").unwrap()
-        );
-    }
-
-    #[test]
     fn a_regions_profile_names_its_bad_key_with_line_and_column() {
         let err = |text: &str| Profile::from_toml(text, "r.toml").unwrap_err().to_string();
         let e = err("kind = \"regions\"\n[regions]\nmax_zoom = 1\n");
@@ -491,15 +239,6 @@ mod tests {
         assert!(
             e.contains("a `regions` profile takes only a [regions] section"),
             "{e}"
-        );
-    }
-
-    #[test]
-    fn the_shipped_coloring_profile_equals_the_builtin_one() {
-        let text = include_str!("../profiles/coloring.toml");
-        assert_eq!(
-            Profile::from_toml(text, "coloring.toml").unwrap(),
-            Profile::builtin("coloring").unwrap()
         );
     }
 
