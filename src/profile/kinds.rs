@@ -209,12 +209,12 @@ kinds! {
         doc: "Seed 002 GraphColoring puzzle levels.",
         card: "GraphColoring puzzle levels, each proven solvable (seed 002)",
         grid: false,
-        allocations: 1000,
+        allocations: 1150,
     };
     Map, map, "map", MapConfig, MapGenerator, {
         doc: "Maps from a designer's level graph.",
         card: "tile maps laid out from a designer's level graph with room templates, as Edgar does",
         grid: true,
-        allocations: 1000,
+        allocations: 40,
     };
 }
