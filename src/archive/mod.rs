@@ -10,7 +10,6 @@ mod journal;
 mod meta;
 mod open;
 mod parquet;
-mod parquet_read;
 mod reader;
 mod record;
 mod schema;
@@ -29,10 +28,9 @@ pub use meta::{
 };
 pub use open::open_levels;
 pub use parquet::{
-    DATA_DIR, ParquetWriter, from_parquet_batch, parquet_schema, parse_shard_name, shard_name,
-    to_parquet_batch,
+    DATA_DIR, ParquetDataset, ParquetWriter, archive_schema, dataset_splits, from_parquet_batch,
+    parquet_schema, parse_shard_name, shard_name, to_parquet_batch,
 };
-pub use parquet_read::{ParquetDataset, archive_schema, dataset_splits};
 pub use reader::Archive;
 pub use record::{BatchView, GridColumn};
 pub use schema::{

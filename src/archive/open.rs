@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::archive::error::ArchiveError;
-use crate::archive::parquet_read::{ParquetDataset, dataset_splits};
+use crate::archive::parquet::{ParquetDataset, dataset_splits};
 use crate::archive::reader::Archive;
 use crate::archive::source::LevelSource;
 

@@ -36,7 +36,7 @@ use parquet::file::writer::SerializedFileWriter;
 use crate::archive::error::ArchiveError;
 use crate::archive::schema::TENSOR_EXTENSION;
 
-mod grid;
+use super::grid;
 
 /// A file is closed, and the next begun, once this many bytes are written: the Hub's own
 /// shard size (`push_to_hub`'s `max_shard_size`, 500 MB).

@@ -21,9 +21,9 @@ use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
 };
 
+use super::write::{DATA_DIR, from_parquet_batch, parse_shard_name, shard_name};
 use crate::archive::error::ArchiveError;
 use crate::archive::meta::check_format;
-use crate::archive::parquet::{DATA_DIR, from_parquet_batch, parse_shard_name, shard_name};
 use crate::archive::schema::grid_field;
 use crate::archive::source::LevelSource;
 
