@@ -1,5 +1,5 @@
-//! Batch runs: the parallel, ordered, memory-bounded engine, shards, progress reporting, and the
-//! measurements behind `warren bench`.
+//! Batch runs: the parallel, ordered, memory-bounded engine, selections and filters, progress
+//! reporting, the re-check of stored levels, and the measurements behind `warren bench`.
 
 pub mod bench;
 mod check;

@@ -1,4 +1,5 @@
-//! Profiles: named batch configurations in TOML (DESIGN.md, "Command line"). A profile names its
+//! Profiles and the kind registry: named batch configurations in TOML (DESIGN.md, "Command
+//! line"), each for a kind of the registry (`kinds.rs`). A profile names its
 //! generator `kind` and that kind's parameters; keys it leaves out take the built-in defaults
 //! (the values of `profiles/<kind>.toml`). `--set section.key=value` overrides one value. Unknown
 //! keys and bad values are errors that name the file, line and column, or the key.
