@@ -10,6 +10,7 @@ mod generate;
 mod grammar;
 mod inspect;
 mod layout;
+mod layout_values;
 mod levelxml;
 mod levelxml_export;
 mod merge;
