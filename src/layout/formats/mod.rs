@@ -21,6 +21,8 @@
 //! `FILE:LINE:COLUMN: expected ..., found ...` for a malformed file ([`GraphReadError`]), and
 //! no input makes a reader panic (`formats_tests.rs` edits and truncates a valid file of each
 //! format, and feeds them token soups).
+//!
+//! [`EdgeList`]: crate::layout::edgelist::EdgeList
 
 mod builder;
 mod dot;
