@@ -4,6 +4,30 @@
 
 use std::path::{Path, PathBuf};
 
+use thiserror::Error;
+
+/// Why a file could not be written: each names the folder or the file.
+#[derive(Debug, Error)]
+pub enum OutputError {
+    /// The folder the file goes into does not exist.
+    #[error("{folder}: output folder does not exist")]
+    NoFolder {
+        /// The folder.
+        folder: PathBuf,
+    },
+    /// The file could not be created, written, synced or renamed into place (nothing is left
+    /// behind).
+    // NOTE: the cause is part of the message, not `source()`, so a report that prints the
+    // whole chain (`{:#}`) names it once.
+    #[error("{path}: cannot write: {error}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        error: std::io::Error,
+    },
+}
+
 /// The temporary path used while `path` is being written: `path` with `.tmp` appended.
 pub fn temp_path(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
@@ -12,18 +36,24 @@ pub fn temp_path(path: &Path) -> PathBuf {
 }
 
 /// Fails naming the folder when `out`'s folder does not exist.
-pub fn check_output_folder(out: &Path) -> anyhow::Result<()> {
+///
+/// # Errors
+/// [`OutputError::NoFolder`].
+pub fn check_output_folder(out: &Path) -> Result<(), OutputError> {
     match out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        Some(parent) if !parent.is_dir() => {
-            anyhow::bail!("{}: output folder does not exist", parent.display())
-        }
+        Some(parent) if !parent.is_dir() => Err(OutputError::NoFolder {
+            folder: parent.to_path_buf(),
+        }),
         _ => Ok(()),
     }
 }
 
 /// Writes `bytes` to `path.tmp`, syncs, renames onto `path` (a reader never sees a partial
 /// file; a failed write leaves nothing behind).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+///
+/// # Errors
+/// [`OutputError::Write`], naming `path`.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     use std::io::Write;
     let tmp = temp_path(path);
     let write = || -> std::io::Result<()> {
@@ -34,7 +64,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     };
     write().map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
-        anyhow::anyhow!("{}: cannot write: {e}", path.display())
+        OutputError::Write {
+            path: path.to_path_buf(),
+            error: e,
+        }
     })
 }
 

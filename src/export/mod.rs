@@ -10,21 +10,27 @@ pub mod npy;
 pub mod owners;
 pub mod tiled;
 
+mod error;
+
 #[cfg(test)]
 mod map_tests;
 
 use std::path::Path;
 
-use anyhow::{Context, Result, bail};
 use arrow_array::RecordBatch;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{UInt16Type, UInt32Type, UInt64Type};
 
 use crate::archive::{Archive, RunFooter, RunMeta};
 use crate::core::generator::{ExtraKind, ExtraValue, Level};
+use crate::core::output::OutputError;
 use crate::profile::{KIND_FACTS, KindFacts};
+pub use error::ExportError;
 use npy::{Dtype, NpzWriter, Staged};
 use owners::{OWNER_COLUMN, Owners};
+
+/// What every export returns.
+type Result<T, E = ExportError> = std::result::Result<T, E>;
 
 /// One level's grid as an export reads it.
 struct GridRow<'a> {
@@ -39,22 +45,31 @@ fn for_each_grid(
     archive: &Archive,
     mut each: impl FnMut(&RecordBatch, usize, &GridRow<'_>) -> Result<()>,
 ) -> Result<()> {
-    let name = archive.path().display().to_string();
+    let path = archive.path();
     for b in 0..archive.batch_count() {
         let batch = archive.batch(b)?;
-        let u16s = |c: &str| {
+        let u16s = |column: &'static str| {
             batch
-                .column_by_name(c)
+                .column_by_name(column)
                 .and_then(|a| a.as_primitive_opt::<UInt16Type>())
-                .with_context(|| format!("{name}: no grid (column `{c}`): this kind has none"))
+                .ok_or_else(|| ExportError::NoGrid {
+                    path: path.to_path_buf(),
+                    column,
+                })
         };
         let (widths, heights) = (u16s("grid_width")?, u16s("grid_height")?);
         let grids =
-            crate::archive::GridColumn::of(&batch).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+            crate::archive::GridColumn::of(&batch).map_err(|error| ExportError::GridColumn {
+                path: path.to_path_buf(),
+                error,
+            })?;
         let indices = batch
             .column_by_name("index")
             .and_then(|a| a.as_primitive_opt::<UInt64Type>())
-            .with_context(|| format!("{name}: no `index` column"))?;
+            .ok_or_else(|| ExportError::MissingColumn {
+                path: path.to_path_buf(),
+                column: "index",
+            })?;
         for row in 0..batch.num_rows() {
             let level = GridRow {
                 index: indices.value(row),
@@ -80,22 +95,23 @@ fn same_size(first: &mut Option<(u16, u16)>, level: &GridRow<'_>, path: &Path) -
     let size = (level.width, level.height);
     let (w, h) = *first.get_or_insert(size);
     if size != (w, h) {
-        bail!(
-            "{}: level {} is {}x{}, the first level {w}x{h}: a stack needs one grid size \
-             (export the levels one by one, or generate with a fixed size)",
-            path.display(),
-            level.index,
-            level.width,
-            level.height
-        );
+        return Err(ExportError::SizeMismatch {
+            path: path.to_path_buf(),
+            index: level.index,
+            width: level.width,
+            height: level.height,
+            first_width: w,
+            first_height: h,
+        });
     }
     if level.cells.len() != usize::from(w) * usize::from(h) {
-        bail!(
-            "{}: level {} holds {} cells, not {w}x{h}",
-            path.display(),
-            level.index,
-            level.cells.len()
-        );
+        return Err(ExportError::CellCount {
+            path: path.to_path_buf(),
+            index: level.index,
+            cells: level.cells.len(),
+            width: u32::from(w),
+            height: u32::from(h),
+        });
     }
     Ok(())
 }
@@ -105,16 +121,14 @@ fn first_size(archive: &Archive) -> Result<Option<(u16, u16)>> {
     for b in 0..archive.batch_count() {
         let batch = archive.batch(b)?;
         if batch.num_rows() > 0 {
-            let get = |c: &str| {
+            let get = |column: &'static str| {
                 batch
-                    .column_by_name(c)
+                    .column_by_name(column)
                     .and_then(|a| a.as_primitive_opt::<UInt16Type>())
                     .map(|a| a.value(0))
-                    .with_context(|| {
-                        format!(
-                            "{}: no grid (column `{c}`): this kind has none",
-                            archive.path().display()
-                        )
+                    .ok_or_else(|| ExportError::NoGrid {
+                        path: archive.path().to_path_buf(),
+                        column,
                     })
             };
             return Ok(Some((get("grid_width")?, get("grid_height")?)));
@@ -132,10 +146,15 @@ fn first_size(archive: &Archive) -> Result<Option<(u16, u16)>> {
 pub fn write_npy(archive: &Archive, out: &Path) -> Result<(u64, u16, u16)> {
     let n = level_count(archive)?;
     let (w, h) = first_size(archive)?.unwrap_or((0, 0));
-    let mut file =
-        Staged::create(out).with_context(|| format!("{}: cannot create", out.display()))?;
+    let mut file = Staged::create(out).map_err(|source| ExportError::Create {
+        path: out.to_path_buf(),
+        source,
+    })?;
     use std::io::Write;
-    let io = |e: std::io::Error| anyhow::anyhow!("{}: cannot write: {e}", out.display());
+    let io = |error| ExportError::Write {
+        path: out.to_path_buf(),
+        error,
+    };
     file.write_all(&npy::header(Dtype::U8, &[n, u64::from(h), u64::from(w)]))
         .map_err(io)?;
     let mut first = Some((w, h));
@@ -146,10 +165,11 @@ pub fn write_npy(archive: &Archive, out: &Path) -> Result<(u64, u16, u16)> {
         file.write_all(level.cells).map_err(io)
     })?;
     if rows != n {
-        bail!(
-            "{}: the footer counts {n} levels, the batches hold {rows}",
-            archive.path().display()
-        );
+        return Err(ExportError::LevelCount {
+            path: archive.path().to_path_buf(),
+            footer: n,
+            found: rows,
+        });
     }
     file.commit().map_err(io)?;
     Ok((n, h, w))
@@ -190,32 +210,30 @@ fn jaxued_kinds() -> Vec<&'static str> {
 /// Checks that `run` made levels JaxUED can play: a grid kind, and for mazes a lattice (a
 /// Delaunay maze has no grid).
 fn check_jaxued_kind(run: &RunMeta, path: &Path) -> Result<()> {
-    let shown = path.display();
     if !KindFacts::of(&run.generator).is_some_and(|k| k.grid) {
-        bail!(
-            "{shown}: --jaxued exports {} levels; this archive holds `{}` levels, which have no \
-             grid with a start and a goal",
-            jaxued_kinds().join(", "),
-            run.generator
-        );
+        return Err(ExportError::NotJaxuedKind {
+            path: path.to_path_buf(),
+            kinds: jaxued_kinds(),
+            generator: run.generator.clone(),
+        });
     }
     if run.generator != "maze" {
         return Ok(());
     }
-    let profile: toml::Table = run
-        .profile
-        .parse()
-        .with_context(|| format!("{shown}: the stored profile does not parse"))?;
+    let profile: toml::Table = run.profile.parse().map_err(|source| ExportError::Profile {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let topology = profile
         .get("maze")
         .and_then(|m| m.get("topology"))
         .and_then(toml::Value::as_str)
         .unwrap_or("lattice");
     if topology != "lattice" {
-        bail!(
-            "{shown}: --jaxued exports lattice mazes (a grid cell per room); this archive's \
-             mazes have topology `{topology}`"
-        );
+        return Err(ExportError::NotLattice {
+            path: path.to_path_buf(),
+            topology: topology.to_string(),
+        });
     }
     Ok(())
 }
@@ -229,7 +247,10 @@ fn largest_size(archive: &Archive) -> Result<(u16, u16)> {
             let column = batch
                 .column_by_name(c)
                 .and_then(|a| a.as_primitive_opt::<UInt16Type>())
-                .with_context(|| format!("{}: no `{c}` column", archive.path().display()))?;
+                .ok_or_else(|| ExportError::MissingColumn {
+                    path: archive.path().to_path_buf(),
+                    column: c,
+                })?;
             *side = column.values().iter().copied().fold(*side, u16::max);
         }
         drop(batch);
@@ -256,7 +277,10 @@ pub fn write_jaxued(archive: &Archive, out: &Path) -> Result<(u64, u16, u16)> {
     check_jaxued_kind(&run, archive.path())?;
     let n = level_count(archive)?;
     let (w, h) = largest_size(archive)?;
-    let io = |e: std::io::Error| anyhow::anyhow!("{}: cannot write: {e}", out.display());
+    let io = |error| ExportError::Write {
+        path: out.to_path_buf(),
+        error,
+    };
     let mut npz = NpzWriter::create(out).map_err(io)?;
     npz.begin("wall_map", Dtype::Bool, &[n, u64::from(h), u64::from(w)])
         .map_err(io)?;
@@ -264,37 +288,41 @@ pub fn write_jaxued(archive: &Archive, out: &Path) -> Result<(u64, u16, u16)> {
     let (mut goal, mut agent, mut dir) = (Vec::new(), Vec::new(), Vec::new());
     let (mut widths, mut heights) = (Vec::new(), Vec::new());
     let mut walls = vec![1u8; usize::from(w) * usize::from(h)];
-    let shown = archive.path().display();
+    let path = archive.path();
     for_each_grid(archive, |batch, row, level| {
-        let metric = |name: &str| {
+        let metric = |column: &'static str| {
             batch
-                .column_by_name(name)
+                .column_by_name(column)
                 .and_then(|a| a.as_primitive_opt::<UInt32Type>())
                 .map(|a| a.value(row))
-                .with_context(|| {
-                    format!(
-                        "{shown}: no `{name}` column (archives from before warren 0.3 have no \
-                         start and goal: generate them again)"
-                    )
+                .ok_or_else(|| ExportError::NoStartGoal {
+                    path: path.to_path_buf(),
+                    column,
                 })
         };
         let (lw, lh) = (u32::from(level.width), u32::from(level.height));
         if level.cells.len() != (lw * lh) as usize {
-            bail!(
-                "{shown}: level {} holds {} cells, not {lw}x{lh}",
-                level.index,
-                level.cells.len()
-            );
+            return Err(ExportError::CellCount {
+                path: path.to_path_buf(),
+                index: level.index,
+                cells: level.cells.len(),
+                width: lw,
+                height: lh,
+            });
         }
         let start = (metric("start_x")?, metric("start_y")?);
         let end = (metric("goal_x")?, metric("goal_y")?);
         for (what, (x, y)) in [("start", start), ("goal", end)] {
             if x >= lw || y >= lh || blocks(level.cells[(y * lw + x) as usize]) {
-                bail!(
-                    "{shown}: level {}: its {what} ({x}, {y}) is not a walkable square of its \
-                     {lw}x{lh} grid",
-                    level.index
-                );
+                return Err(ExportError::NotWalkable {
+                    path: path.to_path_buf(),
+                    index: level.index,
+                    what,
+                    x,
+                    y,
+                    width: lw,
+                    height: lh,
+                });
             }
         }
         agent.extend([start.0, start.1]);
@@ -312,10 +340,11 @@ pub fn write_jaxued(archive: &Archive, out: &Path) -> Result<(u64, u16, u16)> {
         npz.write(&walls).map_err(io)
     })?;
     if dir.len() as u64 != n {
-        bail!(
-            "{shown}: the footer counts {n} levels, the batches hold {}",
-            dir.len()
-        );
+        return Err(ExportError::LevelCount {
+            path: path.to_path_buf(),
+            footer: n,
+            found: dir.len() as u64,
+        });
     }
     let words = |v: &[u32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
     npz.begin("goal_pos", Dtype::U32, &[n, 2]).map_err(io)?;
@@ -341,15 +370,20 @@ fn with_level<T>(
     write: impl FnOnce(&Level<'_>, u64, Option<&[u16]>) -> Result<T>,
 ) -> Result<T> {
     let columns = archive.columns()?;
-    let shown = archive.path().display();
+    let path = archive.path();
     let owner_column = columns
         .extra
         .iter()
         .position(|e| e.name == OWNER_COLUMN && e.kind == ExtraKind::ListU16);
     for b in 0..archive.batch_count() {
         let batch = archive.batch(b)?;
-        let view = crate::archive::BatchView::new(&batch, &columns)
-            .map_err(|e| anyhow::anyhow!("{shown}: batch {b}: {e}"))?;
+        let view = crate::archive::BatchView::new(&batch, &columns).map_err(|error| {
+            ExportError::Batch {
+                path: path.to_path_buf(),
+                batch: b,
+                error,
+            }
+        })?;
         let Some(row) = (0..view.rows()).find(|&r| view.index(r) == index) else {
             if (0..view.rows())
                 .next_back()
@@ -371,25 +405,28 @@ fn with_level<T>(
         if let (Some(owner), Some(grid)) = (owner, &level.grid)
             && owner.len() != grid.cells.len()
         {
-            bail!(
-                "{shown}: level {index}: the owner grid holds {} tiles, the grid {}",
-                owner.len(),
-                grid.cells.len()
-            );
+            return Err(ExportError::OwnerSize {
+                path: path.to_path_buf(),
+                index,
+                owners: owner.len(),
+                cells: grid.cells.len(),
+            });
         }
         return write(&level, seed, owner);
     }
-    bail!("{shown}: no level with index {index}")
+    Err(ExportError::NoLevel {
+        path: path.to_path_buf(),
+        index,
+    })
 }
 
 /// Fails unless `archive`'s levels have grids (the editors' tile layers).
 fn check_grids(archive: &Archive, run: &RunMeta) -> Result<()> {
     if !archive.columns()?.grid {
-        bail!(
-            "{}: `{}` levels have no grid to draw as tiles",
-            archive.path().display(),
-            run.generator
-        );
+        return Err(ExportError::NoTiles {
+            path: archive.path().to_path_buf(),
+            generator: run.generator.clone(),
+        });
     }
     Ok(())
 }
@@ -426,13 +463,16 @@ pub fn write_tiled(archive: &Archive, index: u64, out: &Path) -> Result<Vec<std:
             owners: owners.as_ref().map(|o| (o, owner_image_name.as_str())),
         };
         let map = tiled::map(level, &info);
-        let mut files = vec![(
-            image.clone(),
-            tiled::tileset_png().map_err(|e| anyhow::anyhow!("tileset image: {e}"))?,
-        )];
+        let tileset = tiled::tileset_png().map_err(|error| ExportError::Tileset {
+            what: "tileset image",
+            error,
+        })?;
+        let mut files = vec![(image.clone(), tileset)];
         if let Some(owners) = &owners {
-            let png = tiled::owner_tileset_png(owners)
-                .map_err(|e| anyhow::anyhow!("owner tileset image: {e}"))?;
+            let png = tiled::owner_tileset_png(owners).map_err(|error| ExportError::Tileset {
+                what: "owner tileset image",
+                error,
+            })?;
             files.push((owner_image.clone(), png));
         }
         files.push((out.to_path_buf(), serde_json::to_string(&map)?.into_bytes()));
@@ -444,7 +484,7 @@ pub fn write_tiled(archive: &Archive, index: u64, out: &Path) -> Result<Vec<std:
 
 /// Writes each `(path, bytes)` atomically, in order; when one fails, removes those written
 /// before it.
-fn write_all_or_none(files: &[(std::path::PathBuf, Vec<u8>)]) -> Result<()> {
+fn write_all_or_none(files: &[(std::path::PathBuf, Vec<u8>)]) -> Result<(), OutputError> {
     for (done, (path, bytes)) in files.iter().enumerate() {
         if let Err(e) = crate::core::output::write_atomic(path, bytes) {
             for (written, _) in &files[..done] {
@@ -466,7 +506,7 @@ pub fn write_ldtk(archive: &Archive, index: u64, out: &Path) -> Result<()> {
     let run = RunMeta::from_archive(archive)?;
     check_grids(archive, &run)?;
     with_level(archive, index, |level, seed, owner| {
-        let grid = level.grid.context("a level without its grid")?;
+        let grid = level.grid.ok_or(ExportError::NoLevelGrid)?;
         let graph = owner.and_then(|_| owners::stored_graph(&run));
         let owners = owner.map(|grid| Owners::new(level, grid, graph.as_ref()));
         let info = ldtk::ProjectInfo {
@@ -476,7 +516,8 @@ pub fn write_ldtk(archive: &Archive, index: u64, out: &Path) -> Result<()> {
             owners: owners.as_ref(),
         };
         let project = ldtk::project(&grid, &info);
-        crate::core::output::write_atomic(out, serde_json::to_string_pretty(&project)?.as_bytes())
+        let json = serde_json::to_string_pretty(&project)?;
+        Ok(crate::core::output::write_atomic(out, json.as_bytes())?)
     })
 }
 

@@ -2,17 +2,7 @@
 //! the parameters ([`LayoutParams`]), the graph it draws ([`LayoutGraph`]) and what it reports.
 
 /// The spring law: force along an edge as a function of its length `d` and target `L`.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Default,
-    serde::Serialize,
-    serde::Deserialize,
-    clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Spring {
     /// Seed 000's law, `k ln(d / L)`: a strong push when short, a gentle pull when long.
@@ -25,17 +15,7 @@ pub enum Spring {
 }
 
 /// Which repulsion kernel runs.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Default,
-    serde::Serialize,
-    serde::Deserialize,
-    clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Repulsion {
     /// Exact SIMD for small graphs, Barnes-Hut from 700 vertices (`BARNES_HUT_FROM`).

@@ -1,13 +1,14 @@
 //! [`NamedGraph`]: the graph the string-id readers (GraphML, GML, DOT) build as they parse, with
 //! the common rules of every reader: vertices numbered in order of first appearance, self-loops
 //! dropped and counted, duplicate edges kept (unless asked to merge them), and the
-//! [`super::MAX_VERTICES`] and [`MAX_EDGES`] bounds checked at the vertex or edge over.
+//! [`MAX_VERTICES`] and [`MAX_EDGES`] bounds checked at the vertex or edge over.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 
 use super::error::{GraphReadError, Source, quoted};
+use super::limits::MAX_VERTICES;
 use super::names::{VertexIds, VertexNames};
 use crate::layout::edgelist::{EdgeList, IdHasher, MAX_EDGES};
 
@@ -43,7 +44,7 @@ pub(crate) struct NamedGraph<'a> {
 impl<'a> NamedGraph<'a> {
     /// An empty graph for `source`, with the readers' limits.
     pub fn new(source: Source<'a>) -> Self {
-        Self::with_limits(source, super::MAX_VERTICES, MAX_EDGES)
+        Self::with_limits(source, MAX_VERTICES, MAX_EDGES)
     }
 
     /// An empty graph with other limits (tests).

@@ -2,9 +2,12 @@
 //! the reader, and no input makes any reader panic (every truncation and many one-byte edits of
 //! a valid file of each format, plus a proptest of token soups).
 
+use std::path::Path;
+
 use proptest::prelude::*;
 
 use super::*;
+use crate::layout::edgelist::EdgeList;
 
 /// A 5-cycle with a chord, ids 1 to 5 first appearing in order, and a self-loop, in each format.
 const SAME_GRAPH: [(GraphFormat, &str); 5] = [

@@ -17,13 +17,14 @@
 //! triangle, so each of their entries is an edge and repeats are kept, as in an edge list.
 //!
 //! The size line is checked before anything is allocated for it: at most
-//! [`super::MAX_VERTICES`] rows and columns, at most [`MAX_EDGES`] entries, and no more entries
+//! [`MAX_VERTICES`] rows and columns, at most [`MAX_EDGES`] entries, and no more entries
 //! than the matrix has places.
 
 use std::path::Path;
 
 use super::builder::{PairSet, pair_key};
 use super::error::{GraphReadError, quoted};
+use super::limits::MAX_VERTICES;
 use super::names::VertexIds;
 use crate::core::text::Pos;
 use crate::layout::edgelist::{EdgeList, MAX_EDGES, column_of, next_token, parse_id};
@@ -108,7 +109,7 @@ fn place(line: usize, raw: &[u8], offset: usize) -> Pos {
 /// at most the announced count), an index of `max(ROWS, COLUMNS)` entries and, for `general`
 /// matrices, a set of the pairs seen.
 pub(crate) fn parse(text: &[u8], path: &Path) -> Result<EdgeList, GraphReadError> {
-    parse_with_limits(text, path, super::MAX_VERTICES, MAX_EDGES)
+    parse_with_limits(text, path, MAX_VERTICES, MAX_EDGES)
 }
 
 /// [`parse`] with other limits on rows and columns and on entries (tests).

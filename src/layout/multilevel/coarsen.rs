@@ -12,7 +12,7 @@
 //! several fine edges join the same two clusters), FM³'s rule for the desired edge lengths of a
 //! solar system: a path coarsened by pairs keeps its length.
 
-use super::{Level, Merger};
+use super::stages::{Level, Merger};
 use crate::core::rng::splitmix64;
 
 /// Sentinel: a vertex not in a cluster yet.

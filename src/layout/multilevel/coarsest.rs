@@ -14,7 +14,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::Level;
+use super::stages::Level;
 use crate::core::rng::WarrenRng;
 
 /// Largest level drawn by MDS (it costs O(n^2) memory and O(n m log n) time); larger coarsest

@@ -2,7 +2,10 @@
 //! own (repulsion between components would only push them apart forever) and the drawings are
 //! packed into rows, tallest first, the rows about as wide as the packing is tall.
 
-use super::{Level, MultilevelParams, MultilevelReport, RefineScratch, layout_connected};
+use super::connected::layout_connected;
+use super::params::{MultilevelParams, MultilevelReport};
+use super::scratch::RefineScratch;
+use super::stages::Level;
 use crate::core::rng::mix;
 use crate::layout::LayoutGraph;
 
@@ -44,7 +47,23 @@ pub fn components(n: usize, src: &[u32], dst: &[u32]) -> (Vec<u32>, usize) {
     (comp, count as usize)
 }
 
-/// Lays out every component of `graph` and packs them; see [`super::layout_multilevel`].
+/// Lays out `graph` (`n` vertices) with the multilevel preset: each connected component apart
+/// ([`layout_components`]), packed side by side. Fills `x`, `y` with one position per vertex.
+///
+/// # Runtime
+/// About O((n log n + m) * iterations) over all levels; allocates each level's graph once.
+pub fn layout_multilevel(
+    n: usize,
+    graph: &LayoutGraph<'_>,
+    params: &MultilevelParams,
+    seed: u64,
+    x: &mut Vec<f32>,
+    y: &mut Vec<f32>,
+) -> MultilevelReport {
+    layout_components(n, graph, params, seed, x, y)
+}
+
+/// Lays out every component of `graph` and packs them; see [`layout_multilevel`].
 pub fn layout_components(
     n: usize,
     graph: &LayoutGraph<'_>,

@@ -8,7 +8,7 @@
 //! goes the radius in a direction drawn from the seed. Every vertex also gets a small seeded
 //! jitter, so no two start on one spot.
 
-use super::Placer;
+use super::stages::{Placement, Placer};
 use crate::core::rng::splitmix64;
 
 /// Barycentric placement toward neighbouring clusters.
@@ -24,8 +24,8 @@ fn draw(seed: u64, v: u32) -> (f32, f32) {
 }
 
 impl Placer for NeighbourPlacer {
-    fn place(&self, p: super::Placement<'_>, x: &mut Vec<f32>, y: &mut Vec<f32>) {
-        let super::Placement {
+    fn place(&self, p: Placement<'_>, x: &mut Vec<f32>, y: &mut Vec<f32>) {
+        let Placement {
             fine,
             parent,
             coarse,

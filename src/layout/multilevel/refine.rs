@@ -18,8 +18,9 @@
 //! fixed order (see [`crate::layout::barnes_hut`]), and the springs, the moves and the total
 //! force are serial.
 
-use super::{Level, LevelLayout, LevelPlan, LevelReport};
-use crate::layout::barnes_hut::QuadTree;
+use super::place::mean;
+pub use super::scratch::RefineScratch;
+use super::stages::{Level, LevelLayout, LevelPlan, LevelReport};
 use crate::layout::{PARALLEL_FROM, apply_moves};
 
 /// The temperature's factor per step (Hu's `t = 0.9`).
@@ -52,14 +53,6 @@ impl Default for ForceRefiner {
     }
 }
 
-/// Memory reused across levels and steps.
-#[derive(Default)]
-pub struct RefineScratch {
-    tree: QuadTree,
-    fx: Vec<f32>,
-    fy: Vec<f32>,
-}
-
 impl LevelLayout for ForceRefiner {
     fn refine(
         &self,
@@ -70,7 +63,7 @@ impl LevelLayout for ForceRefiner {
         scratch: &mut RefineScratch,
     ) -> LevelReport {
         let n = x.len();
-        let k = super::place::mean(&level.length).max(f32::MIN_POSITIVE);
+        let k = mean(&level.length).max(f32::MIN_POSITIVE);
         let parallel = self.parallel && n >= PARALLEL_FROM;
         let mut temp = plan.temperature * k;
         let (mut last_energy, mut progress) = (f64::INFINITY, 0u32);

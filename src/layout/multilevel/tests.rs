@@ -4,8 +4,8 @@
 //! same bits for a seed and for any thread count.
 
 use super::*;
-use crate::layout::level_like_graph;
 use crate::layout::stress::normalized_stress;
+use crate::layout::{LayoutGraph, level_like_graph};
 
 /// Seed of every layout here.
 const SEED_1: u64 = 0x5EED_0001;
