@@ -46,7 +46,7 @@ use warren::grammar::library::BUILTINS;
 use warren::grammar::matcher::Compiled;
 use warren::grammar::tilemap::{TileScratch, draw_tile_map};
 use warren::grammar::{GRAMMAR_METRICS, GrammarConfig, GrammarGenerator};
-use warren::layout::preserve::{PreserveScratch, relax_preserving};
+use warren::layout::crossing_free::{PreserveScratch, relax_preserving};
 use warren::layout::quality::count_crossings;
 use warren::layout::{LayoutGraph, LayoutParams, LayoutScratch, relax};
 use warren::profile::Profile;

@@ -10,7 +10,7 @@ use crate::core::rng::WarrenRng;
 use crate::grammar::host::Host;
 use crate::grammar::matcher::{Compiled, MIN_FRESH_GAP};
 use crate::grammar::rule::Grammar;
-use crate::layout::preserve::{PreserveScratch, relax_plain_first};
+use crate::layout::crossing_free::{PreserveScratch, relax_plain_first};
 use crate::layout::quality::count_crossings;
 use crate::layout::rooms::{Placement, RoomParams, place_rooms_keeping};
 use crate::layout::{LayoutGraph, LayoutParams, LayoutScratch, upscale};

@@ -17,12 +17,12 @@
 //! Positions are struct-of-arrays (`x`, `y`), like the rest of warren's graphs.
 
 pub mod barnes_hut;
+pub mod crossing_free;
 pub mod edgelist;
 pub mod forces;
 pub mod formats;
 pub mod multilevel;
 mod params;
-pub mod preserve;
 pub mod quality;
 pub mod rooms;
 mod scratch;

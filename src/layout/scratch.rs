@@ -20,7 +20,7 @@ pub(crate) struct RoomScratch {
     pub(super) preserve: PreserveScratch,
 }
 
-/// Reusable memory of [`relax_preserving`](crate::layout::preserve::relax_preserving).
+/// Reusable memory of [`relax_preserving`](crate::layout::crossing_free::relax_preserving).
 #[derive(Default)]
 pub struct PreserveScratch {
     pub(super) dx: Vec<f32>,

@@ -7,7 +7,7 @@ use super::crowding::{
 use super::params::{Fallback, Placement, RoomParams};
 use super::push::{fallback_slow_path, pair_separation, push_apart};
 use crate::core::alloc::{RSTAR, listed};
-use crate::layout::preserve::{
+use crate::layout::crossing_free::{
     CLEARANCE, push_apart_preserving, relax_plain_first, relax_preserving,
 };
 use crate::layout::scratch::PreserveScratch;
