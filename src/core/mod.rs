@@ -4,6 +4,7 @@
 //! counting allocator of the allocation audits.
 
 pub mod alloc;
+pub mod csr;
 pub mod delaunay;
 pub mod error;
 pub mod files;
