@@ -8,6 +8,7 @@ pub mod csr;
 pub mod delaunay;
 pub mod error;
 pub mod files;
+pub mod folders;
 pub mod generator;
 pub mod geom;
 pub mod graph;
