@@ -49,9 +49,7 @@ pub fn man(args: ManArgs, cmd: clap::Command) -> anyhow::Result<ExitCode> {
         std::io::stdout().write_all(&out)?;
         return Ok(ExitCode::SUCCESS);
     };
-    if !dir.is_dir() {
-        anyhow::bail!("{}: output folder does not exist", dir.display());
-    }
+    super::check_folder(&dir)?;
     let mut pages = vec![("warren.1".to_owned(), cmd.clone())];
     for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
         // clap names are `&'static str` (its `string` feature is off): a dozen short names,

@@ -25,11 +25,7 @@ impl Flamegraph {
         if out.extension().is_none_or(|e| e != "svg") {
             anyhow::bail!("{}: a flamegraph is an SVG picture (`.svg`)", out.display());
         }
-        if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty())
-            && !parent.is_dir()
-        {
-            anyhow::bail!("{}: output folder does not exist", parent.display());
-        }
+        super::check_output_folder(out)?;
         Self::start_sampling(out)
     }
 

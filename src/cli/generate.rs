@@ -247,11 +247,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
              `warren export ARCHIVE --parquet DIR`"
         );
     }
-    if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty())
-        && !parent.is_dir()
-    {
-        anyhow::bail!("{}: output folder does not exist", parent.display());
-    }
+    super::check_output_folder(&args.out)?;
     let sampler = args
         .flamegraph
         .as_deref()

@@ -233,15 +233,8 @@ fn median(values: &[f64]) -> f64 {
 pub fn run(args: Args) -> Result<ExitCode> {
     check_args(&args)?;
     // Both outputs' folders are checked before the graph is read and laid out.
-    for out in [&args.out, &args.svg] {
-        if let Some(parent) = out
-            .as_deref()
-            .and_then(Path::parent)
-            .filter(|p| !p.as_os_str().is_empty())
-            && !parent.is_dir()
-        {
-            bail!("{}: output folder does not exist", parent.display());
-        }
+    for out in [&args.out, &args.svg].into_iter().flatten() {
+        super::check_output_folder(out)?;
     }
     let list = read_graph(&args.graph)?;
     if list.edge_count() == 0 {

@@ -190,11 +190,7 @@ fn check(mut parts: Vec<Part>) -> Result<Vec<Part>> {
 
 /// Runs `merge`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty())
-        && !parent.is_dir()
-    {
-        bail!("{}: output folder does not exist", parent.display());
-    }
+    super::check_output_folder(&args.out)?;
     for s in &args.shards {
         if s.canonicalize().ok().is_some() && s.canonicalize().ok() == args.out.canonicalize().ok()
         {

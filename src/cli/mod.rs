@@ -119,5 +119,6 @@ where
     }
 }
 
-pub use crate::core::output::{check_output_folder, write_atomic};
+pub use crate::core::folders::{check_folder, check_output_folder};
+pub use crate::core::output::write_atomic;
 pub use crate::core::text::thousands;

@@ -36,7 +36,9 @@ macro_rules! coord {
 coord!(i32, u32, i64);
 
 /// An axis-aligned integer rectangle of cells, half-open: `x0 <= x < x1`, `y0 <= y < y1`. The
-/// one rectangle type of every kind: DMG object boxes, region boxes, tile-map rooms.
+/// one rectangle type of every kind: DMG object boxes, region boxes, tile-map rooms, and the
+/// floorplan's closed lattice rectangles (the same region of the plane; see
+/// `floorplan::shape::Rect`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Rect<T = i32> {
     /// Left edge (inclusive).
@@ -107,6 +109,17 @@ impl<T: Coord> Rect<T> {
     /// Whether the two rectangles share any cell.
     pub fn overlaps(&self, other: &Self) -> bool {
         self.x0 < other.x1 && other.x0 < self.x1 && self.y0 < other.y1 && other.y0 < self.y1
+    }
+
+    /// Whether `self` moved by `(ax, ay)` and `other` moved by `(bx, by)` come closer than `gap`
+    /// (Chebyshev distance between the rectangles below `gap`); with no offsets and `gap = 0`,
+    /// [`Rect::overlaps`]. The floorplan builder tests room and corridor shapes with it.
+    #[inline]
+    pub fn near(&self, ax: T, ay: T, other: &Self, bx: T, by: T, gap: T) -> bool {
+        self.x0 + ax < other.x1 + bx + gap
+            && other.x0 + bx < self.x1 + ax + gap
+            && self.y0 + ay < other.y1 + by + gap
+            && other.y0 + by < self.y1 + ay + gap
     }
 }
 

@@ -6,6 +6,7 @@
 
 use bumpalo::Bump;
 
+pub use crate::core::csr::Csr;
 use crate::core::generator::GraphView;
 
 /// The documented "no vertex / no edge" sentinel for `u32` ids.
@@ -125,74 +126,9 @@ impl Graph {
     /// Builds undirected CSR adjacency in `bump`.
     ///
     /// # Runtime
-    /// O(V + E), three arena allocations.
+    /// O(V + E), four arena allocations.
     pub fn csr<'b>(&self, bump: &'b Bump) -> Csr<'b> {
         Csr::build(self.vertex_count(), &self.src, &self.dst, bump)
-    }
-}
-
-/// Undirected compressed-sparse-row adjacency: the neighbours of `v` are
-/// `neighbour[offset[v]..offset[v + 1]]`, reached through edges `edge[..]` of the same range.
-#[derive(Clone, Copy)]
-pub struct Csr<'a> {
-    /// `V + 1` offsets into `neighbour` and `edge`.
-    pub offset: &'a [u32],
-    /// Neighbour vertex ids, grouped by vertex.
-    pub neighbour: &'a [u32],
-    /// The edge id joining the vertex to each neighbour.
-    pub edge: &'a [u32],
-}
-
-impl<'a> Csr<'a> {
-    /// Builds adjacency for `n` vertices from edge endpoint arrays.
-    ///
-    /// # Runtime
-    /// O(n + E); neighbours of each vertex are listed in edge-id order.
-    pub fn build(n: usize, src: &[u32], dst: &[u32], bump: &'a Bump) -> Self {
-        let offset = bump.alloc_slice_fill_copy(n + 1, 0u32);
-        for (&s, &d) in src.iter().zip(dst) {
-            offset[s as usize + 1] += 1;
-            offset[d as usize + 1] += 1;
-        }
-        for v in 0..n {
-            offset[v + 1] += offset[v];
-        }
-        let total = offset[n] as usize;
-        let neighbour = bump.alloc_slice_fill_copy(total, NONE);
-        let edge = bump.alloc_slice_fill_copy(total, NONE);
-        let cursor = bump.alloc_slice_copy(&offset[..n]);
-        for (e, (&s, &d)) in src.iter().zip(dst).enumerate() {
-            let cs = &mut cursor[s as usize];
-            neighbour[*cs as usize] = d;
-            edge[*cs as usize] = e as u32;
-            *cs += 1;
-            let cd = &mut cursor[d as usize];
-            neighbour[*cd as usize] = s;
-            edge[*cd as usize] = e as u32;
-            *cd += 1;
-        }
-        Self {
-            offset,
-            neighbour,
-            edge,
-        }
-    }
-
-    /// Number of vertices.
-    #[inline]
-    pub fn vertex_count(&self) -> usize {
-        self.offset.len() - 1
-    }
-
-    /// `(neighbour, edge)` pairs of `v`.
-    #[inline]
-    pub fn neighbours(&self, v: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
-        let lo = self.offset[v as usize] as usize;
-        let hi = self.offset[v as usize + 1] as usize;
-        self.neighbour[lo..hi]
-            .iter()
-            .copied()
-            .zip(self.edge[lo..hi].iter().copied())
     }
 }
 

@@ -4,9 +4,11 @@
 //! counting allocator of the allocation audits.
 
 pub mod alloc;
+pub mod csr;
 pub mod delaunay;
 pub mod error;
 pub mod files;
+pub mod folders;
 pub mod generator;
 pub mod geom;
 pub mod graph;

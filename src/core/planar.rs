@@ -29,6 +29,7 @@
 //! exhaustive contraction) on every graph of up to six vertices and on thousands of random graphs
 //! of seven and eight vertices, with the fast paths both on and off.
 
+use crate::core::csr::Adjacency;
 use crate::core::graph::NONE;
 
 /// Graphs with at most this many distinct non-loop edges are planar: the smallest non-planar
@@ -87,10 +88,10 @@ pub struct PlanarityScratch {
     tail: Vec<u32>,
     /// Edge heads: after orientation, the end the search reached through the edge.
     head: Vec<u32>,
-    /// CSR offsets (`n + 1`) into `incident`, then into `out` for the testing phase.
+    /// Edge ids incident to each vertex (`incident[v]`), both directions.
+    incident: Adjacency<u32>,
+    /// CSR offsets (`n + 1`) into `out` for the testing phase.
     first: Vec<u32>,
-    /// Edge ids incident to each vertex, both directions, grouped by vertex.
-    incident: Vec<u32>,
     /// Outgoing oriented edges of each vertex, grouped by vertex, each group in nesting order.
     out: Vec<u32>,
     /// Per-vertex position in its adjacency group during a search.
@@ -248,27 +249,10 @@ impl PlanarityScratch {
         self.test_sides(n)
     }
 
-    /// Fills `first`/`incident` with every edge listed at both ends.
+    /// Fills `incident` with every edge listed at both ends.
     fn build_incidence(&mut self, n: usize) {
-        let m = self.tail.len();
-        reset(&mut self.first, n + 1, 0);
-        for e in 0..m {
-            self.first[self.tail[e] as usize + 1] += 1;
-            self.first[self.head[e] as usize + 1] += 1;
-        }
-        for v in 0..n {
-            self.first[v + 1] += self.first[v];
-        }
-        reset(&mut self.incident, 2 * m, NONE);
-        self.cursor.clear();
-        self.cursor.extend_from_slice(&self.first[..n]);
-        for e in 0..m {
-            for v in [self.tail[e], self.head[e]] {
-                let slot = &mut self.cursor[v as usize];
-                self.incident[*slot as usize] = e as u32;
-                *slot += 1;
-            }
-        }
+        let ends = self.tail.iter().copied().zip(self.head.iter().copied());
+        self.incident.rebuild(n, ends, |e, _| e);
     }
 
     /// Phase 1: orients the edges by an iterative DFS and computes heights, low points and
@@ -284,7 +268,8 @@ impl PlanarityScratch {
         // NOTE: a non-planar answer returns mid-search, so a reused stack may hold leftovers.
         self.dfs.clear();
         self.cursor.clear();
-        self.cursor.extend_from_slice(&self.first[..n]);
+        self.cursor
+            .extend((0..n).map(|v| self.incident.range(v).start as u32));
         for root in 0..n {
             if self.height[root] != NONE {
                 continue;
@@ -294,7 +279,7 @@ impl PlanarityScratch {
             while let Some(&v) = self.dfs.last() {
                 let v = v as usize;
                 let slot = self.cursor[v] as usize;
-                if slot == self.first[v + 1] as usize {
+                if slot == self.incident.range(v).end {
                     self.dfs.pop();
                     let e = self.parent_edge[v];
                     if e != NONE {
@@ -303,7 +288,7 @@ impl PlanarityScratch {
                     continue;
                 }
                 self.cursor[v] += 1;
-                let e = self.incident[slot] as usize;
+                let e = self.incident.slots()[slot] as usize;
                 if self.lowpt[e] != NONE {
                     continue;
                 }

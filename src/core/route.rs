@@ -8,6 +8,7 @@
 //! tile, and the longest shortest path of a room graph. `verify` recomputes the ends from the
 //! stored level with the same functions and compares them with the stored metrics.
 
+use crate::core::csr::Adjacency;
 use crate::core::error::Violation;
 use crate::core::generator::{GraphView, RoomsView};
 use crate::core::graph::{NONE, edge_flag};
@@ -77,8 +78,7 @@ pub struct RouteScratch {
     dist: Vec<u32>,
     queue: Vec<u32>,
     /// Room graph adjacency (CSR) for [`RouteScratch::room_diameter`].
-    offsets: Vec<u32>,
-    adjacent: Vec<u32>,
+    adjacent: Adjacency<u32>,
     hops: Vec<u32>,
 }
 
@@ -193,35 +193,15 @@ impl RouteScratch {
     /// Builds the walkable room graph's adjacency; returns its vertex count.
     fn room_graph(&mut self, graph: &GraphView<'_>, rooms: &RoomsView<'_>) -> usize {
         let n = rooms.x0.len().min(graph.x.len());
-        self.offsets.clear();
-        self.offsets.resize(n + 1, 0);
-        let edges = || {
-            graph
-                .src
-                .iter()
-                .zip(graph.dst)
-                .zip(graph.flags)
-                .filter(|&(_, &f)| f & edge_flag::COSMETIC == 0)
-                .map(|((&a, &b), _)| (a as usize, b as usize))
-                .filter(|&(a, b)| a < n && b < n && a != b)
-        };
-        for (a, b) in edges() {
-            self.offsets[a + 1] += 1;
-            self.offsets[b + 1] += 1;
-        }
-        for v in 0..n {
-            self.offsets[v + 1] += self.offsets[v];
-        }
-        self.adjacent.clear();
-        self.adjacent.resize(self.offsets[n] as usize, 0);
-        self.hops.clear();
-        self.hops.extend_from_slice(&self.offsets[..n]);
-        for (a, b) in edges() {
-            self.adjacent[self.hops[a] as usize] = b as u32;
-            self.hops[a] += 1;
-            self.adjacent[self.hops[b] as usize] = a as u32;
-            self.hops[b] += 1;
-        }
+        let walkable = graph
+            .src
+            .iter()
+            .zip(graph.dst)
+            .zip(graph.flags)
+            .filter(|&(_, &f)| f & edge_flag::COSMETIC == 0)
+            .map(|((&a, &b), _)| (a, b))
+            .filter(|&(a, b)| (a as usize) < n && (b as usize) < n && a != b);
+        self.adjacent.rebuild(n, walkable, |_, w| w);
         n
     }
 
@@ -237,8 +217,7 @@ impl RouteScratch {
         while head < self.queue.len() {
             let v = self.queue[head] as usize;
             head += 1;
-            let (lo, hi) = (self.offsets[v] as usize, self.offsets[v + 1] as usize);
-            for &u in &self.adjacent[lo..hi] {
+            for &u in &self.adjacent[v] {
                 if self.hops[u as usize] == NONE {
                     self.hops[u as usize] = self.hops[v] + 1;
                     self.queue.push(u);

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::ops::RangeInclusive;
 use std::path::Path;
 
+use crate::core::csr::Adjacency;
 use crate::core::files;
 use crate::core::text::{LineIndex, Pos};
 use crate::floorplan::json::{self, Json, JsonError, Member, Node, one_line};
@@ -354,11 +355,8 @@ pub fn parse_graph(
 /// The first room (in file order) that room 0 cannot reach, if any.
 fn unreachable_room(graph: &LevelGraph) -> Option<usize> {
     let n = graph.rooms.len();
-    let mut adjacency: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for c in &graph.connections {
-        adjacency[c.a as usize].push(c.b);
-        adjacency[c.b as usize].push(c.a);
-    }
+    let ends = graph.connections.iter().map(|c| (c.a, c.b));
+    let adjacency = Adjacency::from_edges(n, ends, |_, w| w);
     let mut seen = vec![false; n];
     let mut stack = vec![0u32];
     seen[0] = true;

@@ -10,31 +10,11 @@
 
 use crate::floorplan::spec::{Doors, Library, Template};
 
-/// A closed axis-aligned rectangle of the lattice, `[x0, x1] x [y0, y1]` (`x0 < x1`, `y0 < y1`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rect {
-    /// Left.
-    pub x0: i32,
-    /// Top.
-    pub y0: i32,
-    /// Right.
-    pub x1: i32,
-    /// Bottom.
-    pub y1: i32,
-}
-
-impl Rect {
-    /// Whether `self` moved by `(ax, ay)` and `other` moved by `(bx, by)` come closer than `gap`
-    /// (Chebyshev distance between the closed rectangles below `gap`); with `gap = 0`, whether
-    /// their interiors overlap.
-    #[inline]
-    pub fn near(&self, ax: i32, ay: i32, other: &Rect, bx: i32, by: i32, gap: i32) -> bool {
-        self.x0 + ax < other.x1 + bx + gap
-            && other.x0 + bx < self.x1 + ax + gap
-            && self.y0 + ay < other.y1 + by + gap
-            && other.y0 + by < self.y1 + ay + gap
-    }
-}
+/// A closed axis-aligned rectangle of the lattice, `[x0, x1] x [y0, y1]` (`x0 < x1`, `y0 < y1`):
+/// the crate's one rectangle type. As a region of the plane it is the same rectangle a half-open
+/// cell rectangle with these corners covers, so [`Rect::near`] and [`Rect::overlaps`] hold for
+/// it; its lattice points are `x0..=x1` by `y0..=y1` ([`Rect::contains`] counts cells instead).
+pub type Rect = crate::core::geom::Rect<i32>;
 
 /// The four directions a wall can face (its outward normal), in the tile grid (y down).
 pub mod side {

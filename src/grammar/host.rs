@@ -1,6 +1,7 @@
 //! The host graph a grammar rewrites (seed 000): struct-of-arrays vertices and edges with
 //! adjacency lists rebuilt after each rewrite, all in buffers a worker reuses across levels.
 
+use crate::core::csr::Adjacency;
 use crate::core::graph::{Graph, edge_flag};
 use crate::core::sets::UnionFind;
 use crate::grammar::rule::TagId;
@@ -15,10 +16,8 @@ pub struct Host {
     pub graph: Graph,
     /// Cosmetic vertices (laid out, never rooms).
     pub cosmetic: Vec<bool>,
-    /// Adjacency: the neighbours of `v` are `adj[off[v]..off[v + 1]]` as (neighbour, edge).
-    off: Vec<u32>,
-    adj: Vec<(u32, u32)>,
-    cursor: Vec<u32>,
+    /// Adjacency: `adj[v]` lists `v`'s (neighbour, edge) pairs in edge order.
+    adj: Adjacency<(u32, u32)>,
 }
 
 impl std::ops::Deref for Host {
@@ -40,7 +39,6 @@ impl Host {
     pub fn clear(&mut self) {
         self.graph.clear();
         self.cosmetic.clear();
-        self.off.clear();
         self.adj.clear();
     }
 
@@ -48,7 +46,6 @@ impl Host {
     pub fn copy_from(&mut self, other: &Host) {
         self.graph.copy_from(&other.graph);
         self.cosmetic.clone_from(&other.cosmetic);
-        self.off.clone_from(&other.off);
         self.adj.clone_from(&other.adj);
     }
 
@@ -93,41 +90,21 @@ impl Host {
     /// # Runtime
     /// O(V + E), no allocation once the buffers have grown.
     pub fn rebuild_adjacency(&mut self) {
-        let n = self.vertex_count();
-        self.off.clear();
-        self.off.resize(n + 1, 0);
         let g = &self.graph;
-        for (&a, &b) in g.src.iter().zip(&g.dst) {
-            self.off[a as usize + 1] += 1;
-            self.off[b as usize + 1] += 1;
-        }
-        for v in 0..n {
-            self.off[v + 1] += self.off[v];
-        }
-        self.adj.clear();
-        self.adj.resize(self.off[n] as usize, (0, 0));
-        self.cursor.clear();
-        self.cursor.extend_from_slice(&self.off[..n]);
-        for (e, (&a, &b)) in g.src.iter().zip(&g.dst).enumerate() {
-            let ca = &mut self.cursor[a as usize];
-            self.adj[*ca as usize] = (b, e as u32);
-            *ca += 1;
-            let cb = &mut self.cursor[b as usize];
-            self.adj[*cb as usize] = (a, e as u32);
-            *cb += 1;
-        }
+        let ends = g.src.iter().copied().zip(g.dst.iter().copied());
+        self.adj.rebuild(g.vertex_count(), ends, |e, w| (w, e));
     }
 
     /// `(neighbour, edge)` of `v`, in edge order.
     #[inline]
     pub fn neighbours(&self, v: u32) -> &[(u32, u32)] {
-        &self.adj[self.off[v as usize] as usize..self.off[v as usize + 1] as usize]
+        &self.adj[v as usize]
     }
 
     /// Valence of `v` (all edges, parallel ones counted).
     #[inline]
     pub fn degree(&self, v: u32) -> u32 {
-        self.off[v as usize + 1] - self.off[v as usize]
+        self.adj.degree(v as usize)
     }
 
     /// Whether every non-cosmetic vertex is reachable from every other over non-cosmetic edges

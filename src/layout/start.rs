@@ -4,6 +4,7 @@
 //! drawing that is already local: vertices in depth-first order along a Hilbert curve, so a
 //! subtree fills one compact patch and almost every edge starts short.
 
+use crate::core::csr::Adjacency;
 use crate::core::rng::WarrenRng;
 
 /// The cell of distance `d` along the Hilbert curve filling a `side x side` grid (`side` a
@@ -35,22 +36,8 @@ pub fn hilbert_cell(side: u32, d: u32) -> (u32, u32) {
 /// # Runtime
 /// O(n + m), one adjacency build.
 pub fn depth_first_order(n: usize, src: &[u32], dst: &[u32]) -> Vec<u32> {
-    let mut offset = vec![0u32; n + 1];
-    for (&a, &b) in src.iter().zip(dst) {
-        offset[a as usize + 1] += 1;
-        offset[b as usize + 1] += 1;
-    }
-    for v in 0..n {
-        offset[v + 1] += offset[v];
-    }
-    let mut fill = offset.clone();
-    let mut adj = vec![0u32; 2 * src.len()];
-    for (&a, &b) in src.iter().zip(dst) {
-        adj[fill[a as usize] as usize] = b;
-        fill[a as usize] += 1;
-        adj[fill[b as usize] as usize] = a;
-        fill[b as usize] += 1;
-    }
+    let ends = src.iter().copied().zip(dst.iter().copied());
+    let adj = Adjacency::from_edges(n, ends, |_, w| w);
     let mut seen = vec![false; n];
     let mut order = Vec::with_capacity(n);
     let mut stack = Vec::new();
@@ -64,9 +51,8 @@ pub fn depth_first_order(n: usize, src: &[u32], dst: &[u32]) -> Vec<u32> {
                 continue;
             }
             order.push(v);
-            let (lo, hi) = (offset[v as usize] as usize, offset[v as usize + 1] as usize);
             // Reversed, so the first neighbour is visited first.
-            stack.extend(adj[lo..hi].iter().rev().filter(|&&u| !seen[u as usize]));
+            stack.extend(adj[v as usize].iter().rev().filter(|&&u| !seen[u as usize]));
         }
     }
     order

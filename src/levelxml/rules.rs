@@ -9,6 +9,7 @@
 //!   fresh for each direction: the game leaks the binding from one direction into the other,
 //!   which makes `v1="same" v2="red"` depend on the edge's direction, and that bug is not kept.
 
+use crate::core::csr::Adjacency;
 use crate::levelxml::graph::ResolvedGraph;
 use crate::levelxml::model::{Bound, Color, ColorSel, Item, Rule};
 
@@ -40,11 +41,7 @@ pub fn check_rule(rule: &Rule, g: &ResolvedGraph, colors: &[Color]) -> RuleResul
 
 fn connected(g: &ResolvedGraph) -> RuleResult {
     let n = g.vertex_count();
-    let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for &(a, b) in &g.ends {
-        adj[a as usize].push(b);
-        adj[b as usize].push(a);
-    }
+    let adj = Adjacency::from_edges(n, g.ends.iter().copied(), |_, w| w);
     let mut seen = g.origin.clone();
     let mut stack: Vec<u32> = (0..n as u32).filter(|&v| seen[v as usize]).collect();
     while let Some(v) = stack.pop() {

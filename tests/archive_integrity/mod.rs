@@ -11,8 +11,8 @@ use std::time::Duration;
 use warren::archive::{Archive, DOC_KEY};
 
 use crate::common::{
-    SMALL, TempDir, column_binary, column_u32, exit_code, generate, mean, stderr, stdout, warren,
-    warren_bin,
+    SMALL, TempDir, assert_verifies, column_binary, column_u32, exit_code, generate, mean, stderr,
+    stdout, warren, warren_bin,
 };
 
 /// The number before "violations" on verify's summary line.
@@ -37,15 +37,7 @@ fn verify_passes(tag: &str, args: &[&str]) {
     let dir = TempDir::new(tag);
     let path = dir.join("levels.arrow");
     generate(&path, args);
-    let output = warren([Path::new("verify"), &path]);
-    let report = stdout(&output);
-    assert_eq!(
-        exit_code(&output),
-        0,
-        "verify after generate {args:?}: {report}{}",
-        stderr(&output)
-    );
-    assert!(report.contains(" 0 violations"), "{report}");
+    let report = assert_verifies(&path);
     assert_eq!(violation_count(&report), 0);
 }
 

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use crate::common::{
     SMALL, TempDir, assert_one_line_error, exit_code, generate, stderr, stdout, warren,
+    warren_fails,
 };
 
 /// Runs `warren generate` with `args` (plus a valid `--out` unless given) and expects exit 2
@@ -15,18 +16,8 @@ fn generate_fails(dir: &TempDir, args: &[&str], mentions: &[&str]) {
     if !args.contains(&"--out") {
         all.extend(["--out", out.to_str().unwrap(), "--count", "10", "--quiet"]);
     }
-    let output = warren(&all);
-    let what = format!("warren {all:?}");
-    assert_eq!(exit_code(&output), 2, "{what}: {}", stderr(&output));
-    assert_one_line_error(&output, &what);
-    let err = stderr(&output);
-    for m in mentions {
-        assert!(
-            err.contains(m),
-            "{what}: error does not mention `{m}`: {err}"
-        );
-    }
-    assert!(!out.exists(), "{what}: wrote {}", out.display());
+    warren_fails(&all, mentions);
+    assert!(!out.exists(), "warren {all:?}: wrote {}", out.display());
 }
 
 #[test]

@@ -9,13 +9,9 @@ use std::process::Command;
 use warren::archive::{LevelSource, ParquetDataset};
 
 use crate::common::{
-    SMALL, TempDir, assert_one_line_error, assert_succeeded, exit_code, warren, warren_bin,
+    SMALL, TempDir, assert_one_line_error, assert_succeeded, exit_code, file_names, warren,
+    warren_bin, warren_ok,
 };
-
-/// Runs `warren` with `args` (strings), asserting success.
-fn ok(args: &[&str], what: &str) {
-    assert_succeeded(&warren(args), what);
-}
 
 /// The YAML front matter of the card at `readme` (between the `---` lines) and the body.
 fn split_card(readme: &Path) -> (String, String) {
@@ -67,16 +63,9 @@ fn run_in(dir: &Path, command: &str) {
 
 /// Asserts the files of folders `a` and `b` have the same names and bytes.
 fn assert_same_files(a: &Path, b: &Path) {
-    let names = |dir: &Path| {
-        let mut names: Vec<_> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        names.sort();
-        names
-    };
-    assert_eq!(names(a), names(b), "{} and {}", a.display(), b.display());
-    for name in names(a) {
+    let names = file_names(a);
+    assert_eq!(names, file_names(b), "{} and {}", a.display(), b.display());
+    for name in names {
         let (x, y) = (a.join(&name), b.join(&name));
         assert!(
             std::fs::read(&x).unwrap() == std::fs::read(&y).unwrap(),
@@ -97,7 +86,7 @@ fn dataset_with_card(dir: &Path, args: &[&str]) {
         args,
     ]
     .concat();
-    ok(&all, "generate --format parquet");
+    warren_ok(&all);
     let card = warren(["card", out]);
     assert_succeeded(&card, "card");
     assert!(
@@ -247,13 +236,10 @@ fn an_archive_card_describes_the_archive_and_points_datasets_where_it_can_read()
         &["--compression", "zstd"],
     ]
     .concat();
-    ok(&args, "generate");
+    warren_ok(&args);
     let card = tmp.join("card");
     std::fs::create_dir(&card).unwrap();
-    ok(
-        &["card", m, "--out", card.to_str().unwrap(), "--quiet"],
-        "card",
-    );
+    warren_ok(["card", m, "--out", card.to_str().unwrap(), "--quiet"]);
     let (yaml, body) = split_card(&card.join("README.md"));
     assert!(!yaml.contains("configs:"), "{yaml}");
     assert!(yaml.contains("  - name: grid\n    dtype:\n      array2_d:\n        shape: [17, 17]"));
@@ -279,32 +265,26 @@ fn an_archive_card_describes_the_archive_and_points_datasets_where_it_can_read()
     let folder = tmp.join("coloring");
     std::fs::create_dir(&folder).unwrap();
     let c = folder.join("levels.arrow");
-    ok(
-        &[
-            "generate",
-            "coloring",
-            "--quiet",
-            "--count",
-            "30",
-            "--out",
-            c.to_str().unwrap(),
-        ],
-        "generate coloring",
-    );
-    ok(
-        &[
-            "card",
-            c.to_str().unwrap(),
-            "--license",
-            "cc-by-4.0",
-            "--name",
-            "Colour: puzzles",
-            "--sheet",
-            "2x2",
-            "--quiet",
-        ],
-        "card of coloring",
-    );
+    warren_ok([
+        "generate",
+        "coloring",
+        "--quiet",
+        "--count",
+        "30",
+        "--out",
+        c.to_str().unwrap(),
+    ]);
+    warren_ok([
+        "card",
+        c.to_str().unwrap(),
+        "--license",
+        "cc-by-4.0",
+        "--name",
+        "Colour: puzzles",
+        "--sheet",
+        "2x2",
+        "--quiet",
+    ]);
     let (yaml, body) = split_card(&folder.join("README.md"));
     assert_eq!(top_value(&yaml, "license"), Some("cc-by-4.0"));
     assert_eq!(top_value(&yaml, "pretty_name"), Some("\"Colour: puzzles\""));

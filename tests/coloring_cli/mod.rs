@@ -12,7 +12,8 @@ use arrow_array::types::UInt32Type;
 use warren::archive::Archive;
 
 use crate::common::{
-    TempDir, assert_one_line_error, assert_succeeded, exit_code, stderr, stdout, warren,
+    TempDir, assert_one_line_error, assert_succeeded, assert_verifies, exit_code, generate_kind,
+    stderr, stdout, warren,
 };
 
 fn profile(name: &str) -> PathBuf {
@@ -20,19 +21,7 @@ fn profile(name: &str) -> PathBuf {
 }
 
 fn generate(profile: &Path, out: &Path, count: &str) {
-    let args = [
-        "generate".as_ref(),
-        profile.as_os_str(),
-        "--quiet".as_ref(),
-        "--count".as_ref(),
-        count.as_ref(),
-        "--seed".as_ref(),
-        "2".as_ref(),
-        "--out".as_ref(),
-        out.as_os_str(),
-    ];
-    let output = warren(args);
-    assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+    generate_kind(profile, out, &["--count", count, "--seed", "2"]);
 }
 
 /// Column `name` of every level, as text (utf8) or numbers (list<u32>).
@@ -70,28 +59,15 @@ fn every_coloring_profile_generates_levels_that_verify() {
     ] {
         let out = dir.join(&format!("{name}.arrow"));
         generate(&profile(name), &out, "40");
-        let output = warren([Path::new("verify"), &out]);
-        assert_succeeded(&output, name);
+        let report = assert_verifies(&out);
         assert!(
-            stdout(&output).contains("40 levels checked, 0 violations"),
-            "{name}: {}",
-            stdout(&output)
+            report.contains("40 levels checked, 0 violations"),
+            "{name}: {report}"
         );
     }
     // The bare kind is the default profile.
     let bare = dir.join("bare.arrow");
-    let output = warren([
-        "generate",
-        "coloring",
-        "--quiet",
-        "--count",
-        "40",
-        "--seed",
-        "2",
-        "--out",
-        bare.to_str().unwrap(),
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    generate_kind("coloring", &bare, &["--count", "40", "--seed", "2"]);
     assert_eq!(
         texts(&bare, "level_xml"),
         texts(&dir.join("coloring.arrow"), "level_xml")

@@ -1,6 +1,6 @@
 //! Shared helpers: run the `warren` binary, make throwaway folders, read archive columns.
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -91,11 +91,51 @@ impl Drop for TempDir {
     }
 }
 
-/// Runs `warren generate maze --out out --quiet` plus `args`, asserting success.
-pub fn generate(out: &Path, args: &[&str]) {
+/// Runs `warren` with `args`, fails the test (showing both output streams) unless it exits 0,
+/// and returns its stdout.
+pub fn warren_ok<I, S>(args: I) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let args: Vec<OsString> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
+    let output = warren(&args);
+    assert_succeeded(&output, &format!("warren {args:?}"));
+    stdout(&output)
+}
+
+/// Runs `warren` with `args` and expects exit 2 with one line `error: ...` on stderr naming
+/// every string of `mentions` ([`assert_fails_naming`]); returns stderr.
+pub fn warren_fails<I, S>(args: I, mentions: &[&str]) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let args: Vec<OsString> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
+    assert_fails_naming(&warren(&args), &format!("warren {args:?}"), mentions)
+}
+
+/// Asserts the command `what` exited 2 with one line `error: ...` on stderr naming every
+/// string of `mentions`, and did not panic; returns stderr.
+pub fn assert_fails_naming(output: &Output, what: &str, mentions: &[&str]) -> String {
+    let err = stderr(output);
+    assert_eq!(exit_code(output), 2, "{what}: {err}");
+    assert_one_line_error(output, what);
+    for m in mentions {
+        assert!(
+            err.contains(m),
+            "{what}: error does not mention `{m}`: {err}"
+        );
+    }
+    err
+}
+
+/// Runs `warren generate KIND --quiet --out OUT` plus `args` (`KIND` a built-in kind or a
+/// profile's path), asserting success and that `out` was written.
+pub fn generate_kind(kind: impl AsRef<OsStr>, out: &Path, args: &[&str]) {
     let mut all: Vec<&OsStr> = vec![
         OsStr::new("generate"),
-        OsStr::new("maze"),
+        kind.as_ref(),
         OsStr::new("--quiet"),
         OsStr::new("--out"),
         out.as_os_str(),
@@ -108,7 +148,31 @@ pub fn generate(out: &Path, args: &[&str]) {
         output.status,
         stderr(&output)
     );
-    assert!(out.is_file(), "{} was not written", out.display());
+    assert!(out.exists(), "{} was not written", out.display());
+}
+
+/// Runs `warren generate maze --out out --quiet` plus `args`, asserting success.
+pub fn generate(out: &Path, args: &[&str]) {
+    generate_kind("maze", out, args);
+    assert!(out.is_file(), "{} is not a file", out.display());
+}
+
+/// Runs `warren verify path`, fails the test unless it exits 0 and reports ` 0 violations`,
+/// and returns the report.
+pub fn assert_verifies(path: &Path) -> String {
+    let report = warren_ok([Path::new("verify"), path]);
+    assert!(report.contains(" 0 violations"), "verify said: {report}");
+    report
+}
+
+/// The names of the entries of folder `dir`, sorted.
+pub fn file_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("list {}: {e}", dir.display()))
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }
 
 /// Asserts a failed command printed exactly one line `error: ...` on stderr and did not panic.
@@ -140,7 +204,7 @@ pub fn exit_code(out: &Output) -> i32 {
 }
 
 /// Every batch of the archive at `path`, opened with the library reader.
-fn batches(path: &Path) -> Vec<arrow_array::RecordBatch> {
+pub fn batches(path: &Path) -> Vec<arrow_array::RecordBatch> {
     let archive = Archive::open(path).unwrap_or_else(|e| panic!("open {}: {e}", path.display()));
     (0..archive.batch_count())
         .map(|i| {

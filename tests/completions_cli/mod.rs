@@ -4,18 +4,11 @@
 
 use std::process::Command;
 
-use crate::common::{TempDir, stdout, warren_bin};
-
-fn warren(args: &[&str]) -> std::process::Output {
-    Command::new(warren_bin())
-        .args(args)
-        .output()
-        .expect("warren runs")
-}
+use crate::common::{TempDir, file_names, stdout, warren};
 
 #[test]
 fn the_bash_completion_loads_and_completes_subcommands() {
-    let out = warren(&["completions", "bash"]);
+    let out = warren(["completions", "bash"]);
     assert!(out.status.success());
     let dir = TempDir::new("completions");
     let script = dir.join("warren.bash");
@@ -41,34 +34,30 @@ fn the_bash_completion_loads_and_completes_subcommands() {
 #[test]
 fn every_shell_gets_a_script_naming_the_subcommands() {
     for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
-        let out = warren(&["completions", shell]);
+        let out = warren(["completions", shell]);
         let text = stdout(&out);
         assert!(out.status.success(), "{shell}");
         for sub in ["generate", "verify", "export", "completions"] {
             assert!(text.contains(sub), "{shell}: {sub} missing");
         }
     }
-    let out = warren(&["completions", "tcsh"]);
+    let out = warren(["completions", "tcsh"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("tcsh"));
 }
 
 #[test]
 fn man_pages_cover_every_command_and_the_version_names_the_build() {
-    let page = stdout(&warren(&["man"]));
+    let page = stdout(&warren(["man"]));
     assert!(
         page.contains(".TH warren 1") && page.contains(".SH NAME"),
         "{page}"
     );
     assert!(page.contains("generate") && page.contains("completions"));
     let dir = TempDir::new("man");
-    let out = warren(&["man", "--out", dir.path().to_str().unwrap()]);
+    let out = warren(["man", "--out", dir.path().to_str().unwrap()]);
     assert!(out.status.success());
-    let mut pages: Vec<String> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    pages.sort();
+    let pages = file_names(dir.path());
     for want in [
         "warren.1",
         "warren-generate.1",
@@ -82,11 +71,11 @@ fn man_pages_cover_every_command_and_the_version_names_the_build() {
         generate.contains("\\-\\-count"),
         "the generate page lists --count"
     );
-    let missing = warren(&["man", "--out", "/no/such/folder"]);
+    let missing = warren(["man", "--out", "/no/such/folder"]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("/no/such/folder"));
 
-    let version = stdout(&warren(&["--version"]));
+    let version = stdout(&warren(["--version"]));
     let re = regex_lite_match(&version);
     assert!(re, "{version}");
     // In a git checkout the commit is HEAD's (the tests run on the build they test).

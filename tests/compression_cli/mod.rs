@@ -7,7 +7,8 @@ use std::path::Path;
 use warren::archive::{Archive, Compression};
 
 use crate::common::{
-    TempDir, assert_same_rows, exit_code, generate, rows_of, stderr, stdout, warren,
+    TempDir, assert_same_rows, assert_verifies, exit_code, generate, rows_of, stderr, stdout,
+    warren, warren_ok,
 };
 use crate::python_reader::{python, python_has, python_ready};
 
@@ -20,19 +21,6 @@ fn compression_of(path: &Path) -> Compression {
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// Runs `warren ARGS` and asserts it exits 0.
-fn ok<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> String {
-    let output = warren(args);
-    assert_eq!(
-        exit_code(&output),
-        0,
-        "{}{}",
-        stdout(&output),
-        stderr(&output)
-    );
-    stdout(&output)
-}
-
 #[test]
 fn compressed_archives_hold_the_run_and_every_command_reads_them() {
     let dir = TempDir::new("compression");
@@ -41,7 +29,7 @@ fn compressed_archives_hold_the_run_and_every_command_reads_them() {
     assert_eq!(compression_of(&plain), Compression::None);
     let plain_rows = rows_of(&[&plain]);
     let plain_npy = dir.join("plain.npy");
-    ok(&[
+    warren_ok([
         "export".as_ref(),
         plain.as_os_str(),
         "--npy".as_ref(),
@@ -62,11 +50,10 @@ fn compressed_archives_hold_the_run_and_every_command_reads_them() {
             "{name}: {small} bytes against {big} uncompressed"
         );
 
-        let report = ok(&["verify".as_ref(), path.as_os_str()]);
-        assert!(report.contains(" 0 violations"), "{report}");
-        assert!(ok(&["inspect".as_ref(), path.as_os_str()]).contains("dead_ends"));
+        assert_verifies(&path);
+        assert!(warren_ok(["inspect".as_ref(), path.as_os_str()]).contains("dead_ends"));
         let png = dir.join(&format!("{name}.png"));
-        ok(&[
+        warren_ok([
             "render".as_ref(),
             path.as_os_str(),
             "--index".as_ref(),
@@ -75,7 +62,7 @@ fn compressed_archives_hold_the_run_and_every_command_reads_them() {
             png.as_os_str(),
         ]);
         let npy = dir.join(&format!("{name}.npy"));
-        ok(&[
+        warren_ok([
             "export".as_ref(),
             path.as_os_str(),
             "--npy".as_ref(),
@@ -88,7 +75,7 @@ fn compressed_archives_hold_the_run_and_every_command_reads_them() {
 
         let splits = dir.join(&format!("{name}-splits"));
         std::fs::create_dir_all(&splits).unwrap();
-        ok(&[
+        warren_ok([
             "split".as_ref(),
             path.as_os_str(),
             "--train".as_ref(),
@@ -103,7 +90,7 @@ fn compressed_archives_hold_the_run_and_every_command_reads_them() {
         for split in ["train", "val"] {
             let part = splits.join(format!("{split}.arrow"));
             assert_eq!(compression_of(&part), compression, "{name}: {split}");
-            ok(&["verify".as_ref(), part.as_os_str()]);
+            warren_ok(["verify".as_ref(), part.as_os_str()]);
         }
 
         let shards: Vec<_> = (0..2)
@@ -120,7 +107,7 @@ fn compressed_archives_hold_the_run_and_every_command_reads_them() {
             );
         }
         let merged = dir.join(&format!("{name}-merged.arrow"));
-        ok(&[
+        warren_ok([
             "merge".as_ref(),
             merged.as_os_str(),
             shards[1].as_os_str(),

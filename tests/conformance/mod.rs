@@ -22,6 +22,8 @@ use warren::core::generator::Generator;
 use warren::mix;
 use warren::profile::{GeneratorTask, Profile};
 
+use crate::common::file_names;
+
 /// Levels per profile (enough to cross a few record batches of `CHUNK`).
 const LEVELS: u64 = 12;
 /// Levels per record batch in the suite.
@@ -165,12 +167,8 @@ fn golden(batches: &[RecordBatch]) -> u64 {
 #[test]
 fn every_shipped_profile_conforms() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("profiles");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".toml"))
-        .collect();
-    names.sort();
+    let mut names = file_names(&dir);
+    names.retain(|n| n.ends_with(".toml"));
     assert!(names.len() >= 16, "{names:?}");
     let mut table = String::new();
     let mut wrong = Vec::new();

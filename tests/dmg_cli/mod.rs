@@ -2,26 +2,23 @@
 //! depend on the thread count; a bad table file in `dmg.tables` is a one-line error naming the
 //! file, line and column.
 
-use crate::common::{
-    TempDir, assert_one_line_error, assert_succeeded, column_u64, exit_code, stderr, stdout, warren,
-};
-
-fn generate_dmg(out: &std::path::Path, args: &[&str]) {
-    let mut all = vec!["generate", "dmg", "--quiet", "--out", out.to_str().unwrap()];
-    all.extend(args);
-    let output = warren(&all);
-    assert!(output.status.success(), "{all:?}: {}", stderr(&output));
-}
+use crate::common::{TempDir, assert_verifies, column_u64, generate_kind, warren_fails};
 
 #[test]
 fn generated_dungeons_verify_and_do_not_depend_on_threads() {
     let dir = TempDir::new("dmg-verify");
     let (one, two) = (dir.join("one.arrow"), dir.join("two.arrow"));
-    generate_dmg(&one, &["--count", "200", "--seed", "4", "--threads", "1"]);
-    generate_dmg(&two, &["--count", "200", "--seed", "4", "--threads", "2"]);
-    let output = warren([std::path::Path::new("verify"), &one]);
-    assert_succeeded(&output, "verify");
-    assert!(stdout(&output).contains(" 0 violations"));
+    generate_kind(
+        "dmg",
+        &one,
+        &["--count", "200", "--seed", "4", "--threads", "1"],
+    );
+    generate_kind(
+        "dmg",
+        &two,
+        &["--count", "200", "--seed", "4", "--threads", "2"],
+    );
+    assert_verifies(&one);
     assert_eq!(
         column_u64(&one, "layout_hash"),
         column_u64(&two, "layout_hash")
@@ -67,15 +64,7 @@ fn a_bad_table_file_names_its_file_line_and_column() {
             "--out",
             out.to_str().unwrap(),
         ];
-        let output = warren(args);
-        let what = format!("warren {args:?}");
-        assert_eq!(exit_code(&output), 2, "{what}: {}", stderr(&output));
-        assert_one_line_error(&output, &what);
-        assert!(
-            stderr(&output).contains(want),
-            "{what}: {}",
-            stderr(&output)
-        );
+        warren_fails(args, &[want]);
         assert!(!out.exists());
     }
 }

@@ -5,7 +5,9 @@
 
 use std::path::PathBuf;
 
-use crate::common::{TempDir, assert_one_line_error, column_binary, generate, stderr, warren};
+use crate::common::{
+    TempDir, assert_one_line_error, column_binary, generate, generate_kind, stderr, warren,
+};
 use crate::python_reader::{python, python_has, python_ready};
 
 const CHECK: &str = r#"
@@ -89,20 +91,6 @@ fn npy_and_jaxued_load_in_numpy_and_every_goal_is_reachable() {
     assert_eq!(printed.trim(), "300 19 25 300");
 }
 
-/// Generates `count` levels of built-in `kind` into `out`.
-fn generate_kind(out: &std::path::Path, kind: &str, count: &str) {
-    let made = warren([
-        "generate",
-        kind,
-        "--quiet",
-        "--count",
-        count,
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    crate::common::assert_succeeded(&made, kind);
-}
-
 /// Every grid kind exports to JaxUED: levels of many sizes padded with walls to the largest,
 /// each start a walkable square from which the goal is `path_length` steps away.
 #[test]
@@ -119,7 +107,7 @@ fn every_grid_kind_exports_to_jaxued_and_every_goal_is_its_path_length_away() {
         ("map", "20"),
     ] {
         let archive = dir.join(&format!("{kind}.arrow"));
-        generate_kind(&archive, kind, count);
+        generate_kind(kind, &archive, &["--count", count]);
         let npz = dir.join(&format!("{kind}.npz"));
         let out = warren([
             "export",
@@ -141,7 +129,7 @@ fn every_grid_kind_exports_to_jaxued_and_every_goal_is_its_path_length_away() {
 fn levels_that_do_not_fit_are_refused_with_one_line_and_no_file() {
     let dir = TempDir::new("export-bad");
     let grammar = dir.join("g.arrow");
-    generate_kind(&grammar, "grammar", "12");
+    generate_kind("grammar", &grammar, &["--count", "12"]);
     let npy = dir.join("x.npy");
     let result = warren([
         "export",
@@ -154,7 +142,7 @@ fn levels_that_do_not_fit_are_refused_with_one_line_and_no_file() {
     assert!(!npy.exists() && !dir.join("x.npy.tmp").exists());
     let npz = dir.join("x.npz");
     let coloring = dir.join("c.arrow");
-    generate_kind(&coloring, "coloring", "3");
+    generate_kind("coloring", &coloring, &["--count", "3"]);
     let result = warren([
         "export",
         coloring.to_str().unwrap(),

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use warren::archive::{Archive, BatchView};
 
 use super::fuzz;
-use crate::common::{SMALL, TempDir, generate, warren};
+use crate::common::{SMALL, TempDir, generate, generate_kind};
 
 /// The seed archives: a maze archive in three batches and a grammar archive (graph and room
 /// columns), as bytes.
@@ -24,16 +24,7 @@ fn seed_archives() -> &'static [Vec<u8>] {
             &[&SMALL[..], &["--count", "40", "--chunk-size", "16"]].concat(),
         );
         let grammar = dir.join("grammar.arrow");
-        let out = warren([
-            "generate",
-            "grammar",
-            "--quiet",
-            "--count",
-            "3",
-            "--out",
-            grammar.to_str().unwrap(),
-        ]);
-        assert!(out.status.success(), "{}", crate::common::stderr(&out));
+        generate_kind("grammar", &grammar, &["--count", "3"]);
         vec![
             std::fs::read(&maze).unwrap(),
             std::fs::read(&grammar).unwrap(),

@@ -10,7 +10,7 @@ use std::process::{Command, Output, Stdio};
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Int32Type, UInt16Type, UInt32Type};
-use arrow_array::{Array, ArrowPrimitiveType, RecordBatch};
+use arrow_array::{Array, ArrowPrimitiveType};
 use warren::archive::{
     Archive, ArchiveColumns, ArchiveWriter, BatchView, ChunkBuilder, FOOTER_BATCH_CRC32, RunMeta,
 };
@@ -20,8 +20,9 @@ use warren::grammar::{GrammarConfig, GrammarGenerator};
 use warren::{Generator, GraphView, GridView, Level, LevelRecord, RoomsView};
 
 use crate::common::{
-    TempDir, assert_one_line_error, assert_same_rows, column_u32, column_u64, exit_code, rows_of,
-    stderr, stdout, warren, warren_bin,
+    TempDir, assert_one_line_error, assert_same_rows, assert_verifies, batches, column_u32,
+    column_u64, exit_code, generate_kind, rows_of, stderr, stdout, warren, warren_bin,
+    warren_fails,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -135,34 +136,6 @@ fn assert_rejected(b: &Broken<'_>) -> String {
     err
 }
 
-/// Runs `warren generate WHAT --quiet --out out` plus `args`, asserting success.
-fn generate_ok(what: &str, out: &Path, args: &[&str]) {
-    let mut all = vec!["generate", what, "--quiet", "--out", out.to_str().unwrap()];
-    all.extend(args);
-    let output = warren(&all);
-    assert!(
-        output.status.success(),
-        "warren {all:?} failed ({:?}): {}",
-        output.status,
-        stderr(&output)
-    );
-    assert!(out.is_file(), "{} was not written", out.display());
-}
-
-/// Asserts `warren verify path` exits 0 and reports no violations.
-fn assert_verifies(path: &Path) {
-    let output = warren([Path::new("verify"), path]);
-    let report = stdout(&output);
-    assert_eq!(
-        exit_code(&output),
-        0,
-        "verify {}: {report}{}",
-        path.display(),
-        stderr(&output)
-    );
-    assert!(report.contains(" 0 violations"), "verify said: {report}");
-}
-
 /// Runs `warren generate grammar` plus `args` (with `--out` in `dir`) and expects exit 2, one
 /// line `error: ...` naming every string of `mentions`, and no output file.
 fn generate_fails(dir: &TempDir, args: &[&str], mentions: &[&str]) -> String {
@@ -170,34 +143,16 @@ fn generate_fails(dir: &TempDir, args: &[&str], mentions: &[&str]) -> String {
     let mut all = vec!["generate", "grammar", "--count", "5", "--quiet"];
     all.extend(args);
     all.extend(["--out", out.to_str().unwrap()]);
-    let output = warren(&all);
-    let what = format!("warren {all:?}");
-    assert_eq!(exit_code(&output), 2, "{what}: {}", stderr(&output));
-    assert_one_line_error(&output, &what);
-    let err = stderr(&output);
-    for m in mentions {
-        assert!(
-            err.contains(m),
-            "{what}: error does not mention `{m}`: {err}"
-        );
-    }
-    assert!(!out.exists(), "{what}: wrote {}", out.display());
+    let err = warren_fails(&all, mentions);
+    assert!(!out.exists(), "warren {all:?}: wrote {}", out.display());
     let tmp = dir.join("out.arrow.tmp");
-    assert!(!tmp.exists(), "{what}: left {}", tmp.display());
+    assert!(!tmp.exists(), "warren {all:?}: left {}", tmp.display());
     err
 }
 
 /// The profile file `name` of this crate.
 fn profile(name: &str) -> String {
     format!("{}/profiles/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Every batch of the archive at `path`.
-fn batches(path: &Path) -> Vec<RecordBatch> {
-    let archive = Archive::open(path).unwrap_or_else(|e| panic!("open {}: {e}", path.display()));
-    (0..archive.batch_count())
-        .map(|i| archive.batch(i).unwrap())
-        .collect()
 }
 
 /// A list column across all batches, one `Vec` per level.
@@ -571,7 +526,7 @@ fn shipped_demirogue_translations_are_what_import_makes() {
 fn generated_grammar_levels_verify_and_rooms_never_overlap() {
     let dir = TempDir::new("gram-gen");
     let path = dir.join("levels.arrow");
-    generate_ok("grammar", &path, &["--count", "120", "--seed", "5"]);
+    generate_kind("grammar", &path, &["--count", "120", "--seed", "5"]);
     assert_verifies(&path);
 
     let archive = Archive::open(&path).unwrap();
@@ -658,12 +613,12 @@ const DETERMINISM: [&str; 6] = ["--count", "31", "--seed", "11", "--chunk-size",
 fn grammar_levels_are_the_same_with_one_and_two_threads() {
     let dir = TempDir::new("gram-threads");
     let (one, two) = (dir.join("t1.arrow"), dir.join("t2.arrow"));
-    generate_ok(
+    generate_kind(
         "grammar",
         &one,
         &[&DETERMINISM[..], &["--threads", "1"]].concat(),
     );
-    generate_ok(
+    generate_kind(
         "grammar",
         &two,
         &[&DETERMINISM[..], &["--threads", "2"]].concat(),
@@ -691,13 +646,13 @@ fn grammar_shards_concatenate_to_the_unsharded_run() {
         dir.join("s0.arrow"),
         dir.join("s1.arrow"),
     );
-    generate_ok("grammar", &whole, &DETERMINISM);
-    generate_ok(
+    generate_kind("grammar", &whole, &DETERMINISM);
+    generate_kind(
         "grammar",
         &s0,
         &[&DETERMINISM[..], &["--shard", "0/2"]].concat(),
     );
-    generate_ok(
+    generate_kind(
         "grammar",
         &s1,
         &[&DETERMINISM[..], &["--shard", "1/2"]].concat(),
@@ -722,8 +677,8 @@ fn grammar_shards_concatenate_to_the_unsharded_run() {
 fn demirogue_profile_with_the_catacomb_ruleset_verifies() {
     let dir = TempDir::new("gram-demirogue");
     let path = dir.join("catacomb.arrow");
-    generate_ok(
-        &profile("grammar-demirogue.toml"),
+    generate_kind(
+        profile("grammar-demirogue.toml"),
         &path,
         &[
             "--set",
@@ -759,8 +714,8 @@ fn demirogue_silly_levels_nearly_all_succeed_and_never_cross() {
     let dir = TempDir::new("gram-silly");
     let path = dir.join("silly.arrow");
     let count = 400;
-    generate_ok(
-        &profile("grammar-demirogue.toml"),
+    generate_kind(
+        profile("grammar-demirogue.toml"),
         &path,
         &[
             "--set",
@@ -1058,7 +1013,7 @@ fn verify_catches_overlapping_rooms_split_corridors_excess_valence_and_open_wall
     let dir = TempDir::new("gram-broken-levels");
     let (good, bad) = (dir.join("good.arrow"), dir.join("bad.arrow"));
     // The default profile, so the library's default configuration verifies it.
-    generate_ok("grammar", &good, &["--count", "8", "--seed", "3"]);
+    generate_kind("grammar", &good, &["--count", "8", "--seed", "3"]);
     let generator = GrammarGenerator::new(GrammarConfig::default()).unwrap();
     let mut levels = owned_levels(&good, &generator);
     assert!(levels.len() >= 4, "only {} levels", levels.len());

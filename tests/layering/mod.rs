@@ -24,7 +24,7 @@ mod graph;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use graph::{Graph, top};
+use graph::{Graph, sources, top};
 
 /// The layers, bottom first (see the module doc).
 const LAYERS: &[&[&str]] = &[
@@ -241,18 +241,6 @@ fn no_function_or_file_is_too_long() {
         }
     }
     assert!(errors.is_empty(), "too long:\n{}", errors.join("\n"));
-}
-
-/// Every `.rs` file under `dir`.
-fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            sources(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
 }
 
 #[test]

@@ -4,7 +4,9 @@
 //! are one-line errors naming line and column.
 
 use super::{figure, graph_file, layout, layout_ok};
-use crate::common::{TempDir, assert_one_line_error, exit_code, stderr, stdout};
+use crate::common::{
+    TempDir, assert_fails_naming, assert_one_line_error, exit_code, stderr, stdout,
+};
 
 /// A cube on ids 1 to 8 (first appearing in order) and a self-loop.
 const CUBE: [(u32, u32); 13] = [
@@ -304,13 +306,6 @@ fn a_graph_file_without_edges_is_a_one_line_error() {
         ("empty.dot", "digraph { a; b }"),
     ] {
         let graph = graph_file(&dir, name, text);
-        let output = layout(&graph, &[]);
-        assert_eq!(exit_code(&output), 2, "{name}");
-        assert_one_line_error(&output, name);
-        assert!(
-            stderr(&output).contains("no edges to lay out"),
-            "{name}: {}",
-            stderr(&output)
-        );
+        assert_fails_naming(&layout(&graph, &[]), name, &["no edges to lay out"]);
     }
 }

@@ -9,7 +9,9 @@ mod multilevel;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use crate::common::{TempDir, assert_one_line_error, exit_code, stderr, stdout, warren};
+use crate::common::{
+    TempDir, assert_fails_naming, assert_one_line_error, exit_code, stderr, stdout, warren,
+};
 
 /// A cube (8 vertices, 12 edges) with sparse, large ids, tabs, weights, comments and one
 /// self-loop.
@@ -315,14 +317,7 @@ fn an_edge_list_without_edges_is_a_one_line_error() {
         ("loops.txt", "4 4\n5 5\n"),
     ] {
         let graph = graph_file(&dir, name, text);
-        let output = layout(&graph, &[]);
-        assert_eq!(exit_code(&output), 2, "{name}");
-        assert_one_line_error(&output, name);
-        assert!(
-            stderr(&output).contains("no edges to lay out"),
-            "{name}: {}",
-            stderr(&output)
-        );
+        assert_fails_naming(&layout(&graph, &[]), name, &["no edges to lay out"]);
     }
 }
 

@@ -6,33 +6,30 @@
 use std::path::Path;
 
 use crate::common::{
-    TempDir, assert_one_line_error, assert_succeeded, column_u32, column_u64, exit_code, stderr,
-    stdout, warren,
+    TempDir, assert_one_line_error, assert_verifies, column_u32, column_u64, exit_code,
+    generate_kind, stderr, warren,
 };
 
-fn generate_map(out: &Path, args: &[&str]) {
-    let mut all = vec!["generate", "map", "--quiet", "--out", out.to_str().unwrap()];
-    all.extend(args);
-    let output = warren(&all);
-    assert!(output.status.success(), "{all:?}: {}", stderr(&output));
-}
-
 fn verify_passes(archive: &Path, levels: usize) {
-    let output = warren([Path::new("verify"), archive]);
-    assert_succeeded(&output, "verify");
-    assert!(
-        stdout(&output).contains(&format!("{levels} levels checked, 0 violations")),
-        "{}",
-        stdout(&output)
-    );
+    let report = assert_verifies(archive);
+    let want = format!("{levels} levels checked, 0 violations");
+    assert!(report.contains(&want), "{report}");
 }
 
 #[test]
 fn generated_maps_verify_and_do_not_depend_on_threads() {
     let dir = TempDir::new("map-verify");
     let (one, two) = (dir.join("one.arrow"), dir.join("two.arrow"));
-    generate_map(&one, &["--count", "20", "--seed", "4", "--threads", "1"]);
-    generate_map(&two, &["--count", "20", "--seed", "4", "--threads", "2"]);
+    generate_kind(
+        "map",
+        &one,
+        &["--count", "20", "--seed", "4", "--threads", "1"],
+    );
+    generate_kind(
+        "map",
+        &two,
+        &["--count", "20", "--seed", "4", "--threads", "2"],
+    );
     verify_passes(&one, 20);
     assert_eq!(
         column_u64(&one, "layout_hash"),
@@ -45,7 +42,11 @@ fn generated_maps_verify_and_do_not_depend_on_threads() {
 fn template_corridors_are_two_tiles_long() {
     let dir = TempDir::new("map-corridors");
     let out = dir.join("c.arrow");
-    generate_map(&out, &["--count", "20", "--set", "map.corridors=templates"]);
+    generate_kind(
+        "map",
+        &out,
+        &["--count", "20", "--set", "map.corridors=templates"],
+    );
     verify_passes(&out, 20);
     let longest = column_u32(&out, "longest_corridor");
     assert_eq!(longest, vec![2; 20]);
@@ -92,7 +93,8 @@ fn user_graph_and_library_travel_in_the_archive() {
     let out = dir.join("u.arrow");
     let graph_set = format!("map.graph={}", graph.display());
     let library_set = format!("map.templates={}", library.display());
-    generate_map(
+    generate_kind(
+        "map",
         &out,
         &["--count", "12", "--set", &graph_set, "--set", &library_set],
     );

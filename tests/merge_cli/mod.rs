@@ -14,9 +14,7 @@ use warren::archive::Archive;
 
 mod resume;
 
-use crate::common::{
-    TempDir, assert_one_line_error, exit_code, stderr, stdout, warren, warren_bin,
-};
+use crate::common::{TempDir, assert_fails_naming, assert_verifies, stderr, warren, warren_bin};
 
 /// Every row of an archive as one batch (with the archive's schema and metadata).
 fn all_rows(path: &Path) -> RecordBatch {
@@ -120,12 +118,7 @@ fn four_slurm_shards_merged_equal_the_single_run() {
     );
     let footer = warren::archive::RunFooter::from_archive(&archive).unwrap();
     assert_eq!((footer.levels, footer.failed()), (3000, 0));
-    let output = warren([Path::new("verify"), &merged]);
-    assert!(
-        stdout(&output).contains(" 0 violations"),
-        "{}",
-        stdout(&output)
-    );
+    assert_verifies(&merged);
 }
 
 #[test]
@@ -158,15 +151,8 @@ fn a_missing_foreign_truncated_or_repeated_shard_is_refused_and_nothing_is_writt
         (vec![s0.clone(), s1, s2, s3, s0], "are both shard 0/4"),
     ];
     for (given, want) in cases {
-        let output = merge(&out, &given);
         let what = format!("merge {given:?}");
-        assert_eq!(exit_code(&output), 2, "{what}: {}", stderr(&output));
-        assert_one_line_error(&output, &what);
-        assert!(
-            stderr(&output).contains(want),
-            "{what}: {}",
-            stderr(&output)
-        );
+        assert_fails_naming(&merge(&out, &given), &what, &[want]);
         assert!(!out.exists(), "{what} wrote {}", out.display());
         assert!(
             !warren::archive::temp_path(&out).exists(),

@@ -10,8 +10,8 @@ use warren::archive::{
 };
 
 use crate::common::{
-    SMALL, TempDir, assert_one_line_error, assert_succeeded, exit_code, generate, stderr, stdout,
-    warren,
+    SMALL, TempDir, assert_one_line_error, assert_succeeded, assert_verifies, exit_code, generate,
+    generate_kind, stderr, stdout, warren,
 };
 
 /// The only data file of a one-file `train` split.
@@ -19,22 +19,7 @@ const TRAIN: &str = "data/train-00000-of-00001.parquet";
 
 /// Runs `warren generate KIND --format parquet --out DIR --quiet` plus `args`.
 fn generate_parquet(kind: &str, dir: &Path, args: &[&str]) {
-    let mut all = vec![
-        "generate",
-        kind,
-        "--format",
-        "parquet",
-        "--quiet",
-        "--out",
-        dir.to_str().unwrap(),
-    ];
-    all.extend_from_slice(args);
-    assert_succeeded(&warren(&all), &format!("generate {kind} --format parquet"));
-    assert!(
-        dir.join(TRAIN).is_file(),
-        "{} missing",
-        dir.join(TRAIN).display()
-    );
+    generate_kind(kind, dir, &[&["--format", "parquet"][..], args].concat());
 }
 
 /// Every batch of `source`, in order.
@@ -50,10 +35,8 @@ fn all_rows(source: &dyn LevelSource) -> RecordBatch {
 }
 
 /// Asserts `warren verify DIR` passes with one ` 0 violations` line per split.
-fn assert_verifies(dir: &Path, splits: usize) {
-    let out = warren(["verify", dir.to_str().unwrap()]);
-    assert_succeeded(&out, &format!("verify {}", dir.display()));
-    let text = stdout(&out);
+fn assert_splits_verify(dir: &Path, splits: usize) {
+    let text = assert_verifies(dir);
     assert_eq!(text.matches(" 0 violations").count(), splits, "{text}");
 }
 
@@ -69,7 +52,7 @@ fn generated_datasets_verify_for_lattice_binary_and_gridless_kinds() {
     ] {
         let dir = tmp.join(kind);
         generate_parquet(kind, &dir, &args);
-        assert_verifies(&dir, 1);
+        assert_splits_verify(&dir, 1);
         let dataset = ParquetDataset::open(&dir, "train").unwrap();
         let columns = dataset.columns().unwrap();
         assert_eq!(
@@ -104,7 +87,7 @@ fn exported_dataset_reads_back_as_the_archive_rows() {
         "{}",
         stderr(&out)
     );
-    assert_verifies(&dir, 1);
+    assert_splits_verify(&dir, 1);
 
     let archive = Archive::open(&archive_path).unwrap();
     let dataset = ParquetDataset::open(&dir, "train").unwrap();
@@ -212,7 +195,7 @@ fn parquet_splits_verify_and_add_up_to_the_source() {
         dataset_splits(&dir).unwrap(),
         ["train", "validation", "test"]
     );
-    assert_verifies(&dir, 3);
+    assert_splits_verify(&dir, 3);
     let mut total = 0;
     for split in ["train", "validation", "test"] {
         let dataset = ParquetDataset::open(&dir, split).unwrap();

@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use crate::common::{
-    TempDir, assert_one_line_error, assert_succeeded, column_u64, exit_code, stderr, stdout, warren,
+    TempDir, assert_one_line_error, assert_verifies, column_u64, exit_code, generate_kind, stderr,
+    stdout, warren,
 };
 
 /// Small, shallow levels: fast in a debug build.
@@ -22,17 +23,7 @@ const SMALL: [&str; 8] = [
 ];
 
 fn generate_regions(out: &Path, args: &[&str]) {
-    let mut all = vec![
-        "generate",
-        "regions",
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    all.extend(SMALL);
-    all.extend(args);
-    let output = warren(&all);
-    assert!(output.status.success(), "{all:?}: {}", stderr(&output));
+    generate_kind("regions", out, &[&SMALL[..], args].concat());
 }
 
 #[test]
@@ -42,13 +33,7 @@ fn generated_regions_verify_and_do_not_depend_on_threads() {
     let base = ["--count", "300", "--seed", "4", "--chunk-size", "40"];
     generate_regions(&one, &[&base[..], &["--threads", "1"]].concat());
     generate_regions(&two, &[&base[..], &["--threads", "2"]].concat());
-    let output = warren([Path::new("verify"), &one]);
-    assert_succeeded(&output, "verify");
-    assert!(
-        stdout(&output).contains(" 0 violations"),
-        "{}",
-        stdout(&output)
-    );
+    assert_verifies(&one);
     assert_eq!(
         column_u64(&one, "layout_hash"),
         column_u64(&two, "layout_hash")

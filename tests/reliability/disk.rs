@@ -2,10 +2,11 @@
 //! missing output folder, an output that is not a regular file. Each is a one-line error naming
 //! the path, exit status 2, and no file under the output name (an archive already there stays).
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-use crate::common::{SMALL, TempDir, assert_one_line_error, exit_code, generate, stderr, warren};
+use crate::common::{SMALL, TempDir, file_names, generate, stderr, warren_fails};
 
 /// A 1 MiB tmpfs mounted on a folder, unmounted on drop.
 struct SmallTmpfs {
@@ -44,34 +45,12 @@ impl Drop for SmallTmpfs {
     }
 }
 
-/// The names in `dir`.
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 /// `warren generate maze --count COUNT --out OUT`, expected to fail with one line naming
 /// `named` and containing `reason`.
-fn generate_fails(out: &Path, count: &str, named: &Path, reason: &str) -> Output {
-    let output = warren([
-        "generate".as_ref(),
-        "maze".as_ref(),
-        "--quiet".as_ref(),
-        "--count".as_ref(),
-        count.as_ref(),
-        "--out".as_ref(),
-        out.as_os_str(),
-    ]);
-    assert_eq!(exit_code(&output), 2, "{}", stderr(&output));
-    assert_one_line_error(&output, reason);
-    let err = stderr(&output);
-    assert!(err.contains(&*named.to_string_lossy()), "{err}");
-    assert!(err.contains(reason), "{err}");
-    output
+fn generate_fails(out: &Path, count: &str, named: &Path, reason: &str) {
+    let args = ["generate", "maze", "--quiet", "--count", count, "--out"];
+    let args = args.iter().map(OsStr::new).chain([out.as_os_str()]);
+    warren_fails(args, &[&named.to_string_lossy(), reason]);
 }
 
 #[test]
@@ -88,7 +67,7 @@ fn a_full_or_read_only_disk_is_one_line_and_leaves_no_file() {
     generate(&out, &args);
     let before = std::fs::read(&out).unwrap();
     generate_fails(&out, "3000", &out, "No space left on device");
-    assert_eq!(names(&fs.dir), ["levels.arrow"]);
+    assert_eq!(file_names(&fs.dir), ["levels.arrow"]);
     assert!(
         std::fs::read(&out).unwrap() == before,
         "the old archive changed"
@@ -96,11 +75,19 @@ fn a_full_or_read_only_disk_is_one_line_and_leaves_no_file() {
 
     std::fs::remove_file(&out).unwrap();
     generate_fails(&out, "3000", &out, "No space left on device");
-    assert!(names(&fs.dir).is_empty(), "left {:?}", names(&fs.dir));
+    assert!(
+        file_names(&fs.dir).is_empty(),
+        "left {:?}",
+        file_names(&fs.dir)
+    );
 
     fs.make_read_only();
     generate_fails(&out, "3", &out, "Read-only file system");
-    assert!(names(&fs.dir).is_empty(), "left {:?}", names(&fs.dir));
+    assert!(
+        file_names(&fs.dir).is_empty(),
+        "left {:?}",
+        file_names(&fs.dir)
+    );
 }
 
 #[test]
@@ -130,7 +117,11 @@ fn an_unusable_output_path_is_one_line_and_writes_nothing() {
     } else {
         println!("skipped: no mkfifo here");
     }
-    let left = names(dir.path());
+    let left = file_names(dir.path());
     assert!(left.iter().all(|n| !n.ends_with(".tmp")), "left {left:?}");
-    assert!(names(&folder).is_empty(), "wrote into {}", folder.display());
+    assert!(
+        file_names(&folder).is_empty(),
+        "wrote into {}",
+        folder.display()
+    );
 }

@@ -9,22 +9,12 @@ use std::time::Duration;
 
 use warren::archive::Archive;
 
-use crate::common::{SMALL, TempDir, assert_succeeded, generate, splitmix, warren, warren_bin};
+use crate::common::{SMALL, TempDir, assert_verifies, file_names, generate, splitmix, warren_bin};
 
 /// Seed of the kill delays (the test is the same every run).
 const SEED: u64 = 0x5EED_0019;
 /// Runs started and killed.
 const KILLS: usize = 20;
-
-/// The names in `dir`, sorted.
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
 
 /// Starts a run far too long to finish (a million levels, a record batch every 64) onto `out`.
 fn start_long_run(out: &Path) -> std::process::Child {
@@ -68,7 +58,7 @@ fn killed_runs_leave_the_previous_archive_whole() {
         let archive = Archive::open(&out).unwrap();
         assert_eq!(archive.batch_count(), levels, "round {round}");
         // At most the temporary file and its progress record (`--resume` reads them).
-        let left = names(dir.path());
+        let left = file_names(dir.path());
         let allowed = [
             "levels.arrow",
             "levels.arrow.tmp",
@@ -85,14 +75,13 @@ fn killed_runs_leave_the_previous_archive_whole() {
         killed_after_temp > 0,
         "no run was killed while writing its temporary file"
     );
-    let verify = warren(["verify".as_ref(), out.as_os_str()]);
-    assert_succeeded(&verify, "verify after the kills");
+    assert_verifies(&out);
 
     // The next run to finish takes the name and leaves no temporary file behind.
     let mut args = vec!["--count", "50", "--seed", "3"];
     args.extend(SMALL);
     generate(&out, &args);
-    assert_eq!(names(dir.path()), ["levels.arrow"]);
+    assert_eq!(file_names(dir.path()), ["levels.arrow"]);
     assert_ne!(std::fs::read(&out).unwrap(), before);
-    assert_succeeded(&warren(["verify".as_ref(), out.as_os_str()]), "verify");
+    assert_verifies(&out);
 }

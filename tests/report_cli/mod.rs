@@ -7,7 +7,9 @@ use std::process::Command;
 
 use warren::archive::Archive;
 
-use crate::common::{TempDir, assert_one_line_error, exit_code, generate, stderr, stdout, warren};
+use crate::common::{
+    TempDir, assert_one_line_error, exit_code, generate, generate_kind, stderr, stdout, warren,
+};
 
 /// Writes the report of `archive` to `out` and returns the page.
 fn report(archive: &Path, out: &Path, extra: &[&str]) -> String {
@@ -128,13 +130,6 @@ fn the_scatter_takes_named_metrics_and_a_misspelt_one_is_one_line() {
         dir.join("r.txt").as_os_str(),
     ]);
     assert_one_line_error(&output, "not .html");
-}
-
-fn generate_kind(kind: &str, out: &Path, args: &[&str]) {
-    let mut all = vec!["generate", kind, "--quiet", "--out", out.to_str().unwrap()];
-    all.extend(args);
-    let output = warren(&all);
-    assert_eq!(exit_code(&output), 0, "{}", stderr(&output));
 }
 
 /// Debian's `chromium` (or `$CHROMIUM`), when installed.

@@ -8,8 +8,8 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use crate::common::{
-    TempDir, assert_one_line_error, assert_same_rows, assert_succeeded, column_u64, generate,
-    rows_of, stdout, warren,
+    TempDir, assert_one_line_error, assert_same_rows, assert_succeeded, assert_verifies,
+    column_u64, generate, rows_of, stdout, warren,
 };
 use crate::python_reader::{python, python_ready};
 
@@ -20,12 +20,6 @@ fn tiny(out: &Path, extra: &[&str]) {
     let mut args = TINY.to_vec();
     args.extend_from_slice(extra);
     generate(out, &args);
-}
-
-fn verified(path: &Path) {
-    let out = warren(["verify", path.to_str().unwrap()]);
-    assert_succeeded(&out, "verify");
-    assert!(stdout(&out).contains(" 0 violations"), "{}", stdout(&out));
 }
 
 #[test]
@@ -72,7 +66,7 @@ fn unique_is_the_same_for_threads_chunks_and_merged_shards() {
             s,
             &["--count", "70", "--unique", "--shard", &format!("{i}/3")],
         );
-        verified(s);
+        assert_verifies(s);
     }
     let merged = dir.join("merged.arrow");
     let out = warren([
@@ -84,8 +78,8 @@ fn unique_is_the_same_for_threads_chunks_and_merged_shards() {
     ]);
     assert_succeeded(&out, "merge");
     assert_same_rows(&rows_of(&[&one]), &rows_of(&[&merged]));
-    verified(&one);
-    verified(&merged);
+    assert_verifies(&one);
+    assert_verifies(&merged);
 }
 
 #[test]
@@ -107,7 +101,7 @@ fn merge_unique_joins_shards_made_without_a_selection() {
     ]);
     assert_succeeded(&out, "merge --unique");
     assert_same_rows(&rows_of(&[&single]), &rows_of(&[&merged]));
-    verified(&merged);
+    assert_verifies(&merged);
 }
 
 #[test]
@@ -116,7 +110,7 @@ fn where_keeps_count_levels_that_pyarrow_finds_passing() {
     let path = dir.join("w.arrow");
     let condition = "solution_length >= 150 and (dead_ends < 205 or turns > 90)";
     generate(&path, &["--count", "500", "--where", condition]);
-    verified(&path);
+    assert_verifies(&path);
     // The same run with 1 thread and small chunks keeps the same levels.
     let again = dir.join("again.arrow");
     generate(

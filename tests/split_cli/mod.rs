@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use crate::common::{
-    TempDir, assert_one_line_error, assert_succeeded, column_u64, generate, stdout, warren,
+    TempDir, assert_one_line_error, assert_succeeded, assert_verifies, column_u64, generate, warren,
 };
 
 const TINY: [&str; 4] = ["--set", "maze.width=3", "--set", "maze.height=3"];
@@ -34,9 +34,7 @@ fn assignment(
     let mut by_hash: HashMap<u64, HashSet<&str>> = HashMap::new();
     for name in ["train", "val", "test"] {
         let path = dir.join(format!("{name}.arrow"));
-        let out = warren(["verify", path.to_str().unwrap()]);
-        assert_succeeded(&out, &format!("verify {name}"));
-        assert!(stdout(&out).contains(" 0 violations"), "{}", stdout(&out));
+        assert_verifies(&path);
         let indices = column_u64(&path, "index");
         let hashes = column_u64(&path, "layout_hash");
         assert!(

@@ -149,9 +149,7 @@ fn archive_card(path: &Path, out: Option<&Path>) -> Result<Card> {
             None => PathBuf::from("."),
         },
     };
-    if !dir.is_dir() {
-        bail!("{}: output folder does not exist", dir.display());
-    }
+    crate::cli::check_folder(&dir)?;
     let archive = Archive::open(path)?;
     let compression = archive.compression()?;
     let file_bytes = archive.file_len() as u64;

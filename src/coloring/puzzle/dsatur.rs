@@ -10,6 +10,8 @@
 //! [`Outcome::Impossible`] means the whole search space was refuted (so, for k - 1 colors, that
 //! the chromatic number is at least k).
 
+use crate::core::csr::Adjacency;
+
 /// What the search found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -27,10 +29,8 @@ const NONE: u8 = u8::MAX;
 /// Reusable solver memory.
 #[derive(Default)]
 pub struct ColoringSolver {
-    /// CSR adjacency: neighbours of `v` are `adj[start[v]..start[v + 1]]`.
-    start: Vec<u32>,
-    adj: Vec<u32>,
-    fill: Vec<u32>,
+    /// CSR adjacency: `adj[v]` lists the neighbours of `v`.
+    adj: Adjacency<u32>,
     color: Vec<u8>,
     /// `seen[v * k + c]`: how many neighbours of `v` have color `c`.
     seen: Vec<u16>,
@@ -59,7 +59,7 @@ impl ColoringSolver {
     ) -> (Outcome, u64) {
         debug_assert!((1..=64).contains(&k), "k = {k} out of 1..=64");
         debug_assert!(fixed.is_empty() || fixed.len() == n);
-        self.build(n, edges);
+        self.adj.rebuild(n, edges.iter().copied(), |_, w| w);
         self.k = k as usize;
         self.color.clear();
         self.color.resize(n, NONE);
@@ -96,37 +96,10 @@ impl ColoringSolver {
         &self.color
     }
 
-    fn build(&mut self, n: usize, edges: &[(u32, u32)]) {
-        self.start.clear();
-        self.start.resize(n + 1, 0);
-        for &(a, b) in edges {
-            self.start[a as usize + 1] += 1;
-            self.start[b as usize + 1] += 1;
-        }
-        for i in 0..n {
-            self.start[i + 1] += self.start[i];
-        }
-        self.adj.clear();
-        self.adj.resize(self.start[n] as usize, 0);
-        self.fill.clear();
-        self.fill.extend_from_slice(&self.start[..n]);
-        for &(a, b) in edges {
-            let (a, b) = (a as usize, b as usize);
-            self.adj[self.fill[a] as usize] = b as u32;
-            self.fill[a] += 1;
-            self.adj[self.fill[b] as usize] = a as u32;
-            self.fill[b] += 1;
-        }
-    }
-
-    fn neighbours(&self, v: usize) -> std::ops::Range<usize> {
-        self.start[v] as usize..self.start[v + 1] as usize
-    }
-
     fn assign(&mut self, v: usize, c: u8) {
         self.color[v] = c;
-        for i in self.neighbours(v) {
-            let w = self.adj[i] as usize;
+        for &w in &self.adj[v] {
+            let w = w as usize;
             let slot = &mut self.seen[w * self.k + usize::from(c)];
             if *slot == 0 {
                 self.saturation[w] += 1;
@@ -137,8 +110,8 @@ impl ColoringSolver {
 
     fn unassign(&mut self, v: usize, c: u8) {
         self.color[v] = NONE;
-        for i in self.neighbours(v) {
-            let w = self.adj[i] as usize;
+        for &w in &self.adj[v] {
+            let w = w as usize;
             let slot = &mut self.seen[w * self.k + usize::from(c)];
             *slot -= 1;
             if *slot == 0 {
@@ -155,7 +128,7 @@ impl ColoringSolver {
             if self.color[v] != NONE {
                 continue;
             }
-            let k = (self.saturation[v], self.start[v + 1] - self.start[v]);
+            let k = (self.saturation[v], self.adj.degree(v));
             if best == usize::MAX || k > key {
                 best = v;
                 key = k;

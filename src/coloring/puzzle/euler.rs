@@ -13,6 +13,7 @@ use crate::coloring::config::{ColoringConfig, PuzzleKind};
 use crate::coloring::puzzle::level_doc::{base_doc, finish, palette, score_values, walk_spec};
 use crate::coloring::puzzle::planar::{PlanarGraph, jittered_points, triangulate};
 use crate::coloring::puzzle::solved::{Puzzle, PuzzleMetrics, PuzzleScratch, Solution};
+use crate::core::csr::Adjacency;
 use crate::core::error::GenError;
 use crate::core::graph::NONE;
 use crate::core::rng::WarrenRng;
@@ -22,21 +23,16 @@ fn fail(reason: &'static str, detail: String) -> GenError {
     GenError { reason, detail }
 }
 
-/// Adjacency lists of `(edge, other end)`.
-fn adjacency(n: usize, edges: &[(u32, u32)]) -> Vec<Vec<(u32, u32)>> {
-    let mut adj = vec![Vec::new(); n];
-    for (e, &(a, b)) in edges.iter().enumerate() {
-        adj[a as usize].push((e as u32, b));
-        adj[b as usize].push((e as u32, a));
-    }
-    adj
+/// Adjacency lists of `(edge, other end)`, in edge order.
+fn adjacency(n: usize, edges: &[(u32, u32)]) -> Adjacency<(u32, u32)> {
+    Adjacency::from_edges(n, edges.iter().copied(), |e, w| (e, w))
 }
 
 /// Toggles the edges of a shortest path from `u` to the nearest vertex marked in `odd`;
 /// returns that vertex.
-fn pair_up(u: u32, odd: &[bool], adj: &[Vec<(u32, u32)>], kept: &mut [bool]) -> Option<u32> {
-    let mut via = vec![NONE; adj.len()];
-    let mut seen = vec![false; adj.len()];
+fn pair_up(u: u32, odd: &[bool], adj: &Adjacency<(u32, u32)>, kept: &mut [bool]) -> Option<u32> {
+    let mut via = vec![NONE; adj.vertex_count()];
+    let mut seen = vec![false; adj.vertex_count()];
     let mut queue = VecDeque::from([u]);
     seen[u as usize] = true;
     while let Some(v) = queue.pop_front() {

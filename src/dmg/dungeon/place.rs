@@ -9,7 +9,7 @@ use crate::dmg::canvas::{Cursor, Map};
 use crate::dmg::chamber::{self, ChamberRequest, Entrance, ProposalKind};
 use crate::dmg::dungeon::gates::{queue_door, width_roll};
 use crate::dmg::dungeon::state::{
-    Bbox, CHAMBER, ChamberBox, Counts, DungeonParams, DungeonScratch, Exit, Gate, Placed,
+    Bbox, CHAMBER, Counts, DungeonParams, DungeonScratch, Exit, Gate, Placed,
 };
 use crate::dmg::tables::{TableKind, Tables};
 
@@ -94,8 +94,9 @@ pub(super) fn place(
             }
         }
     }
-    s.chambers.push(ChamberBox { x0, y0, x1, y1 });
-    let id = s.record(CHAMBER, Bbox { x0, y0, x1, y1 }, from, gate);
+    let bbox = Bbox { x0, y0, x1, y1 };
+    s.chambers.push(bbox);
+    let id = s.record(CHAMBER, bbox, from, gate);
 
     let frame = Placed {
         cursor: c,

@@ -32,17 +32,7 @@ pub struct Counts {
 }
 
 /// One rectangle of floor a chamber covers (its bounding box for round and cross shapes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ChamberBox {
-    /// Left column.
-    pub x0: i32,
-    /// Top row.
-    pub y0: i32,
-    /// One past the right column.
-    pub x1: i32,
-    /// One past the bottom row.
-    pub y1: i32,
-}
+pub type ChamberBox = Bbox;
 
 /// Settings of one dungeon.
 #[derive(Clone, Debug, PartialEq)]

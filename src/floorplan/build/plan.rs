@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::spaces::{Catalogue, Gaps};
+use crate::core::csr::Adjacency;
 use crate::floorplan::shape::Shape;
 
 /// Everything the builder needs about one level graph, built once and shared by the workers.
@@ -19,7 +20,7 @@ pub struct Plan {
     /// Per connection, its index in `cat.gap_sets`.
     pub gap_set: Vec<u32>,
     /// Per room, `(neighbour, connection)`.
-    pub adj: Vec<Vec<(u32, u32)>>,
+    pub adj: Adjacency<(u32, u32)>,
     /// Connection ends, for the drawing.
     pub(super) src: Vec<u32>,
     pub(super) dst: Vec<u32>,
@@ -148,21 +149,16 @@ impl Plan {
     }
 }
 
-/// Per room, `(neighbour, connection)`.
-fn adjacency_lists(n: usize, conns: &[(u32, u32)]) -> Vec<Vec<(u32, u32)>> {
-    let mut adj = vec![Vec::new(); n];
-    for (j, &(a, b)) in conns.iter().enumerate() {
-        adj[a as usize].push((b, j as u32));
-        adj[b as usize].push((a, j as u32));
-    }
-    adj
+/// Per room, `(neighbour, connection)`, in connection order.
+fn adjacency_lists(n: usize, conns: &[(u32, u32)]) -> Adjacency<(u32, u32)> {
+    Adjacency::from_edges(n, conns.iter().copied(), |j, w| (w, j))
 }
 
 /// Whether each room is in the graph's 2-core.
-fn two_core(adj: &[Vec<(u32, u32)>]) -> Vec<bool> {
-    let n = adj.len();
+fn two_core(adj: &Adjacency<(u32, u32)>) -> Vec<bool> {
+    let n = adj.vertex_count();
     // The 2-core: strip rooms of degree 1 until none is left.
-    let mut degree: Vec<usize> = adj.iter().map(Vec::len).collect();
+    let mut degree: Vec<usize> = (0..n).map(|v| adj[v].len()).collect();
     let mut core = vec![true; n];
     let mut stack: Vec<usize> = (0..n).filter(|&v| degree[v] <= 1).collect();
     while let Some(v) = stack.pop() {
@@ -265,12 +261,12 @@ pub const PRUNE_UP_TO: usize = 1024;
 /// shortest path between them every room touches (or faces across a corridor) the next, so the
 /// boxes are at most the widest shapes of the rooms between plus the widest gaps apart.
 pub(super) fn reach_table<'g>(
-    adj: &[Vec<(u32, u32)>],
+    adj: &Adjacency<(u32, u32)>,
     room_shapes: &[Vec<u32>],
     shapes: &[Shape],
     gaps: impl Fn(usize) -> &'g Gaps,
 ) -> Vec<i32> {
-    let n = adj.len();
+    let n = adj.vertex_count();
     if n > PRUNE_UP_TO {
         return Vec::new();
     }
@@ -283,7 +279,7 @@ pub(super) fn reach_table<'g>(
                 .unwrap_or(0)
         })
         .collect();
-    let conns: usize = adj.iter().map(Vec::len).sum::<usize>() / 2;
+    let conns: usize = adj.slots().len() / 2;
     let gap: Vec<i32> = (0..conns)
         .map(|j| gaps(j).ranges.iter().map(|r| r.1).max().unwrap_or(0))
         .collect();

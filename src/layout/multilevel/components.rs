@@ -7,42 +7,27 @@ use super::params::{MultilevelParams, MultilevelReport};
 use super::scratch::RefineScratch;
 use super::stages::Level;
 use crate::core::rng::mix;
+use crate::core::sets::{UnionFind, joins};
 use crate::layout::LayoutGraph;
 
 /// Each vertex's component, numbered in order of the components' smallest vertices, and the
 /// component count.
 ///
 /// # Runtime
-/// O(n + m alpha(n)): union-find with path halving.
+/// O(n log n + m): the shared [`UnionFind`], then one pass numbering its sets.
 pub fn components(n: usize, src: &[u32], dst: &[u32]) -> (Vec<u32>, usize) {
-    let mut up: Vec<u32> = (0..n as u32).collect();
-    let find = |up: &mut Vec<u32>, mut v: u32| {
-        while up[v as usize] != v {
-            let grand = up[up[v as usize] as usize];
-            up[v as usize] = grand;
-            v = grand;
-        }
-        v
-    };
-    for (&a, &b) in src.iter().zip(dst) {
-        let (ra, rb) = (find(&mut up, a), find(&mut up, b));
-        // The smaller root wins, so a root is its component's smallest vertex.
-        if ra < rb {
-            up[rb as usize] = ra;
-        } else if rb < ra {
-            up[ra as usize] = rb;
-        }
-    }
-    let mut label = vec![u32::MAX; n];
+    let mut sets = UnionFind::default();
+    joins(n, src.iter().copied().zip(dst.iter().copied()), &mut sets);
+    let mut number = vec![u32::MAX; n];
     let mut count = 0;
     let mut comp = vec![0u32; n];
     for v in 0..n as u32 {
-        let r = find(&mut up, v) as usize;
-        if label[r] == u32::MAX {
-            label[r] = count;
+        let label = &mut number[sets.find(v) as usize];
+        if *label == u32::MAX {
+            *label = count;
             count += 1;
         }
-        comp[v as usize] = label[r];
+        comp[v as usize] = *label;
     }
     (comp, count as usize)
 }
