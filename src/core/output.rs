@@ -1,4 +1,4 @@
-//! Files written whole: the temporary name beside the target, the folder check, and the write
+//! Files written whole: the temporary name beside the target and the write
 //! that a reader never sees half done. Below every module that writes (the archive writer,
 //! `export`, the command line), so none of them reaches up into another for it.
 
@@ -6,15 +6,10 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-/// Why a file could not be written: each names the folder or the file.
+/// Why a file could not be written, naming the file (a missing folder is checked before any
+/// work by `core::folders`).
 #[derive(Debug, Error)]
 pub enum OutputError {
-    /// The folder the file goes into does not exist.
-    #[error("{folder}: output folder does not exist")]
-    NoFolder {
-        /// The folder.
-        folder: PathBuf,
-    },
     /// The file could not be created, written, synced or renamed into place (nothing is left
     /// behind).
     // NOTE: the cause is part of the message, not `source()`, so a report that prints the
@@ -33,19 +28,6 @@ pub fn temp_path(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(".tmp");
     PathBuf::from(name)
-}
-
-/// Fails naming the folder when `out`'s folder does not exist.
-///
-/// # Errors
-/// [`OutputError::NoFolder`].
-pub fn check_output_folder(out: &Path) -> Result<(), OutputError> {
-    match out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        Some(parent) if !parent.is_dir() => Err(OutputError::NoFolder {
-            folder: parent.to_path_buf(),
-        }),
-        _ => Ok(()),
-    }
 }
 
 /// Writes `bytes` to `path.tmp`, syncs, renames onto `path` (a reader never sees a partial
@@ -86,11 +68,6 @@ mod tests {
         let missing = dir.join("no-such-folder").join("b.json");
         let e = write_atomic(&missing, b"{}").unwrap_err().to_string();
         assert!(e.contains("b.json") && e.contains("cannot write"), "{e}");
-        let e = check_output_folder(&missing).unwrap_err().to_string();
-        assert!(
-            e.contains("no-such-folder") && e.contains("does not exist"),
-            "{e}"
-        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
