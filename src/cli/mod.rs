@@ -13,7 +13,6 @@ mod layout;
 mod levelxml;
 mod levelxml_export;
 mod merge;
-mod merge_fill;
 mod render;
 mod report;
 mod split;

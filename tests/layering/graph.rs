@@ -682,31 +682,6 @@ fn resolve(
     Some(module)
 }
 
-#[cfg(test)]
-mod unit {
-    use super::*;
-
-    #[test]
-    fn literals_and_comments_are_blanked_and_lines_kept() {
-        let text = "let a = \"crate::x\"; // crate::y\nlet b = r#\"crate::z\"#; let c = '\"';\n";
-        let out = blank_literals(text);
-        assert_eq!(out.lines().count(), 2);
-        assert!(!out.contains("crate::"), "{out}");
-        assert!(out.contains("let c ="));
-    }
-
-    #[test]
-    fn use_groups_expand() {
-        let got = expand_use(" crate::a::{b, c::{d as e, self}}");
-        let want = vec![
-            (segments("crate::a::b"), None),
-            (segments("crate::a::c::d"), Some("e".to_string())),
-            (segments("crate::a::c"), None),
-        ];
-        assert_eq!(got, want);
-    }
-}
-
 /// Every function of the code longer than `limit` lines: `(name, first line, lines)`. The code
 /// must have its literals blanked ([`blank_literals`]).
 pub fn long_functions(code: &str, limit: usize) -> Vec<(String, usize, usize)> {
@@ -765,4 +740,29 @@ pub fn long_functions(code: &str, limit: usize) -> Vec<(String, usize, usize)> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod unit {
+    use super::*;
+
+    #[test]
+    fn literals_and_comments_are_blanked_and_lines_kept() {
+        let text = "let a = \"crate::x\"; // crate::y\nlet b = r#\"crate::z\"#; let c = '\"';\n";
+        let out = blank_literals(text);
+        assert_eq!(out.lines().count(), 2);
+        assert!(!out.contains("crate::"), "{out}");
+        assert!(out.contains("let c ="));
+    }
+
+    #[test]
+    fn use_groups_expand() {
+        let got = expand_use(" crate::a::{b, c::{d as e, self}}");
+        let want = vec![
+            (segments("crate::a::b"), None),
+            (segments("crate::a::c::d"), Some("e".to_string())),
+            (segments("crate::a::c"), None),
+        ];
+        assert_eq!(got, want);
+    }
 }
