@@ -28,4 +28,20 @@ class Run:
 def kinds() -> list[str]: ...
 def default_profile(kind: str) -> str: ...
 def verify(stream: object, show: int = 10) -> tuple[int, int, list[str]]: ...
+def merge(
+    parts: list[str],
+    out: str,
+    unique: bool = False,
+    threads: int = 0,
+    resume: bool = False,
+    progress: bool = False,
+) -> dict: ...
+def split(
+    archive: str,
+    out: str,
+    train: float = 0.8,
+    val: float = 0.1,
+    test: float = 0.1,
+    format: str = "arrow",
+) -> dict: ...
 def cli(argv: list[str]) -> int: ...
