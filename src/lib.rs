@@ -18,7 +18,8 @@
 //!   connection is a door or a short corridor (Edgar's job).
 //!
 //! The flat API: a generator from its configuration, levels from seeds, and archives written with
-//! [`batch::run`] and read back with [`archive::Archive`]. See `docs/command-line.md` for the command line.
+//! [`batch::run`] and read back with [`archive::Archive`]; shards merged and archives split with
+//! [`run::merge`] and [`run::split`]. See `docs/command-line.md` for the command line.
 //!
 //! ```
 //! use warren::{Generator, MazeConfig, MazeGenerator, mix};
@@ -58,6 +59,7 @@ pub mod maze;
 pub mod profile;
 pub mod regions;
 pub mod render;
+pub mod run;
 
 pub use crate::core::error::{GenError, Violation};
 pub use crate::core::generator::{

@@ -27,14 +27,18 @@ use arrow_array::{Array, RecordBatch, RecordBatchReader, StructArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyCapsule;
+use pyo3::types::{PyCapsule, PyDict};
 
-use warren::archive::{MetaError, RunMeta, level_schema};
+use warren::archive::{ArchiveError, MetaError, RunMeta, level_schema};
 use warren::batch::{
     self, BatchError, BatchOptions, BatchSink, BatchSummary, Shard, ShardMeta, check_levels,
 };
 use warren::core::generator::Generator;
 use warren::profile::{GeneratorTask, Profile};
+use warren::run::{
+    MergeError, MergeOptions, MergeSummary, Run as StoredRun, SplitError, SplitFormat,
+    SplitOptions, SplitSummary,
+};
 
 /// How long a wait for the next batch lasts before Python may handle signals.
 const POLL: Duration = Duration::from_millis(50);
@@ -414,29 +418,21 @@ fn verify(
         )),
         e => PyValueError::new_err(format!("the table's metadata: {e}")),
     })?;
-    let profile =
-        Profile::from_toml(&run.profile, "the table's warren.profile").map_err(profile_error)?;
+    let run = StoredRun::from_meta_as(run, "the table's warren.profile").map_err(profile_error)?;
     let batches: Vec<RecordBatch> = reader
         .collect::<Result<_, _>>()
         .map_err(|e| PyValueError::new_err(format!("reading the table: {e}")))?;
-    let same_version = run.version == env!("CARGO_PKG_VERSION");
+    let same_version = run.meta().version == env!("CARGO_PKG_VERSION");
     let task = Verify {
         batches: &batches,
-        seed: run.master_seed,
+        seed: run.meta().master_seed,
         regenerate: same_version,
         show,
     };
-    // The profile's files as stored with the levels, when the table carries them.
-    let files = run.files;
-    py.detach(|| {
-        if files.is_empty() {
-            profile.with_generator(task)
-        } else {
-            warren::core::files::with_embedded(files, || profile.with_generator(task))
-        }
-    })
-    .map_err(profile_error)?
-    .map_err(PyValueError::new_err)
+    // Built from the profile's files as stored with the levels, when the table carries them.
+    py.detach(|| run.with_generator(task))
+        .map_err(profile_error)?
+        .map_err(PyValueError::new_err)
 }
 
 struct Verify<'a> {
@@ -478,6 +474,151 @@ impl GeneratorTask for Verify<'_> {
     }
 }
 
+/// A merge's error: `OSError` when a file could not be read or written, `RuntimeError` when
+/// making the rest of a run failed, `ValueError` for a refusal (shards that are not one run).
+fn merge_error(e: MergeError) -> PyErr {
+    let text = chain(&e);
+    match e {
+        MergeError::NoOutputFolder { .. }
+        | MergeError::Archive(ArchiveError::Io { .. } | ArchiveError::Parquet { .. }) => {
+            PyOSError::new_err(text)
+        }
+        MergeError::Batches(_) | MergeError::Arrow(_) | MergeError::Batch { .. } => {
+            PyRuntimeError::new_err(text)
+        }
+        _ => PyValueError::new_err(text),
+    }
+}
+
+/// A split's error: `OSError` when a file could not be read or written, `RuntimeError` when
+/// Arrow failed, `ValueError` for bad shares or an archive that cannot be split.
+fn split_error(e: SplitError) -> PyErr {
+    let text = chain(&e);
+    match e {
+        SplitError::MakeFolder { .. }
+        | SplitError::Archive(ArchiveError::Io { .. } | ArchiveError::Parquet { .. }) => {
+            PyOSError::new_err(text)
+        }
+        SplitError::Arrow(_) => PyRuntimeError::new_err(text),
+        _ => PyValueError::new_err(text),
+    }
+}
+
+/// Joins the shard archives `parts` of one run into the archive `out`, as `warren merge` does
+/// (the same checks, messages and bytes). Returns the summary as a dict.
+#[pyfunction]
+#[pyo3(signature = (parts, out, unique=false, threads=0, resume=false, progress=false))]
+fn merge<'py>(
+    py: Python<'py>,
+    parts: Vec<std::path::PathBuf>,
+    out: std::path::PathBuf,
+    unique: bool,
+    threads: usize,
+    resume: bool,
+    progress: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let options = MergeOptions {
+        unique,
+        threads,
+        resume,
+        progress,
+    };
+    let summary = py
+        .detach(|| warren::run::merge(&parts, &out, options))
+        .map_err(merge_error)?;
+    merge_summary(py, &summary)
+}
+
+/// A merge's summary as a dict.
+fn merge_summary<'py>(py: Python<'py>, s: &MergeSummary) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("shards", s.shards)?;
+    d.set_item("total", s.total)?;
+    d.set_item("levels", s.levels)?;
+    d.set_item("from_shards", s.from_shards)?;
+    d.set_item("failed", s.failed())?;
+    d.set_item("failures", s.failures.clone())?;
+    let scanned = s.scanned.as_ref().map(|sc| {
+        let d = PyDict::new(py);
+        d.set_item("start", sc.start)?;
+        d.set_item("end", sc.end)?;
+        d.set_item("duplicates", sc.duplicates)?;
+        d.set_item("filtered", sc.filtered)?;
+        PyResult::Ok(d)
+    });
+    d.set_item("scanned", scanned.transpose()?)?;
+    d.set_item("bytes", s.bytes)?;
+    let resumed = s.resumed.as_ref().map(|r| {
+        let d = PyDict::new(py);
+        d.set_item("temp", r.temp.to_string_lossy())?;
+        d.set_item("batches", r.batches)?;
+        d.set_item("levels", r.levels)?;
+        d.set_item("bytes", r.bytes)?;
+        d.set_item("dropped_bytes", r.dropped_bytes)?;
+        PyResult::Ok(d)
+    });
+    d.set_item("resumed", resumed.transpose()?)?;
+    d.set_item("finished_already", s.finished_already)?;
+    Ok(d)
+}
+
+/// Splits the archive `archive` into train, val and test by `layout_hash` into the folder
+/// `out`, as `warren split` does (`format` `arrow` or `parquet`). Returns the summary as a
+/// dict.
+#[pyfunction]
+#[pyo3(signature = (archive, out, train=0.8, val=0.1, test=0.1, format="arrow"))]
+fn split<'py>(
+    py: Python<'py>,
+    archive: std::path::PathBuf,
+    out: std::path::PathBuf,
+    train: f64,
+    val: f64,
+    test: f64,
+    format: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    let format = match format {
+        "arrow" => SplitFormat::Arrow,
+        "parquet" => SplitFormat::Parquet,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "format `{other}`: expected `arrow` or `parquet`"
+            )));
+        }
+    };
+    let options = SplitOptions {
+        train,
+        val,
+        test,
+        format,
+    };
+    let summary = py
+        .detach(|| warren::run::split(&archive, &out, options))
+        .map_err(split_error)?;
+    split_summary(py, &summary)
+}
+
+/// A split's summary as a dict: the source's level count and one dict per split written.
+fn split_summary<'py>(py: Python<'py>, s: &SplitSummary) -> PyResult<Bound<'py, PyDict>> {
+    let parts = s
+        .parts
+        .iter()
+        .map(|p| {
+            let d = PyDict::new(py);
+            d.set_item("name", p.name)?;
+            d.set_item("file_name", p.file_name)?;
+            d.set_item("share", p.share)?;
+            d.set_item("levels", p.levels)?;
+            d.set_item("bytes", p.bytes)?;
+            d.set_item("path", p.path.to_string_lossy())?;
+            Ok(d)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let d = PyDict::new(py);
+    d.set_item("levels", s.levels)?;
+    d.set_item("splits", parts)?;
+    Ok(d)
+}
+
 /// `warren ARGS...`, the command line, run in this process (the `warren` command a wheel
 /// installs comes here): `argv` with the program's name first; returns the exit status.
 #[pyfunction]
@@ -498,6 +639,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(kind_facts, m)?)?;
     m.add_function(wrap_pyfunction!(default_profile, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(merge, m)?)?;
+    m.add_function(wrap_pyfunction!(split, m)?)?;
     m.add_function(wrap_pyfunction!(cli, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // The commit and CPU features of the engine inside, as `warren --version` names them.

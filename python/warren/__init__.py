@@ -9,6 +9,8 @@ with the interpreter released, and pyarrow wraps the buffers it filled without c
 >>> grids = warren.grids(table)                           # numpy uint8, (1000, 65, 65)
 >>> for batch in warren.batches("dmg", 10_000_000):       # memory stays flat
 ...     ...
+>>> warren.merge(["s0.arrow", "s1.arrow"], "all.arrow")   # shards of one run -> the whole run
+>>> warren.split("all.arrow", "splits")                   # train/val/test, no layout in two
 
 Errors are Python exceptions carrying the command line's one-line messages: a bad kind,
 profile, key, value or argument raises ``ValueError``, a profile file that cannot be read
@@ -34,6 +36,8 @@ __all__ = [
     "grids",
     "kind_facts",
     "kinds",
+    "merge",
+    "split",
     "stream",
     "verify",
 ]
@@ -323,4 +327,85 @@ def stream(
         chunk_size=chunk_size,
         threads=threads,
         worker=worker,
+    )
+
+
+#: A file or folder path.
+PathArg = Union[str, "os.PathLike[str]"]
+
+
+def merge(
+    parts: Sequence[PathArg],
+    out: PathArg,
+    *,
+    unique: bool = False,
+    threads: Optional[int] = None,
+    resume: bool = False,
+    progress: bool = False,
+) -> dict:
+    """Joins the shard archives ``parts`` of one run (``warren generate --shard I/N``, in any
+    order) into the archive ``out``, holding the levels of the unsharded run in index order:
+    what ``warren merge OUT PARTS...`` does, with the same checks, messages and bytes.
+
+    Every shard is checked before anything is written (same warren version, generator,
+    profile, master seed, run size and shard count; none twice, none missing, each whole); the
+    archive is written atomically, so a refused or failed merge leaves no ``out``. Shards made
+    with ``--unique`` or ``--where`` (or any shards with ``unique=True``) are merged in index
+    order leaving out repeated layouts, and the rest of the run is made with its stored profile
+    until it holds its full count (on ``threads`` worker threads, default all cores).
+    ``resume=True`` goes on from a killed plain merge's ``OUT.tmp``. ``progress`` shows the
+    engine's progress bar on stderr while levels are made.
+
+    Returns ``{"shards", "total", "levels", "from_shards", "failed", "failures": {reason: n},
+    "scanned": None or {"start", "end", "duplicates", "filtered"}, "bytes", "resumed": None
+    or {"temp", "batches", "levels", "bytes", "dropped_bytes"}, "finished_already"}``.
+    Shards that are not one run raise ``ValueError`` naming the file, files that cannot be
+    read or written ``OSError``, a failure while making levels ``RuntimeError``.
+    """
+    if isinstance(parts, (str, os.PathLike)):
+        raise TypeError("parts must be a list of shard paths, not one path")
+    paths = [_text(p, "each part") for p in parts]
+    return _native.merge(
+        paths,
+        _text(out, "out"),
+        bool(unique),
+        0 if threads is None else _index(threads, "threads", 1),
+        bool(resume),
+        bool(progress),
+    )
+
+
+def split(
+    archive: PathArg,
+    out: PathArg,
+    *,
+    train: float = 0.8,
+    val: float = 0.1,
+    test: float = 0.1,
+    format: str = "arrow",
+) -> dict:
+    """Splits ``archive`` into train, val and test by content into the folder ``out`` (made if
+    missing): what ``warren split ARCHIVE --out OUT`` does, with the same files and messages.
+
+    Each level goes to the split its ``layout_hash`` draws, so no layout is in two splits and
+    a level's split never changes as the archive grows; the shares must lie in [0, 1] and add
+    up to 1, and a split with share 0 is not written. ``format="arrow"`` writes
+    ``out/{train,val,test}.arrow``; ``"parquet"`` a Hugging Face dataset folder,
+    ``out/data/{train,validation,test}-*.parquet``. Every split carries a ``warren.split``
+    record that ``warren verify`` checks.
+
+    Returns ``{"levels": n, "splits": [{"name", "file_name", "share", "levels", "bytes",
+    "path"}, ...]}`` (one per split written, in train, val, test order). Bad shares or an
+    archive that is already a split raise ``ValueError``, files that cannot be read or written
+    ``OSError``.
+    """
+    if format not in ("arrow", "parquet"):
+        raise ValueError(f"format {format!r}: expected 'arrow' or 'parquet'")
+    return _native.split(
+        _text(archive, "archive"),
+        _text(out, "out"),
+        float(train),
+        float(val),
+        float(test),
+        format,
     )

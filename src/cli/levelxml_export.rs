@@ -25,6 +25,7 @@ use crate::archive::{Archive, RunMeta};
 use crate::coloring::puzzle::PuzzleKind;
 use crate::levelxml::{Category, LevelList, read_level_list, write_level_list};
 use crate::profile::Profile;
+use crate::run::Run;
 
 /// What to export.
 pub struct ExportArgs<'a> {
@@ -60,7 +61,7 @@ fn puzzle_kind(archive: &Archive) -> Result<PuzzleKind> {
             run.generator
         );
     }
-    match Profile::from_toml(&run.profile, &format!("{path} (stored profile)"))? {
+    match Run::from_meta(run, &path)?.profile() {
         Profile::Coloring { coloring } => Ok(coloring.puzzle),
         other => bail!(
             "{path}: the stored profile is for `{}`, not `coloring`",

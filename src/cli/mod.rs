@@ -15,7 +15,6 @@ mod layout_values;
 mod levelxml;
 mod levelxml_export;
 mod merge;
-mod merge_fill;
 mod render;
 mod report;
 mod split;

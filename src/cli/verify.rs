@@ -26,7 +26,8 @@ use crate::archive::{
 };
 use crate::batch::{BatchCheck, Filter, ShardMeta};
 use crate::core::generator::Generator;
-use crate::profile::{GeneratorTask, Profile};
+use crate::profile::GeneratorTask;
+use crate::run::Run;
 
 /// Arguments of `verify`.
 #[derive(clap::Args, Debug)]
@@ -257,7 +258,7 @@ fn misplaced(split: &SplitMeta, hashes: &[u64]) -> u64 {
     };
     hashes
         .iter()
-        .filter(|&&h| super::split::split_of(h, &shares) != me)
+        .filter(|&&h| crate::run::split_of(h, &shares) != me)
         .count() as u64
 }
 
@@ -309,7 +310,8 @@ fn verify_source<S: CheckedSource + ?Sized>(source: &S, label: &str, show: usize
         error,
     })?;
     let columns = source.columns()?;
-    let profile = Profile::from_toml(&meta.profile, &format!("{label} (stored profile)"))?;
+    let run = Run::from_meta(meta, label)?;
+    let (meta, profile) = (run.meta(), run.profile());
     if profile.kind() != meta.generator {
         bail!(
             "{label}: stored profile is for `{}` but the file says `{}`",
@@ -338,13 +340,9 @@ fn verify_source<S: CheckedSource + ?Sized>(source: &S, label: &str, show: usize
         selection: meta.selection.as_ref(),
         split: meta.split.as_ref(),
     };
-    // The profile's files as stored with the levels: the generator is built from those alone,
+    // The generator is built from the profile's files as stored with the levels alone,
     // whatever the folder or the files on disk now.
-    let report = if meta.files.is_empty() {
-        profile.with_generator(task)
-    } else {
-        crate::core::files::with_embedded(meta.files.clone(), || profile.with_generator(task))
-    }??;
+    let report = run.with_generator(task)??;
     let footer = RunFooter::from_metadata(source.footer_metadata())
         .inspect_err(|e| println!("footer: {e} (did the run finish?)"))
         .ok();
