@@ -60,6 +60,7 @@ pub mod profile;
 pub mod regions;
 pub mod render;
 pub mod run;
+pub mod task;
 
 pub use crate::core::error::{GenError, Violation};
 pub use crate::core::generator::{

@@ -103,7 +103,7 @@ fn regenerated<G: Generator>(
     scratch: &mut G::Scratch,
     record: &LevelRecord<'_>,
 ) -> Option<String> {
-    match generator.generate(record.seed, scratch) {
+    match generator.generate_at(record.index, record.seed, scratch) {
         Err(e) => Some(format!(
             "its seed fails to generate ({e}) yet a level is stored"
         )),

@@ -251,7 +251,7 @@ fn build_chunk<G: Generator>(
     let mut batches = Vec::with_capacity(1);
     for index in levels {
         let seed = mix(master_seed, index);
-        match generator.generate(seed, scratch) {
+        match generator.generate_at(index, seed, scratch) {
             Ok(level) if filter.is_none_or(|f| f.passes(level.metrics)) => {
                 builder.push(index, seed, &level);
             }

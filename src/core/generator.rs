@@ -282,6 +282,20 @@ pub trait Generator: Sync {
         scratch: &'s mut Self::Scratch,
     ) -> Result<Level<'s>, GenError>;
 
+    /// Generates level `index` of a run, whose seed is `seed` (`mix(master, index)`). The
+    /// batch engine and `verify` call this; a generator whose levels depend on their place in
+    /// the run (a task whose exact shares are kept over every prefix of the run) overrides it,
+    /// the others make the level of `seed` alone.
+    fn generate_at<'s>(
+        &self,
+        index: u64,
+        seed: u64,
+        scratch: &'s mut Self::Scratch,
+    ) -> Result<Level<'s>, GenError> {
+        let _ = index;
+        self.generate(seed, scratch)
+    }
+
     /// Re-checks a stored level's invariants.
     fn verify(&self, record: &LevelRecord<'_>) -> Result<(), Violation>;
 

@@ -86,3 +86,15 @@ impl From<GrammarSetupError> for ProfileError {
         }
     }
 }
+
+impl From<crate::task::TaskSetupError> for ProfileError {
+    fn from(e: crate::task::TaskSetupError) -> Self {
+        use crate::task::TaskSetupError as E;
+        match e {
+            E::Config(c) => ProfileError::Invalid(c),
+            E::Dmg(d) => d.into(),
+            E::Grammar(g) => g.into(),
+            E::Map(m) => m.into(),
+        }
+    }
+}

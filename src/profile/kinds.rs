@@ -16,6 +16,7 @@ use crate::grammar::{GrammarConfig, GrammarGenerator};
 use crate::map::{MapConfig, MapGenerator};
 use crate::maze::{MazeConfig, MazeGenerator};
 use crate::regions::{RegionsConfig, RegionsGenerator};
+use crate::task::{TaskConfig, TaskGenerator};
 
 /// What the registry says of one kind, beside its types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -216,5 +217,12 @@ kinds! {
         card: "tile maps laid out from a designer's level graph with room templates, as Edgar does",
         grid: true,
         allocations: 40,
+    };
+    Task, task, "task", TaskConfig, TaskGenerator, {
+        doc: "Reasoning tasks (question, exact answer, scorer) as views of levels.",
+        card: "reasoning tasks for language models, each a question with an exact answer and a \
+               ground truth its scorer checks, made from warren's levels",
+        grid: false,
+        allocations: 0,
     };
 }

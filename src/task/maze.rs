@@ -1,0 +1,470 @@
+//! `maze-steps` and `maze-path`: a real maze (any of the 13 algorithms, braided or not) with a
+//! start and a goal at a distance drawn uniformly from the band, so that no answer is commoner
+//! than the band allows; `maze-path` can make an exact share of items infeasible by walling one
+//! cell of every way from start to goal.
+
+use std::fmt::Write;
+use std::sync::OnceLock;
+
+use crate::core::error::GenError;
+use crate::core::generator::Generator;
+use crate::core::grid::cell;
+use crate::core::hash::ContentHasher;
+use crate::core::rng::{WarrenRng, mix};
+use crate::maze::{MazeAlgorithm, MazeConfig, MazeGenerator};
+use crate::task::config::{Rendering, TaskConfig, TaskName, distance_capacity};
+use crate::task::grid::{GridPuzzle, Move, UNREACHED};
+use crate::task::item::{ItemOut, Split, in_split};
+use crate::task::metrics::GridTaskMetrics;
+use crate::task::render::{self, Glyphs};
+use crate::task::trace;
+
+/// The maze tasks' shared state: one maze generator per room size and algorithm, made when
+/// first needed.
+pub struct MazeTasks {
+    /// Grid rows the spec allows, one entry per size in `min_rows..=max_rows` (rounded down to
+    /// odd), so a size is drawn as often as the spec's range says.
+    rows: Vec<u32>,
+    /// Grid columns, likewise (unused when square).
+    cols: Vec<u32>,
+    /// Room rows of the smallest grid and how many room-row sizes there are.
+    room_rows: (u32, u32),
+    /// Room columns of the smallest grid and how many room-column sizes there are.
+    room_cols: (u32, u32),
+    gens: Vec<OnceLock<MazeGenerator>>,
+}
+
+/// One worker's maze-task memory.
+#[derive(Default)]
+pub struct MazeTaskScratch {
+    maze: crate::maze::MazeScratch,
+    puzzle: GridPuzzle,
+    dist: Vec<u32>,
+    queue: Vec<u32>,
+    candidates: Vec<u32>,
+    moves: Vec<Move>,
+    text: String,
+}
+
+/// Largest grid side rounded down to odd (a maze grid is `2 * rooms + 1` cells).
+fn odd(v: u32) -> u32 {
+    if v % 2 == 0 { v - 1 } else { v }
+}
+
+/// Tries of a fresh maze before an item gives up.
+const ATTEMPTS: u32 = 64;
+
+impl MazeTasks {
+    /// The state for `cfg` (validated).
+    pub fn new(cfg: &TaskConfig) -> Self {
+        let rows: Vec<u32> = (cfg.min_rows..=cfg.max_rows).map(odd).collect();
+        let cols: Vec<u32> = (cfg.min_cols..=cfg.max_cols).map(odd).collect();
+        let span = |v: &[u32]| {
+            let lo = (v[0] - 1) / 2;
+            let hi = (v[v.len() - 1] - 1) / 2;
+            (lo, hi - lo + 1)
+        };
+        let (room_rows, room_cols) = (span(&rows), span(&cols));
+        let slots = (room_rows.1 * room_cols.1) as usize * cfg.algorithms.len();
+        Self {
+            rows,
+            cols,
+            room_rows,
+            room_cols,
+            gens: (0..slots).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// The generator of `r x c` rooms with the `a`th algorithm of the spec.
+    fn generator(&self, cfg: &TaskConfig, r: u32, c: u32, a: usize) -> &MazeGenerator {
+        let ri = (r - self.room_rows.0) as usize;
+        let ci = (c - self.room_cols.0) as usize;
+        let slot = (ri * self.room_cols.1 as usize + ci) * cfg.algorithms.len() + a;
+        self.gens[slot].get_or_init(|| {
+            let algorithm = cfg.algorithms[a];
+            let maze = MazeConfig {
+                width: c,
+                height: r,
+                algorithm,
+                braid: cfg.braid,
+                // Seed 001's merge is part of its algorithm; the others keep their own shape.
+                merge_dead_ends: algorithm == MazeAlgorithm::Seed001,
+                ..MazeConfig::default()
+            };
+            MazeGenerator::new(maze).expect("task.validate bounds every maze parameter")
+        })
+    }
+
+    /// A grid size `(rows, cols)` whose mazes can hold `d` steps, drawn uniformly from the
+    /// spec's sizes that can (the largest when none can: validation keeps `min_dist` in reach).
+    fn size(&self, cfg: &TaskConfig, d: u32, rng: &mut WarrenRng) -> (u32, u32) {
+        for _ in 0..32 {
+            let rows = self.rows[rng.below(self.rows.len() as u32) as usize];
+            let cols = if cfg.square {
+                rows.min(*self.cols.last().expect("at least one size"))
+            } else {
+                self.cols[rng.below(self.cols.len() as u32) as usize]
+            };
+            if distance_capacity(rows, cols) >= u64::from(d) {
+                return (rows, cols);
+            }
+        }
+        let rows = *self.rows.last().expect("at least one size");
+        let cols = *self.cols.last().expect("at least one size");
+        if cfg.square {
+            let side = rows.min(cols);
+            (side, side)
+        } else {
+            (rows, cols)
+        }
+    }
+
+    /// Writes item `index` (its random stream `seed`, already split-mixed) of `split`.
+    pub fn item(
+        &self,
+        cfg: &TaskConfig,
+        seed: u64,
+        index: u64,
+        split: Split,
+        s: &mut MazeTaskScratch,
+        out: &mut ItemOut,
+    ) -> Result<(), GenError> {
+        let mut rng = WarrenRng::new(seed);
+        let infeasible = cfg.task == TaskName::MazePath && takes_share(index, cfg.infeasible_share);
+        let (lo, hi) = cfg.band();
+        let d = lo + rng.below(hi - lo + 1);
+        let rendering = cfg.renderings[rng.below(cfg.renderings.len() as u32) as usize];
+        let glyphs = Glyphs::draw(&mut rng);
+        for _ in 0..ATTEMPTS {
+            let (rows, cols) = self.size(cfg, d, &mut rng);
+            let a = rng.below(cfg.algorithms.len() as u32) as usize;
+            let generator = self.generator(cfg, (rows - 1) / 2, (cols - 1) / 2, a);
+            let level = generator.generate(rng.next_u64(), &mut s.maze)?;
+            let grid = level.grid.expect("a lattice maze has a grid");
+            load_puzzle(&mut s.puzzle, grid.width, grid.height, grid.cells);
+            out.grid.width = grid.width;
+            out.grid.height = grid.height;
+            out.grid.cells.clear();
+            out.grid.cells.extend_from_slice(grid.cells);
+            if !self.place_ends(d, infeasible, split, &mut rng, s) {
+                continue;
+            }
+            if infeasible && !block_every_way(&mut rng, s, out) {
+                continue;
+            }
+            out.identity = identity(&s.puzzle);
+            if infeasible && !in_split(out.identity, split) {
+                continue;
+            }
+            let algorithm = MazeAlgorithm::ALL
+                .iter()
+                .position(|x| *x == cfg.algorithms[a])
+                .unwrap_or(0) as u32;
+            write_item(cfg, rendering, &glyphs, algorithm, infeasible, s, out);
+            return Ok(());
+        }
+        Err(GenError {
+            reason: "distance not placed",
+            detail: format!("no start and goal {d} steps apart in {ATTEMPTS} mazes"),
+        })
+    }
+
+    /// Picks a start and a goal `d` steps apart whose puzzle belongs to `split` (for an
+    /// infeasible item the split is checked once its way is walled). `false`: none here.
+    fn place_ends(
+        &self,
+        d: u32,
+        infeasible: bool,
+        split: Split,
+        rng: &mut WarrenRng,
+        s: &mut MazeTaskScratch,
+    ) -> bool {
+        let p = &mut s.puzzle;
+        let base = grid_hash(p);
+        for attempt in 0..6 {
+            let start = if attempt < 4 {
+                random_open(p, rng)
+            } else {
+                // A far cell: one end of (nearly) the longest path, from which most distances
+                // are found.
+                let far =
+                    p.distances_into(random_open(p, rng), u32::MAX, &mut s.dist, &mut s.queue);
+                let at = s.queue.iter().rev().find(|&&v| s.dist[v as usize] == far);
+                let v = *at.expect("the BFS queue holds its last layer");
+                (v / p.cols, v % p.cols)
+            };
+            p.distances_into(start, d, &mut s.dist, &mut s.queue);
+            s.candidates.clear();
+            let si = p.index(start) as u64;
+            for &v in s.queue.iter().rev() {
+                let dv = s.dist[v as usize];
+                if dv < d {
+                    break;
+                }
+                if infeasible || in_split(mix(base ^ si, u64::from(v)), split) {
+                    s.candidates.push(v);
+                }
+            }
+            if s.candidates.is_empty() {
+                continue;
+            }
+            let v = s.candidates[rng.below(s.candidates.len() as u32) as usize];
+            p.start = start;
+            p.goal = (v / p.cols, v % p.cols);
+            return true;
+        }
+        false
+    }
+}
+
+/// Whether item `index` is one of the `share` that are infeasible: exactly `floor(n * share)`
+/// of the first `n` items are, for every `n`.
+fn takes_share(index: u64, share: f64) -> bool {
+    if share <= 0.0 {
+        return false;
+    }
+    let at = |i: u64| (i as f64 * share).floor() as u64;
+    at(index + 1) > at(index)
+}
+
+/// Fills the puzzle's cells from a maze grid (walls blocked, every other cell open).
+fn load_puzzle(p: &mut GridPuzzle, width: u32, height: u32, cells: &[u8]) {
+    p.rows = height;
+    p.cols = width;
+    p.open.clear();
+    p.open.extend(cells.iter().map(|&c| c != cell::WALL));
+}
+
+/// A uniformly drawn open cell.
+fn random_open(p: &GridPuzzle, rng: &mut WarrenRng) -> (u32, u32) {
+    loop {
+        let r = rng.below(p.rows);
+        let c = rng.below(p.cols);
+        if p.open[p.index((r, c))] {
+            return (r, c);
+        }
+    }
+}
+
+/// The hash of the open cells and the size.
+fn grid_hash(p: &GridPuzzle) -> u64 {
+    let mut h = ContentHasher::new();
+    h.word(u64::from(p.rows) << 32 | u64::from(p.cols));
+    for chunk in p.open.chunks(64) {
+        let mut w = 0u64;
+        for (i, &o) in chunk.iter().enumerate() {
+            w |= u64::from(o) << i;
+        }
+        h.word(w);
+    }
+    h.finish()
+}
+
+/// The puzzle's identity: its grid, start and goal (the same for every rendering of it).
+pub fn identity(p: &GridPuzzle) -> u64 {
+    mix(
+        grid_hash(p) ^ p.index(p.start) as u64,
+        p.index(p.goal) as u64,
+    )
+}
+
+/// Walls one cell of the shortest way from start to goal until the goal cannot be reached
+/// (once in a perfect maze; a braided one may need more); the grid is walled to match.
+fn block_every_way(rng: &mut WarrenRng, s: &mut MazeTaskScratch, out: &mut ItemOut) -> bool {
+    let p = &mut s.puzzle;
+    for _ in 0..256 {
+        p.distances_into(p.start, u32::MAX, &mut s.dist, &mut s.queue);
+        let d = s.dist[p.index(p.goal)];
+        if d == UNREACHED {
+            return true;
+        }
+        if d < 2 || !p.path_words(&s.dist, &mut s.moves, &mut s.text) {
+            return false;
+        }
+        // Walk the path from the start and wall a cell strictly between the ends.
+        let k = 1 + rng.below(d - 1) as usize;
+        let mut at = p.start;
+        for m in s.moves.iter().rev().take(k) {
+            let (dr, dc) = m.delta();
+            at = ((i64::from(at.0) + dr) as u32, (i64::from(at.1) + dc) as u32);
+        }
+        let i = p.index(at);
+        p.open[i] = false;
+        out.grid.cells[i] = cell::WALL;
+    }
+    false
+}
+
+/// Independent cycles of the open cells' 4-neighbour graph: edges - cells + components.
+fn loops(p: &GridPuzzle, dist: &mut Vec<u32>, queue: &mut Vec<u32>) -> u32 {
+    let (rows, cols) = (p.rows as usize, p.cols as usize);
+    let mut edges = 0u64;
+    let mut cells = 0u64;
+    for r in 0..rows {
+        for c in 0..cols {
+            if !p.open[r * cols + c] {
+                continue;
+            }
+            cells += 1;
+            edges += u64::from(c + 1 < cols && p.open[r * cols + c + 1]);
+            edges += u64::from(r + 1 < rows && p.open[(r + 1) * cols + c]);
+        }
+    }
+    let mut components = 0u64;
+    dist.clear();
+    dist.resize(p.open.len(), UNREACHED);
+    let seen = dist;
+    for v in 0..p.open.len() {
+        if p.open[v] && seen[v] == UNREACHED {
+            components += 1;
+            queue.clear();
+            queue.push(v as u32);
+            seen[v] = 0;
+            let mut head = 0;
+            while head < queue.len() {
+                let u = queue[head] as usize;
+                head += 1;
+                let (r, c) = (u / cols, u % cols);
+                let mut visit = |n: usize, q: &mut Vec<u32>| {
+                    if p.open[n] && seen[n] == UNREACHED {
+                        seen[n] = 0;
+                        q.push(n as u32);
+                    }
+                };
+                if r > 0 {
+                    visit(u - cols, queue);
+                }
+                if r + 1 < rows {
+                    visit(u + cols, queue);
+                }
+                if c > 0 {
+                    visit(u - 1, queue);
+                }
+                if c + 1 < cols {
+                    visit(u + 1, queue);
+                }
+            }
+        }
+    }
+    (edges + components).saturating_sub(cells) as u32
+}
+
+/// Question, answer, ground truth, trace and metrics of a placed maze item.
+fn write_item(
+    cfg: &TaskConfig,
+    rendering: Rendering,
+    glyphs: &Glyphs,
+    algorithm: u32,
+    infeasible: bool,
+    s: &mut MazeTaskScratch,
+    out: &mut ItemOut,
+) {
+    let loops = loops(&s.puzzle, &mut s.dist, &mut s.queue);
+    let p = &s.puzzle;
+    p.distances_into(p.start, u32::MAX, &mut s.dist, &mut s.queue);
+    let d = s.dist[p.index(p.goal)];
+    let feasible = d != UNREACHED;
+    debug_assert_eq!(feasible, !infeasible);
+    write_question(cfg.task, "maze", rendering, glyphs, p, out);
+    out.answer.clear();
+    out.ground_truth.clear();
+    match cfg.task {
+        TaskName::MazePath => {
+            if feasible {
+                p.path_words(&s.dist, &mut s.moves, &mut out.answer);
+            } else {
+                out.answer.push_str("infeasible");
+            }
+            path_ground_truth(p, feasible.then_some(d), &mut out.ground_truth);
+        }
+        _ => {
+            let _ = write!(out.answer, "{d}");
+            steps_ground_truth(cfg.task, d, &mut out.ground_truth);
+        }
+    }
+    let trace_length = trace::grid_trace(cfg.trace, p, &mut out.trace);
+    out.metrics.clear();
+    out.metrics.extend(
+        GridTaskMetrics {
+            rows: p.rows,
+            cols: p.cols,
+            distance: if feasible { d } else { 0 },
+            feasible: u32::from(feasible),
+            open_cells: p.open.iter().filter(|&&o| o).count() as u32,
+            start_row: p.start.0,
+            start_col: p.start.1,
+            goal_row: p.goal.0,
+            goal_col: p.goal.1,
+            algorithm,
+            loops,
+            rendering: rendering.code(),
+            trace_length,
+            answer_length: out.answer.len() as u32,
+        }
+        .to_array(),
+    );
+    let _ = &mut s.text;
+}
+
+/// The question of a grid task: the instruction, the rendering, the answer format.
+pub fn write_question(
+    task: TaskName,
+    what: &str,
+    rendering: Rendering,
+    glyphs: &Glyphs,
+    p: &GridPuzzle,
+    out: &mut ItemOut,
+) {
+    let q = &mut out.question;
+    q.clear();
+    match task {
+        TaskName::MazePath => {
+            let _ = write!(
+                q,
+                "Find a shortest path from the start to the goal in this {what}. Each step moves \
+                 one cell up, down, left or right onto an open cell; walls cannot be crossed.\n\n"
+            );
+        }
+        _ => {
+            let _ = write!(
+                q,
+                "How many steps does the shortest path from the start to the goal take in this \
+                 {what}? Each step moves one cell up, down, left or right onto an open cell; walls \
+                 cannot be crossed.\n\n"
+            );
+        }
+    }
+    render::render(rendering, p, glyphs, q, &mut out.image);
+    q.push('\n');
+    match task {
+        TaskName::MazePath => q.push_str(
+            "Answer with the moves separated by spaces, each one of up, down, left, right (for \
+             example: right right down). If the goal cannot be reached, answer: infeasible",
+        ),
+        _ => q.push_str("Answer with a single integer: the number of steps."),
+    }
+}
+
+/// `{"task":"maze-steps","steps":12}` (or `grid-steps`).
+pub fn steps_ground_truth(task: TaskName, d: u32, out: &mut String) {
+    let _ = write!(out, "{{\"task\":\"{}\",\"steps\":{d}}}", task.name());
+}
+
+/// `maze-path`'s ground truth: the grid (open cells in hex), the ends and the shortest length
+/// (`null` when the goal cannot be reached).
+pub fn path_ground_truth(p: &GridPuzzle, steps: Option<u32>, out: &mut String) {
+    let _ = write!(
+        out,
+        "{{\"task\":\"maze-path\",\"rows\":{},\"cols\":{},\"start\":[{},{}],\"goal\":[{},{}],\"steps\":",
+        p.rows, p.cols, p.start.0, p.start.1, p.goal.0, p.goal.1
+    );
+    match steps {
+        Some(d) => {
+            let _ = write!(out, "{d}");
+        }
+        None => out.push_str("null"),
+    }
+    out.push_str(",\"open\":\"");
+    p.open_hex(out);
+    out.push_str("\"}");
+}
