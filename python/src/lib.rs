@@ -40,6 +40,8 @@ use warren::run::{
     SplitOptions, SplitSummary,
 };
 
+mod tasks;
+
 /// How long a wait for the next batch lasts before Python may handle signals.
 const POLL: Duration = Duration::from_millis(50);
 
@@ -67,12 +69,12 @@ impl BatchSink for ChannelSink {
 }
 
 /// `format!("{e:#}")` on one line: the command line's message.
-fn one_line(e: impl std::fmt::Display) -> String {
+pub(crate) fn one_line(e: impl std::fmt::Display) -> String {
     e.to_string().replace('\n', " ")
 }
 
 /// An error and its causes, `a: b: c`, on one line (as the command line prints it).
-fn chain(e: &dyn std::error::Error) -> String {
+pub(crate) fn chain(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
     let mut cause = e.source();
     while let Some(c) = cause {
@@ -642,6 +644,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(merge, m)?)?;
     m.add_function(wrap_pyfunction!(split, m)?)?;
     m.add_function(wrap_pyfunction!(cli, m)?)?;
+    tasks::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // The commit and CPU features of the engine inside, as `warren --version` names them.
     m.add("__build__", warren::BUILD)?;
