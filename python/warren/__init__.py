@@ -11,6 +11,8 @@ with the interpreter released, and pyarrow wraps the buffers it filled without c
 ...     ...
 >>> warren.merge(["s0.arrow", "s1.arrow"], "all.arrow")   # shards of one run -> the whole run
 >>> warren.split("all.arrow", "splits")                   # train/val/test, no layout in two
+>>> items = warren.tasks.items("maze-steps", 1000)        # reasoning tasks (warren.tasks)
+>>> warren.score("maze-steps", answers, items)            # Rust scorers on whole lists
 
 Errors are Python exceptions carrying the command line's one-line messages: a bad kind,
 profile, key, value or argument raises ``ValueError``, a profile file that cannot be read
@@ -26,7 +28,7 @@ from typing import Iterator, Mapping, Optional, Sequence, Union
 import numpy as np
 import pyarrow as pa
 
-from . import _native
+from . import _native, tasks
 
 __all__ = [
     "Batches",
@@ -37,8 +39,10 @@ __all__ = [
     "kind_facts",
     "kinds",
     "merge",
+    "score",
     "split",
     "stream",
+    "tasks",
     "verify",
 ]
 
@@ -409,3 +413,11 @@ def split(
         float(test),
         format,
     )
+
+
+def score(task: Optional[str], answers: Sequence[object], entries: Sequence[object]) -> list[float]:
+    """Scores of ``answers`` (model outputs, untrusted) against ``entries`` (ground-truth strings,
+    task items, or verl ``reward_model`` dicts), one float in [0, 1] each, by the Rust scorer of
+    ``task`` (``"maze-steps"``, ...; None: the task each ground truth names). See
+    :func:`warren.tasks.score`."""
+    return tasks.score(task, answers, entries)

@@ -1,6 +1,6 @@
 """Type stubs of warren's native module (see ``warren`` for the documented API)."""
 
-from typing import Optional
+from typing import Any, Optional, Sequence
 
 
 __version__: str
@@ -46,3 +46,15 @@ def split(
     format: str = "arrow",
 ) -> dict: ...
 def cli(argv: list[str]) -> int: ...
+
+def task_names() -> list[str]: ...
+def task_validate(config_json: str) -> None: ...
+def task_metric_names(config_json: str) -> list[str]: ...
+def task_items(
+    config_json: str,
+    seed: int,
+    start: int,
+    count: int,
+    threads: int = 1,
+) -> dict[str, Any]: ...
+def score(task: Optional[str], answers: Sequence[object], entries: Sequence[object]) -> list[float]: ...
