@@ -64,10 +64,25 @@ fn without_position(e: &serde_json::Error) -> String {
 
 /// The configuration in `text`, checked: a one-line error naming the key otherwise.
 fn parse_config(text: &str) -> Result<TaskConfig, String> {
-    let cfg: TaskConfig =
-        serde_json::from_str(text).map_err(|e| format!("task config: {}", without_position(&e)))?;
+    let cfg: TaskConfig = serde_json::from_str(text).map_err(|e| read_error(text, &e))?;
     cfg.validate().map_err(|e| crate::one_line(&e))?;
     Ok(cfg)
+}
+
+/// Why `text` is no configuration, naming the key: `serde_json`'s messages say what is wrong
+/// (`unknown variant `nope``) but not where, so each key is read alone to find the one at fault.
+#[inline(never)]
+fn read_error(text: &str, e: &serde_json::Error) -> String {
+    let Ok(serde_json::Value::Object(keys)) = serde_json::from_str(text) else {
+        return format!("task config: {}", without_position(e));
+    };
+    for (key, value) in keys {
+        let alone = serde_json::Value::Object([(key.clone(), value)].into_iter().collect());
+        if let Err(e) = serde_json::from_value::<TaskConfig>(alone) {
+            return format!("task.{key}: {}", without_position(&e));
+        }
+    }
+    format!("task config: {}", without_position(e))
 }
 
 /// The generator of the configuration `text`, from the cache or built (and cached).

@@ -17,6 +17,10 @@ own default retries a lost worker, not an exception raised in the task), and a r
 regenerates exactly its index range, so the rows are the same: level ``i`` depends only on the
 profile, the seed and ``i``.
 
+Reasoning tasks are levels of the ``task`` kind: ``read_tasks("maze-path", n, seed=1,
+max_dist=20)`` reads them with their question, answer and ground truth columns, the same items
+as ``warren.tasks.items`` for the same seed.
+
 Ray is an optional extra: ``pip install "./python[ray]"``.
 """
 
@@ -41,7 +45,7 @@ except ImportError as e:  # pragma: no cover - depends on the environment
 
 import warren
 
-__all__ = ["WarrenDatasource", "read_levels"]
+__all__ = ["WarrenDatasource", "read_levels", "read_tasks"]
 
 # Ray options for read_levels' read tasks, under the caller's ``ray_remote_args``. Ray Data's
 # default (``max_retries=-1`` with ``retry_exceptions=[RaySystemError]``, in
@@ -167,3 +171,36 @@ def read_levels(
         # option for retries in its place; the warning would name this line, not the caller's.
         warnings.filterwarnings("ignore", message="`ray_remote_args` is deprecated")
         return ray.data.read_datasource(source, ray_remote_args=remote_args, **read_args)
+
+
+def read_tasks(
+    task: str,
+    count: int,
+    *,
+    seed: int = 0,
+    split: str = "train",
+    blocks: Optional[int] = None,
+    chunk_size: int = 2048,
+    ray_remote_args: Optional[Dict[str, Any]] = None,
+    **knobs,
+) -> "ray.data.Dataset":
+    """``count`` items of the reasoning task ``task`` (knobs as ``warren.tasks.items``) as a Ray
+    dataset of levels of the ``task`` kind: the question, answer and ground truth columns beside
+    the grid or graph and the metrics. A spec that cannot be met raises ``ValueError`` here, on
+    the driver."""
+    import warren.tasks
+
+    text = warren.tasks.profile_toml(task, split, **knobs)
+    with tempfile.TemporaryDirectory(prefix="warren-ray-") as folder:
+        path = os.path.join(folder, "task.toml")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        # The datasource keeps the profile's text; the file may go once it is made.
+        return read_levels(
+            path,
+            count,
+            seed=seed,
+            blocks=blocks,
+            chunk_size=chunk_size,
+            ray_remote_args=ray_remote_args,
+        )

@@ -29,7 +29,7 @@ from typing import Any, Iterable, Iterator, Optional, Sequence
 
 from . import _native
 
-__all__ = ["block", "config_json", "items", "names", "score", "validate"]
+__all__ = ["block", "config_json", "items", "names", "profile_toml", "score", "validate"]
 
 #: Splits an item may be drawn for.
 SPLITS = ("train", "validation", "test")
@@ -84,6 +84,49 @@ def _unjsonable(value: Any) -> bool:
         return False
     except TypeError:
         return True
+
+
+def _toml_value(key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        value = float(value)
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError(f"task.{key} = {value} is not a finite number")
+        return repr(value)
+    if isinstance(value, str):
+        # A JSON string is a TOML basic string (the same escapes).
+        return json.dumps(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(key, v) for v in value) + "]"
+    raise TypeError(f"task.{key}: cannot write a {type(value).__name__} into a profile")
+
+
+def _toml_table(header: str, table: dict, out: list) -> None:
+    out.append(f"[{header}]")
+    nested = []
+    for key, value in table.items():
+        if value is None:
+            continue
+        if isinstance(value, dict):
+            nested.append((key, value))
+        else:
+            out.append(f"{key} = {_toml_value(key, value)}")
+    for key, value in nested:
+        out.append("")
+        _toml_table(f"{header}.{key}", value, out)
+
+
+def profile_toml(task: str, split: str = "train", **knobs: Any) -> str:
+    """The ``task`` profile of a spec, as TOML: what ``warren generate PROFILE`` and
+    ``warren.generate`` / ``warren.ray.read_levels`` take to make the same items as levels (with
+    the grid or graph beside the question, answer and ground truth)."""
+    cfg = json.loads(config_json(task, split, **knobs))
+    out = ['kind = "task"', ""]
+    _toml_table("task", cfg, out)
+    return "\n".join(out) + "\n"
 
 
 def validate(task: str, split: str = "train", **knobs: Any) -> None:
