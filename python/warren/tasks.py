@@ -4,7 +4,7 @@ with verifiable rewards (RLVR).
 >>> import warren.tasks
 >>> items = warren.tasks.items("maze-steps", 1000, seed=7, min_dist=5, max_dist=20)
 >>> items[0]["question"], items[0]["answer"]              # the prompt, the oracle answer
->>> warren.score("maze-steps", ["12", "oops"], items[:2])  # one float in [0, 1] per answer
+>>> warren.score("maze-steps", [items[0]["answer"], "oops"], items[:2])  # a float in [0, 1] each
 [1.0, 0.0]
 
 Items are made in Rust in blocks (``threads`` workers, the same items for any count): item
