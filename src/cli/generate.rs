@@ -197,7 +197,47 @@ impl GenerateTask<'_> {
     }
 }
 
+/// The parts of a `generate` run that `warren tasks` sets (the rest take `generate`'s
+/// defaults).
+pub(super) struct RunSpec {
+    pub profile: String,
+    pub count: u64,
+    pub out: PathBuf,
+    pub seed: u64,
+    pub threads: usize,
+    pub shard: ShardArg,
+    pub sets: Vec<String>,
+    pub chunk_size: u64,
+    pub quiet: bool,
+    pub resume: bool,
+    pub filter: Option<String>,
+    pub unique: bool,
+    pub max_tries: Option<u64>,
+}
+
 impl Args {
+    /// The arguments of a `generate` run as `warren tasks` asks for it.
+    pub(super) fn from_spec(spec: RunSpec) -> Self {
+        Args {
+            profile: spec.profile,
+            count: spec.count,
+            out: spec.out,
+            format: "arrow".into(),
+            seed: spec.seed,
+            threads: spec.threads,
+            shard: spec.shard,
+            sets: spec.sets,
+            chunk_size: spec.chunk_size,
+            quiet: spec.quiet,
+            unique: spec.unique,
+            filter: spec.filter,
+            max_tries: spec.max_tries,
+            flamegraph: None,
+            compression: Compression::None,
+            resume: spec.resume,
+        }
+    }
+
     /// The run's selection, compiled against the kind's metric `columns`; `None` without
     /// `--unique` and `--where`.
     fn selection(&self, columns: &[MetricSpec]) -> Result<Option<Selection>> {

@@ -18,6 +18,7 @@ mod merge;
 mod render;
 mod report;
 mod split;
+mod tasks;
 mod verify;
 
 use std::process::ExitCode;
@@ -64,6 +65,9 @@ enum Command {
     Levelxml(levelxml::Args),
     /// List the generator kinds this build knows (names, grids, what their levels are).
     Kinds(kinds::Args),
+    /// Make reasoning-task items (question, exact answer, ground truth for a scorer) as verl's
+    /// Parquet rows, JSON Lines or an archive.
+    Tasks(tasks::Args),
     /// Print the shell completion script for bash, zsh, fish, elvish or PowerShell.
     Completions(completions::CompletionArgs),
     /// Print the man page (roff), or write one per command into a folder.
@@ -106,6 +110,7 @@ where
         Command::Bench(args) => bench::run(args),
         Command::Levelxml(args) => levelxml::run(args),
         Command::Kinds(args) => kinds::run(args),
+        Command::Tasks(args) => tasks::run(args),
         Command::Completions(args) => completions::completions(args, Cli::command()),
         Command::Man(args) => completions::man(args, Cli::command()),
     };

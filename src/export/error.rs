@@ -137,6 +137,17 @@ pub enum ExportError {
         /// The archive's kind.
         generator: String,
     },
+    /// A task export needs a task archive.
+    #[error(
+        "{path}: holds `{generator}` levels, not task items (make them with `warren tasks` or \
+         `warren generate task`)"
+    )]
+    NotTasks {
+        /// The archive.
+        path: PathBuf,
+        /// The archive's kind.
+        generator: String,
+    },
     /// The profile stored in the archive does not parse.
     #[error("{path}: the stored profile does not parse")]
     Profile {

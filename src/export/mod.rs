@@ -8,6 +8,7 @@
 pub mod ldtk;
 pub mod npy;
 pub mod owners;
+pub mod tasks;
 pub mod tiled;
 
 mod error;
