@@ -11,6 +11,10 @@
 //! engine builds its worker pool afresh for every run, so processes forked after a run (data
 //! loader workers, Ray workers) start with no pool to inherit.
 //!
+//! Reasoning tasks (`tasks`) skip the run: `task_items` makes a block of items in Rust and hands
+//! back Python lists, and `score` runs the Rust scorers over whole lists of answers, both with
+//! the interpreter released while Rust works.
+//!
 //! Errors reach Python as exceptions with the command line's one-line messages: bad profiles,
 //! keys, values and arguments as `ValueError`, files that cannot be read as `OSError`, a failed
 //! run as `RuntimeError`.

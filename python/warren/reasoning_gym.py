@@ -454,7 +454,9 @@ class _WarrenDataset(ProceduralDataset):
         self._name = config.NAME
         self._json = config.config_json()
         self._difficulty = config.difficulty()
+        self._split = config.split
         self._blocks: collections.OrderedDict = collections.OrderedDict()
+        self._last: Optional[dict] = None
 
     def _block(self, idx: int) -> dict:
         number = idx // BLOCK
@@ -496,13 +498,20 @@ class _WarrenDataset(ProceduralDataset):
             "position": position,
         }
 
-    def __getitem__(self, idx: int) -> dict:
+    def _index(self, idx: Any) -> int:
         if isinstance(idx, bool) or not isinstance(idx, numbers.Integral):
             raise TypeError(f"{self._name} indices are integers, not {type(idx).__name__}")
-        idx = int(idx)
-        if not 0 <= idx < 2**64:
-            raise IndexError(f"{self._name} index {idx} is out of range 0..2**64")
-        b = self._block(idx)
+        return int(idx)
+
+    def __getitem__(self, idx: int) -> dict:
+        # PERF: the common case (an int in the block read last) takes no ABC check or cache walk.
+        if type(idx) is not int:
+            idx = self._index(idx)
+        b = self._last
+        if b is None or not b["start"] <= idx < b["end"]:
+            if not 0 <= idx < 2**64:
+                raise IndexError(f"{self._name} index {idx} is out of range 0..2**64")
+            b = self._last = self._block(idx)
         if b["position"] is None:
             k = idx - b["start"]
         else:
@@ -514,14 +523,14 @@ class _WarrenDataset(ProceduralDataset):
             "source_index": idx,
             "ground_truth": b["ground_truth"][k],
             "task": self._task,
-            "split": self.config.split,
+            "split": self._split,
         }
         metadata.update(zip(b["names"], b["metrics"][k]))
         if b["trace"] is not None:
             metadata["trace"] = b["trace"][k]
         if b["image"] is not None:
             metadata["image"] = b["image"][k]
-        metadata["difficulty"] = dict(self._difficulty)
+        metadata["difficulty"] = self._difficulty.copy()
         return {"question": b["question"][k], "answer": b["answer"][k], "metadata": metadata}
 
     def score_answer(self, answer: Optional[str], entry: dict) -> float:
