@@ -27,7 +27,7 @@ def cli_table(warren_bin, tmp_path, *args):
 
 
 def test_kinds_and_default_profiles():
-    assert warren.kinds() == ["maze", "grammar", "dmg", "regions", "coloring", "map"]
+    assert warren.kinds() == ["maze", "grammar", "dmg", "regions", "coloring", "map", "task"]
     for kind in warren.kinds():
         assert f'kind = "{kind}"' in warren.default_profile(kind)
     with pytest.raises(ValueError, match="unknown generator kind or profile file `nope`"):
@@ -37,7 +37,8 @@ def test_kinds_and_default_profiles():
 def test_kind_facts_are_the_engine_registry_and_the_command_line_lists_them(warren_bin):
     facts = warren.kind_facts()
     assert [f["name"] for f in facts] == warren.kinds()
-    assert {f["name"] for f in facts if not f["grid"]} == {"coloring"}
+    # A task's levels are grids or graphs by its task: the kind promises no grid.
+    assert {f["name"] for f in facts if not f["grid"]} == {"coloring", "task"}
     assert all(f["doc"] and f["card"] and f["allocations"] >= 0 for f in facts)
     out = subprocess.run([warren_bin, "kinds", "--json"], check=True, capture_output=True, text=True)
     assert [json.loads(line) for line in out.stdout.splitlines()] == facts

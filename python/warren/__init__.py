@@ -60,7 +60,7 @@ ProfileArg = Union[str, "os.PathLike[str]"]
 
 
 def kinds() -> list[str]:
-    """The generator kinds: ``["maze", "grammar", "dmg", "regions", "coloring", "map"]``."""
+    """The generator kinds: ``["maze", "grammar", "dmg", "regions", "coloring", "map", "task"]``."""
     return list(_native.kinds())
 
 
