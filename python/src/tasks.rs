@@ -342,11 +342,11 @@ fn entry_utf8<'py>(
         pyo3::intern!(py, "metadata"),
         pyo3::intern!(py, "reward_model"),
     ] {
-        if let Some(inner) = d.get_item(key)? {
-            if let Ok(inner) = inner.cast_into::<PyDict>() {
-                holder = inner;
-                break;
-            }
+        if let Some(inner) = d.get_item(key)?
+            && let Ok(inner) = inner.cast_into::<PyDict>()
+        {
+            holder = inner;
+            break;
         }
     }
     match holder.get_item(pyo3::intern!(py, "ground_truth"))? {
