@@ -99,9 +99,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     sets.push(format!("task.split={}", args.split));
     sets.extend(args.sets.iter().cloned());
     let mut profile = Profile::resolve(&profile_name)?;
-    for set in &sets {
-        profile.set(set)?;
-    }
+    profile.set_all(&sets)?;
     let Profile::Task { task } = &profile else {
         bail!(
             "{}: is a `{}` profile; `warren tasks` takes kind = \"task\"",
