@@ -7,8 +7,21 @@
 //! - `adjlist`: maze-dataset's `ADJLIST` token form over the open cells;
 //! - `tokens`: one token per cell, rows ended by `<EOL>`;
 //! - `png`: an image, one square per cell, with a text legend of its colours.
+//!
+//! Each file's doc shows its text; `text` holds what the text parsers share. A parser reads
+//! the whole question: it finds its rendering's first line, reads the block strictly (every
+//! error names the line and the byte or token where it found something unexpected) and never
+//! panics on arbitrary text.
 
+mod adjlist;
 mod ascii;
+mod coords;
+mod png;
+mod text;
+mod tokens;
+
+#[cfg(test)]
+mod tests;
 
 use crate::core::rng::WarrenRng;
 use crate::task::config::Rendering;
@@ -66,7 +79,7 @@ impl Glyphs {
 pub struct ParseError(pub String);
 
 /// Writes `p`'s description in rendering `r` into `out` (appended); a `png` rendering writes
-/// its image into `image` (replaced).
+/// its image into `image` (replaced), every other rendering empties it.
 pub fn render(
     r: Rendering,
     p: &GridPuzzle,
@@ -74,19 +87,25 @@ pub fn render(
     out: &mut String,
     image: &mut Vec<u8>,
 ) {
+    if r != Rendering::Png {
+        image.clear();
+    }
     match r {
         Rendering::Ascii => ascii::render(p, glyphs, out),
-        // The other renderings land with their parsers (issue 46's helper work).
-        _ => ascii::render(p, glyphs, out),
+        Rendering::Coords => coords::render(p, out),
+        Rendering::Adjlist => adjlist::render(p, out),
+        Rendering::Tokens => tokens::render(p, out),
+        Rendering::Png => png::render(p, out, image),
     }
-    let _ = image;
 }
 
 /// Reads a question written with rendering `r` (its image too for `png`) back into the puzzle.
 pub fn parse(r: Rendering, question: &str, image: &[u8]) -> Result<GridPuzzle, ParseError> {
-    let _ = image;
     match r {
         Rendering::Ascii => ascii::parse(question),
-        _ => ascii::parse(question),
+        Rendering::Coords => coords::parse(question),
+        Rendering::Adjlist => adjlist::parse(question),
+        Rendering::Tokens => tokens::parse(question),
+        Rendering::Png => png::parse(question, image),
     }
 }
