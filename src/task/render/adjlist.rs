@@ -15,14 +15,14 @@
 //! (for the grid `..#.` over `#..#`, with a path `(0,0)` .. `(1,2)` not drawn in). The parser
 //! requires the listed edges to be exactly the open cells' grid graph.
 
-use std::fmt::Write;
 use std::iter::Enumerate;
 use std::str::SplitAsciiWhitespace;
 
 use crate::task::grid::GridPuzzle;
 use crate::task::render::ParseError;
 use crate::task::render::text::{
-    Cursor, SIZE_START, cell_token, expect_block_end, find_line, read_size, snippet, write_size,
+    Cursor, SIZE_START, cell_token, expect_block_end, find_line, push_cell, read_size, snippet,
+    write_size,
 };
 
 /// The end of the size line: the notation.
@@ -62,23 +62,45 @@ pub fn render(p: &GridPuzzle, out: &mut String) {
             }
             let right = p.is_open(r, c + 1);
             let down = p.is_open(r + 1, c);
+            let at = (r as u32, c as u32);
             if right {
-                let _ = write!(out, " ({r},{c}) {CONNECTOR} ({r},{}) {ENDLINE}", c + 1);
+                push_edge(out, at, (at.0, at.1 + 1));
             }
             if down {
-                let _ = write!(out, " ({r},{c}) {CONNECTOR} ({},{c}) {ENDLINE}", r + 1);
+                push_edge(out, at, (at.0 + 1, at.1));
             }
             if !(right || down || p.is_open(r, c - 1) || p.is_open(r - 1, c)) {
-                let _ = write!(out, " ({r},{c}) {CONNECTOR} ({r},{c}) {ENDLINE}");
+                push_edge(out, at, at);
             }
         }
     }
-    let (s, g) = (p.start, p.goal);
-    let _ = writeln!(
-        out,
-        " {ADJLIST_END} {ORIGIN_START} ({},{}) {ORIGIN_END} {TARGET_START} ({},{}) {TARGET_END}",
-        s.0, s.1, g.0, g.1
-    );
+    out.push(' ');
+    out.push_str(ADJLIST_END);
+    push_tagged(out, ORIGIN_START, p.start, ORIGIN_END);
+    push_tagged(out, TARGET_START, p.goal, TARGET_END);
+    out.push('\n');
+}
+
+/// Appends ` open (r,c) close`.
+fn push_tagged(out: &mut String, open: &str, at: (u32, u32), close: &str) {
+    out.push(' ');
+    out.push_str(open);
+    out.push(' ');
+    push_cell(out, at, ",");
+    out.push(' ');
+    out.push_str(close);
+}
+
+/// Appends ` (r,c) <--> (r,c) ;`.
+fn push_edge(out: &mut String, a: (u32, u32), b: (u32, u32)) {
+    out.push(' ');
+    push_cell(out, a, ",");
+    out.push(' ');
+    out.push_str(CONNECTOR);
+    out.push(' ');
+    push_cell(out, b, ",");
+    out.push(' ');
+    out.push_str(ENDLINE);
 }
 
 /// Reads the size line and the token line from a whole question.

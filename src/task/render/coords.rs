@@ -11,12 +11,10 @@
 //!
 //! A grid without walls says `Walls (...): none`.
 
-use std::fmt::Write;
-
 use crate::task::grid::GridPuzzle;
 use crate::task::render::ParseError;
 use crate::task::render::text::{
-    Cursor, SIZE_START, expect_block_end, find_line, read_size, write_size,
+    Cursor, SIZE_START, expect_block_end, find_line, push_cell, read_size, write_size,
 };
 
 /// The end of the size line.
@@ -46,18 +44,17 @@ pub fn render(p: &GridPuzzle, out: &mut String) {
             out.push_str(SEP);
         }
         first = false;
-        let (r, c) = (i / p.cols as usize, i % p.cols as usize);
-        let _ = write!(out, "({r}{SEP}{c})");
+        let cols = p.cols as usize;
+        push_cell(out, ((i / cols) as u32, (i % cols) as u32), SEP);
     }
     if first {
         out.push_str(NO_WALLS);
     }
-    let (s, g) = (p.start, p.goal);
-    let _ = write!(
-        out,
-        "\nStart: ({}{SEP}{})\nGoal: ({}{SEP}{})\n",
-        s.0, s.1, g.0, g.1
-    );
+    out.push_str("\nStart: ");
+    push_cell(out, p.start, SEP);
+    out.push_str("\nGoal: ");
+    push_cell(out, p.goal, SEP);
+    out.push('\n');
 }
 
 /// Reads the four lines from a whole question.

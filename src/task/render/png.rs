@@ -87,9 +87,12 @@ fn encode(p: &GridPuzzle, px: u32, image: &mut Vec<u8>) {
         row_codes(p, r, &mut codes);
         let first = r as usize * px as usize * stride;
         let line = &mut raw[first..first + stride];
-        for x in 0..width as usize {
-            let code = codes[x / px as usize];
-            line[x / 4] |= code << (6 - 2 * (x % 4));
+        let mut x = 0usize;
+        for &code in &codes {
+            for _ in 0..px {
+                line[x / 4] |= code << (6 - 2 * (x % 4));
+                x += 1;
+            }
         }
         for k in 1..px as usize {
             raw.copy_within(first..first + stride, first + k * stride);

@@ -23,6 +23,37 @@ pub fn write_size(rows: u32, cols: u32, out: &mut String) {
     );
 }
 
+/// Appends `v` in decimal.
+///
+/// PERF: the renderings of a large grid write tens of thousands of numbers; `write!` through
+/// the formatting machinery costs several times more per number.
+#[inline]
+pub fn push_u32(out: &mut String, mut v: u32) {
+    let mut buf = [0u8; 10];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    for &d in &buf[i..] {
+        out.push(char::from(d));
+    }
+}
+
+/// Appends the cell `(r{sep}c)`.
+#[inline]
+pub fn push_cell(out: &mut String, (r, c): (u32, u32), sep: &str) {
+    out.push('(');
+    push_u32(out, r);
+    out.push_str(sep);
+    push_u32(out, c);
+    out.push(')');
+}
+
 /// Reads the size sentence [`write_size`] wrote; refuses an empty grid and one of more than
 /// [`MAX_CELLS`] cells.
 pub fn read_size(cur: &mut Cursor<'_>) -> Result<(u32, u32), ParseError> {
@@ -193,6 +224,17 @@ impl<'a> Cursor<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_and_cells_are_written_in_decimal() {
+        let mut s = String::new();
+        for v in [0, 7, 10, 99, 1601, u32::MAX] {
+            push_u32(&mut s, v);
+            s.push(' ');
+        }
+        push_cell(&mut s, (12, 0), ", ");
+        assert_eq!(s, "0 7 10 99 1601 4294967295 (12, 0)");
+    }
 
     #[test]
     fn the_size_sentence_reads_back() {
