@@ -9,7 +9,7 @@ use crate::dmg::{DmgGenerator, DmgScratch};
 use crate::grammar::{GrammarGenerator, GrammarScratch};
 use crate::map::{MapGenerator, MapScratch};
 use crate::regions::{RegionScratch, RegionsGenerator};
-use crate::task::config::{GridSource, TaskConfig, TaskName};
+use crate::task::config::{GridSource, Rendering, TaskConfig, TaskName};
 use crate::task::grid::{GridPuzzle, Move, UNREACHED};
 use crate::task::item::{ItemOut, Split, in_split};
 use crate::task::maze::{identity, steps_ground_truth, write_question};
@@ -125,42 +125,7 @@ impl GridTasks {
             if !in_split(out.identity, split) {
                 continue;
             }
-            let p = &s.puzzle;
-            p.distances_into(p.start, u32::MAX, &mut s.dist, &mut s.queue);
-            debug_assert_eq!(s.dist[p.index(p.goal)], d);
-            write_question(
-                TaskName::GridSteps,
-                cfg.source.name_for_question(),
-                rendering,
-                &glyphs,
-                p,
-                out,
-            );
-            out.answer.clear();
-            out.answer.push_str(&d.to_string());
-            out.ground_truth.clear();
-            steps_ground_truth(TaskName::GridSteps, d, &mut out.ground_truth);
-            let trace_length = trace::grid_trace(cfg.trace, p, &mut out.trace);
-            out.metrics.clear();
-            out.metrics.extend(
-                GridTaskMetrics {
-                    rows: p.rows,
-                    cols: p.cols,
-                    distance: d,
-                    feasible: 1,
-                    open_cells: p.open.iter().filter(|&&o| o).count() as u32,
-                    start_row: p.start.0,
-                    start_col: p.start.1,
-                    goal_row: p.goal.0,
-                    goal_col: p.goal.1,
-                    algorithm: 0,
-                    loops: 0,
-                    rendering: rendering.code(),
-                    trace_length,
-                    answer_length: out.answer.len() as u32,
-                }
-                .to_array(),
-            );
+            write_item(cfg, rendering, &glyphs, d, s, out);
             let _ = &mut s.moves;
             return Ok(());
         }
@@ -172,6 +137,54 @@ impl GridTasks {
             ),
         }))
     }
+}
+
+/// Question, answer, ground truth, trace and metrics of a placed `grid-steps` item whose goal
+/// is `d` steps from its start.
+fn write_item(
+    cfg: &TaskConfig,
+    rendering: Rendering,
+    glyphs: &Glyphs,
+    d: u32,
+    s: &mut GridStepsScratch,
+    out: &mut ItemOut,
+) {
+    let p = &s.puzzle;
+    p.distances_into(p.start, u32::MAX, &mut s.dist, &mut s.queue);
+    debug_assert_eq!(s.dist[p.index(p.goal)], d);
+    write_question(
+        TaskName::GridSteps,
+        cfg.source.name_for_question(),
+        rendering,
+        glyphs,
+        p,
+        out,
+    );
+    out.answer.clear();
+    out.answer.push_str(&d.to_string());
+    out.ground_truth.clear();
+    steps_ground_truth(TaskName::GridSteps, d, &mut out.ground_truth);
+    let trace_length = trace::grid_trace(cfg.trace, p, &mut out.trace);
+    out.metrics.clear();
+    out.metrics.extend(
+        GridTaskMetrics {
+            rows: p.rows,
+            cols: p.cols,
+            distance: d,
+            feasible: 1,
+            open_cells: p.open.iter().filter(|&&o| o).count() as u32,
+            start_row: p.start.0,
+            start_col: p.start.1,
+            goal_row: p.goal.0,
+            goal_col: p.goal.1,
+            algorithm: 0,
+            loops: 0,
+            rendering: rendering.code(),
+            trace_length,
+            answer_length: out.answer.len() as u32,
+        }
+        .to_array(),
+    );
 }
 
 impl GridSource {

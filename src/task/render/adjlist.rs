@@ -19,7 +19,7 @@ use std::iter::Enumerate;
 use std::str::SplitAsciiWhitespace;
 
 use crate::task::grid::GridPuzzle;
-use crate::task::render::ParseError;
+use crate::task::render::text::ParseError;
 use crate::task::render::text::{
     Cursor, SIZE_START, cell_token, expect_block_end, find_line, push_cell, read_size, snippet,
     write_size,

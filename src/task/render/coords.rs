@@ -12,7 +12,7 @@
 //! A grid without walls says `Walls (...): none`.
 
 use crate::task::grid::GridPuzzle;
-use crate::task::render::ParseError;
+use crate::task::render::text::ParseError;
 use crate::task::render::text::{
     Cursor, SIZE_START, expect_block_end, find_line, push_cell, read_size, write_size,
 };

@@ -11,7 +11,7 @@
 //! decodes the image and samples each cell's centre pixel.
 
 use crate::task::grid::GridPuzzle;
-use crate::task::render::ParseError;
+use crate::task::render::text::ParseError;
 use crate::task::render::text::{Cursor, MAX_CELLS, check_size, expect_block_end, find_line};
 
 /// The colours, by palette index: wall, open cell, start, goal.

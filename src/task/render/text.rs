@@ -1,10 +1,14 @@
-//! What the text renderings share: the sentence stating the grid's size, finding a rendering's
-//! first line inside a whole question, and [`Cursor`], a reader of one line that names the line
-//! and byte where it found something other than what it expected.
+//! What the renderings share: [`ParseError`], the sentence stating the grid's size, numbers
+//! written without `fmt`, finding a rendering's first line inside a whole question, and
+//! [`Cursor`], a reader of one line that names the line and byte where it found something
+//! other than what it expected.
 
 use std::fmt::Write;
 
-use crate::task::render::ParseError;
+/// Why a question could not be read back into a puzzle.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ParseError(pub String);
 
 /// Most cells a parsed grid may have (4096 x 4096): a question claiming more is refused before
 /// anything is allocated for it.

@@ -12,7 +12,7 @@
 //! The tokens are fixed (ascii's glyphs are drawn per item, these are not).
 
 use crate::task::grid::GridPuzzle;
-use crate::task::render::ParseError;
+use crate::task::render::text::ParseError;
 use crate::task::render::text::{find_line, snippet};
 
 /// The legend line.
