@@ -1,7 +1,8 @@
 //! The `ascii` rendering: a legend line naming the item's glyphs, then one line per grid row.
 
 use crate::task::grid::GridPuzzle;
-use crate::task::render::{Glyphs, ParseError};
+use crate::task::render::glyphs::Glyphs;
+use crate::task::render::text::ParseError;
 
 /// Writes the legend and the rows.
 pub fn render(p: &GridPuzzle, g: &Glyphs, out: &mut String) {
