@@ -135,7 +135,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         out: archive.clone(),
         seed: args.seed,
         threads: args.threads,
-        shard: args.shard.clone(),
+        shard: args.shard,
         sets,
         chunk_size: args.chunk_size,
         quiet: args.quiet,

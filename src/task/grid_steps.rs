@@ -49,17 +49,17 @@ impl GridTasks {
     /// The source generator `cfg` names, with its section or its defaults.
     pub fn new(cfg: &TaskConfig) -> Result<Self, TaskSetupError> {
         Ok(match cfg.source {
-            GridSource::Dmg => {
-                GridTasks::Dmg(DmgGenerator::new(cfg.dmg.clone().unwrap_or_default())?)
-            }
+            GridSource::Dmg => GridTasks::Dmg(DmgGenerator::new(
+                cfg.dmg.as_deref().cloned().unwrap_or_default(),
+            )?),
             GridSource::Regions => GridTasks::Regions(RegionsGenerator::new(
-                cfg.regions.clone().unwrap_or_default(),
+                cfg.regions.as_deref().cloned().unwrap_or_default(),
             )?),
             GridSource::Grammar => GridTasks::Grammar(Box::new(GrammarGenerator::new(
-                cfg.grammar.clone().unwrap_or_default(),
+                cfg.grammar.as_deref().cloned().unwrap_or_default(),
             )?)),
             GridSource::Map => GridTasks::Map(Box::new(MapGenerator::new(
-                cfg.map.clone().unwrap_or_default(),
+                cfg.map.as_deref().cloned().unwrap_or_default(),
             )?)),
         })
     }

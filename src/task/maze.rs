@@ -50,7 +50,7 @@ pub struct MazeTaskScratch {
 
 /// Largest grid side rounded down to odd (a maze grid is `2 * rooms + 1` cells).
 fn odd(v: u32) -> u32 {
-    if v % 2 == 0 { v - 1 } else { v }
+    if v.is_multiple_of(2) { v - 1 } else { v }
 }
 
 /// Tries of a fresh maze before an item gives up.
