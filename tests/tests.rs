@@ -36,3 +36,5 @@ mod report_cli;
 mod resume_cli;
 mod select_cli;
 mod split_cli;
+mod task_cli;
+mod task_oracle;

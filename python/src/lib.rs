@@ -102,9 +102,7 @@ fn profile_error(e: warren::profile::ProfileError) -> PyErr {
 /// The profile `name` (a kind or a profile file) with `sets` (`key=value`) applied.
 fn resolve(name: &str, sets: &[String]) -> PyResult<Profile> {
     let mut profile = Profile::resolve(name).map_err(profile_error)?;
-    for set in sets {
-        profile.set(set).map_err(profile_error)?;
-    }
+    profile.set_all(sets).map_err(profile_error)?;
     Ok(profile)
 }
 

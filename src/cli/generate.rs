@@ -275,9 +275,7 @@ impl Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     let shard = args.shard.resolve(|key| std::env::var(key).ok())?;
     let mut profile = Profile::resolve(&args.profile)?;
-    for set in &args.sets {
-        profile.set(set)?;
-    }
+    profile.set_all(&args.sets)?;
     if args.format == "parquet" && args.compression != Compression::None {
         bail!("--compression is for Arrow archives: Parquet files are always zstd-compressed");
     }

@@ -99,9 +99,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     sets.push(format!("task.split={}", args.split));
     sets.extend(args.sets.iter().cloned());
     let mut profile = Profile::resolve(&profile_name)?;
-    for set in &sets {
-        profile.set(set)?;
-    }
+    profile.set_all(&sets)?;
     let Profile::Task { task } = &profile else {
         bail!(
             "{}: is a `{}` profile; `warren tasks` takes kind = \"task\"",
@@ -137,7 +135,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         out: archive.clone(),
         seed: args.seed,
         threads: args.threads,
-        shard: args.shard.clone(),
+        shard: args.shard,
         sets,
         chunk_size: args.chunk_size,
         quiet: args.quiet,

@@ -34,6 +34,12 @@ impl Profile {
 
     /// Parses profile text; `origin` names it in errors.
     pub fn from_toml(text: &str, origin: &str) -> Result<Self, ProfileError> {
+        Self::parse_toml(text, origin, true)
+    }
+
+    /// Parses profile text, checking value ranges only when `validate` is set (overrides are
+    /// checked once they all apply, so their order does not matter).
+    fn parse_toml(text: &str, origin: &str, validate: bool) -> Result<Self, ProfileError> {
         let at = |span: Option<std::ops::Range<usize>>, message: String| ProfileError::Parse {
             origin: match span {
                 Some(span) => format!("{origin}:{}", Pos::of(text, span.start)),
@@ -60,6 +66,9 @@ impl Profile {
                 format!("unknown generator kind `{kind}` (known kinds: {known})"),
             ));
         };
+        if !validate {
+            return Ok(profile);
+        }
         // Range errors name their key: point at the key's line when the file sets it.
         profile.validate().map_err(|e| match e {
             ProfileError::Invalid(invalid) => match locate_key(text, invalid.key) {
@@ -87,6 +96,25 @@ impl Profile {
     /// Applies one `section.key=value` override. The value is read as TOML (`64`, `true`,
     /// `"x+y"`, `[0.2, 0.8]`); a bare word is taken as a string.
     pub fn set(&mut self, arg: &str) -> Result<(), ProfileError> {
+        self.set_one(arg, true)
+    }
+
+    /// Applies every override in order, then checks the value ranges once: `--set
+    /// task.min_rows=50 --set task.max_rows=100` works in either order.
+    pub fn set_all<S: AsRef<str>>(&mut self, args: &[S]) -> Result<(), ProfileError> {
+        for arg in args {
+            self.set_one(arg.as_ref(), false)?;
+        }
+        if !args.is_empty() {
+            self.validate()?;
+        }
+        Ok(())
+    }
+
+    /// [`set`](Self::set), checking ranges only when `validate` is set. A key the profile's
+    /// TOML leaves out (an optional value, an optional sub-section) is added, and the kind's
+    /// parser decides whether it exists.
+    fn set_one(&mut self, arg: &str, validate: bool) -> Result<(), ProfileError> {
         let err = |message: String| ProfileError::Set {
             arg: arg.to_string(),
             message,
@@ -105,29 +133,40 @@ impl Profile {
             return Err(err("the kind is chosen by the profile, not by --set".into()));
         }
         let (last, parents) = path.split_last().expect("non-empty");
+        let unknown = || {
+            err(format!(
+                "unknown key `{key}`{}",
+                known_keys(&table_keys(self), key)
+            ))
+        };
+        if !table.contains_key(path[0]) {
+            return Err(unknown());
+        }
         let mut node = &mut table;
+        let mut added = false;
         for p in parents {
+            if !node.contains_key(*p) {
+                node.insert((*p).to_string(), toml::Value::Table(toml::Table::new()));
+                added = true;
+            }
             node = match node.get_mut(*p) {
                 Some(toml::Value::Table(t)) => t,
-                _ => {
-                    return Err(err(format!(
-                        "unknown key `{key}`{}",
-                        known_keys(&table_keys(self), key)
-                    )));
-                }
+                _ => return Err(unknown()),
             };
         }
         match node.get_mut(*last) {
             Some(slot) if !slot.is_table() => *slot = value,
-            _ => {
-                return Err(err(format!(
-                    "unknown key `{key}`{}",
-                    known_keys(&table_keys(self), key)
-                )));
+            Some(_) => return Err(unknown()),
+            None => {
+                node.insert((*last).to_string(), value);
+                added = true;
             }
         }
         let text = toml::to_string(&table).expect("table serialises");
-        let updated = Profile::from_toml(&text, "").map_err(|e| match e {
+        let updated = Profile::parse_toml(&text, "", validate).map_err(|e| match e {
+            ProfileError::Parse { message, .. } if added && message.contains("unknown field") => {
+                unknown()
+            }
             ProfileError::Parse { message, .. } => {
                 err(format!("bad value `{}`: {message}", raw.trim()))
             }

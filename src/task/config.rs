@@ -208,16 +208,16 @@ pub struct TaskConfig {
     /// `grid-steps`: the grid kind levels come from (default `dmg`).
     pub source: GridSource,
     /// `grid-steps`, `source = "dmg"`: the source's parameters (`[task.dmg]`).
-    pub dmg: Option<DmgConfig>,
+    pub dmg: Option<Box<DmgConfig>>,
     /// `grid-steps`, `source = "regions"`: the source's parameters (`[task.regions]`).
-    pub regions: Option<RegionsConfig>,
+    pub regions: Option<Box<RegionsConfig>>,
     /// `grid-steps`, `source = "grammar"`: the source's parameters (`[task.grammar]`).
-    pub grammar: Option<GrammarConfig>,
+    pub grammar: Option<Box<GrammarConfig>>,
     /// `grid-steps`, `source = "map"`: the source's parameters (`[task.map]`).
-    pub map: Option<MapConfig>,
+    pub map: Option<Box<MapConfig>>,
     /// `coloring-puzzle`: the puzzle's parameters (`[task.coloring]`; its `puzzle` must be
     /// `edge`, `euler_path` or `euler_cycle`; default `edge`).
-    pub coloring: Option<ColoringConfig>,
+    pub coloring: Option<Box<ColoringConfig>>,
 }
 
 impl Default for TaskConfig {
@@ -361,7 +361,7 @@ impl TaskConfig {
 
     /// The largest grid the spec allows, `(rows, cols)`, sides rounded down to odd.
     pub fn largest_grid(&self) -> (u32, u32) {
-        let odd = |v: u32| if v % 2 == 0 { v - 1 } else { v };
+        let odd = |v: u32| if v.is_multiple_of(2) { v - 1 } else { v };
         let rows = odd(self.max_rows);
         let cols = if self.square {
             rows.min(odd(self.max_cols))

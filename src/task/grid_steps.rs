@@ -9,8 +9,8 @@ use crate::dmg::{DmgGenerator, DmgScratch};
 use crate::grammar::{GrammarGenerator, GrammarScratch};
 use crate::map::{MapGenerator, MapScratch};
 use crate::regions::{RegionScratch, RegionsGenerator};
-use crate::task::config::{GridSource, TaskConfig, TaskName};
-use crate::task::grid::{GridPuzzle, Move, UNREACHED};
+use crate::task::config::{GridSource, Rendering, TaskConfig, TaskName};
+use crate::task::grid::{GridPuzzle, UNREACHED};
 use crate::task::item::{ItemOut, Split, in_split};
 use crate::task::maze::{identity, steps_ground_truth, write_question};
 use crate::task::metrics::GridTaskMetrics;
@@ -40,7 +40,6 @@ pub struct GridStepsScratch {
     puzzle: GridPuzzle,
     dist: Vec<u32>,
     queue: Vec<u32>,
-    moves: Vec<Move>,
 }
 
 /// Tries of a source level before an item gives up.
@@ -50,17 +49,17 @@ impl GridTasks {
     /// The source generator `cfg` names, with its section or its defaults.
     pub fn new(cfg: &TaskConfig) -> Result<Self, TaskSetupError> {
         Ok(match cfg.source {
-            GridSource::Dmg => {
-                GridTasks::Dmg(DmgGenerator::new(cfg.dmg.clone().unwrap_or_default())?)
-            }
+            GridSource::Dmg => GridTasks::Dmg(DmgGenerator::new(
+                cfg.dmg.as_deref().cloned().unwrap_or_default(),
+            )?),
             GridSource::Regions => GridTasks::Regions(RegionsGenerator::new(
-                cfg.regions.clone().unwrap_or_default(),
+                cfg.regions.as_deref().cloned().unwrap_or_default(),
             )?),
             GridSource::Grammar => GridTasks::Grammar(Box::new(GrammarGenerator::new(
-                cfg.grammar.clone().unwrap_or_default(),
+                cfg.grammar.as_deref().cloned().unwrap_or_default(),
             )?)),
             GridSource::Map => GridTasks::Map(Box::new(MapGenerator::new(
-                cfg.map.clone().unwrap_or_default(),
+                cfg.map.as_deref().cloned().unwrap_or_default(),
             )?)),
         })
     }
@@ -125,43 +124,7 @@ impl GridTasks {
             if !in_split(out.identity, split) {
                 continue;
             }
-            let p = &s.puzzle;
-            p.distances_into(p.start, u32::MAX, &mut s.dist, &mut s.queue);
-            debug_assert_eq!(s.dist[p.index(p.goal)], d);
-            write_question(
-                TaskName::GridSteps,
-                cfg.source.name_for_question(),
-                rendering,
-                &glyphs,
-                p,
-                out,
-            );
-            out.answer.clear();
-            out.answer.push_str(&d.to_string());
-            out.ground_truth.clear();
-            steps_ground_truth(TaskName::GridSteps, d, &mut out.ground_truth);
-            let trace_length = trace::grid_trace(cfg.trace, p, &mut out.trace);
-            out.metrics.clear();
-            out.metrics.extend(
-                GridTaskMetrics {
-                    rows: p.rows,
-                    cols: p.cols,
-                    distance: d,
-                    feasible: 1,
-                    open_cells: p.open.iter().filter(|&&o| o).count() as u32,
-                    start_row: p.start.0,
-                    start_col: p.start.1,
-                    goal_row: p.goal.0,
-                    goal_col: p.goal.1,
-                    algorithm: 0,
-                    loops: 0,
-                    rendering: rendering.code(),
-                    trace_length,
-                    answer_length: out.answer.len() as u32,
-                }
-                .to_array(),
-            );
-            let _ = &mut s.moves;
+            write_item(cfg, rendering, &glyphs, d, s, out);
             return Ok(());
         }
         Err(last.unwrap_or(GenError {
@@ -172,6 +135,53 @@ impl GridTasks {
             ),
         }))
     }
+}
+
+/// Question, answer, ground truth, trace and metrics of a placed `grid-steps` item.
+fn write_item(
+    cfg: &TaskConfig,
+    rendering: Rendering,
+    glyphs: &Glyphs,
+    d: u32,
+    s: &mut GridStepsScratch,
+    out: &mut ItemOut,
+) {
+    let p = &s.puzzle;
+    p.distances_into(p.start, u32::MAX, &mut s.dist, &mut s.queue);
+    debug_assert_eq!(s.dist[p.index(p.goal)], d);
+    write_question(
+        TaskName::GridSteps,
+        cfg.source.name_for_question(),
+        rendering,
+        glyphs,
+        p,
+        out,
+    );
+    out.answer.clear();
+    out.answer.push_str(&d.to_string());
+    out.ground_truth.clear();
+    steps_ground_truth(TaskName::GridSteps, d, &mut out.ground_truth);
+    let trace_length = trace::grid_trace(cfg.trace, p, &mut out.trace);
+    out.metrics.clear();
+    out.metrics.extend(
+        GridTaskMetrics {
+            rows: p.rows,
+            cols: p.cols,
+            distance: d,
+            feasible: 1,
+            open_cells: p.open.iter().filter(|&&o| o).count() as u32,
+            start_row: p.start.0,
+            start_col: p.start.1,
+            goal_row: p.goal.0,
+            goal_col: p.goal.1,
+            algorithm: 0,
+            loops: 0,
+            rendering: rendering.code(),
+            trace_length,
+            answer_length: out.answer.len() as u32,
+        }
+        .to_array(),
+    );
 }
 
 impl GridSource {

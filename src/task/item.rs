@@ -120,26 +120,6 @@ impl ItemOut {
     }
 }
 
-/// Appends `s` to `out` as a JSON string literal (quotes and escapes included).
-pub fn push_json_str(out: &mut String, s: &str) {
-    out.push('"');
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                use std::fmt::Write;
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,16 +150,5 @@ mod tests {
             .map(|i| item_seed(mix(1, i), Split::Validation))
             .collect();
         assert!(a.iter().all(|x| !b.contains(x) && !v.contains(x)));
-    }
-
-    #[test]
-    fn json_strings_escape_what_json_needs() {
-        let mut s = String::new();
-        push_json_str(&mut s, "a\"b\\c\nd\u{1}");
-        assert_eq!(s, r#""a\"b\\c\nd\u0001""#);
-        assert_eq!(
-            serde_json::from_str::<String>(&s).unwrap(),
-            "a\"b\\c\nd\u{1}"
-        );
     }
 }

@@ -11,7 +11,7 @@ use crate::core::generator::Generator;
 use crate::core::grid::cell;
 use crate::core::hash::ContentHasher;
 use crate::core::rng::{WarrenRng, mix};
-use crate::maze::{MazeAlgorithm, MazeConfig, MazeGenerator};
+use crate::maze::{MAZE_METRICS, MazeAlgorithm, MazeConfig, MazeGenerator};
 use crate::task::config::{Rendering, TaskConfig, TaskName, distance_capacity};
 use crate::task::grid::{GridPuzzle, Move, UNREACHED};
 use crate::task::item::{ItemOut, Split, in_split};
@@ -32,6 +32,8 @@ pub struct MazeTasks {
     /// Room columns of the smallest grid and how many room-column sizes there are.
     room_cols: (u32, u32),
     gens: Vec<OnceLock<MazeGenerator>>,
+    /// Where the maze's `loops` metric is.
+    loops_metric: usize,
 }
 
 /// One worker's maze-task memory.
@@ -48,7 +50,7 @@ pub struct MazeTaskScratch {
 
 /// Largest grid side rounded down to odd (a maze grid is `2 * rooms + 1` cells).
 fn odd(v: u32) -> u32 {
-    if v % 2 == 0 { v - 1 } else { v }
+    if v.is_multiple_of(2) { v - 1 } else { v }
 }
 
 /// Tries of a fresh maze before an item gives up.
@@ -72,6 +74,10 @@ impl MazeTasks {
             room_rows,
             room_cols,
             gens: (0..slots).map(|_| OnceLock::new()).collect(),
+            loops_metric: MAZE_METRICS
+                .iter()
+                .position(|m| m.name == "loops")
+                .expect("mazes count their loops"),
         }
     }
 
@@ -140,6 +146,7 @@ impl MazeTasks {
             let a = rng.below(cfg.algorithms.len() as u32) as usize;
             let generator = self.generator(cfg, (rows - 1) / 2, (cols - 1) / 2, a);
             let level = generator.generate(rng.next_u64(), &mut s.maze)?;
+            let loops = level.metrics[self.loops_metric] as u32;
             let grid = level.grid.expect("a lattice maze has a grid");
             load_puzzle(&mut s.puzzle, grid.width, grid.height, grid.cells);
             out.grid.width = grid.width;
@@ -160,7 +167,15 @@ impl MazeTasks {
                 .iter()
                 .position(|x| *x == cfg.algorithms[a])
                 .unwrap_or(0) as u32;
-            write_item(cfg, rendering, &glyphs, algorithm, infeasible, s, out);
+            write_item(
+                cfg,
+                rendering,
+                &glyphs,
+                (algorithm, loops, d),
+                infeasible,
+                s,
+                out,
+            );
             return Ok(());
         }
         Err(GenError {
@@ -295,76 +310,23 @@ fn block_every_way(rng: &mut WarrenRng, s: &mut MazeTaskScratch, out: &mut ItemO
     false
 }
 
-/// Independent cycles of the open cells' 4-neighbour graph: edges - cells + components.
-fn loops(p: &GridPuzzle, dist: &mut Vec<u32>, queue: &mut Vec<u32>) -> u32 {
-    let (rows, cols) = (p.rows as usize, p.cols as usize);
-    let mut edges = 0u64;
-    let mut cells = 0u64;
-    for r in 0..rows {
-        for c in 0..cols {
-            if !p.open[r * cols + c] {
-                continue;
-            }
-            cells += 1;
-            edges += u64::from(c + 1 < cols && p.open[r * cols + c + 1]);
-            edges += u64::from(r + 1 < rows && p.open[(r + 1) * cols + c]);
-        }
-    }
-    let mut components = 0u64;
-    dist.clear();
-    dist.resize(p.open.len(), UNREACHED);
-    let seen = dist;
-    for v in 0..p.open.len() {
-        if p.open[v] && seen[v] == UNREACHED {
-            components += 1;
-            queue.clear();
-            queue.push(v as u32);
-            seen[v] = 0;
-            let mut head = 0;
-            while head < queue.len() {
-                let u = queue[head] as usize;
-                head += 1;
-                let (r, c) = (u / cols, u % cols);
-                let mut visit = |n: usize, q: &mut Vec<u32>| {
-                    if p.open[n] && seen[n] == UNREACHED {
-                        seen[n] = 0;
-                        q.push(n as u32);
-                    }
-                };
-                if r > 0 {
-                    visit(u - cols, queue);
-                }
-                if r + 1 < rows {
-                    visit(u + cols, queue);
-                }
-                if c > 0 {
-                    visit(u - 1, queue);
-                }
-                if c + 1 < cols {
-                    visit(u + 1, queue);
-                }
-            }
-        }
-    }
-    (edges + components).saturating_sub(cells) as u32
-}
-
 /// Question, answer, ground truth, trace and metrics of a placed maze item.
 fn write_item(
     cfg: &TaskConfig,
     rendering: Rendering,
     glyphs: &Glyphs,
-    algorithm: u32,
+    (algorithm, loops, d): (u32, u32, u32),
     infeasible: bool,
     s: &mut MazeTaskScratch,
     out: &mut ItemOut,
 ) {
-    let loops = loops(&s.puzzle, &mut s.dist, &mut s.queue);
     let p = &s.puzzle;
-    p.distances_into(p.start, u32::MAX, &mut s.dist, &mut s.queue);
-    let d = s.dist[p.index(p.goal)];
-    let feasible = d != UNREACHED;
-    debug_assert_eq!(feasible, !infeasible);
+    let feasible = !infeasible;
+    if feasible {
+        // PERF: the goal is `d` steps away; the search need not look further.
+        p.distances_into(p.start, d, &mut s.dist, &mut s.queue);
+        debug_assert_eq!(s.dist[p.index(p.goal)], d);
+    }
     write_question(cfg.task, "maze", rendering, glyphs, p, out);
     out.answer.clear();
     out.ground_truth.clear();

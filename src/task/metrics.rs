@@ -14,7 +14,7 @@ crate::metrics! {
         goal_row: u32 = "the goal's row",
         goal_col: u32 = "the goal's column",
         algorithm: u32 = "maze tasks: the spanning-tree algorithm's place in maze::Algorithm::ALL (grid-steps: 0)",
-        loops: u32 = "independent cycles of the open cells' graph (0 in a perfect maze)",
+        loops: u32 = "maze tasks: passages braiding opened beyond the spanning tree (independent cycles; 0 in a perfect maze); grid-steps: 0",
         rendering: u32 = "the rendering's place in ascii, coords, adjlist, tokens, png",
         trace_length: u32 = "create and close steps of the solver trace (0 without task.trace)",
         answer_length: u32 = "bytes of the oracle answer",

@@ -15,10 +15,10 @@ pub const MAX_ANSWER_BYTES: usize = 1 << 20;
 /// The task a ground truth names (its `task` key), if it names one.
 pub fn task_of(ground_truth: &str) -> Option<TaskName> {
     // Tasks write `{"task":"<name>",...}` first; anything else is parsed in full.
-    if let Some(rest) = ground_truth.strip_prefix("{\"task\":\"") {
-        if let Some(end) = rest.find('"') {
-            return TaskName::from_name(&rest[..end]);
-        }
+    if let Some(rest) = ground_truth.strip_prefix("{\"task\":\"")
+        && let Some(end) = rest.find('"')
+    {
+        return TaskName::from_name(&rest[..end]);
     }
     #[derive(Deserialize)]
     struct Named<'a> {
@@ -62,8 +62,7 @@ pub fn score_task(task: TaskName, answer: &str, ground_truth: &str) -> f64 {
 fn bare(answer: &str) -> &str {
     let a = answer.trim();
     let a = a.strip_suffix('.').unwrap_or(a).trim();
-    let a = a.trim_matches(|c| c == '"' || c == '\'' || c == '`').trim();
-    a
+    a.trim_matches(|c| c == '"' || c == '\'' || c == '`').trim()
 }
 
 /// `maze-steps` and `grid-steps`: 1 when the answer is the step count as an integer, else 0.

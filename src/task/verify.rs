@@ -1,7 +1,7 @@
 //! `verify` for tasks: every stored item is re-checked from its record alone. The oracle answer
-//! scores 1 against the ground truth; for grid tasks the question reads back (every rendering
-//! but `png`, whose picture is in the `image` column) into the stored grid with its start and
-//! goal, the ground truth's distance is the breadth-first distance on that grid, the metrics
+//! scores 1 against the ground truth; for grid tasks the question reads back (a `png`
+//! rendering's text with its picture from the `image` column) into the stored grid with its
+//! start and goal, the ground truth's distance is the breadth-first distance on that grid, the metrics
 //! agree, and the puzzle lies in its split's third of the identity space.
 
 use crate::core::error::Violation;

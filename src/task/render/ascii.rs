@@ -1,7 +1,8 @@
 //! The `ascii` rendering: a legend line naming the item's glyphs, then one line per grid row.
 
 use crate::task::grid::GridPuzzle;
-use crate::task::render::{Glyphs, ParseError};
+use crate::task::render::glyphs::Glyphs;
+use crate::task::render::text::ParseError;
 
 /// Writes the legend and the rows.
 pub fn render(p: &GridPuzzle, g: &Glyphs, out: &mut String) {
@@ -12,21 +13,41 @@ pub fn render(p: &GridPuzzle, g: &Glyphs, out: &mut String) {
         g.wall, g.open, g.start, g.goal
     );
     out.push('\n');
-    out.reserve((p.cols as usize + 1) * p.rows as usize);
-    for r in 0..p.rows {
-        for c in 0..p.cols {
-            let ch = if (r, c) == p.start {
-                g.start
-            } else if (r, c) == p.goal {
-                g.goal
-            } else if p.open[p.index((r, c))] {
-                g.open
-            } else {
-                g.wall
-            };
-            out.push(ch);
+    let ascii = [g.wall, g.open, g.start, g.goal].iter().all(char::is_ascii);
+    if !ascii {
+        for r in 0..p.rows {
+            for c in 0..p.cols {
+                out.push(glyph(p, g, (r, c)));
+            }
+            out.push('\n');
         }
-        out.push('\n');
+        return;
+    }
+    // PERF: ASCII glyphs are bytes: a row is written byte by byte, then start and goal.
+    let mut bytes = std::mem::take(out).into_bytes();
+    let top = bytes.len();
+    let (cols, width) = (p.cols as usize, p.cols as usize + 1);
+    bytes.reserve(width * p.rows as usize);
+    let table = [g.wall as u8, g.open as u8];
+    for row in p.open.chunks(cols.max(1)) {
+        bytes.extend(row.iter().map(|&o| table[usize::from(o)]));
+        bytes.push(b'\n');
+    }
+    bytes[top + p.start.0 as usize * width + p.start.1 as usize] = g.start as u8;
+    bytes[top + p.goal.0 as usize * width + p.goal.1 as usize] = g.goal as u8;
+    *out = String::from_utf8(bytes).expect("ASCII glyphs leave the text UTF-8");
+}
+
+/// The glyph of one cell.
+fn glyph(p: &GridPuzzle, g: &Glyphs, (r, c): (u32, u32)) -> char {
+    if (r, c) == p.start {
+        g.start
+    } else if (r, c) == p.goal {
+        g.goal
+    } else if p.open[p.index((r, c))] {
+        g.open
+    } else {
+        g.wall
     }
 }
 
