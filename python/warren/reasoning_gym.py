@@ -42,6 +42,7 @@ reasoning-gym is an optional dependency: ``pip install reasoning-gym==0.1.19`` (
 from __future__ import annotations
 
 import collections
+import gc
 import numbers
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -468,8 +469,17 @@ class _WarrenDataset(ProceduralDataset):
         # A dataset smaller than a block makes only its own items (an index past its size, the
         # whole block).
         count = min(BLOCK, self.size - start) if idx < self.size else BLOCK
-        columns = _native.task_items(self._json, self.seed, start, count, self.config.threads)
-        block = self._prepare(columns, start, count)
+        # PERF: a block is thousands of new containers at once; the cyclic collector would walk
+        # them (and everything else alive) several times over while they are made. None of them
+        # can be in a cycle.
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            columns = _native.task_items(self._json, self.seed, start, count, self.config.threads)
+            block = self._prepare(columns, start, count)
+        finally:
+            if enabled:
+                gc.enable()
         self._blocks[number] = block
         self._blocks.move_to_end(number)
         while len(self._blocks) > CACHED_BLOCKS:
