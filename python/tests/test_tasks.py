@@ -188,6 +188,46 @@ def test_maze_path_answers_are_shortest_paths_by_our_own_bfs():
     assert infeasible == 900, "exactly the share asked"
 
 
+def colourable(n, edges, k):
+    """Whether the graph on 0..n with `edges` has a proper k-colouring: exact backtracking,
+    highest degree first, a new colour tried once (symmetry)."""
+    adjacent = [set() for _ in range(n)]
+    for a, b in edges:
+        adjacent[a].add(b)
+        adjacent[b].add(a)
+    order = sorted(range(n), key=lambda v: -len(adjacent[v]))
+    colour = {}
+
+    def place(i):
+        if i == n:
+            return True
+        v = order[i]
+        used = {colour[u] for u in adjacent[v] if u in colour}
+        for c in range(min(k, max(colour.values(), default=-1) + 2)):
+            if c not in used:
+                colour[v] = c
+                if place(i + 1):
+                    return True
+                del colour[v]
+        return False
+
+    return place(0)
+
+
+def test_graph_color_answers_are_proper_and_k_is_the_chromatic_number_by_our_own_search():
+    needs_items("graph-color")
+    items = warren.tasks.items("graph-color", 300, seed=4, min_vertices=8, max_vertices=16, colors=4)
+    for item in items:
+        t = json.loads(item["metadata"]["ground_truth"])
+        n, k, edges = t["n"], t["k"], [tuple(e) for e in t["edges"]]
+        colouring = {int(v): c for v, c in json.loads(item["answer"]).items()}
+        assert sorted(colouring) == list(range(n))
+        assert set(colouring.values()) <= set(range(1, k + 1))
+        assert all(colouring[a] != colouring[b] for a, b in edges)
+        assert k == item["metadata"]["colors"] == 4
+        assert not colourable(n, edges, k - 1), "k - 1 colours must not suffice"
+
+
 def test_answers_are_uniform_over_the_band_so_no_answer_passes_5_percent():
     # 40 values: 2.5% each expected. (A band of n values gives 1/n each: 5% needs 20 or more.)
     block = warren.tasks.block("maze-steps", 20_000, seed=5, min_dist=5, max_dist=44, max_rows=31, max_cols=31)
