@@ -27,9 +27,11 @@ Each Config also takes warren's knobs (``algorithms``, ``braid``, ``infeasible_s
 check, its key spelt as the Config's field), before any item is made.
 
 Seeds: reasoning-gym's ``seed`` is warren's master seed ``S`` and item ``idx`` of the dataset is
-warren's item ``idx``, drawn from ``mix(S, idx)``: the datasets of seeds 1 and 2 share no item
-(reasoning-gym's own draw item ``idx`` from ``Random(seed + idx)``, so theirs share all but one),
-and the ``split`` field's train, validation and test share no puzzle.
+warren's item ``idx``, drawn from ``mix(S, idx)``: the datasets of seeds 1 and 2 are independent
+draws, sharing no item where the item space is large (reasoning-gym's own draw item ``idx`` from
+``Random(seed + idx)``, so theirs share all but one; at its tiny default specs few distinct mazes
+exist, and independent draws meet by chance: 34 of 2,000 ``maze`` items), and the ``split``
+field's train, validation and test never share a puzzle.
 
 Items are made in Rust in blocks of 4,096 (cached, a few blocks at a time), so indexing costs
 microseconds. Scoring goes to warren's Rust scorers: any answer (``None``, a number, a huge or
