@@ -35,8 +35,9 @@ pub struct Args {
     /// The split items are drawn for: item i of split p is seeded by mix(mix(seed, i), p), and
     /// each split keeps only puzzles in its own third of the identity space, so no puzzle is in
     /// two splits, whatever the seeds.
-    #[arg(long, default_value = "train", value_parser = ["train", "validation", "test"])]
-    split: String,
+    /// (default: the profile's `task.split`, `train` in the built-in profile).
+    #[arg(long, value_parser = ["train", "validation", "test"])]
+    split: Option<String>,
     /// Master seed.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -96,7 +97,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             TaskName::ALL.map(TaskName::name).join(", ")
         ),
     };
-    sets.push(format!("task.split={}", args.split));
+    if let Some(split) = &args.split {
+        sets.push(format!("task.split={split}"));
+    }
     sets.extend(args.sets.iter().cloned());
     let mut profile = Profile::resolve(&profile_name)?;
     profile.set_all(&sets)?;
