@@ -7,11 +7,14 @@
 //! - `item`: [`ItemOut`], splits ([`Split`]) and item seeds;
 //! - `grid`: [`GridPuzzle`], the grid every grid task is a view of;
 //! - `maze`: `maze-steps` and `maze-path`; `grid_steps`: `grid-steps`;
-//! - `graph_color`: `graph-color`; `puzzle`: `coloring-puzzle`;
+//! - `graph_color`: `graph-color`, its graphs and proofs in `chromatic`; `puzzle`:
+//!   `coloring-puzzle`; `answer`: the strict readers of their answers;
 //! - `render`: the renderings and their parsers; `trace`: solver traces;
 //! - `score`: the scorers; `metrics`: what each item measures;
 //! - `generate`: [`TaskGenerator`]; `verify`: the re-check of every stored item.
 
+mod answer;
+mod chromatic;
 mod config;
 mod generate;
 mod graph_color;

@@ -26,6 +26,23 @@ pub enum Outcome {
 /// "No color yet".
 const NONE: u8 = u8::MAX;
 
+/// One step of a traced search ([`ColoringSolver::set_tracing`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchStep {
+    /// The search gives `vertex` the color `color` (one search node).
+    Assign {
+        /// The vertex colored.
+        vertex: u32,
+        /// Its color, `0..k`.
+        color: u8,
+    },
+    /// The search takes `vertex`'s color back: the branch below it failed.
+    Undo {
+        /// The vertex uncolored.
+        vertex: u32,
+    },
+}
+
 /// Reusable solver memory.
 #[derive(Default)]
 pub struct ColoringSolver {
@@ -39,6 +56,9 @@ pub struct ColoringSolver {
     nodes: u64,
     budget: u64,
     symmetric: bool,
+    /// Whether [`Self::solve`] records its steps in `steps`.
+    tracing: bool,
+    steps: Vec<SearchStep>,
 }
 
 impl ColoringSolver {
@@ -70,6 +90,7 @@ impl ColoringSolver {
         self.nodes = 0;
         self.budget = budget;
         self.symmetric = fixed.iter().all(Option::is_none);
+        self.steps.clear();
         if edges.iter().any(|&(a, b)| a == b) {
             return (Outcome::Impossible, 0);
         }
@@ -94,6 +115,21 @@ impl ColoringSolver {
     /// The coloring after [`Outcome::Colored`].
     pub fn colors(&self) -> &[u8] {
         &self.color
+    }
+
+    /// Whether later [`solve`](Self::solve) calls record every color tried and every undo
+    /// ([`steps`](Self::steps)); off by default. Precolored vertices are not steps.
+    ///
+    /// # Runtime
+    /// Tracing costs one push per search node and per undo (the buffer is reused).
+    pub fn set_tracing(&mut self, on: bool) {
+        self.tracing = on;
+    }
+
+    /// The steps of the last [`solve`](Self::solve), in search order (empty unless tracing):
+    /// one [`SearchStep::Assign`] per search node, one [`SearchStep::Undo`] per branch given up.
+    pub fn steps(&self) -> &[SearchStep] {
+        &self.steps
     }
 
     fn assign(&mut self, v: usize, c: u8) {
@@ -161,11 +197,20 @@ impl ColoringSolver {
                 return None;
             }
             self.assign(v, c as u8);
+            if self.tracing {
+                self.steps.push(SearchStep::Assign {
+                    vertex: v as u32,
+                    color: c as u8,
+                });
+            }
             let found = self.search(left - 1, used.max(c + 1));
             if found != Some(false) {
                 return found;
             }
             self.unassign(v, c as u8);
+            if self.tracing {
+                self.steps.push(SearchStep::Undo { vertex: v as u32 });
+            }
         }
         Some(false)
     }
@@ -280,5 +325,50 @@ mod tests {
         assert_eq!(s.solve(6, &c6, 1, &[], 1000).0, Outcome::Impossible);
         // A budget of one node cannot settle K4 with 3 colors.
         assert_eq!(s.solve(4, &k4, 3, &[], 1).0, Outcome::GaveUp);
+    }
+
+    #[test]
+    fn a_traced_search_replays_to_its_coloring() {
+        let mut rng = WarrenRng::new(9);
+        let mut plain = ColoringSolver::default();
+        let mut traced = ColoringSolver::default();
+        traced.set_tracing(true);
+        let mut undos = 0;
+        for _ in 0..200 {
+            let n = 4 + rng.below(10) as usize;
+            let edges = random_graph(&mut rng, n, 0.5);
+            let k = 2 + rng.below(3);
+            let a = plain.solve(n, &edges, k, &[], u64::MAX);
+            let b = traced.solve(n, &edges, k, &[], u64::MAX);
+            assert_eq!(a, b, "tracing changes nothing");
+            assert!(plain.steps().is_empty());
+            let assigns = traced
+                .steps()
+                .iter()
+                .filter(|s| matches!(s, SearchStep::Assign { .. }))
+                .count() as u64;
+            assert_eq!(assigns, b.1, "one assign per node");
+            // Replaying the steps leaves exactly the solver's coloring (or nothing).
+            let mut color = vec![NONE; n];
+            for step in traced.steps() {
+                match *step {
+                    SearchStep::Assign { vertex, color: c } => {
+                        assert_eq!(color[vertex as usize], NONE);
+                        color[vertex as usize] = c;
+                    }
+                    SearchStep::Undo { vertex } => {
+                        assert_ne!(color[vertex as usize], NONE);
+                        color[vertex as usize] = NONE;
+                        undos += 1;
+                    }
+                }
+            }
+            if b.0 == Outcome::Colored {
+                assert_eq!(color, plain.colors());
+            } else {
+                assert!(color.iter().all(|&c| c == NONE));
+            }
+        }
+        assert!(undos > 0, "some searches backtrack");
     }
 }

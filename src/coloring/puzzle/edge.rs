@@ -83,8 +83,13 @@ impl EdgeSearch<'_> {
     }
 }
 
-/// Solves an edge puzzle from scratch; returns whether it found a solution and the nodes.
-pub(crate) fn solve_edges(
+/// Solves an edge puzzle from scratch (`ends` the edges, `vertex_color` each vertex's fixed
+/// color, `quota[c]` the edges color `c` must take, at most 8 colors) within `budget` search
+/// nodes; returns whether it found a solution (`None`: gave up) and the nodes explored.
+///
+/// # Runtime
+/// Exponential in the worst case; each node costs O(E k). Allocates the search's state.
+pub fn solve_edges(
     ends: &[(u32, u32)],
     vertex_color: &[u8],
     quota: &[u32],
