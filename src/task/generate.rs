@@ -14,8 +14,8 @@ use crate::task::graph_color::{GraphColorScratch, GraphColorTasks};
 use crate::task::grid_steps::{GridStepsScratch, GridTasks};
 use crate::task::item::{ItemOut, item_seed};
 use crate::task::maze::{MazeTaskScratch, MazeTasks};
-use crate::task::metrics::{GRAPH_COLOR_METRICS, GRID_TASK_METRICS};
-use crate::task::puzzle::{PUZZLE_METRICS, PuzzleScratch, PuzzleTasks};
+use crate::task::metrics::{GRAPH_COLOR_METRICS, GRID_TASK_METRICS, PUZZLE_METRICS};
+use crate::task::puzzle::{PuzzleScratch, PuzzleTasks};
 use crate::task::setup::TaskSetupError;
 use crate::task::verify;
 

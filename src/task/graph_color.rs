@@ -160,20 +160,17 @@ fn write_item(
         0
     };
     write_graph(n, edges, out);
-    out.metrics.clear();
-    out.metrics.extend(
-        GraphColorMetrics {
-            vertices: n,
-            edges: edges.len() as u32,
-            colors: k,
-            greedy_colors: greedy,
-            proof_nodes: proof_nodes.min(u64::from(u32::MAX)) as u32,
-            rendering: 0,
-            trace_length,
-            answer_length: out.answer.len() as u32,
-        }
-        .to_array(),
-    );
+    GraphColorMetrics {
+        vertices: n,
+        edges: edges.len() as u32,
+        colors: k,
+        greedy_colors: greedy,
+        proof_nodes: proof_nodes.min(u64::from(u32::MAX)) as u32,
+        rendering: 0,
+        trace_length,
+        answer_length: out.answer.len() as u32,
+    }
+    .write_to(&mut out.metrics);
     true
 }
 
@@ -421,11 +418,12 @@ fn compare(
             "the trace is not the solver's search"
         );
     }
+    let stored = GraphColorMetrics::from_values(level.metrics)
+        .ok_or_else(|| Violation::new("the metric row has the wrong length"))?;
+    let made = GraphColorMetrics::from_values(&fresh.metrics);
     ensure_level!(
-        level.metrics == fresh.metrics.as_slice(),
-        "the metrics {:?} are not the graph's {:?}",
-        level.metrics,
-        fresh.metrics
+        Some(stored) == made,
+        "the metrics {stored:?} are not the graph's {made:?}"
     );
     let graph = level
         .graph

@@ -34,3 +34,17 @@ crate::metrics! {
         answer_length: u32 = "bytes of the oracle answer",
     }
 }
+
+crate::metrics! {
+    /// The metric values of one `coloring-puzzle` item.
+    pub struct PuzzleTaskMetrics => PUZZLE_METRICS {
+        puzzle_kind: u32 = "the puzzle, in the coloring kind's codes: 1 edge colouring, 2 Eulerian cycle, 3 Eulerian path",
+        vertices: u32 = "vertices of the graph",
+        edges: u32 = "edges of the graph",
+        colors: u32 = "colours an edge may take (1 for Eulerian puzzles, as the coloring kind counts)",
+        solver_nodes: u32 = "difficulty: edge puzzles, search nodes the exact solver explored solving the puzzle from its start; Eulerian puzzles, edges walked",
+        odd_vertices: u32 = "vertices of odd degree (Eulerian puzzles: 0 for a cycle, 2 for a path)",
+        draws: u32 = "puzzles built for the item until one lay in its split (1 = the first)",
+        answer_length: u32 = "bytes of the oracle answer",
+    }
+}

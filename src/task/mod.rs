@@ -34,6 +34,9 @@ pub use config::{GridSource, Rendering, TaskConfig, TaskName, TraceKind};
 pub use generate::{TaskGenerator, TaskScratch};
 pub use grid::{GridPuzzle, Move};
 pub use item::{ItemOut, Split, in_split, item_seed};
-pub use metrics::{GRAPH_COLOR_METRICS, GRID_TASK_METRICS, GraphColorMetrics, GridTaskMetrics};
+pub use metrics::{
+    GRAPH_COLOR_METRICS, GRID_TASK_METRICS, GraphColorMetrics, GridTaskMetrics, PUZZLE_METRICS,
+    PuzzleTaskMetrics,
+};
 pub use score::{MAX_ANSWER_BYTES, score, score_task, task_of};
 pub use setup::TaskSetupError;
