@@ -68,8 +68,8 @@ pub fn greedy_colors(n: u32, edges: &[(u32, u32)]) -> u32 {
     // with one AND per colour tried.
     let mut class = [0u64; MAX_VERTICES as usize];
     let mut used = 0usize;
-    for v in 0..n as usize {
-        let c = (0..used).find(|&c| class[c] & adj[v] == 0).unwrap_or(used);
+    for (v, &near) in adj.iter().enumerate().take(n as usize) {
+        let c = (0..used).find(|&c| class[c] & near == 0).unwrap_or(used);
         class[c] |= 1 << v;
         used = used.max(c + 1);
     }

@@ -8,7 +8,7 @@
 //! - `grid`: [`GridPuzzle`], the grid every grid task is a view of;
 //! - `maze`: `maze-steps` and `maze-path`; `grid_steps`: `grid-steps`;
 //! - `graph_color`: `graph-color`, its graphs and proofs in `chromatic`; `puzzle`:
-//!   `coloring-puzzle`; `answer`: the strict readers of their answers;
+//!   `coloring-puzzle`, scored by `puzzle_score`; `answer`: the strict readers of their answers;
 //! - `render`: the renderings and their parsers; `trace`: solver traces;
 //! - `score`: the scorers; `metrics`: what each item measures;
 //! - `generate`: [`TaskGenerator`]; `verify`: the re-check of every stored item.
@@ -24,6 +24,7 @@ mod item;
 mod maze;
 mod metrics;
 mod puzzle;
+mod puzzle_score;
 pub mod render;
 mod score;
 mod setup;

@@ -15,8 +15,6 @@
 
 use std::fmt::Write;
 
-use serde::Deserialize;
-
 use crate::coloring::ColoringConfig;
 use crate::coloring::puzzle::{
     Puzzle, PuzzleKind, PuzzleScratch as BuildScratch, Solution, build_puzzle, solve_edges,
@@ -26,11 +24,13 @@ use crate::core::generator::LevelRecord;
 use crate::core::hash::ContentHasher;
 use crate::core::rng::WarrenRng;
 use crate::ensure_level;
-use crate::task::answer::{read_id_map, read_list, read_walk};
 use crate::task::config::{TaskConfig, TraceKind};
 use crate::task::item::{ItemOut, Split, in_split};
 use crate::task::metrics::PuzzleTaskMetrics;
+use crate::task::puzzle_score::PuzzleTruth;
 use crate::task::setup::TaskSetupError;
+
+pub use crate::task::puzzle_score::score;
 
 /// The task's shared state: the puzzle parameters, defaults filled in.
 pub struct PuzzleTasks {
@@ -46,9 +46,6 @@ pub struct PuzzleScratch {
 
 /// Puzzles built for one item before it gives up (each lies in the split with chance 1/3).
 const DRAWS: u32 = 64;
-
-/// Most vertices or edges a ground truth may claim before the scorer refuses it unread.
-const MAX_SCORED: usize = 1 << 16;
 
 /// The puzzle parameters of `cfg`: `[task.coloring]`, or the coloring kind's defaults with
 /// `puzzle = "edge"`.
@@ -354,115 +351,16 @@ fn write_ground_truth(parts: &Parts, out: &mut String) {
     out.push('}');
 }
 
-/// A `coloring-puzzle` ground truth.
-#[derive(Deserialize)]
-struct PuzzleTruth {
-    puzzle: PuzzleKind,
-    n: u32,
-    edges: Vec<[u32; 2]>,
-    #[serde(default)]
-    k: u32,
-    #[serde(default)]
-    vertex_colors: Vec<u32>,
-    #[serde(default)]
-    quota: Vec<u32>,
-}
-
-impl PuzzleTruth {
-    /// The parts it states (unchecked).
-    fn parts(&self) -> Parts {
-        Parts {
-            kind: Some(self.puzzle),
-            n: self.n,
-            edges: self.edges.iter().map(|&[a, b]| (a, b)).collect(),
-            k: self.k,
-            vertex_colors: self.vertex_colors.clone(),
-            quota: self.quota.clone(),
-        }
+/// The parts a ground truth states (unchecked).
+fn parts_of(t: &PuzzleTruth) -> Parts {
+    Parts {
+        kind: Some(t.puzzle),
+        n: t.n,
+        edges: t.edges.iter().map(|&[a, b]| (a, b)).collect(),
+        k: t.k,
+        vertex_colors: t.vertex_colors.clone(),
+        quota: t.quota.clone(),
     }
-}
-
-/// Scores an answer against a `coloring-puzzle` ground truth: 1 for any solution, 0 for
-/// anything else. Edge puzzles: a JSON object of every edge id (`"7"` or `7`, once each) to a
-/// colour, or a JSON list of one colour per edge in id order, each edge's colour in `1..=k`
-/// and unlike both its vertices' colours, each colour on exactly its quota of edges. Eulerian
-/// puzzles: vertex ids separated by spaces or commas (optionally in square brackets), each
-/// step along an edge, every edge walked exactly once, the last vertex the first for a cycle.
-///
-/// # Runtime
-/// O(answer length + n + E log E); allocates O(n + E).
-pub fn score(answer: &str, ground_truth: &str) -> f64 {
-    let Ok(t) = serde_json::from_str::<PuzzleTruth>(ground_truth) else {
-        return 0.0;
-    };
-    if t.n as usize > MAX_SCORED || t.edges.len() > MAX_SCORED {
-        return 0.0;
-    }
-    let solved = match t.puzzle {
-        PuzzleKind::Edge => edge_solved(answer, &t),
-        PuzzleKind::EulerPath | PuzzleKind::EulerCycle => walk_solved(answer, &t),
-        PuzzleKind::Vertex => false,
-    };
-    if solved { 1.0 } else { 0.0 }
-}
-
-/// Whether `answer` colours the edge puzzle `t`.
-fn edge_solved(answer: &str, t: &PuzzleTruth) -> bool {
-    let m = t.edges.len();
-    if t.k == 0 || t.k > 64 || t.quota.len() != t.k as usize {
-        return false;
-    }
-    let mut colors = Vec::new();
-    let read = if answer.trim_start().starts_with('[') {
-        read_list(answer, m, t.k, &mut colors)
-    } else {
-        read_id_map(answer, m, t.k, &mut colors)
-    };
-    if !read {
-        return false;
-    }
-    let mut used = vec![0u32; t.k as usize];
-    for (&[a, b], &c) in t.edges.iter().zip(&colors) {
-        let (ca, cb) = (
-            t.vertex_colors.get(a as usize),
-            t.vertex_colors.get(b as usize),
-        );
-        if ca.is_none() || cb.is_none() || ca == Some(&c) || cb == Some(&c) {
-            return false;
-        }
-        used[c as usize - 1] += 1;
-    }
-    used == t.quota
-}
-
-/// Whether `answer` is an Eulerian walk (a closed one for a cycle) of the graph of `t`.
-fn walk_solved(answer: &str, t: &PuzzleTruth) -> bool {
-    let m = t.edges.len();
-    let mut walk = Vec::new();
-    if m == 0 || !read_walk(answer, t.n, m + 1, &mut walk) || walk.len() != m + 1 {
-        return false;
-    }
-    // Each edge by its ends, smaller first, with its id: a step finds its edge by binary search.
-    let mut by_ends: Vec<((u32, u32), usize)> = t
-        .edges
-        .iter()
-        .enumerate()
-        .map(|(e, &[a, b])| ((a.min(b), a.max(b)), e))
-        .collect();
-    by_ends.sort_unstable();
-    let mut walked = vec![false; m];
-    for step in walk.windows(2) {
-        let key = (step[0].min(step[1]), step[0].max(step[1]));
-        let Ok(at) = by_ends.binary_search_by(|(ends, _)| ends.cmp(&key)) else {
-            return false;
-        };
-        let e = by_ends[at].1;
-        if walked[e] {
-            return false;
-        }
-        walked[e] = true;
-    }
-    t.puzzle != PuzzleKind::EulerCycle || walk[0] == walk[m]
 }
 
 /// Re-checks a stored item beyond its answer's score (which `verify` already found to be 1):
@@ -494,7 +392,7 @@ pub fn verify(cfg: &TaskConfig, record: &LevelRecord<'_>) -> Result<(), Violatio
         truth.puzzle.name(),
         coloring.puzzle.name()
     );
-    let parts = truth.parts();
+    let parts = parts_of(&truth);
     check_graph(&parts, &graph)?;
     let mut written = String::new();
     write_ground_truth(&parts, &mut written);
