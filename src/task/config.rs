@@ -449,6 +449,21 @@ impl TaskConfig {
             matches!(self.trace, TraceKind::None | TraceKind::Dsatur),
             "task.trace",
             || "of graph-color is none or dsatur".into(),
+        )?;
+        self.validate_text_only()
+    }
+
+    /// Graph tasks state their graph as text: a `png` rendering would store an empty image.
+    pub fn validate_text_only(&self) -> Result<(), ConfigError> {
+        check(
+            !self.renderings.contains(&Rendering::Png),
+            "task.renderings",
+            || {
+                format!(
+                    "of {} holds png; graph tasks are text (png applies to grid tasks)",
+                    self.task.name()
+                )
+            },
         )
     }
 }

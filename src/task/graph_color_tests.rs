@@ -349,6 +349,17 @@ fn hostile_answers_score_zero() {
 }
 
 #[test]
+fn bad_specs_are_refused_naming_the_key() {
+    let key = |f: fn(&mut TaskConfig)| TaskGenerator::new(spec(f)).unwrap_err().to_string();
+    assert!(key(|c| c.trace = TraceKind::Bfs).starts_with("task.trace "));
+    assert!(key(|c| c.colors = 11).starts_with("task.colors "));
+    assert!(key(|c| c.max_vertices = 65).starts_with("task.max_vertices "));
+    assert!(key(|c| c.edge_probability = 0.0).starts_with("task.edge_probability "));
+    let png = key(|c| c.renderings = vec![crate::task::config::Rendering::Png]);
+    assert!(png.starts_with("task.renderings "), "{png}");
+}
+
+#[test]
 fn an_unmeetable_spec_fails_with_its_reason() {
     // Three vertices need all three edges for chromatic number 3: rare at p = 0.01.
     let cfg = spec(|c| {

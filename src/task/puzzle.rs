@@ -74,7 +74,8 @@ fn validate(cfg: &TaskConfig, coloring: &ColoringConfig) -> Result<(), ConfigErr
     coloring.validate()?;
     check(cfg.trace == TraceKind::None, "task.trace", || {
         "of coloring-puzzle is none (its puzzles have no solver trace)".into()
-    })
+    })?;
+    cfg.validate_text_only()
 }
 
 /// What a question, a ground truth and an identity are made of: the graph as the model sees

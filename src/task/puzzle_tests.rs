@@ -234,6 +234,9 @@ fn vertex_puzzles_and_traces_are_refused_naming_the_key() {
     let mut traced = spec(PuzzleKind::Edge, |_| {});
     traced.trace = TraceKind::Dsatur;
     assert!(err(traced).starts_with("task.trace "));
+    let mut png = spec(PuzzleKind::Edge, |_| {});
+    png.renderings = vec![crate::task::config::Rendering::Png];
+    assert!(err(png).starts_with("task.renderings "));
     assert!(err(spec(PuzzleKind::Edge, |c| c.colors = 2)).starts_with("coloring.colors "));
     // The default is an edge puzzle.
     let default = TaskConfig {
