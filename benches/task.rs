@@ -1,6 +1,7 @@
 //! Reasoning tasks (issue 46): items per second on one thread for reasoning-gym's default `maze`
 //! spec, its top curriculum band, `maze-path` with a tenth infeasible, `graph-color` at 20-25
-//! vertices with the chromatic number proven, and the scorers' answers per second.
+//! vertices with the chromatic number (3, reasoning-gym's default, and 4) proven, the
+//! `coloring-puzzle` edge puzzles, and the scorers' answers per second.
 //! `cargo bench --bench task`.
 
 use std::hint::black_box;
@@ -31,11 +32,21 @@ fn specs() -> Vec<(&'static str, TaskConfig)> {
         max_vertices: 25,
         ..TaskConfig::default()
     };
+    let color4 = TaskConfig {
+        colors: 4,
+        ..color.clone()
+    };
+    let puzzle = TaskConfig {
+        task: TaskName::ColoringPuzzle,
+        ..TaskConfig::default()
+    };
     vec![
         ("maze-steps-default", maze),
         ("maze-steps-top-band", top),
         ("maze-path-infeasible-0.1", path),
         ("graph-color-20-25", color),
+        ("graph-color-20-25-k4", color4),
+        ("coloring-puzzle-edge", puzzle),
     ]
 }
 
@@ -60,7 +71,7 @@ fn items(c: &mut Criterion) {
 fn scoring(c: &mut Criterion) {
     let mut group = c.benchmark_group("task-score");
     group.throughput(Throughput::Elements(1024));
-    for (name, cfg) in specs().into_iter().filter(|(n, _)| !n.starts_with("graph")) {
+    for (name, cfg) in specs() {
         let g = TaskGenerator::new(cfg).expect("bench specs are valid");
         let mut s = warren::Generator::new_scratch(&g);
         let mut pairs = Vec::new();
