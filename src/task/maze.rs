@@ -345,23 +345,26 @@ fn write_item(
         }
     }
     let trace_length = trace::grid_trace(cfg.trace, p, &mut out.trace);
-    GridTaskMetrics {
-        rows: p.rows,
-        cols: p.cols,
-        distance: if feasible { d } else { 0 },
-        feasible: u32::from(feasible),
-        open_cells: p.open.iter().filter(|&&o| o).count() as u32,
-        start_row: p.start.0,
-        start_col: p.start.1,
-        goal_row: p.goal.0,
-        goal_col: p.goal.1,
-        algorithm,
-        loops,
-        rendering: rendering.code(),
-        trace_length,
-        answer_length: out.answer.len() as u32,
-    }
-    .write_to(&mut out.metrics);
+    out.metrics.clear();
+    out.metrics.extend(
+        GridTaskMetrics {
+            rows: p.rows,
+            cols: p.cols,
+            distance: if feasible { d } else { 0 },
+            feasible: u32::from(feasible),
+            open_cells: p.open.iter().filter(|&&o| o).count() as u32,
+            start_row: p.start.0,
+            start_col: p.start.1,
+            goal_row: p.goal.0,
+            goal_col: p.goal.1,
+            algorithm,
+            loops,
+            rendering: rendering.code(),
+            trace_length,
+            answer_length: out.answer.len() as u32,
+        }
+        .to_array(),
+    );
     let _ = &mut s.text;
 }
 
