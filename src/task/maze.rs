@@ -138,7 +138,7 @@ impl MazeTasks {
         let mut rng = WarrenRng::new(seed);
         let infeasible = cfg.task == TaskName::MazePath && takes_share(index, cfg.infeasible_share);
         let (lo, hi) = cfg.band();
-        let d = lo + rng.below(hi - lo + 1);
+        let d = lo + balanced(index, hi - lo + 1);
         let rendering = cfg.renderings[rng.below(cfg.renderings.len() as u32) as usize];
         let glyphs = Glyphs::draw(&mut rng);
         for _ in 0..ATTEMPTS {
@@ -230,6 +230,18 @@ impl MazeTasks {
         }
         false
     }
+}
+
+/// Salt of the distance blocks' rotations.
+const BLOCK_SALT: u64 = 0xD157_A9CE_B10C_5EED;
+
+/// The distance slot of item `index` among `width` values: every block of `width` consecutive
+/// items takes each value exactly once (a rotation drawn per block), so over the first n items
+/// no value is taken more than `ceil(n / width)` times, the least any draw can promise.
+fn balanced(index: u64, width: u32) -> u32 {
+    let w = u64::from(width);
+    let rotation = mix(index / w, BLOCK_SALT) % w;
+    ((index % w + rotation) % w) as u32
 }
 
 /// Whether item `index` is one of the `share` that are infeasible: exactly `floor(n * share)`

@@ -36,7 +36,7 @@ const SEED: u64 = 0x5eed_c0f0;
 /// when the layout kernels went to portable math (the same bytes on every CPU); `dmg`, `maze`,
 /// `maze-braided-gradient` and `regions` when their grids, of one size per profile, became
 /// fixed-shape tensor columns (every other column, the cells and the layout_hash values were
-/// compared equal with the build before). `map` was minted when the kind was added (`task` likewise), and
+/// compared equal with the build before). `map` was minted when the kind was added (`task` likewise, and again when its distances went to balanced blocks), and
 /// `grammar-edgar` when grammar levels could be drawn by the map builder; every grammar profile
 /// was re-minted then too, for one reason only: the description of the `room_overlaps` metric,
 /// which the stream's schema carries, no longer says "0 by construction" (the floor boxes of a
@@ -63,7 +63,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("maze-delaunay.toml", 0x72c73a110003ca08),
     ("maze.toml", 0xa2e5c5200000f748),
     ("regions.toml", 0xc673f723000cf948),
-    ("task.toml", 0x6b35055300004308),
+    ("task.toml", 0xe70140d200004208),
 ];
 
 /// Batches collected in memory.

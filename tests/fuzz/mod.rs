@@ -12,6 +12,7 @@
 //! the time limit instead of stalling the test binary; the hung thread is left behind, which is
 //! harmless since the test fails.
 
+mod answers;
 mod archive;
 mod text;
 
