@@ -315,6 +315,18 @@ impl TaskConfig {
                 self.min_cols, self.max_cols
             )
         })?;
+        let (lo, hi) = (
+            self.min_rows.max(self.min_cols),
+            self.max_rows.min(self.max_cols),
+        );
+        check(!self.square || lo <= hi, "task.square", || {
+            format!(
+                "= true needs a side in both task.min_rows..=task.max_rows ({}..={}) and \
+                 task.min_cols..=task.max_cols ({}..={}), which do not overlap: set both, or \
+                 square = false",
+                self.min_rows, self.max_rows, self.min_cols, self.max_cols
+            )
+        })?;
         let (min_dist, max_dist) = self.band();
         check(min_dist >= 1, "task.min_dist", || {
             "= 0: a start and goal on one cell is no task; use 1 or more".into()

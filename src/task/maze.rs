@@ -59,8 +59,18 @@ const ATTEMPTS: u32 = 64;
 impl MazeTasks {
     /// The state for `cfg` (validated).
     pub fn new(cfg: &TaskConfig) -> Self {
-        let rows: Vec<u32> = (cfg.min_rows..=cfg.max_rows).map(odd).collect();
-        let cols: Vec<u32> = (cfg.min_cols..=cfg.max_cols).map(odd).collect();
+        let (rows, cols): (Vec<u32>, Vec<u32>) = if cfg.square {
+            // A side in both ranges (validation keeps them overlapping).
+            let sides: Vec<u32> = (cfg.min_rows.max(cfg.min_cols)..=cfg.max_rows.min(cfg.max_cols))
+                .map(odd)
+                .collect();
+            (sides.clone(), sides)
+        } else {
+            (
+                (cfg.min_rows..=cfg.max_rows).map(odd).collect(),
+                (cfg.min_cols..=cfg.max_cols).map(odd).collect(),
+            )
+        };
         let span = |v: &[u32]| {
             let lo = (v[0] - 1) / 2;
             let hi = (v[v.len() - 1] - 1) / 2;
@@ -107,7 +117,7 @@ impl MazeTasks {
         for _ in 0..32 {
             let rows = self.rows[rng.below(self.rows.len() as u32) as usize];
             let cols = if cfg.square {
-                rows.min(*self.cols.last().expect("at least one size"))
+                rows
             } else {
                 self.cols[rng.below(self.cols.len() as u32) as usize]
             };
@@ -115,14 +125,10 @@ impl MazeTasks {
                 return (rows, cols);
             }
         }
-        let rows = *self.rows.last().expect("at least one size");
-        let cols = *self.cols.last().expect("at least one size");
-        if cfg.square {
-            let side = rows.min(cols);
-            (side, side)
-        } else {
-            (rows, cols)
-        }
+        (
+            *self.rows.last().expect("at least one size"),
+            *self.cols.last().expect("at least one size"),
+        )
     }
 
     /// Writes item `index` (its random stream `seed`, already split-mixed) of `split`.

@@ -135,7 +135,11 @@ fn jsonl_rows_are_verls_fields_and_splits_differ() {
 #[test]
 fn specs_that_cannot_be_met_are_refused_in_one_line_naming_the_field() {
     let out = tmp("refused.parquet");
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["--set", "task.min_rows=21", "--set", "task.max_rows=21"],
+            "task.square = true needs a side in both",
+        ),
         (
             &["--set", "task.min_dist=12"],
             "task.min_dist = 12 is above task.max_dist = 10",
