@@ -12,6 +12,7 @@
 //! gives 1 to any proper k-colouring of it written as a JSON object of vertex ids to colours
 //! `1..=k`, 0 to anything else. `verify` rebuilds the whole item from the stored graph.
 
+use std::cell::RefCell;
 use std::fmt::Write;
 
 use serde::Deserialize;
@@ -21,7 +22,7 @@ use crate::core::error::{GenError, Violation};
 use crate::core::generator::LevelRecord;
 use crate::core::rng::WarrenRng;
 use crate::ensure_level;
-use crate::task::answer::read_id_map;
+use crate::task::answer::{read_graph_truth, read_id_map};
 use crate::task::chromatic::{
     Proof, color_with, draw_planted, greedy_colors, identity, refute_fewer,
 };
@@ -281,24 +282,34 @@ struct GraphTruth {
 /// # Runtime
 /// O(answer length + n + E); allocates the n colours.
 pub fn score(answer: &str, ground_truth: &str) -> f64 {
-    let Ok(t) = serde_json::from_str::<GraphTruth>(ground_truth) else {
-        return 0.0;
-    };
-    if t.n > MAX_SCORED_VERTICES {
-        return 0.0;
+    thread_local! {
+        /// The edges and colours of the last score, reused (scoring runs by the million).
+        static BUFFERS: RefCell<(Vec<[u32; 2]>, Vec<u32>)> = const { RefCell::new((Vec::new(), Vec::new())) };
     }
-    let mut colors = Vec::new();
-    if !read_id_map(answer, t.n as usize, t.k, &mut colors) {
-        return 0.0;
-    }
-    let proper =
-        t.edges.iter().all(
-            |&[a, b]| match (colors.get(a as usize), colors.get(b as usize)) {
-                (Some(x), Some(y)) => x != y,
-                _ => false,
+    BUFFERS.with(|b| {
+        let (edges, colors) = &mut *b.borrow_mut();
+        let (n, k) = match read_graph_truth(ground_truth, edges) {
+            Some(nk) => nk,
+            None => match serde_json::from_str::<GraphTruth>(ground_truth) {
+                Ok(t) => {
+                    *edges = t.edges;
+                    (t.n, t.k)
+                }
+                Err(_) => return 0.0,
             },
-        );
-    if proper { 1.0 } else { 0.0 }
+        };
+        if n > MAX_SCORED_VERTICES || !read_id_map(answer, n as usize, k, colors) {
+            return 0.0;
+        }
+        let proper =
+            edges.iter().all(
+                |&[a, b]| match (colors.get(a as usize), colors.get(b as usize)) {
+                    (Some(x), Some(y)) => x != y,
+                    _ => false,
+                },
+            );
+        if proper { 1.0 } else { 0.0 }
+    })
 }
 
 /// Re-checks a stored item beyond its answer's score (which `verify` already found to be 1):

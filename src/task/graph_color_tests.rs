@@ -398,3 +398,38 @@ fn items_per_second_on_one_thread() {
         }
     }
 }
+
+#[test]
+fn the_fast_ground_truth_reader_agrees_with_json() {
+    let cfg = TaskConfig {
+        task: crate::task::config::TaskName::GraphColor,
+        ..TaskConfig::default()
+    };
+    let tasks = GraphColorTasks::new(&cfg);
+    let mut scratch = GraphColorScratch::default();
+    let mut out = ItemOut::default();
+    for i in 0..200 {
+        out.clear();
+        tasks
+            .item(
+                &cfg,
+                crate::core::rng::mix(21, i),
+                Split::Train,
+                &mut scratch,
+                &mut out,
+            )
+            .unwrap();
+        let mut edges = Vec::new();
+        assert!(crate::task::answer::read_graph_truth(&out.ground_truth, &mut edges).is_some());
+        // A space after the brace leaves the fast path: the JSON reader must say the same.
+        let spaced = out.ground_truth.replacen('{', "{ ", 1);
+        assert!(crate::task::answer::read_graph_truth(&spaced, &mut edges).is_none());
+        assert_eq!(score(&out.answer, &spaced), 1.0);
+        assert_eq!(score(&out.answer, &out.ground_truth), 1.0);
+        let wrong = out
+            .answer
+            .replacen(": 1", ": 2", 1)
+            .replacen(": 2", ": 1", 1);
+        assert_eq!(score(&wrong, &spaced), score(&wrong, &out.ground_truth));
+    }
+}
