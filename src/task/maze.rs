@@ -340,11 +340,9 @@ fn write_item(
 ) {
     let p = &s.puzzle;
     let feasible = !infeasible;
-    if feasible {
-        // PERF: the goal is `d` steps away; the search need not look further.
-        p.distances_into(p.start, d, &mut s.dist, &mut s.queue);
-        debug_assert_eq!(s.dist[p.index(p.goal)], d);
-    }
+    // NOTE: `s.dist` still holds `place_ends`' search from this start (to depth d), which
+    // found the goal there; only walling (infeasible items) searched again since.
+    debug_assert!(!feasible || s.dist[p.index(p.goal)] == d);
     write_question(cfg.task, "maze", rendering, glyphs, p, out);
     out.answer.clear();
     out.ground_truth.clear();
