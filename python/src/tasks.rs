@@ -271,6 +271,96 @@ fn block_dict<'py>(py: Python<'py>, c: &Cached, b: Block) -> PyResult<Bound<'py,
     Ok(d)
 }
 
+/// A block's entries (None where an item could not be made) and the `(index, reason)` of those.
+type Entries<'py> = (Bound<'py, PyList>, Vec<(u64, String)>);
+
+/// Items `start .. start + count` of the task `config_json` with master seed `seed` (as
+/// [`task_items`]), each already the reasoning-gym entry `{"question", "answer", "metadata"}`,
+/// built here so that Python only hands them out. `base` is the metadata every entry starts
+/// from (copied per entry; its keys keep their order, and `source_index` and `ground_truth` are
+/// set per entry), then come the metrics, `trace` and `image` when the configuration makes them,
+/// and a copy of `difficulty`. Returns the entries in index order (None where an item could not
+/// be made) and the `(index, reason)` of those items.
+#[pyfunction]
+#[pyo3(signature = (config_json, seed, start, count, threads, base, difficulty))]
+#[allow(clippy::too_many_arguments)]
+pub fn task_entries<'py>(
+    py: Python<'py>,
+    config_json: &str,
+    seed: u64,
+    start: u64,
+    count: u64,
+    threads: usize,
+    base: &Bound<'py, PyDict>,
+    difficulty: &Bound<'py, PyDict>,
+) -> PyResult<Entries<'py>> {
+    if start.checked_add(count).is_none() {
+        return Err(PyValueError::new_err(format!(
+            "start = {start} and count = {count} run past the last index"
+        )));
+    }
+    let (cached, block) = py
+        .detach(|| {
+            let cached = generator(config_json)?;
+            let block = make_block(&cached, seed, start, count, threads);
+            Ok::<_, String>((cached, block))
+        })
+        .map_err(PyValueError::new_err)?;
+    let specs = cached.generator.metrics();
+    let names: Vec<Bound<'py, PyString>> =
+        specs.iter().map(|m| PyString::intern(py, m.name)).collect();
+    let width = specs.len();
+    let k_question = pyo3::intern!(py, "question");
+    let k_answer = pyo3::intern!(py, "answer");
+    let k_metadata = pyo3::intern!(py, "metadata");
+    let k_index = pyo3::intern!(py, "source_index");
+    let k_truth = pyo3::intern!(py, "ground_truth");
+    let k_trace = pyo3::intern!(py, "trace");
+    let k_image = pyo3::intern!(py, "image");
+    let k_difficulty = pyo3::intern!(py, "difficulty");
+    let cfg = cached.generator.config();
+    let traced = cfg.trace != TraceKind::None;
+    let imaged = cfg.renderings.contains(&warren::task::Rendering::Png);
+    let entries = PyList::empty(py);
+    let mut made = 0usize;
+    let mut failed = block.failed.iter().peekable();
+    for index in start..start + count {
+        if failed.peek().is_some_and(|(i, _)| *i == index) {
+            failed.next();
+            entries.append(py.None())?;
+            continue;
+        }
+        let k = made;
+        made += 1;
+        debug_assert_eq!(block.index[k], index);
+        // PERF: a copy of the base keeps its key table (no resizing as the entry fills), and
+        // the keys are interned strings whose hashes are known.
+        let meta = base.copy()?;
+        meta.set_item(k_index, index)?;
+        meta.set_item(k_truth, &block.ground_truth[k])?;
+        for (j, (name, spec)) in names.iter().zip(specs).enumerate() {
+            let v = block.metrics[k * width + j];
+            match spec.kind {
+                MetricKind::U32 => meta.set_item(name, v as u64)?,
+                MetricKind::F32 => meta.set_item(name, v)?,
+            }
+        }
+        if traced {
+            meta.set_item(k_trace, &block.trace[k])?;
+        }
+        if imaged {
+            meta.set_item(k_image, PyBytes::new(py, &block.image[k]))?;
+        }
+        meta.set_item(k_difficulty, difficulty.copy()?)?;
+        let entry = PyDict::new(py);
+        entry.set_item(k_question, &block.question[k])?;
+        entry.set_item(k_answer, &block.answer[k])?;
+        entry.set_item(k_metadata, meta)?;
+        entries.append(entry)?;
+    }
+    Ok((entries, block.failed))
+}
+
 /// Checks the task configuration `config_json` and builds its generator (kept for the items
 /// that follow): `ValueError` with a one-line message naming the key when the spec cannot be
 /// met, before any item is made.
@@ -438,6 +528,7 @@ pub fn score(
 /// Adds the task functions to the native module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(task_items, m)?)?;
+    m.add_function(wrap_pyfunction!(task_entries, m)?)?;
     m.add_function(wrap_pyfunction!(task_validate, m)?)?;
     m.add_function(wrap_pyfunction!(task_metric_names, m)?)?;
     m.add_function(wrap_pyfunction!(task_names, m)?)?;

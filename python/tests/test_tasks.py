@@ -394,6 +394,32 @@ def test_create_dataset_takes_reasoning_gym_s_own_fields(rg):
     assert {(x["metadata"]["rows"] <= 15, x["metadata"]["cols"] <= 21) for x in path} == {(True, True)}
 
 
+def test_every_access_is_a_fresh_equal_entry(rg):
+    # Entries are built in Rust per block and handed out once: a second access makes the item
+    # again, so it is equal and not the same dict, and what a caller does to one changes none
+    # other; iteration, indexing and a fresh dataset agree.
+    ds = rg.create_dataset("warren_maze_path", size=300, seed=3, trace="bfs")
+    first = ds[17]
+    again = ds[17]
+    assert first == again and first is not again and first["metadata"] is not again["metadata"]
+    assert first["metadata"]["difficulty"] is not again["metadata"]["difficulty"]
+    first["metadata"]["difficulty"]["dist"] = "changed"
+    first["question"] = "changed"
+    assert ds[17] == again
+    listed = list(ds)
+    assert listed[17] == again and listed[17] is not again
+    assert list(ds) == listed
+    other = rg.create_dataset("warren_maze_path", size=300, seed=3, trace="bfs")
+    assert [other[i] for i in reversed(range(300))] == listed[::-1]
+    assert listed[299]["metadata"]["source_index"] == 299 and listed[0]["metadata"]["trace"]
+    keys = list(listed[5]["metadata"])
+    assert keys[:5] == ["source_dataset", "source_index", "ground_truth", "task", "split"]
+    assert keys[-2:] == ["trace", "difficulty"]
+    # Past the size (reasoning-gym's datasets index on): warren's item of that index.
+    assert ds[300]["metadata"]["source_index"] == 300
+    assert ds[4096 * 3 + 5] == other[4096 * 3 + 5]
+
+
 @pytest.mark.parametrize("task", ALL_TASKS)
 def test_oracle_answers_score_one_through_reasoning_gym(rg, task):
     needs_items(task)

@@ -457,9 +457,26 @@ class WarrenColoringPuzzleConfig(_WarrenConfig):
         return {"puzzle": self.puzzle, "width": self.width, "height": self.height}
 
 
+class _Block:
+    """Items ``start .. end`` of a dataset: the entries not handed out yet (None once handed
+    out, and for an item that could not be made) and the reasons of those that could not."""
+
+    __slots__ = ("start", "end", "entries", "failed")
+
+    def __init__(self, start: int, entries: list, failed: dict):
+        self.start = start
+        self.end = start + len(entries)
+        self.entries = entries
+        self.failed = failed
+
+
 class _WarrenDataset(ProceduralDataset):
     """A reasoning-gym dataset of warren task items: item ``idx`` is warren's item ``idx`` of
-    master seed ``config.seed``, made in Rust in blocks of :data:`BLOCK`."""
+    master seed ``config.seed``, made in Rust in blocks of :data:`BLOCK`.
+
+    Rust builds each block's entries whole; an entry is handed out once and then forgotten by
+    the block, so every ``dataset[i]`` is a fresh dict (as reasoning-gym's own datasets give),
+    and asking for an index again makes that one item anew."""
 
     def __init__(self, config: _WarrenConfig):
         super().__init__(config=config, seed=config.seed, size=config.size)
@@ -468,57 +485,48 @@ class _WarrenDataset(ProceduralDataset):
         self._json = config.config_json()
         self._difficulty = config.difficulty()
         self._split = config.split
+        # The metadata every entry starts from, in the order its keys come.
+        self._base = {
+            "source_dataset": self._name,
+            "source_index": None,
+            "ground_truth": None,
+            "task": self._task,
+            "split": self._split,
+        }
         self._blocks: collections.OrderedDict = collections.OrderedDict()
-        self._last: Optional[dict] = None
+        self._last: Optional[_Block] = None
 
-    def _block(self, idx: int) -> dict:
-        number = idx // BLOCK
-        block = self._blocks.get(number)
-        if block is not None and idx < block["end"]:
-            self._blocks.move_to_end(number)
-            return block
-        start = number * BLOCK
-        # A dataset smaller than a block makes only its own items (an index past its size, the
-        # whole block).
-        count = min(BLOCK, self.size - start) if idx < self.size else BLOCK
+    def _make(self, start: int, count: int) -> "_Block":
         # PERF: a block is thousands of new containers at once; the cyclic collector would walk
         # them (and everything else alive) several times over while they are made. None of them
         # can be in a cycle.
         enabled = gc.isenabled()
         gc.disable()
         try:
-            columns = _native.task_items(self._json, self.seed, start, count, self.config.threads)
-            block = self._prepare(columns, start, count)
+            entries, failed = _native.task_entries(
+                self._json, self.seed, start, count, self.config.threads, self._base, self._difficulty
+            )
         finally:
             if enabled:
                 gc.enable()
+        return _Block(start, entries, dict(failed))
+
+    def _block(self, idx: int) -> "_Block":
+        number = idx // BLOCK
+        block = self._blocks.get(number)
+        if block is not None and idx < block.end:
+            self._blocks.move_to_end(number)
+            return block
+        start = number * BLOCK
+        # A dataset smaller than a block makes only its own items (an index past its size, the
+        # whole block).
+        count = min(BLOCK, self.size - start) if idx < self.size else BLOCK
+        block = self._make(start, count)
         self._blocks[number] = block
         self._blocks.move_to_end(number)
         while len(self._blocks) > CACHED_BLOCKS:
             self._blocks.popitem(last=False)
         return block
-
-    @staticmethod
-    def _prepare(columns: dict, start: int, count: int) -> dict:
-        names = tuple(columns["metrics"])
-        metric_rows = list(zip(*columns["metrics"].values())) if names else [()] * len(columns["index"])
-        failed = dict(columns["failed"])
-        position = None
-        if failed:
-            position = {index: k for k, index in enumerate(columns["index"])}
-        return {
-            "end": start + count,
-            "start": start,
-            "question": columns["question"],
-            "answer": columns["answer"],
-            "ground_truth": columns["ground_truth"],
-            "trace": columns["trace"],
-            "image": columns["image"],
-            "names": names,
-            "metrics": metric_rows,
-            "failed": failed,
-            "position": position,
-        }
 
     def _index(self, idx: Any) -> int:
         if isinstance(idx, bool) or not isinstance(idx, numbers.Integral):
@@ -526,34 +534,43 @@ class _WarrenDataset(ProceduralDataset):
         return int(idx)
 
     def __getitem__(self, idx: int) -> dict:
-        # PERF: the common case (an int in the block read last) takes no ABC check or cache walk.
+        # PERF: the common case (an int in the block read last, not handed out yet) takes no ABC
+        # check, cache walk or copy.
         if type(idx) is not int:
             idx = self._index(idx)
         b = self._last
-        if b is None or not b["start"] <= idx < b["end"]:
+        if b is None or not b.start <= idx < b.end:
             if not 0 <= idx < 2**64:
                 raise IndexError(f"{self._name} index {idx} is out of range 0..2**64")
             b = self._last = self._block(idx)
-        if b["position"] is None:
-            k = idx - b["start"]
-        else:
-            if idx in b["failed"]:
-                raise RuntimeError(f"{self._name} item {idx} could not be made: {b['failed'][idx]}")
-            k = b["position"][idx]
-        metadata = {
-            "source_dataset": self._name,
-            "source_index": idx,
-            "ground_truth": b["ground_truth"][k],
-            "task": self._task,
-            "split": self._split,
-        }
-        metadata.update(zip(b["names"], b["metrics"][k]))
-        if b["trace"] is not None:
-            metadata["trace"] = b["trace"][k]
-        if b["image"] is not None:
-            metadata["image"] = b["image"][k]
-        metadata["difficulty"] = self._difficulty.copy()
-        return {"question": b["question"][k], "answer": b["answer"][k], "metadata": metadata}
+        k = idx - b.start
+        entry = b.entries[k]
+        if entry is not None:
+            b.entries[k] = None
+            return entry
+        if idx in b.failed:
+            raise RuntimeError(f"{self._name} item {idx} could not be made: {b.failed[idx]}")
+        # Handed out before: made again (the same item; the first dict is the caller's).
+        return self._make(idx, 1).entries[0]
+
+    def __next__(self) -> dict:
+        # PERF: reasoning-gym's __next__ with __getitem__'s common case inlined (iteration is
+        # how trainers and the peer benchmark read a dataset).
+        idx = self._current_idx
+        if idx >= self.size:
+            raise StopIteration
+        b = self._last
+        if b is not None and b.start <= idx < b.end:
+            entries = b.entries
+            k = idx - b.start
+            entry = entries[k]
+            if entry is not None:
+                entries[k] = None
+                self._current_idx = idx + 1
+                return entry
+        entry = self[idx]
+        self._current_idx = idx + 1
+        return entry
 
     def score_answer(self, answer: Optional[str], entry: dict) -> float:
         """The Rust scorer of the task: 1.0 for a right answer, a score in [0, 1] for anything

@@ -186,10 +186,11 @@ pub fn generate(
     rng: &mut WarrenRng,
     s: &mut FastScratch,
     grid: &mut Grid,
+    depth: Depth,
 ) -> MazeMetrics {
     edge_order(plan, cfg, rng, s);
     kruskal(plan, s);
-    finish(plan, cfg, s, grid)
+    finish(plan, cfg, s, grid, depth)
 }
 
 /// One maze whose tree another algorithm drew (`tree`, over the same lattice): the merge, the
@@ -200,26 +201,47 @@ pub fn generate_from_tree(
     tree: &crate::maze::spanning::Tree,
     s: &mut FastScratch,
     grid: &mut Grid,
+    depth: Depth,
 ) -> MazeMetrics {
     let padded = plan.rooms.div_ceil(64) * 64;
     s.mask[..padded].fill(0);
     for (m, &t) in s.mask[..plan.rooms].iter_mut().zip(&tree.mask) {
         *m = t as u8;
     }
-    finish(plan, cfg, s, grid)
+    finish(plan, cfg, s, grid, depth)
 }
 
-/// Everything after the tree: census, merge, counts, diameter, solution and grid.
+/// How much of a maze [`finish`] computes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Depth {
+    /// Every metric, the diameter's ends and the solution.
+    Full,
+    /// The grid only (the same cells as `Full`): of the metrics just `rooms` and `merges` are
+    /// set, the rest stay zero.
+    Grid,
+}
+
+/// Everything after the tree: census, merge, counts, diameter, solution and grid (with
+/// [`Depth::Grid`], the census and merge only when merging, then the grid).
 fn finish(
     plan: &LatticePlan,
     cfg: &MazeConfig,
     s: &mut FastScratch,
     grid: &mut Grid,
+    depth: Depth,
 ) -> MazeMetrics {
     let mut m = MazeMetrics {
         rooms: plan.rooms as u32,
         ..Default::default()
     };
+    if depth == Depth::Grid {
+        if cfg.merge_dead_ends {
+            census(plan, s);
+            m.merges = merge(plan, s);
+        }
+        rasterize(plan, s, grid);
+        return m;
+    }
     census(plan, s);
     if cfg.merge_dead_ends {
         m.merges = merge(plan, s);

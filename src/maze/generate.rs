@@ -189,7 +189,7 @@ impl Generator for MazeGenerator {
     fn generate<'s>(&self, seed: u64, s: &'s mut MazeScratch) -> Result<Level<'s>, GenError> {
         let mut rng = WarrenRng::new(seed);
         match self.cfg.topology {
-            config::Topology::Lattice => Ok(self.lattice_level(&mut rng, s)),
+            config::Topology::Lattice => Ok(self.lattice_level(&mut rng, s, fast::Depth::Full)),
             config::Topology::Delaunay => self.delaunay_level(&mut rng, s),
         }
     }
@@ -200,9 +200,38 @@ impl Generator for MazeGenerator {
 }
 
 impl MazeGenerator {
+    /// The grid of the lattice maze [`Generator::generate`] makes for `seed` (the same cells)
+    /// and its `loops`, for callers that read nothing else of it: the unbraided fast path then
+    /// skips the census, the diameter and the solution (the task kind's mazes).
+    ///
+    /// # Errors
+    /// As `generate`; a Delaunay maze, which has no grid, is refused.
+    pub fn grid_only<'s>(
+        &self,
+        seed: u64,
+        s: &'s mut MazeScratch,
+    ) -> Result<(crate::core::grid::GridView<'s>, u32), GenError> {
+        if self.cfg.topology != config::Topology::Lattice {
+            return Err(GenError {
+                reason: "no grid",
+                detail: "a Delaunay maze is a graph, not a grid".into(),
+            });
+        }
+        let mut rng = WarrenRng::new(seed);
+        let level = self.lattice_level(&mut rng, s, fast::Depth::Grid);
+        let loops = MazeMetrics::from_values(level.metrics).map_or(0, |m| m.loops);
+        Ok((level.grid.expect("a lattice maze has a grid"), loops))
+    }
+
     /// A lattice maze: the fast path when the profile allows it; else holes punched, the tree
-    /// grown over the lattice left and drawn into the scratch's grid.
-    fn lattice_level<'s>(&self, rng: &mut WarrenRng, s: &'s mut MazeScratch) -> Level<'s> {
+    /// grown over the lattice left and drawn into the scratch's grid. `depth` says how much of
+    /// the fast path's metrics are computed (the general path computes them all).
+    fn lattice_level<'s>(
+        &self,
+        rng: &mut WarrenRng,
+        s: &'s mut MazeScratch,
+        depth: fast::Depth,
+    ) -> Level<'s> {
         let cfg = &self.cfg;
         if let Some(plan) = &self.plan {
             // `kruskal` is seed 001's tree under its random weighting (a uniformly shuffled edge
@@ -211,7 +240,7 @@ impl MazeGenerator {
                 cfg.algorithm,
                 algorithms::Algorithm::Seed001 | algorithms::Algorithm::Kruskal
             ) {
-                fast::generate(plan, cfg, rng, &mut s.fast, &mut s.grid)
+                fast::generate(plan, cfg, rng, &mut s.fast, &mut s.grid, depth)
             } else {
                 // Another algorithm draws the tree; the fast path does the rest.
                 let lattice =
@@ -226,7 +255,7 @@ impl MazeGenerator {
                     &mut s.grow.algo,
                     &mut s.grow.tree,
                 );
-                fast::generate_from_tree(plan, cfg, &s.grow.tree, &mut s.fast, &mut s.grid)
+                fast::generate_from_tree(plan, cfg, &s.grow.tree, &mut s.fast, &mut s.grid, depth)
             };
             return grid_level(m, &s.grid, &mut s.metrics);
         }
@@ -357,6 +386,48 @@ mod tests {
     use proptest::prelude::*;
 
     const SEED_1: u64 = 0x5EED_0001;
+
+    /// `grid_only` draws the cells `generate` draws and counts the same loops, for every
+    /// algorithm, merged or not, braided or not (the general path), on odd and even sizes.
+    #[test]
+    fn grid_only_is_generate_s_grid() {
+        for algorithm in algorithms::Algorithm::ALL {
+            for (width, height, braid, merge) in [
+                (2, 2, 0.0, false),
+                (7, 4, 0.0, true),
+                (13, 9, 0.0, false),
+                (13, 9, 0.4, false),
+                (31, 17, 0.0, true),
+            ] {
+                let g = MazeGenerator::new(MazeConfig {
+                    width,
+                    height,
+                    algorithm,
+                    braid,
+                    merge_dead_ends: merge,
+                    ..MazeConfig::default()
+                })
+                .unwrap();
+                let (mut a, mut b) = (g.new_scratch(), g.new_scratch());
+                for i in 0..20 {
+                    let seed = mix(SEED_1, i);
+                    let full = g.generate(seed, &mut a).unwrap();
+                    let want = MazeMetrics::from_values(full.metrics).unwrap().loops;
+                    let (grid, loops) = g.grid_only(seed, &mut b).unwrap();
+                    let case = format!(
+                        "{algorithm:?} {width}x{height} braid {braid} merge {merge} seed {i}"
+                    );
+                    assert_eq!(grid.cells, full.grid.unwrap().cells, "{case}");
+                    assert_eq!(
+                        (grid.width, grid.height),
+                        (full.grid.unwrap().width, full.grid.unwrap().height),
+                        "{case}"
+                    );
+                    assert_eq!(loops, want, "{case}");
+                }
+            }
+        }
+    }
 
     fn record<'a>(index: u64, seed: u64, level: Level<'a>) -> LevelRecord<'a> {
         LevelRecord { index, seed, level }

@@ -7,11 +7,10 @@ use std::fmt::Write;
 use std::sync::OnceLock;
 
 use crate::core::error::GenError;
-use crate::core::generator::Generator;
 use crate::core::grid::cell;
 use crate::core::hash::ContentHasher;
 use crate::core::rng::{WarrenRng, mix};
-use crate::maze::{MAZE_METRICS, MazeAlgorithm, MazeConfig, MazeGenerator};
+use crate::maze::{MazeAlgorithm, MazeConfig, MazeGenerator};
 use crate::task::config::{Rendering, TaskConfig, TaskName, distance_capacity};
 use crate::task::grid::{GridPuzzle, Move, UNREACHED};
 use crate::task::item::{ItemOut, Split, in_split};
@@ -32,8 +31,6 @@ pub struct MazeTasks {
     /// Room columns of the smallest grid and how many room-column sizes there are.
     room_cols: (u32, u32),
     gens: Vec<OnceLock<MazeGenerator>>,
-    /// Where the maze's `loops` metric is.
-    loops_metric: usize,
 }
 
 /// One worker's maze-task memory.
@@ -84,10 +81,6 @@ impl MazeTasks {
             room_rows,
             room_cols,
             gens: (0..slots).map(|_| OnceLock::new()).collect(),
-            loops_metric: MAZE_METRICS
-                .iter()
-                .position(|m| m.name == "loops")
-                .expect("mazes count their loops"),
         }
     }
 
@@ -151,9 +144,7 @@ impl MazeTasks {
             let (rows, cols) = self.size(cfg, d, &mut rng);
             let a = rng.below(cfg.algorithms.len() as u32) as usize;
             let generator = self.generator(cfg, (rows - 1) / 2, (cols - 1) / 2, a);
-            let level = generator.generate(rng.next_u64(), &mut s.maze)?;
-            let loops = level.metrics[self.loops_metric] as u32;
-            let grid = level.grid.expect("a lattice maze has a grid");
+            let (grid, loops) = generator.grid_only(rng.next_u64(), &mut s.maze)?;
             load_puzzle(&mut s.puzzle, grid.width, grid.height, grid.cells);
             out.grid.width = grid.width;
             out.grid.height = grid.height;

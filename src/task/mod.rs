@@ -21,7 +21,7 @@ mod graph_color;
 mod grid;
 mod grid_steps;
 mod item;
-mod maze;
+pub mod maze;
 mod metrics;
 mod puzzle;
 mod puzzle_score;
