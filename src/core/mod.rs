@@ -23,4 +23,5 @@ pub mod route;
 pub mod sets;
 pub mod shard;
 pub mod sliver;
+pub mod symmetry;
 pub mod text;
