@@ -5,8 +5,8 @@
 //! a panic) removes its temporary file, with one exception: when writing or syncing a resumable
 //! run's `FILE.tmp` or its progress record fails (a full disk, a quota, an I/O error) after
 //! chunks were recorded, both are kept as they are ([`ArchiveError::Kept`]) and `--resume`
-//! goes on from them once the file can be written again. A process killed outright (`SIGKILL`, power loss)
-//! cannot clean up: its `FILE.tmp` stays until the next run for the same `FILE`, which
+//! goes on from them once the file can be written again. A process killed outright (`SIGKILL`,
+//! power loss) cannot clean up: its `FILE.tmp` stays until the next run for the same `FILE`, which
 //! truncates and reuses it, so stale temporary files never pile up: at most one per output.
 //! The output must be a regular file or not exist yet: the rename would replace anything else
 //! (a device, a named pipe), so such outputs are refused before anything is written.
@@ -263,13 +263,23 @@ impl ArchiveWriter {
         let options = ipc_options(&tmp, compression)?;
         let (file, ck, journal, blocks, crcs) = match start {
             Start::New(header) => {
-                // The old record goes first: it must never describe the new file.
+                // The old record goes first: it must never describe the new file. A record
+                // that cannot be written whole, or whose file cannot be made, describes
+                // nothing: it goes.
+                let forget = |action, e| {
+                    Journal::remove(&tmp);
+                    io(action, e)
+                };
                 let journal = header
                     .map(|h| Journal::create(&tmp, &h).map(Box::new))
                     .transpose()
-                    .map_err(|e| io("cannot write its progress record", e))?;
+                    .map_err(|e| forget("cannot write its progress record", e))?;
                 // PERF: whole 4 MiB blocks go to the device without a page-cache copy.
-                let file = DirectFile::create(&tmp, true).map_err(|e| io("cannot create", e))?;
+                let file = DirectFile::create(&tmp, true);
+                let file = file.map_err(|e| match journal {
+                    Some(_) => forget("cannot create", e),
+                    None => io("cannot create", e),
+                })?;
                 (file, (0, 0), journal, Vec::new(), Vec::new())
             }
             Start::Resume(r) => {
@@ -383,7 +393,6 @@ impl ArchiveWriter {
             let error = encode_error(&self.tmp, source);
             return Err(self.output_failed(error));
         }
-        let writer = self.writer.as_mut().expect("write after finish");
         let ck = writer.get_mut();
         let crc = std::mem::replace(&mut ck.crc, crc32fast::Hasher::new()).finalize();
         let [c0, c1, c2, c3, l0, l1, l2, l3] = ck.head;
@@ -457,10 +466,10 @@ impl ArchiveWriter {
             batch_crcs_to_json(&self.crcs),
         );
         let ck = writer.get_mut();
-        let footer = write_footer(ck, &self.schema, &self.blocks, &metadata);
+        let ended = write_footer(ck, &self.schema, &self.blocks, &metadata);
         let direct = ck.inner.take().expect("the file is open until finish");
         drop(writer);
-        footer.map_err(|e| self.write_failed(e))?;
+        ended.map_err(|e| self.write_failed(e))?;
         let file = direct.into_file().map_err(|e| self.write_failed(e))?;
         let tmp = self.tmp.clone();
         let io = |action, source| ArchiveError::Io {
