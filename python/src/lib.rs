@@ -484,9 +484,9 @@ fn merge_error(e: MergeError) -> PyErr {
     let text = chain(&e);
     match e {
         MergeError::NoOutputFolder { .. }
-        | MergeError::Archive(ArchiveError::Io { .. } | ArchiveError::Parquet { .. }) => {
-            PyOSError::new_err(text)
-        }
+        | MergeError::Archive(
+            ArchiveError::Io { .. } | ArchiveError::Kept { .. } | ArchiveError::Parquet { .. },
+        ) => PyOSError::new_err(text),
         MergeError::Batches(_) | MergeError::Arrow(_) | MergeError::Batch { .. } => {
             PyRuntimeError::new_err(text)
         }

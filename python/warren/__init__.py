@@ -357,7 +357,8 @@ def merge(
     with ``--unique`` or ``--where`` (or any shards with ``unique=True``) are merged in index
     order leaving out repeated layouts, and the rest of the run is made with its stored profile
     until it holds its full count (on ``threads`` worker threads, default all cores).
-    ``resume=True`` goes on from a killed plain merge's ``OUT.tmp``. ``progress`` shows the
+    ``resume=True`` goes on from a killed plain merge's ``OUT.tmp``, or from one a full disk
+    stopped (its ``OSError`` says how many levels it kept there). ``progress`` shows the
     engine's progress bar on stderr while levels are made.
 
     Returns ``{"shards", "total", "levels", "from_shards", "failed", "failures": {reason: n},

@@ -58,6 +58,9 @@ pub struct DirectFile {
     wrote: bool,
     /// The end of the partial block [`DirectFile::push_tail`] last wrote ahead.
     pushed: u64,
+    /// Tests: the bytes the file may hold before the disk is full ([`super::full_disk`]).
+    #[cfg(test)]
+    room: Option<u64>,
 }
 
 impl DirectFile {
@@ -81,6 +84,8 @@ impl DirectFile {
             written: 0,
             wrote: false,
             pushed: 0,
+            #[cfg(test)]
+            room: super::full_disk::ARCHIVE.with(std::cell::Cell::get),
         })
     }
 
@@ -116,6 +121,8 @@ impl DirectFile {
             written: aligned,
             wrote: false,
             pushed: 0,
+            #[cfg(test)]
+            room: super::full_disk::ARCHIVE.with(std::cell::Cell::get),
         })
     }
 
@@ -144,6 +151,10 @@ impl DirectFile {
         }
         let at = self.written;
         self.stage.bytes()[len..BLOCK].fill(0);
+        #[cfg(test)]
+        if self.room.is_some_and(|room| at + BLOCK as u64 > room) {
+            return Err(super::full_disk::no_space());
+        }
         let result = self.file.write_all_at(&self.stage.bytes()[..BLOCK], at);
         match result {
             Ok(()) => {}
@@ -174,17 +185,12 @@ impl DirectFile {
         if whole == 0 {
             return Ok(());
         }
-        let result = {
-            let bytes = &self.stage.bytes()[..whole];
-            self.file.write_all(bytes)
-        };
-        match result {
+        match self.put_staged(whole) {
             Ok(()) => {}
             Err(e) if self.direct && e.raw_os_error() == Some(EINVAL) && !self.wrote => {
                 // The file system accepted the flag but not the I/O: carry on buffered.
                 self.reopen_buffered()?;
-                let bytes = &self.stage.bytes()[..whole];
-                self.file.write_all(bytes)?;
+                self.put_staged(whole)?;
             }
             Err(e) => return Err(e),
         }
@@ -194,6 +200,19 @@ impl DirectFile {
         self.stage.bytes().copy_within(whole..whole + tail, 0);
         self.len = tail;
         Ok(())
+    }
+
+    /// Writes the first `len` staged bytes at the handle's position, [`DirectFile::written`].
+    /// A write that fails (a full disk) may have put part of them: nothing counts them.
+    fn put_staged(&mut self, len: usize) -> std::io::Result<()> {
+        let bytes = &self.stage.bytes()[..len];
+        #[cfg(test)]
+        {
+            let align = if self.direct { BLOCK } else { 1 };
+            super::full_disk::write_all(&mut self.file, bytes, self.written, self.room, align)
+        }
+        #[cfg(not(test))]
+        self.file.write_all(bytes)
     }
 
     /// Replaces the direct handle by an ordinary one at the same position.
@@ -214,8 +233,7 @@ impl DirectFile {
                 self.reopen_buffered()?;
             }
             let len = self.len;
-            let tail = &self.stage.bytes()[..len];
-            self.file.write_all(tail)?;
+            self.put_staged(len)?;
             self.written += len as u64;
             self.len = 0;
         }

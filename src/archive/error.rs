@@ -19,6 +19,24 @@ pub enum ArchiveError {
         /// The underlying error.
         source: std::io::Error,
     },
+    /// Writing a resumable run's `FILE.tmp` or its progress record failed (a full disk, a quota,
+    /// an I/O error) after chunks of levels were recorded: both files are kept as they are, and
+    /// `--resume` goes on from those levels once the file can be written again.
+    #[error(
+        "{path}: {action}: {error}; the {} levels written so far are kept: {}",
+        thousands(.levels),
+        resume_hint(.error)
+    )]
+    Kept {
+        /// `FILE.tmp`, or its progress record `FILE.tmp.progress`.
+        path: PathBuf,
+        /// What was being done ("cannot write", "cannot sync").
+        action: &'static str,
+        /// The operating system's error (shown in the message, not a separate cause).
+        error: std::io::Error,
+        /// Levels in the chunks recorded: what a resume keeps.
+        levels: u64,
+    },
     /// The file is not a well-formed warren archive (truncated, corrupt, or not Arrow IPC).
     #[error("{path}: not a valid warren archive: {reason}")]
     Corrupt {
@@ -86,6 +104,22 @@ pub enum ArchiveError {
         /// The Arrow error.
         source: arrow_schema::ArrowError,
     },
+}
+
+/// `n` with thousands separators (for [`ArchiveError::Kept`]).
+fn thousands(n: &u64) -> String {
+    crate::core::text::thousands(*n)
+}
+
+/// What to do about the failed write of a run kept to resume (for [`ArchiveError::Kept`]).
+fn resume_hint(error: &std::io::Error) -> &'static str {
+    use std::io::ErrorKind;
+    match error.kind() {
+        ErrorKind::StorageFull | ErrorKind::QuotaExceeded => {
+            "free space and run the same command with --resume"
+        }
+        _ => "once the file can be written again, run the same command with --resume",
+    }
 }
 
 /// A `warren.*` metadata value that cannot be used: the message names the key.

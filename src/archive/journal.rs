@@ -132,6 +132,8 @@ pub struct Journal {
     synced: Arc<AtomicU64>,
     /// When the writer's stage last went out because of the record.
     pushed: Instant,
+    /// The counts in the last line that reached the file (`None`: no chunk's line has yet).
+    last: Option<Checkpoint>,
 }
 
 /// How often, at most, a resumable writer sends what it has staged to the operating system at
@@ -153,12 +155,18 @@ impl Journal {
             pending: VecDeque::new(),
             synced: Arc::default(),
             pushed: Instant::now(),
+            last: None,
         })
     }
 
-    /// Reopens the record of `tmp`, cut to its first `len` bytes (the lines kept), with the
-    /// archive durable up to `synced`.
-    pub(crate) fn reopen(tmp: &Path, len: u64, synced: u64) -> std::io::Result<Self> {
+    /// Reopens the record of `tmp`, cut to its first `len` bytes (the lines kept, the last with
+    /// the counts `last`), with the archive durable up to `synced`.
+    pub(crate) fn reopen(
+        tmp: &Path,
+        len: u64,
+        synced: u64,
+        last: Option<Checkpoint>,
+    ) -> std::io::Result<Self> {
         let path = progress_path(tmp);
         let mut file = OpenOptions::new().write(true).open(&path)?;
         file.set_len(len)?;
@@ -169,6 +177,7 @@ impl Journal {
             pending: VecDeque::new(),
             synced: Arc::new(AtomicU64::new(synced)),
             pushed: Instant::now(),
+            last,
         })
     }
 
@@ -222,6 +231,7 @@ impl Journal {
     fn write_lines(&mut self, written: u64) -> std::io::Result<()> {
         let synced = self.synced.load(Ordering::Acquire);
         let mut out = String::new();
+        let mut last = None;
         while let Some(mut line) = self.pending.pop_front() {
             if line.end > written {
                 self.pending.push_front(line);
@@ -230,15 +240,32 @@ impl Journal {
             line.synced = synced;
             let json = serde_json::to_string(&line).map_err(std::io::Error::other)?;
             out.push_str(&seal(&json));
+            last = Some(line.state);
         }
         if !out.is_empty() {
-            // One write per chunk at most: the line reaches the operating system now.
+            // One write per chunk at most: the line reaches the operating system now. A write
+            // that fails partway (a full disk) leaves a torn last line, which has no newline
+            // and no valid seal, so a resume ignores it and the lines before it stand.
+            #[cfg(test)]
+            {
+                let at = self.file.stream_position()?;
+                let room = crate::archive::full_disk::RECORD.with(std::cell::Cell::get);
+                crate::archive::full_disk::write_all(&mut self.file, out.as_bytes(), at, room, 1)?;
+            }
+            #[cfg(not(test))]
             self.file.write_all(out.as_bytes())?;
+            self.last = last;
         }
         Ok(())
     }
 
-    /// Removes the record of `tmp` (the run finished or failed).
+    /// The run's counts in the last chunk line that reached the file: what a resume would go
+    /// on from (`None` when no chunk's line has yet).
+    pub(crate) fn last_recorded(&self) -> Option<&Checkpoint> {
+        self.last.as_ref()
+    }
+
+    /// Removes the record of `tmp` (the run finished, or failed with nothing worth keeping).
     pub(crate) fn remove(tmp: &Path) {
         let _ = std::fs::remove_file(progress_path(tmp));
     }

@@ -6,6 +6,8 @@ mod chunk;
 mod direct;
 mod error;
 mod format;
+#[cfg(test)]
+mod full_disk;
 mod journal;
 mod meta;
 mod open;
@@ -15,6 +17,8 @@ mod record;
 mod schema;
 mod source;
 mod writer;
+#[cfg(test)]
+mod writer_tests;
 
 pub use chunk::ChunkBuilder;
 pub use error::{ArchiveError, ColumnError, MessageError, MetaError, SchemaError};

@@ -2,8 +2,11 @@
 //! output's folder; `finish` writes the footer, syncs and renames onto `FILE`. An interrupted
 //! run therefore never leaves a truncated file under the final name (an archive already there
 //! stays whole until the rename replaces it), and a writer dropped without `finish` (an error,
-//! a panic) removes its temporary file. A process killed outright (`SIGKILL`, power loss)
-//! cannot clean up: its `FILE.tmp` stays until the next run for the same `FILE`, which
+//! a panic) removes its temporary file, with one exception: when writing or syncing a resumable
+//! run's `FILE.tmp` or its progress record fails (a full disk, a quota, an I/O error) after
+//! chunks were recorded, both are kept as they are ([`ArchiveError::Kept`]) and `--resume`
+//! goes on from them once the file can be written again. A process killed outright (`SIGKILL`,
+//! power loss) cannot clean up: its `FILE.tmp` stays until the next run for the same `FILE`, which
 //! truncates and reuses it, so stale temporary files never pile up: at most one per output.
 //! The output must be a regular file or not exist yet: the rename would replace anything else
 //! (a device, a named pipe), so such outputs are refused before anything is written.
@@ -21,9 +24,9 @@
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Sender, channel};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use arrow_array::RecordBatch;
@@ -126,26 +129,53 @@ pub struct ArchiveWriter {
     bytes: u64,
     next_flush: u64,
     flusher: Option<(Sender<u64>, JoinHandle<()>)>,
+    /// The first failure of the flusher's syncs.
+    sync_error: SyncError,
     /// The progress record of a run that can be resumed (`generate`).
     journal: Option<Box<Journal>>,
     /// Blocks already in the progress record.
     recorded: usize,
+    /// `FILE.tmp` and its record are kept when the writer is dropped: writing them failed
+    /// after chunks were recorded ([`ArchiveError::Kept`]).
+    keep: bool,
+    /// `finish` renamed the file into place.
+    renamed: bool,
 }
 
+/// The first error of the background syncs, kept for the writer to report.
+type SyncError = Arc<Mutex<Option<std::io::Error>>>;
+
 /// A thread that syncs `file` (a clone of the archive's handle) each time it is poked with the
-/// bytes written so far, and then records in `synced` that they are durable.
-fn spawn_flusher(file: File, synced: Arc<AtomicU64>) -> Option<(Sender<u64>, JoinHandle<()>)> {
+/// bytes written so far, and then records in `synced` that they are durable. The first failed
+/// sync goes into `failed` and ends the thread.
+fn spawn_flusher(
+    file: File,
+    synced: Arc<AtomicU64>,
+    failed: SyncError,
+) -> Option<(Sender<u64>, JoinHandle<()>)> {
     let (tx, rx) = channel::<u64>();
     let handle = std::thread::Builder::new()
         .name("warren-flusher".into())
         .spawn(move || {
-            // PERF: write-back overlaps generation; errors surface at the final sync_all.
+            // PERF: write-back overlaps generation.
             while let Ok(mut upto) = rx.recv() {
                 while let Ok(later) = rx.try_recv() {
                     upto = later;
                 }
-                if file.sync_data().is_ok() {
-                    synced.fetch_max(upto, Ordering::Release);
+                match file.sync_data() {
+                    Ok(()) => {
+                        synced.fetch_max(upto, Ordering::Release);
+                    }
+                    Err(e) => {
+                        // NOTE: a failed sync may leave pages that never reached the device
+                        // marked clean, and reports the failure once per open file (which the
+                        // writer's handle shares): no later sync can vouch for those bytes, so
+                        // the durable mark stops here and the writer reports the error.
+                        if let Ok(mut slot) = failed.lock() {
+                            slot.get_or_insert(e);
+                        }
+                        return;
+                    }
                 }
             }
         })
@@ -233,19 +263,29 @@ impl ArchiveWriter {
         let options = ipc_options(&tmp, compression)?;
         let (file, ck, journal, blocks, crcs) = match start {
             Start::New(header) => {
-                // The old record goes first: it must never describe the new file.
+                // The old record goes first: it must never describe the new file. A record
+                // that cannot be written whole, or whose file cannot be made, describes
+                // nothing: it goes.
+                let forget = |action, e| {
+                    Journal::remove(&tmp);
+                    io(action, e)
+                };
                 let journal = header
                     .map(|h| Journal::create(&tmp, &h).map(Box::new))
                     .transpose()
-                    .map_err(|e| io("cannot write its progress record", e))?;
+                    .map_err(|e| forget("cannot write its progress record", e))?;
                 // PERF: whole 4 MiB blocks go to the device without a page-cache copy.
-                let file = DirectFile::create(&tmp, true).map_err(|e| io("cannot create", e))?;
+                let file = DirectFile::create(&tmp, true);
+                let file = file.map_err(|e| match journal {
+                    Some(_) => forget("cannot create", e),
+                    None => io("cannot create", e),
+                })?;
                 (file, (0, 0), journal, Vec::new(), Vec::new())
             }
             Start::Resume(r) => {
                 let file =
                     DirectFile::append(&tmp, r.len, true).map_err(|e| io("cannot reopen", e))?;
-                let journal = Journal::reopen(&tmp, r.journal_len, r.synced)
+                let journal = Journal::reopen(&tmp, r.journal_len, r.synced, r.checkpoint.clone())
                     .map_err(|e| io("cannot write its progress record", e))?;
                 (
                     file,
@@ -257,11 +297,12 @@ impl ArchiveWriter {
             }
         };
         let synced = journal.as_ref().map_or_else(Arc::default, |j| j.synced());
+        let sync_error = SyncError::default();
         let flusher = file
             .file()
             .try_clone()
             .ok()
-            .and_then(|f| spawn_flusher(f, synced));
+            .and_then(|f| spawn_flusher(f, synced, sync_error.clone()));
         let checksummed = Checksummed::new(file, ck.0, ck.1 as usize);
         let writer = FileWriter::try_new_with_options(checksummed, schema, options)
             .map_err(|source| encode_error(&tmp, source))?;
@@ -276,8 +317,70 @@ impl ArchiveWriter {
             bytes: 0,
             next_flush: FLUSH_EVERY,
             flusher,
+            sync_error,
             journal,
+            keep: false,
+            renamed: false,
         })
+    }
+
+    /// The error to return for `error`, a failed write or sync of `FILE.tmp` or its progress
+    /// record ([`ArchiveError::Io`]): once the record holds a chunk, both files are kept for
+    /// `--resume` and the error says so ([`ArchiveError::Kept`]); before, the writer removes
+    /// them when dropped, as after any other failure. The record stays consistent on its own:
+    /// a chunk's line is written only after its bytes were, and the durable mark only rises
+    /// after a sync succeeded.
+    fn output_failed(&mut self, error: ArchiveError) -> ArchiveError {
+        let levels = self
+            .journal
+            .as_ref()
+            .and_then(|j| j.last_recorded())
+            .map(|c| c.kept);
+        match (error, levels) {
+            (
+                ArchiveError::Io {
+                    path,
+                    action,
+                    source,
+                },
+                Some(levels),
+            ) => {
+                self.keep = true;
+                ArchiveError::Kept {
+                    path,
+                    action,
+                    error: source,
+                    levels,
+                }
+            }
+            (error, _) => error,
+        }
+    }
+
+    /// A failed write of `FILE.tmp`, as [`ArchiveWriter::output_failed`] returns it.
+    fn write_failed(&mut self, source: std::io::Error) -> ArchiveError {
+        let error = ArchiveError::Io {
+            path: self.tmp.clone(),
+            action: "cannot write",
+            source,
+        };
+        self.output_failed(error)
+    }
+
+    /// Fails with the first failed background sync, if one failed.
+    fn check_syncs(&mut self) -> Result<(), ArchiveError> {
+        let failed = self.sync_error.lock().ok().and_then(|mut slot| slot.take());
+        match failed {
+            None => Ok(()),
+            Some(source) => {
+                let error = ArchiveError::Io {
+                    path: self.tmp.clone(),
+                    action: "cannot sync",
+                    source,
+                };
+                Err(self.output_failed(error))
+            }
+        }
     }
 
     /// Appends one record batch.
@@ -286,9 +389,10 @@ impl ArchiveWriter {
         // NOTE: the file writer emits exactly one block (message and body) per batch, so the
         // bytes that pass during `write` are that block's bytes.
         let offset = writer.get_mut().start_block();
-        writer
-            .write(batch)
-            .map_err(|source| encode_error(&self.tmp, source))?;
+        if let Err(source) = writer.write(batch) {
+            let error = encode_error(&self.tmp, source);
+            return Err(self.output_failed(error));
+        }
         let ck = writer.get_mut();
         let crc = std::mem::replace(&mut ck.crc, crc32fast::Hasher::new()).finalize();
         let [c0, c1, c2, c3, l0, l1, l2, l3] = ck.head;
@@ -304,19 +408,20 @@ impl ArchiveWriter {
         self.blocks
             .push(Block::new(offset as i64, meta as i32, len - meta));
         self.crcs.push(crc);
+        let (on_os, written) = (ck.inner().on_os(), ck.inner().written());
         if let Some(journal) = self.journal.as_mut() {
             // The stage may just have gone out: record the chunks it completed.
-            journal.write_up_to(ck.inner().on_os())?;
+            let recorded = journal.write_up_to(on_os);
+            recorded.map_err(|e| self.output_failed(e))?;
         }
         self.bytes += batch.get_array_memory_size() as u64;
         if self.bytes >= self.next_flush {
             self.next_flush = self.bytes + FLUSH_EVERY;
-            let written = ck.inner().written();
             if let Some((poke, _)) = &self.flusher {
                 let _ = poke.send(written);
             }
         }
-        Ok(())
+        self.check_syncs()
     }
 
     /// Records that every level up to the end of the batches written so far is in the file,
@@ -336,17 +441,14 @@ impl ArchiveWriter {
             checkpoint,
         );
         self.recorded = self.blocks.len();
-        if journal.due() {
+        if journal.due()
+            && let Err(source) = ck.inner_mut().push_tail()
+        {
             // Everything staged goes out now: a kill loses at most this long's output.
-            ck.inner_mut()
-                .push_tail()
-                .map_err(|source| ArchiveError::Io {
-                    path: self.tmp.clone(),
-                    action: "cannot write",
-                    source,
-                })?;
+            return Err(self.write_failed(source));
         }
-        journal.write_up_to(ck.inner().on_os())
+        let recorded = journal.write_up_to(ck.inner().on_os());
+        recorded.map_err(|e| self.output_failed(e))
     }
 
     /// Writes `footer` key/value metadata and the footer, syncs, and renames into place.
@@ -354,6 +456,7 @@ impl ArchiveWriter {
     pub fn finish(mut self, footer: &[(String, String)]) -> Result<u64, ArchiveError> {
         let mut writer = self.writer.take().expect("finish twice");
         self.stop_flusher();
+        self.check_syncs()?;
         let mut metadata = Metadata::new();
         for (k, v) in footer {
             metadata.insert(k.clone(), v.clone());
@@ -362,25 +465,33 @@ impl ArchiveWriter {
             FOOTER_BATCH_CRC32.to_string(),
             batch_crcs_to_json(&self.crcs),
         );
+        let ck = writer.get_mut();
+        let ended = write_footer(ck, &self.schema, &self.blocks, &metadata);
+        let direct = ck.inner.take().expect("the file is open until finish");
+        drop(writer);
+        ended.map_err(|e| self.write_failed(e))?;
+        let file = direct.into_file().map_err(|e| self.write_failed(e))?;
+        let tmp = self.tmp.clone();
         let io = |action, source| ArchiveError::Io {
-            path: self.tmp.clone(),
+            path: tmp.clone(),
             action,
             source,
         };
-        let ck = writer.get_mut();
-        write_footer(ck, &self.schema, &self.blocks, &metadata)
-            .map_err(|e| io("cannot write", e))?;
-        let direct = ck.inner.take().expect("the file is open until finish");
-        drop(writer);
-        let file = direct.into_file().map_err(|e| io("cannot write", e))?;
-        file.sync_all().map_err(|e| io("cannot sync", e))?;
-        let size = file.metadata().map_err(|e| io("cannot stat", e))?.len();
+        let synced = file.sync_all().map_err(|e| io("cannot sync", e));
+        synced.map_err(|e| self.output_failed(e))?;
+        let size = file.metadata().map(|m| m.len());
+        let size = size.map_err(|e| io("cannot stat", e));
+        let size = size.map_err(|e| self.output_failed(e))?;
         drop(file);
-        std::fs::rename(&self.tmp, &self.path).map_err(|source| ArchiveError::Io {
-            path: self.path.clone(),
-            action: "cannot rename into place",
-            source,
-        })?;
+        if let Err(source) = std::fs::rename(&self.tmp, &self.path) {
+            let error = ArchiveError::Io {
+                path: self.path.clone(),
+                action: "cannot rename into place",
+                source,
+            };
+            return Err(self.output_failed(error));
+        }
+        self.renamed = true;
         // Best effort: make the rename itself durable.
         if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty())
             && let Ok(d) = File::open(dir)
@@ -406,8 +517,9 @@ impl ArchiveWriter {
 impl Drop for ArchiveWriter {
     fn drop(&mut self) {
         self.stop_flusher();
-        if self.writer.take().is_some() {
-            // Not finished: the run failed; leave nothing behind.
+        if !self.renamed && !self.keep {
+            // Not finished: the run failed, with nothing worth keeping; leave nothing behind.
+            drop(self.writer.take());
             let _ = std::fs::remove_file(&self.tmp);
             if self.journal.take().is_some() {
                 Journal::remove(&self.tmp);

@@ -4,11 +4,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 
 use crate::archive::{
-    ArchiveWriter, Compression, ParquetWriter, Recovered, ResumeKey, ResumePlan, RunMeta,
-    level_schema, plan_resume,
+    ArchiveError, ArchiveWriter, Compression, ParquetWriter, Recovered, ResumeKey, ResumePlan,
+    RunMeta, level_schema, plan_resume,
 };
 use crate::batch::{
     self, BatchOptions, BatchSummary, Filter, Selection, Shard, ShardArg, ShardMeta,
@@ -73,8 +73,8 @@ pub struct Args {
     /// Compressed archives are decompressed as they are read, not memory-mapped.
     #[arg(long, default_value = "none", value_parser = compression_parser())]
     compression: Compression,
-    /// Go on from where a killed run of this same command stopped: keep the levels its
-    /// `OUT.tmp` holds (checked against their CRC-32s), make the rest, and write the archive an
+    /// Go on from where a killed run of this same command stopped (or one stopped by a full
+    /// disk, which keeps its `OUT.tmp` for this): keep the levels its `OUT.tmp` holds (checked against their CRC-32s), make the rest, and write the archive an
     /// uninterrupted run writes, byte for byte. Refused, changing nothing, when `OUT.tmp` (or a
     /// finished `OUT`) is another run's; with nothing to go on from, the run starts afresh.
     #[arg(long)]
@@ -271,6 +271,14 @@ impl Args {
     }
 }
 
+/// Whether `error` is a write of the output that failed with the run kept for `--resume`.
+fn kept_to_resume(error: &anyhow::Error) -> bool {
+    matches!(
+        error.downcast_ref::<batch::BatchError>(),
+        Some(batch::BatchError::Archive(ArchiveError::Kept { .. }))
+    )
+}
+
 /// Runs `generate`.
 pub fn run(args: Args) -> Result<ExitCode> {
     let shard = args.shard.resolve(|key| std::env::var(key).ok())?;
@@ -297,7 +305,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
             profile: &profile,
             shard,
         })?
-        .with_context(|| format!("generating {}", args.out.display()))?;
+        .map_err(|e| {
+            // A run kept for `--resume` (a full disk) says which file and what to do already.
+            if kept_to_resume(&e) {
+                e
+            } else {
+                e.context(format!("generating {}", args.out.display()))
+            }
+        })?;
     let Some((summary, resumed)) = outcome else {
         // NOTE: a run killed between its final rename and the removal of its progress record
         // leaves the record beside the finished archive; it describes nothing any more.

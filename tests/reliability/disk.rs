@@ -1,25 +1,35 @@
 //! Writing where there is no room or no right to write: a full file system, a read-only one, a
 //! missing output folder, an output that is not a regular file. Each is a one-line error naming
 //! the path, exit status 2, and no file under the output name (an archive already there stays).
+//! A run that fills the disk after some of its chunks were recorded keeps `FILE.tmp` and its
+//! progress record, says so, and `--resume` finishes it once there is room, byte for byte.
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{SMALL, TempDir, file_names, generate, stderr, warren_fails};
+use crate::common::{
+    SMALL, TempDir, assert_fails_naming, assert_succeeded, file_names, generate, stderr, warren,
+    warren_fails,
+};
 
-/// A 1 MiB tmpfs mounted on a folder, unmounted on drop.
+/// A small tmpfs mounted on a folder, unmounted on drop.
 struct SmallTmpfs {
     dir: PathBuf,
 }
 
 impl SmallTmpfs {
-    /// Mounts one on `dir`, or `None` where this process may not mount (not root, no
-    /// `CAP_SYS_ADMIN`, no `mount`).
+    /// Mounts a 1 MiB one on `dir` ([`SmallTmpfs::mount_sized`]).
     fn mount(dir: &Path) -> Option<Self> {
+        Self::mount_sized(dir, "1m")
+    }
+
+    /// Mounts one of `size` (`mount`'s notation: `8m`) on `dir`, or `None` where this process
+    /// may not mount (not root, no `CAP_SYS_ADMIN`, no `mount`).
+    fn mount_sized(dir: &Path, size: &str) -> Option<Self> {
         std::fs::create_dir_all(dir).unwrap();
         let mounted = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", "size=1m", "tmpfs"])
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
             .arg(dir)
             .output()
             .is_ok_and(|o| o.status.success());
@@ -87,6 +97,89 @@ fn a_full_or_read_only_disk_is_one_line_and_leaves_no_file() {
         file_names(&fs.dir).is_empty(),
         "left {:?}",
         file_names(&fs.dir)
+    );
+}
+
+/// The number in `text` after `before` and up to `after` (thousands separators dropped).
+fn number_between(text: &str, before: &str, after: &str) -> u64 {
+    let (_, rest) = text
+        .split_once(before)
+        .unwrap_or_else(|| panic!("no `{before}` in {text}"));
+    let (n, _) = rest
+        .split_once(after)
+        .unwrap_or_else(|| panic!("no `{after}` in {text}"));
+    n.replace(',', "").parse().unwrap()
+}
+
+#[test]
+fn a_run_stopped_by_a_full_disk_resumes_into_the_same_bytes() {
+    let dir = TempDir::new("full-resume");
+    let Some(fs) = SmallTmpfs::mount_sized(&dir.join("small"), "8m") else {
+        println!("skipped: cannot mount a small tmpfs here");
+        return;
+    };
+    // 6,000 mazes of 16 x 16 in chunks of 256 are about 7 MB: they fill the 4 MiB left beside
+    // the filler after a few chunks, and fit once it is gone.
+    let run = [
+        "generate",
+        "maze",
+        "--count",
+        "6000",
+        "--chunk-size",
+        "256",
+        "--seed",
+        "47",
+        "--set",
+        "maze.width=16",
+        "--set",
+        "maze.height=16",
+        "--threads",
+        "2",
+        "--out",
+    ];
+    let with_out = |out: &Path, more: &[&str]| {
+        let mut args: Vec<&OsStr> = run.iter().map(OsStr::new).collect();
+        args.push(out.as_os_str());
+        args.extend(more.iter().map(OsStr::new));
+        warren(&args)
+    };
+    let whole = dir.join("whole.arrow");
+    assert_succeeded(&with_out(&whole, &["--quiet"]), "the uninterrupted run");
+
+    let filler = fs.dir.join("filler");
+    std::fs::write(&filler, vec![7u8; 4 << 20]).unwrap();
+    let out = fs.dir.join("levels.arrow");
+    let tmp = warren::archive::temp_path(&out);
+    let failed = with_out(&out, &["--quiet"]);
+    let err = assert_fails_naming(
+        &failed,
+        "the run on a full disk",
+        &[
+            &tmp.to_string_lossy(),
+            "No space left on device",
+            "levels written so far are kept: free space and run the same command with --resume",
+        ],
+    );
+    let kept = number_between(&err, "; the ", " levels written so far");
+    assert!(kept > 0 && kept < 6000, "{err}");
+    assert_eq!(
+        file_names(&fs.dir),
+        ["filler", "levels.arrow.tmp", "levels.arrow.tmp.progress"]
+    );
+
+    std::fs::remove_file(&filler).unwrap();
+    let resumed = with_out(&out, &["--resume"]);
+    assert_succeeded(&resumed, "the resumed run");
+    let said = stderr(&resumed);
+    assert_eq!(
+        number_between(&said, "levels.arrow.tmp: ", " levels kept ("),
+        kept,
+        "the resume kept other levels than the error said: {said}"
+    );
+    assert_eq!(file_names(&fs.dir), ["levels.arrow"]);
+    assert!(
+        std::fs::read(&out).unwrap() == std::fs::read(&whole).unwrap(),
+        "the resumed archive differs from the uninterrupted one"
     );
 }
 
