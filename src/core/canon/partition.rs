@@ -38,11 +38,13 @@ pub(super) struct Partition {
     sum: Vec<u64>,
     touched: Vec<bool>,
     touched_vertices: Vec<u32>,
-    /// Non-singleton cells holding touched vertices, and how many each holds.
+    /// Non-singleton cells holding touched vertices, and how many each holds (at its end).
     touched_cells: Vec<u32>,
     touched_in_cell: Vec<u32>,
     /// First positions of the fragments of the cell being split.
     fragments: Vec<u32>,
+    /// The vertices of the splitter being counted.
+    splitter_vertices: Vec<u32>,
 }
 
 impl Partition {
@@ -202,27 +204,46 @@ impl Partition {
     }
 
     /// Sums each vertex's edge weights into the splitter cell and notes the cells it touches.
+    /// A cell's touched vertices gather at its end, in the order they are first touched.
     fn count_edges_into(&mut self, g: &ColoredGraph, splitter: u32) {
-        let end = self.cell_end[splitter as usize];
-        for p in splitter..end {
-            let w = self.lab[p as usize];
+        // The splitter's own vertices may move below, so they are read from a copy.
+        let end = self.cell_end[splitter as usize] as usize;
+        self.splitter_vertices.clear();
+        self.splitter_vertices
+            .extend_from_slice(&self.lab[splitter as usize..end]);
+        for i in 0..self.splitter_vertices.len() {
+            let w = self.splitter_vertices[i];
             for e in g.neighbours(w) {
                 let u = g.adj_vertex[e] as usize;
-                let weight = g.weight[g.adj_rank[e] as usize];
                 if !self.touched[u] {
                     self.touched[u] = true;
                     self.touched_vertices.push(u as u32);
-                    let cell = self.cell_of[u] as usize;
-                    if self.cell_end[cell] as usize - cell > 1 {
-                        if self.touched_in_cell[cell] == 0 {
-                            self.touched_cells.push(cell as u32);
-                        }
-                        self.touched_in_cell[cell] += 1;
-                    }
+                    self.move_to_touched_tail(u);
                 }
-                self.sum[u] = self.sum[u].wrapping_add(weight);
+                self.sum[u] = self.sum[u].wrapping_add(g.weight[g.adj_rank[e] as usize]);
             }
         }
+    }
+
+    /// Swaps the newly touched `u` to the front of its cell's touched tail.
+    fn move_to_touched_tail(&mut self, u: usize) {
+        let cell = self.cell_of[u] as usize;
+        let end = self.cell_end[cell] as usize;
+        if end - cell == 1 {
+            return;
+        }
+        let k = self.touched_in_cell[cell] as usize;
+        if k == 0 {
+            self.touched_cells.push(cell as u32);
+        }
+        self.touched_in_cell[cell] += 1;
+        // PERF: positions end - k..end hold the touched vertices, so a split sorts and
+        // renumbers only those, never the untouched rest of a big cell (nauty does the same).
+        let (from, to) = (self.pos[u] as usize, end - 1 - k);
+        let other = self.lab[to];
+        self.lab.swap(from, to);
+        self.pos[u] = to as u32;
+        self.pos[other as usize] = from as u32;
     }
 
     /// Splits the cell at `start` by the splitter counts: untouched vertices first, then the
@@ -230,15 +251,15 @@ impl Partition {
     /// cell itself was not waiting, as Hopcroft's algorithm does).
     fn split(&mut self, start: u32, level: u32, trace: &mut ContentHasher) {
         let (s, e) = (start as usize, self.cell_end[start as usize] as usize);
-        if !self.order_cell(s, e) {
+        let tail = e - self.touched_in_cell[s] as usize;
+        if !self.order_tail(tail, e) && tail == s {
             return;
         }
-        let (touched, sum) = (&self.touched, &self.sum);
-        let key = |v: u32| (touched[v as usize], sum[v as usize]);
+        let sum = &self.sum;
         self.fragments.clear();
         self.fragments.push(start);
-        for p in s + 1..e {
-            if key(self.lab[p]) != key(self.lab[p - 1]) {
+        for p in tail.max(s + 1)..e {
+            if p == tail || sum[self.lab[p] as usize] != sum[self.lab[p - 1] as usize] {
                 self.fragments.push(p as u32);
             }
         }
@@ -247,17 +268,24 @@ impl Partition {
         for i in 0..self.fragments.len() {
             let f = self.fragments[i] as usize;
             let f_end = self.fragments.get(i + 1).map_or(e, |&x| x as usize);
-            let (was_touched, weight) = key(self.lab[f]);
-            trace.word(weight);
-            trace.word((u64::from(was_touched) << 63) | (f_end - f) as u64);
+            let touched = f >= tail;
+            trace.word(if touched {
+                sum[self.lab[f] as usize]
+            } else {
+                0
+            });
+            trace.word((u64::from(touched) << 63) | (f_end - f) as u64);
             self.cell_end[f] = f_end as u32;
             if f != s {
                 self.start_level[f] = level;
             }
-            for q in f..f_end {
-                let v = self.lab[q] as usize;
-                self.pos[v] = q as u32;
-                self.cell_of[v] = f as u32;
+            // The untouched front keeps its cell and positions.
+            if touched {
+                for q in f..f_end {
+                    let v = self.lab[q] as usize;
+                    self.pos[v] = q as u32;
+                    self.cell_of[v] = f as u32;
+                }
             }
             if f_end - f > largest_len {
                 (largest, largest_len) = (f as u32, f_end - f);
@@ -273,30 +301,15 @@ impl Partition {
         }
     }
 
-    /// Orders the cell `s..e` by (touched, sum); false when it does not split.
-    fn order_cell(&mut self, s: usize, e: usize) -> bool {
-        let (touched, sum) = (&self.touched, &self.sum);
-        let cell = &mut self.lab[s..e];
-        let touched_count = self.touched_in_cell[s] as usize;
-        // The touched vertices' sums: all equal is the common case.
-        let mut sums = cell.iter().filter(|&&v| touched[v as usize]);
-        let first = sums.next().map_or(0, |&v| sum[v as usize]);
-        let uniform = sums.all(|&v| sum[v as usize] == first);
-        if uniform && touched_count == cell.len() {
+    /// Sorts the touched tail `tail..e` of a cell by sum; false when all sums are equal.
+    fn order_tail(&mut self, tail: usize, e: usize) -> bool {
+        let sum = &self.sum;
+        let cell = &mut self.lab[tail..e];
+        let first = sum[cell[0] as usize];
+        if cell.iter().all(|&v| sum[v as usize] == first) {
             return false;
         }
-        if uniform {
-            // PERF: one pass moves the untouched to the front; no sort.
-            let mut front = 0;
-            for i in 0..cell.len() {
-                if !touched[cell[i] as usize] {
-                    cell.swap(front, i);
-                    front += 1;
-                }
-            }
-        } else {
-            cell.sort_unstable_by_key(|&v| (touched[v as usize], sum[v as usize]));
-        }
+        cell.sort_unstable_by_key(|&v| sum[v as usize]);
         true
     }
 }

@@ -431,3 +431,34 @@ fn the_empty_graph_and_a_single_vertex_have_forms() {
         (vec![0], vec![1, 2, 3, 0, 4, 0, 4])
     );
 }
+
+/// The Petersen graph, a labelled path with a double edge and a loop, and the empty graph:
+/// their hashes pin the canonical form, which datasets store. Re-mint only with a written reason
+/// (a change of the refinement, its trace or the leaf order changes every form).
+#[test]
+fn golden_hashes_pin_the_canonical_form() {
+    let petersen: Edges = (0..5)
+        .flat_map(|i| {
+            [
+                (i, (i + 1) % 5, 0),
+                (i, i + 5, 0),
+                (i + 5, (i + 2) % 5 + 5, 0),
+            ]
+        })
+        .collect();
+    let path: Edges = vec![(0, 1, 1), (1, 2, 2), (2, 3, 1), (2, 3, 1), (3, 3, 9)];
+    let mut s = CanonScratch::default();
+    let hashes = [
+        canonical_hash(10, &[0; 10], &petersen, &mut s),
+        canonical_hash(4, &[1, 2, 2, 1], &path, &mut s),
+        canonical_hash(0, &[], &[], &mut s),
+    ];
+    assert_eq!(
+        hashes,
+        [
+            Ok(0x8cd4_9e75_7af5_a341),
+            Ok(0xdd9f_c1e2_4c9e_9bf8),
+            Ok(0x90c4_4809_5359_41ae)
+        ]
+    );
+}
