@@ -62,6 +62,7 @@ pub mod render;
 pub mod run;
 pub mod task;
 
+pub use crate::core::canon::{CanonError, CanonScratch, Canonical, canonical_form, canonical_hash};
 pub use crate::core::error::{GenError, Violation};
 pub use crate::core::generator::{
     Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, GraphView, Level, LevelRecord,

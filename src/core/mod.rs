@@ -2,8 +2,12 @@
 //! the Delaunay triangulation, seeds and the PRNG, shards of a run, the content hash, the
 //! [`Generator`](generator::Generator) trait and the errors every generator shares, and the
 //! counting allocator of the allocation audits.
+//!
+//! [`canon`] gives labelled graphs an exact canonical form, so that a level renumbered is
+//! recognised as the same level.
 
 pub mod alloc;
+pub mod canon;
 pub mod csr;
 pub mod delaunay;
 pub mod error;
