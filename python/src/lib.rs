@@ -566,7 +566,7 @@ fn merge_summary<'py>(py: Python<'py>, s: &MergeSummary) -> PyResult<Bound<'py, 
     Ok(d)
 }
 
-/// Splits the archive `archive` into train, val and test by `layout_hash` into the folder
+/// Splits the archive `archive` into train, val and test by `canonical_hash` into the folder
 /// `out`, as `warren split` does (`format` `arrow` or `parquet`). Returns the summary as a
 /// dict.
 #[pyfunction]

@@ -392,8 +392,9 @@ def split(
     """Splits ``archive`` into train, val and test by content into the folder ``out`` (made if
     missing): what ``warren split ARCHIVE --out OUT`` does, with the same files and messages.
 
-    Each level goes to the split its ``layout_hash`` draws, so no layout is in two splits and
-    a level's split never changes as the archive grows; the shares must lie in [0, 1] and add
+    Each level goes to the split its ``canonical_hash`` draws, so no layout, mirror image,
+    rotation or renumbering is in two splits and a level's split never changes as the archive
+    grows; the shares must lie in [0, 1] and add
     up to 1, and a split with share 0 is not written. ``format="arrow"`` writes
     ``out/{train,val,test}.arrow``; ``"parquet"`` a Hugging Face dataset folder,
     ``out/data/{train,validation,test}-*.parquet``. Every split carries a ``warren.split``

@@ -68,7 +68,7 @@ def compute_score(
 
 
 #: Level columns that are no metric of an item.
-_NOT_METRICS = ("index", "seed", "layout_hash", "grid_width", "grid_height")
+_NOT_METRICS = ("index", "seed", "layout_hash", "canonical_hash", "grid_width", "grid_height")
 
 
 def table(

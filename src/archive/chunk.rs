@@ -12,6 +12,7 @@ use arrow_array::{ArrayRef, FixedSizeListArray, RecordBatch, UInt8Array};
 use arrow_schema::{ArrowError, DataType, SchemaRef};
 
 use crate::core::generator::{Columns, ExtraKind, ExtraValue, Level, MetricKind};
+use crate::core::identity::{IdentityScratch, canonical_hash};
 
 enum MetricBuilder {
     U32(UInt32Builder),
@@ -190,6 +191,8 @@ pub struct ChunkBuilder {
     index: UInt64Builder,
     seed: UInt64Builder,
     hash: UInt64Builder,
+    canonical: UInt64Builder,
+    identity: IdentityScratch,
     grid: Option<(UInt16Builder, UInt16Builder, GridCells)>,
     graph: Option<GraphBuilders>,
     rule_uses: Option<ListBuilder<UInt32Builder>>,
@@ -251,6 +254,8 @@ impl ChunkBuilder {
             index: UInt64Builder::with_capacity(capacity),
             seed: UInt64Builder::with_capacity(capacity),
             hash: UInt64Builder::with_capacity(capacity),
+            canonical: UInt64Builder::with_capacity(capacity),
+            identity: IdentityScratch::default(),
             grid,
             graph,
             rule_uses,
@@ -300,6 +305,8 @@ impl ChunkBuilder {
         // stored.
         self.hash
             .append_value(self.columns.stored(level).content_hash());
+        self.canonical
+            .append_value(canonical_hash(&self.columns, level, &mut self.identity));
         if let Some((w, h, cells)) = &mut self.grid {
             let g = level
                 .grid
@@ -374,6 +381,7 @@ impl ChunkBuilder {
             Arc::new(self.index.finish()),
             Arc::new(self.seed.finish()),
             Arc::new(self.hash.finish()),
+            Arc::new(self.canonical.finish()),
         ];
         if let Some((w, h, cells)) = &mut self.grid {
             cols.push(Arc::new(w.finish()));

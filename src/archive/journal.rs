@@ -304,13 +304,14 @@ impl Recovered {
         self.checkpoint.as_ref().map_or(0, |c| c.kept)
     }
 
-    /// The `layout_hash` of every level kept in `FILE.tmp` (of output `path`, whose archive
+    /// The `key` column (`layout_hash`, or `canonical_hash`) of every level kept in `FILE.tmp` (of output `path`, whose archive
     /// has `schema`): what a resumed `--unique` run has seen. Maps the file and reads only that
     /// column (structure is validated; the checksums were checked as far as they need be).
     pub fn layout_hashes(
         &self,
         path: &Path,
         schema: &Schema,
+        key: &str,
     ) -> Result<HashSet<u64>, ArchiveError> {
         let tmp = temp_path(path);
         // SAFETY: `FILE.tmp` is this run's; nothing writes it until the writer resumes, after
@@ -327,9 +328,9 @@ impl Recovered {
         for i in 0..archive.batch_count() {
             let batch = archive.batch_unchecked(i)?;
             let hashes = batch
-                .column_by_name("layout_hash")
+                .column_by_name(key)
                 .and_then(|c| c.as_primitive_opt::<UInt64Type>())
-                .ok_or_else(|| refuse(&tmp, "it has no layout_hash column"))?;
+                .ok_or_else(|| refuse(&tmp, &format!("it has no {key} column")))?;
             seen.extend(hashes.values().iter().copied());
         }
         Ok(seen)

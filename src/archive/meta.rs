@@ -104,14 +104,32 @@ pub struct SplitMeta {
     pub fractions: Vec<(String, f64)>,
     /// The file name of the archive split.
     pub source: String,
+    /// Levels were assigned by their `canonical_hash` (every symmetric copy of a level in one
+    /// split), not their `layout_hash` (archives from before the column).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub canonical: bool,
+}
+
+impl SplitMeta {
+    /// The column the split was drawn from.
+    pub fn key(&self) -> &'static str {
+        if self.canonical {
+            "canonical_hash"
+        } else {
+            "layout_hash"
+        }
+    }
 }
 
 /// A run's selection as its metadata records it ([`META_SELECTION`]).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SelectionMeta {
-    /// Only the first level of each `layout_hash` was kept.
+    /// Only the first level of each `layout_hash` (or `canonical_hash`) was kept.
     pub unique: bool,
+    /// `unique` by `canonical_hash` (`--unique canonical`), not `layout_hash`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub canonical: bool,
     /// The `--where` filter every level passed.
     #[serde(rename = "where")]
     pub filter: Option<String>,

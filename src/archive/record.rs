@@ -136,6 +136,7 @@ pub struct BatchView<'a> {
     index: &'a [u64],
     seed: &'a [u64],
     hash: &'a [u64],
+    canonical: Option<&'a [u64]>,
     grid: Option<(&'a [u16], &'a [u16], GridColumn<'a>)>,
     graph: Option<[ListColumn<'a, u32>; 2]>,
     xy: Option<[ListColumn<'a, f32>; 2]>,
@@ -279,6 +280,11 @@ impl<'a> BatchView<'a> {
             index: primitive::<UInt64Type>(batch, "index")?,
             seed: primitive::<UInt64Type>(batch, "seed")?,
             hash: primitive::<UInt64Type>(batch, "layout_hash")?,
+            canonical: if columns.canonical {
+                Some(primitive::<UInt64Type>(batch, "canonical_hash")?)
+            } else {
+                None
+            },
             grid,
             graph,
             xy,
@@ -299,6 +305,11 @@ impl<'a> BatchView<'a> {
     /// The stored `layout_hash` of row `i`.
     pub fn layout_hash(&self, i: usize) -> u64 {
         self.hash[i]
+    }
+
+    /// The stored `canonical_hash` of row `i` (None: an archive from before the column).
+    pub fn canonical_hash(&self, i: usize) -> Option<u64> {
+        self.canonical.as_ref().map(|c| c[i])
     }
 
     /// The index of row `i`.

@@ -19,14 +19,18 @@ use crate::core::generator::{Columns, ExtraKind, MetricKind};
 /// Field metadata key holding a metric's one-sentence description.
 pub const DOC_KEY: &str = "warren.doc";
 
+/// The description the `canonical_hash` column carries.
+pub const CANONICAL_DOC: &str = "the level's identity up to the symmetries a learner cannot tell apart: a grid's 8 rotations and reflections (a task's start and goal carried along), a graph's vertex numbering (docs/datasets.md)";
+
 /// The room rectangle columns, in schema order.
 pub const ROOM_COLUMNS: [&str; 4] = ["room_x0", "room_y0", "room_x1", "room_y1"];
 
 /// The columns every part of the layout may hold, apart from extras and metrics.
-const FIXED_COLUMNS: [&str; 16] = [
+const FIXED_COLUMNS: [&str; 17] = [
     "index",
     "seed",
     "layout_hash",
+    "canonical_hash",
     "grid_width",
     "grid_height",
     "grid",
@@ -108,6 +112,8 @@ pub struct StoredExtra {
 /// descriptions read back from a stored schema instead of a generator's static tables.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ArchiveColumns {
+    /// `canonical_hash` (archives of warren 0.2 before issue 47 have none).
+    pub canonical: bool,
     /// `grid_width`, `grid_height`, `grid`.
     pub grid: bool,
     /// Every grid's (width, height) when the run fixed it: `grid` is then a fixed-shape
@@ -130,6 +136,7 @@ pub struct ArchiveColumns {
 impl From<&Columns> for ArchiveColumns {
     fn from(c: &Columns) -> Self {
         Self {
+            canonical: true,
             grid: c.grid,
             grid_shape: c.grid_shape.filter(|_| c.grid),
             graph: c.graph,
@@ -253,6 +260,13 @@ impl ArchiveColumns {
             plain("seed", DataType::UInt64),
             plain("layout_hash", DataType::UInt64),
         ];
+        if self.canonical {
+            fields.push(documented(
+                "canonical_hash",
+                DataType::UInt64,
+                CANONICAL_DOC,
+            ));
+        }
         if self.grid {
             fields.push(plain("grid_width", DataType::UInt16));
             fields.push(plain("grid_height", DataType::UInt16));
@@ -303,6 +317,7 @@ impl ArchiveColumns {
             Err(_) => None,
         };
         let mut columns = Self {
+            canonical: has("canonical_hash"),
             grid: has("grid"),
             grid_shape,
             graph: has("edge_src"),

@@ -51,6 +51,7 @@ fn every_part() -> Columns {
         rule_uses: true,
         metrics: &METRICS,
         extra: &EXTRA,
+        identity: crate::core::generator::Identity::Grid,
     }
 }
 

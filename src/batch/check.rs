@@ -7,6 +7,7 @@ use arrow_array::RecordBatch;
 use crate::archive::{ArchiveColumns, BatchView, ColumnError};
 use crate::batch::Filter;
 use crate::core::generator::{Generator, LevelRecord};
+use crate::core::identity::{IdentityScratch, canonical_hash};
 use crate::core::rng::mix;
 
 /// What checking one batch of levels found.
@@ -39,8 +40,12 @@ pub fn check_levels<G: Generator>(
     show: usize,
     filter: Option<&Filter>,
 ) -> Result<BatchCheck, ColumnError> {
-    let columns = ArchiveColumns::from(generator.columns());
+    let mut columns = ArchiveColumns::from(generator.columns());
+    // An archive from before `canonical_hash` is checked without it.
+    columns.canonical = batch.schema().field_with_name("canonical_hash").is_ok();
     let view = BatchView::new(batch, &columns)?;
+    let identity_columns = generator.columns();
+    let mut identity = IdentityScratch::default();
     let mut metrics = Vec::new();
     let mut extra = Vec::new();
     let mut scratch = generator.new_scratch();
@@ -74,6 +79,12 @@ pub fn check_levels<G: Generator>(
         // change to a stored column breaks.
         if problem.is_none() && record.level.content_hash() != view.layout_hash(row) {
             problem = Some("layout_hash is not the hash of the stored level".to_string());
+        }
+        if problem.is_none()
+            && let Some(stored) = view.canonical_hash(row)
+            && canonical_hash(&identity_columns, &record.level, &mut identity) != stored
+        {
+            problem = Some("canonical_hash is not the canonical hash of the stored level".into());
         }
         if problem.is_none() && regenerate {
             problem = regenerated(generator, &mut scratch, &record);

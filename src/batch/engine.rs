@@ -20,7 +20,7 @@ use crate::archive::{
 };
 use crate::batch::filter::Filter;
 use crate::batch::progress::Progress;
-use crate::batch::select::{Keeper, Skip};
+use crate::batch::select::{Keeper, Skip, unique_key};
 use crate::core::generator::Generator;
 use crate::core::rng::mix;
 use crate::core::shard::Shard;
@@ -72,8 +72,10 @@ pub struct BatchOptions {
 /// shards and makes the rest, so the merged archive equals the unsharded run.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Selection {
-    /// Keep the first level of every `layout_hash` only.
+    /// Keep the first level of every `layout_hash` (or `canonical_hash`) only.
     pub unique: bool,
+    /// `unique` by `canonical_hash`: one level of every set of levels equal up to symmetry.
+    pub canonical: bool,
     /// Keep only levels whose metrics pass this filter.
     pub filter: Option<Filter>,
     /// Indices a whole run may try before it gives up.
@@ -88,6 +90,7 @@ impl Selection {
     pub fn to_meta(&self) -> SelectionMeta {
         SelectionMeta {
             unique: self.unique,
+            canonical: self.canonical,
             filter: self.filter.as_ref().map(|f| f.text().to_string()),
             max_tries: self.max_tries,
         }
@@ -515,7 +518,8 @@ pub fn run<G: Generator, S: BatchSink>(
     let seen = selection
         .filter(|s| s.unique)
         .map(|s| s.earlier.as_deref().cloned().unwrap_or_default());
-    let mut keeper = Keeper::new(chunking.range.start, seen, target, selection.is_some());
+    let mut keeper = Keeper::new(chunking.range.start, seen, target, selection.is_some())
+        .keyed_by(unique_key(selection.is_some_and(|s| s.canonical)));
     let first = opts.resume.as_ref().map_or(0, |c| c.chunks);
     let mut done = 0;
     if let Some(state) = &opts.resume {

@@ -15,3 +15,4 @@ pub use engine::{
 };
 pub use filter::{Filter, FilterError};
 pub(crate) use select::Keeper;
+pub use select::unique_key;

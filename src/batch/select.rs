@@ -14,6 +14,16 @@ use arrow_schema::ArrowError;
 
 use crate::archive::{Checkpoint, Scanned};
 
+/// The column a `--unique` run keeps one level of each value of: `canonical_hash` with
+/// `--unique canonical`, else `layout_hash`.
+pub fn unique_key(canonical: bool) -> &'static str {
+    if canonical {
+        "canonical_hash"
+    } else {
+        "layout_hash"
+    }
+}
+
 /// Why a level of a chunk is not in its batches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Skip {
@@ -28,6 +38,8 @@ pub(crate) enum Skip {
 pub(crate) struct Keeper {
     /// Hashes of the levels kept so far (with `unique`).
     seen: Option<HashSet<u64>>,
+    /// The column `unique` keeps one level of each value of.
+    key: &'static str,
     /// Stop once this many levels are kept (a whole run with a selection).
     target: Option<u64>,
     /// Whether a selection is in force (the footer then says what was scanned).
@@ -54,6 +66,7 @@ impl Keeper {
     ) -> Self {
         Self {
             seen,
+            key: "layout_hash",
             target,
             selecting,
             kept: 0,
@@ -67,6 +80,11 @@ impl Keeper {
             // A run asked for no levels has them all before it starts.
             done: target == Some(0),
         }
+    }
+
+    /// The keeper with `unique` by the column `key` ([`unique_key`]).
+    pub fn keyed_by(self, key: &'static str) -> Self {
+        Self { key, ..self }
     }
 
     /// The footer's record of the scan (only when a selection was in force).
@@ -165,7 +183,7 @@ impl Keeper {
                 .and_then(|c| c.as_primitive_opt::<UInt64Type>())
                 .ok_or_else(|| ArrowError::SchemaError(format!("no u64 column `{name}`")))
         };
-        let (indices, hashes) = (column("index")?, column("layout_hash")?);
+        let (indices, hashes) = (column("index")?, column(self.key)?);
         let mut mask = Vec::with_capacity(batch.num_rows());
         let mut last = None;
         for (row, &hash) in hashes.values().iter().enumerate() {

@@ -11,7 +11,7 @@ use crate::archive::{
     RunMeta, level_schema, plan_resume,
 };
 use crate::batch::{
-    self, BatchOptions, BatchSummary, Filter, Selection, Shard, ShardArg, ShardMeta,
+    self, BatchOptions, BatchSummary, Filter, Selection, Shard, ShardArg, ShardMeta, unique_key,
 };
 use crate::core::generator::{Generator, MetricSpec};
 use crate::profile::{GeneratorTask, Profile};
@@ -52,10 +52,12 @@ pub struct Args {
     /// No progress bar and no summary line.
     #[arg(long, short)]
     quiet: bool,
-    /// Keep only the first level of every `layout_hash` (in index order), going on past
-    /// `--count` seeds until `--count` unique levels are kept.
-    #[arg(long)]
-    unique: bool,
+    /// Keep only the first level of every `layout_hash` (`--unique`, `--unique=exact`) or of
+    /// every `canonical_hash` (`--unique=canonical`: one of each set of levels equal up to
+    /// rotation, reflection or renumbering), in index order, going on past `--count` seeds
+    /// until `--count` unique levels are kept.
+    #[arg(long, value_name = "BY", num_args = 0..=1, require_equals = true, default_missing_value = "exact", value_enum)]
+    unique: Option<UniqueBy>,
     /// Keep only levels whose metrics pass this condition, e.g.
     /// `'solution_length >= 120 and dead_ends < 150'` (columns: `warren inspect`; operators
     /// `< <= > >= == != + - * / and or not`, parentheses), going on until `--count` pass.
@@ -145,8 +147,9 @@ impl GeneratorTask for GenerateTask<'_> {
                 ResumePlan::Continue(found) => {
                     resumed = found.levels();
                     if let Some(selection) = opts.selection.as_mut().filter(|s| s.unique) {
+                        let key = unique_key(selection.canonical);
                         selection.earlier =
-                            Some(Arc::new(found.layout_hashes(&args.out, &schema)?));
+                            Some(Arc::new(found.layout_hashes(&args.out, &schema, key)?));
                     }
                     opts.resume = found.checkpoint.clone();
                     if !args.quiet {
@@ -169,12 +172,13 @@ impl GenerateTask<'_> {
         let args = self.args;
         let chunks = found.checkpoint.as_ref().map_or(0, |c| c.chunks);
         let range = self.shard.range(args.count);
-        let from =
-            (range.start + chunks * args.chunk_size).min(if args.unique || args.filter.is_some() {
+        let from = (range.start + chunks * args.chunk_size).min(
+            if args.unique.is_some() || args.filter.is_some() {
                 u64::MAX
             } else {
                 range.end
-            });
+            },
+        );
         let damaged = if found.dropped_chunks > 0 {
             format!(
                 ", {} recorded chunks dropped (their bytes were torn or damaged)",
@@ -211,8 +215,17 @@ pub(super) struct RunSpec {
     pub quiet: bool,
     pub resume: bool,
     pub filter: Option<String>,
-    pub unique: bool,
+    pub unique: Option<UniqueBy>,
     pub max_tries: Option<u64>,
+}
+
+/// What `--unique` keeps one level of each of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum UniqueBy {
+    /// `layout_hash`: levels equal in every content column.
+    Exact,
+    /// `canonical_hash`: levels equal up to rotation, reflection or renumbering.
+    Canonical,
 }
 
 impl Args {
@@ -241,7 +254,7 @@ impl Args {
     /// The run's selection, compiled against the kind's metric `columns`; `None` without
     /// `--unique` and `--where`.
     fn selection(&self, columns: &[MetricSpec]) -> Result<Option<Selection>> {
-        if !self.unique && self.filter.is_none() {
+        if self.unique.is_none() && self.filter.is_none() {
             if self.max_tries.is_some() {
                 bail!("--max-tries needs --unique or --where");
             }
@@ -263,7 +276,8 @@ impl Args {
             .map(|text| Filter::compile(text, columns))
             .transpose()?;
         Ok(Some(Selection {
-            unique: self.unique,
+            unique: self.unique.is_some(),
+            canonical: self.unique == Some(UniqueBy::Canonical),
             filter,
             max_tries,
             earlier: None,

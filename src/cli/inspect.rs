@@ -196,7 +196,10 @@ fn print_run(
     if let Some(selection) = &run.selection {
         let mut kept = Vec::new();
         if selection.unique {
-            kept.push("unique layout_hash".to_string());
+            kept.push(format!(
+                "unique {}",
+                crate::batch::unique_key(selection.canonical)
+            ));
         }
         if let Some(filter) = &selection.filter {
             kept.push(format!("where {filter}"));

@@ -54,9 +54,11 @@ pub struct Args {
     /// Keep only items whose metrics pass this condition (as `generate --where`).
     #[arg(long = "where", value_name = "CONDITION")]
     filter: Option<String>,
-    /// Keep only the first item of every `layout_hash` (as `generate --unique`).
-    #[arg(long)]
-    unique: bool,
+    /// Keep only the first item of every `layout_hash`, or with `--unique=canonical` of every
+    /// `canonical_hash` (one puzzle of each set equal up to rotation and reflection; as
+    /// `generate --unique`).
+    #[arg(long, value_name = "BY", num_args = 0..=1, require_equals = true, default_missing_value = "exact", value_enum)]
+    unique: Option<super::generate::UniqueBy>,
     /// With `--unique` or `--where`: items to try before giving up.
     #[arg(long, value_name = "N")]
     max_tries: Option<u64>,

@@ -24,8 +24,9 @@ use crate::archive::{
     Archive, ArchiveColumns, ArchiveError, DATA_DIR, LevelSource, ParquetDataset, RunFooter,
     RunMeta, Scanned, SelectionMeta, SplitMeta, dataset_splits,
 };
-use crate::batch::{BatchCheck, Filter, ShardMeta};
+use crate::batch::{BatchCheck, Filter, ShardMeta, unique_key};
 use crate::core::generator::Generator;
+use crate::core::text::thousands;
 use crate::profile::GeneratorTask;
 use crate::run::Run;
 
@@ -33,10 +34,17 @@ use crate::run::Run;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The archive, or a Parquet dataset folder (every split under its `data/`).
-    file: PathBuf,
-    /// Print at most this many violations.
+    #[arg(required_unless_present = "disjoint")]
+    file: Option<PathBuf>,
+    /// Print at most this many violations (with `--disjoint`, overlaps).
     #[arg(long, default_value_t = 10)]
     show: usize,
+    /// Instead of checking levels: prove that these archives and Parquet dataset folders
+    /// (each split its own input) share no level, by `layout_hash` and by `canonical_hash`
+    /// (mirror images, rotations, renumberings), or list the overlaps. Memory stays bounded:
+    /// the hashes are sorted in bucket files under `$TMPDIR`.
+    #[arg(long, num_args = 1.., value_name = "FILE|DIR", conflicts_with = "file")]
+    disjoint: Vec<PathBuf>,
 }
 
 /// The outcome of checking all levels.
@@ -135,7 +143,7 @@ impl<S: CheckedSource + ?Sized> VerifyTask<'_, S> {
         generator: &G,
         filter: Option<&Filter>,
         b: usize,
-    ) -> Result<(BatchCheck, Vec<u64>)> {
+    ) -> Result<(BatchCheck, Hashes)> {
         let (batch, damage) = self.source.checked_batch(b)?;
         let Some(batch) = batch else {
             let check = BatchCheck {
@@ -145,7 +153,13 @@ impl<S: CheckedSource + ?Sized> VerifyTask<'_, S> {
                 shown: damage.into_iter().collect(),
                 count: 1,
             };
-            return Ok((check, Vec::new()));
+            return Ok((
+                check,
+                Hashes {
+                    layout: Vec::new(),
+                    unique: Vec::new(),
+                },
+            ));
         };
         let mut check = crate::batch::check_levels(
             generator,
@@ -165,19 +179,36 @@ impl<S: CheckedSource + ?Sized> VerifyTask<'_, S> {
                 *line = format!("{origin}: {line}");
             }
         }
-        let unique = self.selection.is_some_and(|s| s.unique);
-        let hashes = match unique || self.split.is_some() {
-            true => batch
-                .column_by_name("layout_hash")
+        let column = |name: &str| {
+            batch
+                .column_by_name(name)
                 .and_then(|c| c.as_primitive_opt::<UInt64Type>())
                 .map(|c| c.values().to_vec())
-                .unwrap_or_default(),
-            _ => Vec::new(),
+                .unwrap_or_default()
+        };
+        let hashes = Hashes {
+            layout: if let Some(split) = self.split {
+                column(split.key())
+            } else {
+                Vec::new()
+            },
+            unique: match self.selection.filter(|s| s.unique) {
+                Some(s) => column(unique_key(s.canonical)),
+                None => Vec::new(),
+            },
         };
         drop(batch);
         self.source.release(b);
         Ok((check, hashes))
     }
+}
+
+/// The hash columns of one batch that the run-wide checks need.
+struct Hashes {
+    /// `layout_hash`, for a split's membership (empty without one).
+    layout: Vec<u64>,
+    /// The column `--unique` kept one level of each of (empty without `--unique`).
+    unique: Vec<u64>,
 }
 
 impl<S: CheckedSource + ?Sized> GeneratorTask for VerifyTask<'_, S> {
@@ -199,7 +230,7 @@ impl<S: CheckedSource + ?Sized> GeneratorTask for VerifyTask<'_, S> {
             .map(|text| Filter::compile(text, generator.columns().metrics))
             .transpose()
             .map_err(|e| anyhow::anyhow!("{}: {e}", self.label))?;
-        let per_batch: Vec<Result<(BatchCheck, Vec<u64>)>> = (0..self.source.batch_count())
+        let per_batch: Vec<Result<(BatchCheck, Hashes)>> = (0..self.source.batch_count())
             .into_par_iter()
             .map(|b| self.check_batch(generator, filter.as_ref(), b))
             .collect();
@@ -210,7 +241,7 @@ impl<S: CheckedSource + ?Sized> GeneratorTask for VerifyTask<'_, S> {
             let (check, hashes) = check?;
             report.add(b, check);
             if let Some(split) = self.split {
-                let elsewhere = misplaced(split, &hashes);
+                let elsewhere = misplaced(split, &hashes.layout);
                 if elsewhere > 0 {
                     report.violation_count += elsewhere;
                     report.violations.push(format!(
@@ -222,11 +253,16 @@ impl<S: CheckedSource + ?Sized> GeneratorTask for VerifyTask<'_, S> {
             if !unique {
                 continue;
             }
-            let repeated = hashes.into_iter().filter(|&h| !seen.insert(h)).count() as u64;
+            let repeated = hashes
+                .unique
+                .into_iter()
+                .filter(|&h| !seen.insert(h))
+                .count() as u64;
             if repeated > 0 {
+                let key = unique_key(self.selection.is_some_and(|s| s.canonical));
                 report.violation_count += repeated;
                 report.violations.push(format!(
-                    "batch {b}: {repeated} levels repeat an earlier layout_hash in a --unique run"
+                    "batch {b}: {repeated} levels repeat an earlier {key} in a --unique run"
                 ));
             }
         }
@@ -378,13 +414,48 @@ fn verify_dataset(dir: &Path, show: usize) -> Result<u64> {
     Ok(violations)
 }
 
+/// `verify --disjoint`: the overlaps between the inputs, printed; the number found.
+fn verify_disjoint(paths: &[PathBuf], show: usize) -> Result<u64> {
+    let report = crate::run::disjoint(paths, &std::env::temp_dir(), show)?;
+    let levels: u64 = report.inputs.iter().map(|(_, n)| n).sum();
+    for name in &report.exact_only {
+        println!("{name}: no canonical_hash column (written before it): compared exactly only");
+    }
+    for o in &report.shown {
+        let what = match o.identity {
+            crate::run::DisjointIdentity::Exact => "layout_hash",
+            crate::run::DisjointIdentity::Canonical => "canonical_hash",
+        };
+        let at: Vec<String> = o
+            .levels
+            .iter()
+            .map(|(input, index)| format!("{input} level {index}"))
+            .collect();
+        println!("{what} {:#018x} in {}", o.hash, at.join(", "));
+    }
+    let overlaps = report.exact_overlaps + report.canonical_overlaps;
+    let names: Vec<&str> = report.inputs.iter().map(|(n, _)| n.as_str()).collect();
+    println!(
+        "{} inputs ({}), {} levels: {} exact and {} canonical overlaps (levels equal up to symmetry, the exact ones included){}",
+        names.len(),
+        names.join(", "),
+        thousands(levels),
+        thousands(report.exact_overlaps),
+        thousands(report.canonical_overlaps),
+        if overlaps == 0 { ": disjoint" } else { "" }
+    );
+    Ok(overlaps)
+}
+
 /// Runs `verify`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let violations = if args.file.is_dir() {
-        verify_dataset(&args.file, args.show)?
-    } else {
-        let archive = Archive::open(&args.file)?;
-        verify_source(&archive, &args.file.display().to_string(), args.show)?
+    let violations = match &args.file {
+        None => verify_disjoint(&args.disjoint, args.show)?,
+        Some(file) if file.is_dir() => verify_dataset(file, args.show)?,
+        Some(file) => {
+            let archive = Archive::open(file)?;
+            verify_source(&archive, &file.display().to_string(), args.show)?
+        }
     };
     Ok(if violations == 0 {
         ExitCode::SUCCESS

@@ -181,6 +181,34 @@ pub struct Columns {
     /// Generator-specific columns, in the order of [`Level::extra`] (written after
     /// `rule_uses`, before the metrics).
     pub extra: &'static [ExtraSpec],
+    /// What the level's `canonical_hash` identifies it by.
+    pub identity: Identity,
+}
+
+/// What a level's `canonical_hash` identifies it by: its content up to the symmetries a learner
+/// cannot tell apart (`core::identity` computes it from the level as stored).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Identity {
+    /// The grid up to its 8 rotations and reflections; nothing else of the level (its graph,
+    /// rooms and metrics follow from the grid or describe it). A level without a grid: its
+    /// graph as [`Identity::Graph`].
+    #[default]
+    Grid,
+    /// The grid with a start and a goal cell (metric columns `(row, col)` by position in
+    /// [`Columns::metrics`]) carried along under the 8 symmetries; `swappable`: start and goal
+    /// may trade places (a task whose answer is the same both ways).
+    GridEnds {
+        /// Metric positions of the start's row and column.
+        start: (usize, usize),
+        /// Metric positions of the goal's row and column.
+        goal: (usize, usize),
+        /// Start and goal are an unordered pair.
+        swappable: bool,
+    },
+    /// The graph up to relabelling its vertices (an exact canonical form): vertex tags as
+    /// vertex labels, edge flags as edge labels, positions ignored. A level without a graph:
+    /// its exact content hash.
+    Graph,
 }
 
 impl Columns {

@@ -18,6 +18,7 @@ pub mod geom;
 pub mod graph;
 pub mod grid;
 pub mod hash;
+pub mod identity;
 pub mod metrics;
 pub mod output;
 pub mod planar;

@@ -103,81 +103,136 @@ pub struct SymmetryScratch {
     cells: Vec<u8>,
 }
 
-/// The canonical orientation of the `cols x rows` grid `cells` (row-major) with its `ends`:
-/// the symmetry and the ends as it places them (swapped into order when swappable).
-///
-/// # Runtime
-/// O(cells x live orientations): the 8 candidates are read in step and dropped as soon as they
-/// read a larger cell, which for all but highly symmetric grids happens within the first rows.
-pub fn canonical_orientation(
-    cols: u32,
+/// The orientations of a grid that read its canonical cells: one for most grids, more for a
+/// grid that some symmetries map onto itself.
+#[derive(Clone, Copy, Debug)]
+pub struct Canonical {
     rows: u32,
-    cells: &[u8],
-    ends: Option<Ends>,
-) -> (Symmetry, Option<((u32, u32), (u32, u32))>) {
-    debug_assert_eq!(cells.len(), rows as usize * cols as usize);
-    // The shape first: a non-square grid keeps the four orientations of its smaller height.
-    let best_shape = Symmetry::ALL
-        .iter()
-        .map(|s| s.shape(rows, cols))
-        .min()
-        .expect("8 symmetries");
-    // PERF: the live orientations in a fixed array, dropped in place (no allocation).
-    let mut live = [Symmetry::ALL[0]; 8];
-    let mut n = 0;
-    for s in Symmetry::ALL {
-        if s.shape(rows, cols) == best_shape {
-            live[n] = s;
-            n += 1;
+    cols: u32,
+    live: [Symmetry; 8],
+    n: usize,
+}
+
+impl Canonical {
+    /// The canonical orientations of the `cols x rows` grid `cells` (row-major): those whose
+    /// `(rows, cols)` and then cells, read row by row, come first.
+    ///
+    /// # Runtime
+    /// O(cells x live orientations): the 8 candidates are read in step and dropped as soon as
+    /// they read a larger cell, which for all but highly symmetric grids happens within the
+    /// first rows.
+    pub fn of(cols: u32, rows: u32, cells: &[u8]) -> Self {
+        debug_assert_eq!(cells.len(), rows as usize * cols as usize);
+        // The shape first: a non-square grid keeps the four orientations of its smaller height.
+        let best_shape = Symmetry::ALL
+            .iter()
+            .map(|s| s.shape(rows, cols))
+            .min()
+            .expect("8 symmetries");
+        // PERF: the live orientations in a fixed array, dropped in place (no allocation).
+        let mut live = [Symmetry::ALL[0]; 8];
+        let mut n = 0;
+        for s in Symmetry::ALL {
+            if s.shape(rows, cols) == best_shape {
+                live[n] = s;
+                n += 1;
+            }
+        }
+        let (out_rows, out_cols) = best_shape;
+        let at = |s: Symmetry, r: u32, c: u32| {
+            let (sr, sc) = s.source(rows, cols, (r, c));
+            cells[sr as usize * cols as usize + sc as usize]
+        };
+        'scan: for r in 0..out_rows {
+            for c in 0..out_cols {
+                if n == 1 {
+                    break 'scan;
+                }
+                let mut read = [0u8; 8];
+                for (v, &s) in read.iter_mut().zip(&live[..n]) {
+                    *v = at(s, r, c);
+                }
+                let low = *read[..n].iter().min().expect("live");
+                let mut kept = 0;
+                for k in 0..n {
+                    if read[k] == low {
+                        live[kept] = live[k];
+                        kept += 1;
+                    }
+                }
+                n = kept;
+            }
+        }
+        Self {
+            rows,
+            cols,
+            live,
+            n,
         }
     }
-    let (out_rows, out_cols) = best_shape;
-    let at = |s: Symmetry, r: u32, c: u32| {
-        let (sr, sc) = s.source(rows, cols, (r, c));
-        cells[sr as usize * cols as usize + sc as usize]
-    };
-    'scan: for r in 0..out_rows {
-        for c in 0..out_cols {
-            if n == 1 {
-                break 'scan;
-            }
-            let mut read = [0u8; 8];
-            for (v, &s) in read.iter_mut().zip(&live[..n]) {
-                *v = at(s, r, c);
-            }
-            let low = *read[..n].iter().min().expect("live");
-            let mut kept = 0;
-            for k in 0..n {
-                if read[k] == low {
-                    live[kept] = live[k];
-                    kept += 1;
+
+    /// The first canonical orientation.
+    pub fn symmetry(&self) -> Symmetry {
+        self.live[0]
+    }
+
+    /// The hash of the grid in its canonical orientation (its shape and cells): the same for
+    /// every rotation and reflection of `cells`, different for grids that differ otherwise (as
+    /// a 64-bit hash can).
+    pub fn grid_hash(&self, cells: &[u8], s: &mut SymmetryScratch) -> u64 {
+        let sym = self.symmetry();
+        let (out_rows, out_cols) = sym.shape(self.rows, self.cols);
+        let mut h = ContentHasher::new();
+        h.word(u64::from(out_rows) << 32 | u64::from(out_cols));
+        if sym == Symmetry::ALL[0] {
+            h.bytes(cells);
+        } else {
+            s.cells.clear();
+            s.cells.reserve(cells.len());
+            for r in 0..out_rows {
+                for c in 0..out_cols {
+                    let (sr, sc) = sym.source(self.rows, self.cols, (r, c));
+                    s.cells
+                        .push(cells[sr as usize * self.cols as usize + sc as usize]);
                 }
             }
-            n = kept;
+            h.bytes(&s.cells);
         }
+        h.finish()
     }
-    // The orientations left read equal cells (the grid is symmetric under their quotient): the
-    // ends decide.
-    let placed = |s: Symmetry| {
-        ends.map(|e| {
-            let a = s.image(rows, cols, e.start);
-            let b = s.image(rows, cols, e.goal);
-            if e.swappable && b < a { (b, a) } else { (a, b) }
-        })
-    };
-    let best = live[..n]
-        .iter()
-        .copied()
-        .min_by_key(|&s| placed(s))
-        .expect("at least one orientation is left");
-    (best, placed(best))
+
+    /// The ends as the canonical orientations place them: the least placement over those
+    /// orientations (in order; an unordered pair sorted first).
+    pub fn place(&self, ends: Ends) -> ((u32, u32), (u32, u32)) {
+        self.live[..self.n]
+            .iter()
+            .map(|s| {
+                let a = s.image(self.rows, self.cols, ends.start);
+                let b = s.image(self.rows, self.cols, ends.goal);
+                if ends.swappable && b < a {
+                    (b, a)
+                } else {
+                    (a, b)
+                }
+            })
+            .min()
+            .expect("at least one orientation is canonical")
+    }
+}
+
+/// The canonical hash of a grid whose canonical [`Canonical::grid_hash`] is `grid` with ends
+/// placed at `placed` ([`Canonical::place`]).
+#[inline]
+pub fn with_ends(grid: u64, placed: ((u32, u32), (u32, u32))) -> u64 {
+    let pack = |(r, c): (u32, u32)| u64::from(r) << 32 | u64::from(c);
+    crate::core::rng::mix(crate::core::rng::mix(grid, pack(placed.0)), pack(placed.1))
 }
 
 /// The grid's canonical hash: the same for every rotation and reflection of the grid (its ends
 /// carried along), different for grids that differ otherwise (as a 64-bit hash can).
 ///
 /// # Runtime
-/// [`canonical_orientation`], then one pass over the cells in that orientation.
+/// [`Canonical::of`], then one pass over the cells in that orientation.
 pub fn canonical_grid_hash(
     cols: u32,
     rows: u32,
@@ -185,33 +240,12 @@ pub fn canonical_grid_hash(
     ends: Option<Ends>,
     s: &mut SymmetryScratch,
 ) -> u64 {
-    let (sym, placed) = canonical_orientation(cols, rows, cells, ends);
-    let (out_rows, out_cols) = sym.shape(rows, cols);
-    let mut h = ContentHasher::new();
-    h.word(u64::from(out_rows) << 32 | u64::from(out_cols));
-    match placed {
-        Some((a, b)) => {
-            h.word(1);
-            h.word(u64::from(a.0) << 32 | u64::from(a.1));
-            h.word(u64::from(b.0) << 32 | u64::from(b.1));
-        }
-        None => h.word(0),
+    let canon = Canonical::of(cols, rows, cells);
+    let grid = canon.grid_hash(cells, s);
+    match ends {
+        Some(e) => with_ends(grid, canon.place(e)),
+        None => grid,
     }
-    if sym == Symmetry::ALL[0] {
-        h.bytes(cells);
-    } else {
-        s.cells.clear();
-        s.cells.reserve(cells.len());
-        for r in 0..out_rows {
-            for c in 0..out_cols {
-                let (sr, sc) = sym.source(rows, cols, (r, c));
-                s.cells
-                    .push(cells[sr as usize * cols as usize + sc as usize]);
-            }
-        }
-        h.bytes(&s.cells);
-    }
-    h.finish()
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 
 use crate::core::error::ConfigError;
 use crate::core::error::{GenError, Violation};
-use crate::core::generator::{Columns, Generator, Level, LevelRecord, RoomsView};
+use crate::core::generator::{Columns, Generator, Identity, Level, LevelRecord, RoomsView};
 use crate::core::graph::Graph;
 use crate::core::grid::GridView;
 use crate::core::rng::WarrenRng;
@@ -101,6 +101,7 @@ impl Generator for DmgGenerator {
             rule_uses: false,
             metrics: &DMG_METRICS,
             extra: &[],
+            identity: Identity::Grid,
         }
     }
 

@@ -74,7 +74,14 @@ fn task_info(archive: &Archive) -> Result<TaskInfo, ExportError> {
 /// The metric columns of a task batch: every column after the text and image columns whose
 /// type is a number (`u32` or `f32` metrics).
 fn metric_columns(batch: &RecordBatch) -> Vec<(String, ArrayRef)> {
-    let skip = ["index", "seed", "layout_hash", "grid_width", "grid_height"];
+    let skip = [
+        "index",
+        "seed",
+        "layout_hash",
+        "canonical_hash",
+        "grid_width",
+        "grid_height",
+    ];
     batch
         .schema()
         .fields()

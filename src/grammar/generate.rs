@@ -3,7 +3,9 @@
 //! map builder ([`crate::floorplan`]), and measured.
 
 use crate::core::error::{GenError, Violation};
-use crate::core::generator::{Columns, ExtraValue, Generator, Level, LevelRecord, RoomsView};
+use crate::core::generator::{
+    Columns, ExtraValue, Generator, Identity, Level, LevelRecord, RoomsView,
+};
 use crate::core::grid::Grid;
 use crate::core::grid::GridView;
 use crate::grammar::build::{self, BuildParams, BuildScratch, build};
@@ -385,6 +387,9 @@ impl Generator for GrammarGenerator {
             } else {
                 &[]
             },
+            // The graph is what the grammar makes; the tile map draws it (two drawings of one
+            // graph are one level for a split).
+            identity: Identity::Graph,
         }
     }
 

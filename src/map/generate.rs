@@ -1,7 +1,9 @@
 //! The `map` kind: many layouts of one level graph, level `i` from seed `i`.
 
 use crate::core::error::{ConfigError, GenError, Violation};
-use crate::core::generator::{Columns, ExtraValue, Generator, Level, LevelRecord, RoomsView};
+use crate::core::generator::{
+    Columns, ExtraValue, Generator, Identity, Level, LevelRecord, RoomsView,
+};
 use crate::core::graph::Graph;
 use crate::core::grid::GridView;
 use crate::core::route::RouteScratch;
@@ -210,6 +212,9 @@ impl Generator for MapGenerator {
             rule_uses: false,
             metrics: &MAP_METRICS,
             extra: &MAP_COLUMNS,
+            // The map is drawn from its level graph: two drawings of one graph are one level
+            // for a split (nothing leaks through a redrawing).
+            identity: Identity::Graph,
         }
     }
 

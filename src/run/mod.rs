@@ -17,6 +17,7 @@
 //! `warren.merge` and `warren.split` are thin wrappers of these.
 
 mod copy;
+mod disjoint;
 mod error;
 mod merge;
 mod options;
@@ -25,6 +26,9 @@ mod shards;
 mod split;
 mod stored;
 
+pub use disjoint::{
+    BUCKETS, DisjointError, DisjointReport, Identity as DisjointIdentity, Overlap, disjoint,
+};
 pub use error::{MergeError, SplitError};
 pub use merge::{merge, merge_with};
 pub use options::{MergeOptions, MergeSummary, Resumed};
@@ -69,6 +73,7 @@ pub(crate) mod tests {
         fn run<G: Generator>(self, generator: &G) {
             let selection = self.unique.then(|| Selection {
                 unique: true,
+                canonical: false,
                 filter: None,
                 max_tries: 10_000,
                 earlier: None,

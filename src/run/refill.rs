@@ -71,6 +71,7 @@ impl GeneratorTask for Rest<'_> {
             progress: self.progress,
             selection: Some(Selection {
                 unique: self.selection.unique,
+                canonical: self.selection.canonical,
                 filter,
                 max_tries: self.selection.max_tries.saturating_sub(self.start),
                 earlier: self.seen.map(Arc::new),
@@ -149,7 +150,8 @@ fn copy_selected(
 ) -> Result<(MergeSummary, Option<HashSet<u64>>), MergeError> {
     let total = parts[0].shard.total;
     let seen = selection.unique.then(HashSet::new);
-    let mut keeper = Keeper::new(0, seen, Some(total), true);
+    let mut keeper = Keeper::new(0, seen, Some(total), true)
+        .keyed_by(crate::batch::unique_key(selection.canonical));
     let mut summary = MergeSummary {
         shards: parts.len(),
         total,

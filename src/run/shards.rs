@@ -177,6 +177,7 @@ pub(super) fn selection(parts: &[Part], unique: bool) -> Result<Option<Selection
         },
         None if unique => SelectionMeta {
             unique: true,
+            canonical: false,
             filter: None,
             max_tries: total.saturating_mul(10).max(10_000),
         },

@@ -1,6 +1,6 @@
-//! Leak-free dataset splits. Each level goes to the split its `layout_hash` picks
-//! ([`split_of`]), so two levels with one layout always land in the same split (no layout is
-//! in two), a level's split never changes when the archive grows or is regenerated with more
+//! Leak-free dataset splits. Each level goes to the split its `canonical_hash` picks
+//! ([`split_of`]; `layout_hash` in archives from before that column), so two levels equal up to
+//! rotation, reflection or renumbering always land in the same split (no layout is in two), a level's split never changes when the archive grows or is regenerated with more
 //! levels, and the splits' sizes follow the fractions asked for up to sampling noise. One
 //! archive per split is written (atomically), carrying the source's schema and metadata plus a
 //! `warren.split` record that `warren verify` checks level by level.
@@ -192,6 +192,7 @@ fn open_outputs(
             name: name.to_string(),
             fractions: SPLITS.iter().map(|s| s.to_string()).zip(shares).collect(),
             source: source.clone(),
+            canonical: archive.schema().field_with_name("canonical_hash").is_ok(),
         };
         let metadata = run.clone().with_split(Some(split)).to_metadata();
         let schema = Arc::new(Schema::new_with_metadata(
@@ -265,10 +266,17 @@ pub fn split(
     })?;
     let mut outs = open_outputs(&source, &run, shares, out, options.format)?;
     let mut levels = 0u64;
+    // Every symmetric copy of a level goes where the level goes (archives from before
+    // `canonical_hash`: by the exact layout).
+    let key = if source.schema().field_with_name("canonical_hash").is_ok() {
+        "canonical_hash"
+    } else {
+        "layout_hash"
+    };
     for b in 0..source.batch_count() {
         let batch = source.batch(b)?;
         let hashes = batch
-            .column_by_name("layout_hash")
+            .column_by_name(key)
             .and_then(|c| c.as_primitive_opt::<UInt64Type>())
             .ok_or_else(|| SplitError::NoLayoutHash {
                 path: archive.to_path_buf(),

@@ -7,7 +7,8 @@ use bumpalo::Bump;
 
 use crate::core::error::{GenError, Violation};
 use crate::core::generator::{
-    Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, GraphView, Level, LevelRecord, MetricSpec,
+    Columns, ExtraKind, ExtraSpec, ExtraValue, Generator, GraphView, Identity, Level, LevelRecord,
+    MetricSpec,
 };
 use crate::task::config::{Rendering, TaskConfig, TaskName, TraceKind};
 use crate::task::graph_color::{GraphColorScratch, GraphColorTasks};
@@ -141,11 +142,29 @@ impl Generator for TaskGenerator {
 
     fn columns(&self) -> Columns {
         let grid = self.cfg.task.is_grid();
+        let metrics = self.metrics();
+        let at = |name: &str| metrics.iter().position(|m| m.name == name);
+        // A grid puzzle is its grid with its start and goal, up to the 8 symmetries; a step
+        // count is the same from either end.
+        let identity = match (
+            at("start_row"),
+            at("start_col"),
+            at("goal_row"),
+            at("goal_col"),
+        ) {
+            (Some(sr), Some(sc), Some(gr), Some(gc)) if grid => Identity::GridEnds {
+                start: (sr, sc),
+                goal: (gr, gc),
+                swappable: self.cfg.task != TaskName::MazePath,
+            },
+            _ => Identity::Graph,
+        };
         Columns {
             grid,
             graph: !grid,
-            metrics: self.metrics(),
+            metrics,
             extra: EXTRAS[usize::from(self.traced()) + 2 * usize::from(self.imaged())],
+            identity,
             ..Columns::default()
         }
     }

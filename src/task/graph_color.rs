@@ -24,7 +24,7 @@ use crate::core::rng::WarrenRng;
 use crate::ensure_level;
 use crate::task::answer::{read_graph_truth, read_id_map};
 use crate::task::chromatic::{
-    Proof, color_with, draw_planted, greedy_colors, identity, refute_fewer,
+    IdentityScratch, Proof, color_with, draw_planted, greedy_colors, identity, refute_fewer,
 };
 use crate::task::config::{TaskConfig, TraceKind};
 use crate::task::item::{ItemOut, Split, in_split};
@@ -39,6 +39,7 @@ pub struct GraphColorScratch {
     class: Vec<u8>,
     edges: Vec<(u32, u32)>,
     solver: ColoringSolver,
+    identity: IdentityScratch,
 }
 
 /// Graphs drawn for one item before it gives up (a draw that fails the split or the greedy
@@ -91,7 +92,7 @@ impl GraphColorTasks {
             );
             // NOTE: the identity is checked before the proof, so a graph of another split
             // costs no search.
-            let id = identity(n, &s.edges);
+            let id = identity(n, &s.edges, &mut s.identity);
             if !in_split(id, split) {
                 rejected.split += 1;
                 continue;
@@ -371,7 +372,10 @@ pub fn verify(cfg: &TaskConfig, record: &LevelRecord<'_>) -> Result<(), Violatio
         "the edges are not sorted pairs (a, b) with a < b < {n}"
     );
     ensure_level!(
-        in_split(identity(n, &edges), cfg.split),
+        in_split(
+            identity(n, &edges, &mut IdentityScratch::default()),
+            cfg.split
+        ),
         "the graph is not in split {}'s third of the identity space",
         cfg.split.name()
     );

@@ -196,7 +196,7 @@ fn the_trace_replays_to_the_answer() {
         (c.min_vertices, c.max_vertices, c.colors) = (12, 18, 4);
     });
     let mut undone = 0;
-    each_item(&cfg, 200, |item| {
+    each_item(&cfg, 1000, |item| {
         let (n, _, _) = graph_of(&item.ground_truth);
         let mut color = vec![0u32; n];
         let words: Vec<&str> = item.trace.split(' ').collect();

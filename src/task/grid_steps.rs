@@ -40,6 +40,7 @@ pub struct GridStepsScratch {
     puzzle: GridPuzzle,
     dist: Vec<u32>,
     queue: Vec<u32>,
+    sym: crate::core::symmetry::SymmetryScratch,
 }
 
 /// Tries of a source level before an item gives up.
@@ -120,7 +121,13 @@ impl GridTasks {
             if !(lo..=hi).contains(&d) {
                 continue;
             }
-            out.identity = identity(&s.puzzle);
+            // A step count is the same from either end: start and goal are an unordered pair.
+            out.identity = identity(
+                (out.grid.width, out.grid.height, &out.grid.cells),
+                (s.puzzle.start, s.puzzle.goal),
+                true,
+                &mut s.sym,
+            );
             if !in_split(out.identity, split) {
                 continue;
             }

@@ -8,8 +8,8 @@ use std::sync::OnceLock;
 
 use crate::core::error::GenError;
 use crate::core::grid::cell;
-use crate::core::hash::ContentHasher;
 use crate::core::rng::{WarrenRng, mix};
+use crate::core::symmetry::{Canonical, Ends, SymmetryScratch, with_ends};
 use crate::maze::{MazeAlgorithm, MazeConfig, MazeGenerator};
 use crate::task::config::{Rendering, TaskConfig, TaskName, distance_capacity};
 use crate::task::grid::{GridPuzzle, Move, UNREACHED};
@@ -43,6 +43,7 @@ pub struct MazeTaskScratch {
     candidates: Vec<u32>,
     moves: Vec<Move>,
     text: String,
+    sym: SymmetryScratch,
 }
 
 /// Largest grid side rounded down to odd (a maze grid is `2 * rooms + 1` cells).
@@ -150,13 +151,27 @@ impl MazeTasks {
             out.grid.height = grid.height;
             out.grid.cells.clear();
             out.grid.cells.extend_from_slice(grid.cells);
-            if !self.place_ends(d, infeasible, split, &mut rng, s) {
+            let swappable = cfg.task != TaskName::MazePath;
+            if !self.place_ends(
+                d,
+                infeasible,
+                split,
+                swappable,
+                &out.grid.cells,
+                &mut rng,
+                s,
+            ) {
                 continue;
             }
             if infeasible && !block_every_way(&mut rng, s, out) {
                 continue;
             }
-            out.identity = identity(&s.puzzle);
+            out.identity = identity(
+                (out.grid.width, out.grid.height, &out.grid.cells),
+                (s.puzzle.start, s.puzzle.goal),
+                swappable,
+                &mut s.sym,
+            );
             if infeasible && !in_split(out.identity, split) {
                 continue;
             }
@@ -182,17 +197,25 @@ impl MazeTasks {
     }
 
     /// Picks a start and a goal `d` steps apart whose puzzle belongs to `split` (for an
-    /// infeasible item the split is checked once its way is walled). `false`: none here.
+    /// infeasible item the split is checked once its way is walled). `cells` is the grid the
+    /// puzzle is loaded from, `swappable` whether its identity takes start and goal as an
+    /// unordered pair. `false`: none here.
+    #[allow(clippy::too_many_arguments)]
     fn place_ends(
         &self,
         d: u32,
         infeasible: bool,
         split: Split,
+        swappable: bool,
+        cells: &[u8],
         rng: &mut WarrenRng,
         s: &mut MazeTaskScratch,
     ) -> bool {
         let p = &mut s.puzzle;
-        let base = grid_hash(p);
+        // PERF: the grid is oriented and hashed once; each candidate goal then costs the
+        // placement of its ends (`core::identity` computes the same from the stored item).
+        let canon = Canonical::of(p.cols, p.rows, cells);
+        let base = canon.grid_hash(cells, &mut s.sym);
         for attempt in 0..6 {
             let start = if attempt < 4 {
                 random_open(p, rng)
@@ -207,13 +230,17 @@ impl MazeTasks {
             };
             p.distances_into(start, d, &mut s.dist, &mut s.queue);
             s.candidates.clear();
-            let si = p.index(start) as u64;
             for &v in s.queue.iter().rev() {
                 let dv = s.dist[v as usize];
                 if dv < d {
                     break;
                 }
-                if infeasible || in_split(mix(base ^ si, u64::from(v)), split) {
+                let ends = Ends {
+                    start,
+                    goal: (v / p.cols, v % p.cols),
+                    swappable,
+                };
+                if infeasible || in_split(with_ends(base, canon.place(ends)), split) {
                     s.candidates.push(v);
                 }
             }
@@ -270,25 +297,25 @@ fn random_open(p: &GridPuzzle, rng: &mut WarrenRng) -> (u32, u32) {
     }
 }
 
-/// The hash of the open cells and the size.
-fn grid_hash(p: &GridPuzzle) -> u64 {
-    let mut h = ContentHasher::new();
-    h.word(u64::from(p.rows) << 32 | u64::from(p.cols));
-    for chunk in p.open.chunks(64) {
-        let mut w = 0u64;
-        for (i, &o) in chunk.iter().enumerate() {
-            w |= u64::from(o) << i;
-        }
-        h.word(w);
-    }
-    h.finish()
-}
-
-/// The puzzle's identity: its grid, start and goal (the same for every rendering of it).
-pub fn identity(p: &GridPuzzle) -> u64 {
-    mix(
-        grid_hash(p) ^ p.index(p.start) as u64,
-        p.index(p.goal) as u64,
+/// The puzzle's identity, the `canonical_hash` the archive stores for it (`core::identity`,
+/// a grid with ends): its grid `(width, height, cells)` up to the 8 rotations and reflections,
+/// start and goal carried along (an unordered pair when `swappable`). The same for every
+/// rendering of the puzzle and for its mirror images, so a split holds all of them or none.
+pub fn identity(
+    (width, height, cells): (u32, u32, &[u8]),
+    (start, goal): ((u32, u32), (u32, u32)),
+    swappable: bool,
+    s: &mut SymmetryScratch,
+) -> u64 {
+    let canon = Canonical::of(width, height, cells);
+    let grid = canon.grid_hash(cells, s);
+    with_ends(
+        grid,
+        canon.place(Ends {
+            start,
+            goal,
+            swappable,
+        }),
     )
 }
 

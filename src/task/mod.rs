@@ -20,8 +20,10 @@ mod generate;
 mod graph_color;
 mod grid;
 mod grid_steps;
+#[cfg(test)]
+mod identity_tests;
 mod item;
-pub mod maze;
+mod maze;
 mod metrics;
 mod puzzle;
 mod puzzle_score;

@@ -88,7 +88,15 @@ pub fn verify(
         d
     );
     ensure_level!(
-        in_split(identity(&stored), cfg.split),
+        in_split(
+            identity(
+                (grid.width, grid.height, grid.cells),
+                (stored.start, stored.goal),
+                cfg.task != crate::task::config::TaskName::MazePath,
+                &mut crate::core::symmetry::SymmetryScratch::default(),
+            ),
+            cfg.split
+        ),
         "the puzzle is not in split {}'s third of the identity space",
         cfg.split.name()
     );

@@ -376,19 +376,29 @@ pub fn without_test_items(code: &str) -> String {
             i += 1;
             continue;
         }
-        // The item runs to its first `;` outside braces, or to the brace closing its first `{`.
+        // The item runs to its first `;` outside braces, or to the brace closing its first `{`;
+        // a field or struct-literal member (`#[cfg(test)] name: T,`) to its `,` outside any
+        // bracket, or to the brace closing what holds it (left in place).
         let mut j = i + marker.len();
         let mut depth = 0usize;
+        let mut nested = 0usize;
         while j < out.len() {
             match out[j] {
                 '{' => depth += 1,
+                '}' if depth == 0 => {
+                    j -= 1;
+                    break;
+                }
                 '}' => {
                     depth -= 1;
                     if depth == 0 {
                         break;
                     }
                 }
+                '(' | '[' => nested += 1,
+                ')' | ']' => nested = nested.saturating_sub(1),
                 ';' if depth == 0 => break,
+                ',' if depth == 0 && nested == 0 => break,
                 _ => {}
             }
             j += 1;

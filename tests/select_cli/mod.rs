@@ -9,7 +9,7 @@ use std::path::Path;
 
 use crate::common::{
     TempDir, assert_one_line_error, assert_same_rows, assert_succeeded, assert_verifies,
-    column_u64, generate, rows_of, stdout, warren,
+    column_binary, column_u64, generate, rows_of, stdout, warren,
 };
 use crate::python_reader::{python, python_ready};
 
@@ -262,4 +262,93 @@ fn verify_rechecks_the_stored_selection() {
         "{}",
         stdout(&out)
     );
+}
+
+/// A square grid's canonical bytes by brute force, independent of warren's code: the least of
+/// its 8 rotations and reflections, each materialised.
+fn canonical_bytes(side: usize, cells: &[u8]) -> Vec<u8> {
+    let rotate = |g: &[u8]| {
+        let mut out = vec![0u8; g.len()];
+        for r in 0..side {
+            for c in 0..side {
+                out[c * side + (side - 1 - r)] = g[r * side + c];
+            }
+        }
+        out
+    };
+    let mirror = |g: &[u8]| {
+        let mut out = vec![0u8; g.len()];
+        for r in 0..side {
+            for c in 0..side {
+                out[r * side + (side - 1 - c)] = g[r * side + c];
+            }
+        }
+        out
+    };
+    let mut best = cells.to_vec();
+    let mut g = cells.to_vec();
+    for _ in 0..4 {
+        best = best.min(g.clone()).min(mirror(&g));
+        g = rotate(&g);
+    }
+    best
+}
+
+#[test]
+fn unique_canonical_keeps_one_maze_of_each_symmetry_class() {
+    let dir = TempDir::new("select-canonical");
+    // 4 x 4 rooms: symmetric copies are common among a few thousand seeds.
+    let small = ["--set", "maze.width=4", "--set", "maze.height=4"];
+    let plain = dir.join("plain.arrow");
+    let mut args = small.to_vec();
+    args.extend_from_slice(&["--count", "3000"]);
+    generate(&plain, &args);
+    let grids = column_binary(&plain, "grid");
+    let exact: HashSet<&Vec<u8>> = grids.iter().collect();
+    let classes: HashSet<Vec<u8>> = grids.iter().map(|g| canonical_bytes(9, g)).collect();
+    let stored: HashSet<u64> = column_u64(&plain, "canonical_hash").into_iter().collect();
+    // The stored hash splits the levels exactly as the brute force does.
+    assert_eq!(stored.len(), classes.len());
+    assert!(
+        classes.len() < exact.len(),
+        "no mirrored copies among 3,000 small mazes ({} exact, {} classes)",
+        exact.len(),
+        classes.len()
+    );
+
+    let unique = dir.join("unique.arrow");
+    let mut args = small.to_vec();
+    args.extend_from_slice(&["--count", "600", "--unique=canonical", "--threads", "2"]);
+    generate(&unique, &args);
+    assert_verifies(&unique);
+    let grids = column_binary(&unique, "grid");
+    assert_eq!(grids.len(), 600);
+    let classes: HashSet<Vec<u8>> = grids.iter().map(|g| canonical_bytes(9, g)).collect();
+    assert_eq!(
+        classes.len(),
+        600,
+        "two kept mazes are rotations or mirrors of each other"
+    );
+    // The first of each class in index order: the same as one thread in small chunks.
+    let one = dir.join("one.arrow");
+    let mut args = small.to_vec();
+    args.extend_from_slice(&[
+        "--count",
+        "600",
+        "--unique=canonical",
+        "--threads",
+        "1",
+        "--chunk-size",
+        "64",
+    ]);
+    generate(&one, &args);
+    assert_same_rows(&rows_of(&[&unique]), &rows_of(&[&one]));
+    // `--unique` alone is exact: it keeps mirrored copies.
+    let exact_run = dir.join("exact.arrow");
+    let mut args = small.to_vec();
+    args.extend_from_slice(&["--count", "600", "--unique"]);
+    generate(&exact_run, &args);
+    let grids = column_binary(&exact_run, "grid");
+    let classes: HashSet<Vec<u8>> = grids.iter().map(|g| canonical_bytes(9, g)).collect();
+    assert!(classes.len() < 600);
 }

@@ -6,7 +6,8 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use crate::common::{
-    TempDir, assert_one_line_error, assert_succeeded, assert_verifies, column_u64, generate, warren,
+    TempDir, assert_one_line_error, assert_succeeded, assert_verifies, column_binary, column_u64,
+    generate, warren,
 };
 
 const TINY: [&str; 4] = ["--set", "maze.width=3", "--set", "maze.height=3"];
@@ -124,4 +125,96 @@ fn bad_shares_stop_with_one_line_and_no_files() {
         dir.join("again").to_str().unwrap(),
     ]);
     assert_one_line_error(&again, "split of a split");
+}
+
+/// Whether the square grid `b` is one of the 8 rotations and reflections of `a` (brute force,
+/// independent of warren's code).
+fn is_symmetric_copy(side: usize, a: &[u8], b: &[u8]) -> bool {
+    let at = |g: &[u8], r: usize, c: usize| g[r * side + c];
+    let n = side - 1;
+    let maps: [&dyn Fn(usize, usize) -> (usize, usize); 8] = [
+        &|r, c| (r, c),
+        &|r, c| (r, n - c),
+        &|r, c| (n - r, c),
+        &|r, c| (n - r, n - c),
+        &|r, c| (c, r),
+        &|r, c| (c, n - r),
+        &|r, c| (n - c, r),
+        &|r, c| (n - c, n - r),
+    ];
+    maps.iter().any(|m| {
+        (0..side).all(|r| {
+            (0..side).all(|c| {
+                let (sr, sc) = m(r, c);
+                at(b, r, c) == at(a, sr, sc)
+            })
+        })
+    })
+}
+
+#[test]
+fn splits_hold_no_symmetric_copies_and_verify_disjoint_names_them_across_runs() {
+    let dir = TempDir::new("split-disjoint");
+    let small = ["--set", "maze.width=4", "--set", "maze.height=4"];
+    let one = dir.join("one.arrow");
+    let mut args = small.to_vec();
+    args.extend_from_slice(&["--count", "3000"]);
+    generate(&one, &args);
+    split(
+        &one,
+        &dir.join("s"),
+        &["--train", "0.8", "--val", "0.1", "--test", "0.1"],
+    );
+    let parts: Vec<String> = ["train", "val", "test"]
+        .iter()
+        .map(|n| {
+            dir.join("s")
+                .join(format!("{n}.arrow"))
+                .display()
+                .to_string()
+        })
+        .collect();
+    let mut args = vec!["verify", "--disjoint"];
+    args.extend(parts.iter().map(String::as_str));
+    let out = warren(&args);
+    assert_succeeded(&out, "verify --disjoint of a split");
+    assert!(
+        crate::common::stdout(&out).contains("0 exact and 0 canonical overlaps"),
+        "{}",
+        crate::common::stdout(&out)
+    );
+    // The same 4 x 4 mazes from another seed: many are mirror images of the first run's,
+    // and --disjoint names them; the named levels are copies by brute force.
+    let two = dir.join("two.arrow");
+    let mut args = small.to_vec();
+    args.extend_from_slice(&["--count", "3000", "--seed", "9"]);
+    generate(&two, &args);
+    let out = warren([
+        "verify",
+        "--disjoint",
+        one.to_str().unwrap(),
+        two.to_str().unwrap(),
+        "--show",
+        "100000",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "overlaps are a failure");
+    let text = crate::common::stdout(&out);
+    let (grids_one, grids_two) = (column_binary(&one, "grid"), column_binary(&two, "grid"));
+    let (index_one, index_two) = (column_u64(&one, "index"), column_u64(&two, "index"));
+    let mut mirrored = 0;
+    for line in text.lines().filter(|l| l.starts_with("canonical_hash")) {
+        let levels: Vec<u64> = line
+            .split(" level ")
+            .skip(1)
+            .map(|t| t.split(',').next().unwrap().trim().parse().unwrap())
+            .collect();
+        assert_eq!(levels.len(), 2, "{line}");
+        let a = &grids_one[index_one.iter().position(|&i| i == levels[0]).unwrap()];
+        let b = &grids_two[index_two.iter().position(|&i| i == levels[1]).unwrap()];
+        assert!(is_symmetric_copy(9, a, b), "{line}: not copies");
+        mirrored += usize::from(a != b);
+    }
+    assert!(mirrored > 0, "no mirror-image pair named:\n{text}");
+    // Exact overlaps are counted too, and the summary adds up.
+    assert!(text.contains(" exact and "), "{text}");
 }

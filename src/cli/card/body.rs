@@ -48,7 +48,10 @@ pub(super) fn body(card: &Card, sample: Option<usize>, outside: &[String]) -> St
     if let Some(selection) = &run.selection {
         let mut kept = Vec::new();
         if selection.unique {
-            kept.push("the first level of each `layout_hash`".to_string());
+            kept.push(format!(
+                "the first level of each `{}`",
+                crate::batch::unique_key(selection.canonical)
+            ));
         }
         if let Some(filter) = &selection.filter {
             kept.push(format!("the levels where `{filter}`"));
@@ -119,7 +122,11 @@ fn generate_args(run: &RunMeta) -> Option<String> {
     }
     if let Some(selection) = &run.selection {
         if selection.unique {
-            args += " --unique";
+            args += if selection.canonical {
+                " --unique=canonical"
+            } else {
+                " --unique"
+            };
         }
         if let Some(filter) = &selection.filter {
             let _ = write!(args, " --where {}", shell_quote(filter));
