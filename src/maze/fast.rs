@@ -355,7 +355,11 @@ fn edge_order(plan: &LatticePlan, cfg: &MazeConfig, rng: &mut WarrenRng, s: &mut
         // PERF: the same Fisher-Yates draws as the general path's shuffle of `Link`s (same
         // length, same RNG calls), on 4-byte items.
         s.order.extend_from_slice(&plan.edges);
-        rng.shuffle(&mut s.order);
+        if plan.is_narrow() {
+            rng.shuffle(&mut s.order);
+        } else {
+            rng.shuffle_prefetched(&mut s.order);
+        }
         return;
     }
     // The weighted orders are rarer and cost a sort anyway: reuse the general code and pack.

@@ -159,3 +159,19 @@ fn wide_ids_grid_only_is_generate_s_grid() {
         }
     }
 }
+
+/// The acceptance size, 801 x 801 (641,601 rooms), against the general path: too slow for the
+/// debug suite, run it with `cargo test --release --lib wide_ids_at_801 -- --ignored`.
+#[test]
+#[ignore = "slow in debug builds; run in release"]
+fn wide_ids_at_801_match_the_general_path() {
+    for merge_dead_ends in [true, false] {
+        let cfg = MazeConfig {
+            width: 801,
+            height: 801,
+            merge_dead_ends,
+            ..Default::default()
+        };
+        assert_same(cfg, 3);
+    }
+}

@@ -29,6 +29,10 @@ pub const MAX_ROOMS: usize = 1 << 31;
 /// grandparents, which gained nothing.
 const PREFETCH_AHEAD: usize = 16;
 
+/// Rooms the peel looks ahead in its queue to prefetch their reaches (and half as far for their
+/// parents'); measured against 16, 64 and 128.
+const FOLD_AHEAD: usize = 32;
+
 /// One worker's per-room arrays for lattices of more than `fast::MAX_ROOMS` rooms.
 #[derive(Default)]
 pub struct WideScratch {
@@ -198,12 +202,27 @@ pub fn peel(plan: &LatticePlan, sets: &RoomSets, s: &mut WideScratch) -> (u32, u
 /// The peel's loop (see `fast::fold_leaves`, whose keys it widens): a branch's reach packs its
 /// height above its deepest leaf's complement in a `u64`, a candidate path its length above its
 /// ends' complements in a `u128`, so both comparisons stay integer maxima.
+///
+/// PERF: the reaches of a large maze outgrow the core's cache, and the queue's rooms are spread
+/// over it; prefetching [`FOLD_AHEAD`] rooms ahead took the loop from 10.5 to 6.9 ms per
+/// 801 x 801 maze.
 #[inline(never)]
 fn fold_leaves(s: &mut WideScratch, offsets: [u32; 4], n: usize, mut len: usize) -> u128 {
     const LOW32: u64 = 0xFFFF_FFFF;
     let (queue, rem, reach) = (&mut s.queue[..], &mut s.rem[..], &mut s.reach[..]);
     let mut best = u128::from(LOW32 << 32 | LOW32); // length 0, ends (0, 0)
     for head in 0..n - 1 {
+        // PERF: the rooms queued ahead, and half as far ahead their parents (the queue may not
+        // reach that far yet: then the hint is for a stale entry, and harmless).
+        if let Some(&v) = queue.get(head + FOLD_AHEAD) {
+            prefetch(reach, v as usize);
+        }
+        if let Some(&v) = queue.get(head + FOLD_AHEAD / 2)
+            && let Some(&r) = rem.get(v as usize)
+        {
+            let k = r.trailing_zeros() & 3;
+            prefetch(reach, v.wrapping_add(offsets[k as usize]) as usize);
+        }
         let u = queue[head];
         // `u` is a leaf: one passage left, in slot k (it stays in `rem[u]`: the parent link).
         let k = rem[u as usize].trailing_zeros() & 3;
