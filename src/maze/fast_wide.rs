@@ -115,8 +115,10 @@ pub fn kruskal(plan: &LatticePlan, order: &[u32], s: &mut WideScratch) {
     s.up.extend(0..=n as u32);
     let dummy = n as u32;
     let target = n - 1;
-    s.tree.clear();
-    s.tree.resize(target, 0);
+    // Every entry the mask pass reads is written below first: no need to clear.
+    if s.tree.len() != target {
+        s.tree.resize(target, 0);
+    }
     let (w, up, tree) = (plan.width, &mut s.up[..], &mut s.tree[..]);
     let mut opened = 0;
     let (mut lower, mut upper) = (dummy, dummy);
@@ -180,9 +182,11 @@ pub fn peel(plan: &LatticePlan, sets: &RoomSets, s: &mut WideScratch) -> (u32, u
     s.reach.clear();
     s.reach
         .extend((0..n as u64).map(|v| u64::from(u32::MAX) - v));
-    s.queue.clear();
     // Every room enters once, and the fold stores one past the last entry before it advances.
-    s.queue.resize(n + 1, 0);
+    // Entries are read only once written, but for prefetch hints: no need to clear.
+    if s.queue.len() < n + 1 {
+        s.queue.resize(n + 1, 0);
+    }
     let mut len = 0;
     for (i, &word) in sets.dead.iter().enumerate() {
         let mut bits = word;
