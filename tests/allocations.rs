@@ -95,6 +95,12 @@ fn every_kind_keeps_its_allocation_promise() {
 fn lattice_mazes_allocate_nothing_after_warm_up() {
     for cfg in [
         warren::MazeConfig::default(),
+        // Above 65,535 rooms: the fast path's `u32` room ids.
+        warren::MazeConfig {
+            width: 300,
+            height: 250,
+            ..Default::default()
+        },
         warren::MazeConfig {
             holes: 0.1,
             merge_dead_ends: false,

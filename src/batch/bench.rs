@@ -243,16 +243,17 @@ fn archive_pass<G: Generator>(
 }
 
 /// Levels per record batch for a timed run of `count` levels on `workers` workers: 64 batches
-/// per worker where that keeps batches of at least 16 levels, at most the engine's default of
-/// 2,048.
+/// per worker, at least one level and at most the engine's default of 2,048.
 ///
 /// PERF: a run ends when its last batch is written, and the other workers idle while the last
 /// one finishes, on average for half a batch. With the engine's 2,048 levels per batch a
 /// one-second bench pass has only about 16 batches per worker, so that tail alone costs about
 /// 3% of the two-thread pass; at 64 batches per worker it is under 1%, while a batch still
-/// holds milliseconds of work, far above its own cost (framing, a channel send).
+/// holds milliseconds of work, far above its own cost (framing, a channel send). A pass of few
+/// slow levels (25 mazes of 801 x 801 rooms) gets batches of one level: a floor of 16 made it
+/// one or two batches, so one worker did (nearly) all of it and the pass measured no scaling.
 pub fn bench_chunk_size(count: u64, workers: usize) -> usize {
-    (count / (64 * workers.max(1) as u64)).clamp(16, 2048) as usize
+    (count / (64 * workers.max(1) as u64)).clamp(1, 2048) as usize
 }
 
 /// Starts a new peak-memory window (Linux: resets the high-water mark `VmHWM`); false where the
@@ -281,6 +282,15 @@ mod tests {
             std::env::temp_dir().join(format!("warren-bench-test-{test}-{}", std::process::id()));
         std::fs::create_dir_all(&d).unwrap();
         d
+    }
+
+    /// Regression: 25 slow levels on two workers were one batch of 16 and one of 9, so the
+    /// two-thread pass ran mostly on one worker.
+    #[test]
+    fn few_levels_still_spread_over_every_worker() {
+        assert_eq!(bench_chunk_size(25, 2), 1);
+        assert_eq!(bench_chunk_size(45_000, 2), 351);
+        assert_eq!(bench_chunk_size(10_000_000, 2), 2048);
     }
 
     #[test]

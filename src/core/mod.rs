@@ -23,6 +23,7 @@ pub mod metrics;
 pub mod output;
 pub mod planar;
 pub mod portable;
+pub mod prefetch;
 pub mod rng;
 pub mod route;
 pub mod sets;

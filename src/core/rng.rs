@@ -147,6 +147,69 @@ impl WarrenRng {
             items.swap(1, j);
         }
     }
+
+    /// [`shuffle`](Self::shuffle) for slices larger than the cache: the same draws in the same
+    /// order, so the same permutation and the same generator state after it, but each pick is
+    /// drawn [`SHUFFLE_AHEAD`] steps before its swap and its item prefetched meanwhile.
+    ///
+    /// PERF: a large shuffle's swaps miss the cache on nearly every pick, and the picks do not
+    /// depend on the items, so their misses can overlap. Measured on the 1.28 M edges of an
+    /// 801 x 801 maze: ADD_MEASUREMENT. On slices that fit the cache, [`shuffle`](Self::shuffle)
+    /// is faster.
+    ///
+    /// # Runtime
+    /// O(n), one random 64-bit output per two elements, no allocation.
+    ///
+    /// # Panics
+    /// If `items` has more than `u32::MAX` elements.
+    pub fn shuffle_prefetched<T>(&mut self, items: &mut [T]) {
+        assert!(
+            u32::try_from(items.len()).is_ok(),
+            "shuffle of over 2^32 items"
+        );
+        let n = items.len();
+        let steps = n.saturating_sub(1);
+        let mut picks = Picks { n, low: 0 };
+        let mut ring = [0u32; SHUFFLE_AHEAD];
+        for (t, slot) in ring.iter_mut().enumerate().take(steps) {
+            *slot = picks.draw(self, t);
+            crate::core::prefetch::prefetch(items, *slot as usize);
+        }
+        for t in 0..steps {
+            let slot = &mut ring[t % SHUFFLE_AHEAD];
+            let j = *slot as usize;
+            if t + SHUFFLE_AHEAD < steps {
+                *slot = picks.draw(self, t + SHUFFLE_AHEAD);
+                crate::core::prefetch::prefetch(items, *slot as usize);
+            }
+            items.swap(n - 1 - t, j);
+        }
+    }
+}
+
+/// Picks [`WarrenRng::shuffle_prefetched`] draws ahead of its swaps.
+pub const SHUFFLE_AHEAD: usize = 32;
+
+/// The picks of a shuffle of `n` items, step by step: step `t` swaps position `n - 1 - t` with
+/// a pick below `n - t`, drawn from the high half of a fresh output on even steps and from the
+/// low half of that same output on odd ones, as [`WarrenRng::shuffle`] draws them.
+struct Picks {
+    n: usize,
+    low: u32,
+}
+
+impl Picks {
+    #[inline(always)]
+    fn draw(&mut self, rng: &mut WarrenRng, t: usize) -> u32 {
+        let bound = (self.n - t) as u32;
+        if t.is_multiple_of(2) {
+            let r = rng.next_u64();
+            self.low = r as u32;
+            rng.below_from((r >> 32) as u32, bound)
+        } else {
+            rng.below_from(self.low, bound)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -218,6 +281,21 @@ mod tests {
                 b.next_u64(),
                 "length {n}: the streams diverged"
             );
+        }
+    }
+
+    /// The prefetching shuffle makes the plain one's permutation and leaves the generator where
+    /// the plain one does, for every short length and a few beyond its look-ahead.
+    #[test]
+    fn shuffle_prefetched_is_shuffle() {
+        let lengths = (0..100u32).chain([255, 256, 257, 1_000, 4_097, 100_003]);
+        for n in lengths {
+            let (mut a, mut b) = (WarrenRng::new(u64::from(n)), WarrenRng::new(u64::from(n)));
+            let (mut x, mut y): (Vec<u32>, Vec<u32>) = ((0..n).collect(), (0..n).collect());
+            a.shuffle(&mut x);
+            b.shuffle_prefetched(&mut y);
+            assert!(x == y, "length {n}");
+            assert_eq!(a.next_u64(), b.next_u64(), "length {n}: streams diverged");
         }
     }
 

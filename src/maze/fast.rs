@@ -13,10 +13,16 @@
 //!   popcounts;
 //! - the diameter comes from one leaf-peeling pass instead of a breadth-first search plus a
 //!   bottom-up fold: the peeling order is a valid bottom-up order for the same fold.
+//!
+//! Lattices of more than [`MAX_ROOMS`] rooms (801 x 801 has 641,601) take the same steps with
+//! `u32` room ids (`fast_wide.rs`); the bitsets, the merge and the raster (`fast_bits.rs`) serve
+//! both widths.
 
-use crate::core::grid::{Grid, cell};
+use crate::core::grid::Grid;
 use crate::core::rng::WarrenRng;
 use crate::maze::config::{MazeConfig, Weighting};
+use crate::maze::fast_bits::{self, RoomSets};
+use crate::maze::fast_wide::{self, WideScratch};
 use crate::maze::metrics::MazeMetrics;
 use crate::maze::topology::{Lattice, Link, Topology};
 use crate::maze::weights::{self, OrderScratch};
@@ -24,7 +30,8 @@ use crate::maze::weights::{self, OrderScratch};
 /// Entries of a per-room array: every `u16`.
 const SLOTS: usize = 1 << 16;
 
-/// Rooms the fast path handles: room ids are `u16`, and the last `u16` is [`DUMMY`].
+/// Rooms the `u16` fast path handles: room ids are `u16`, and the last `u16` is [`DUMMY`].
+/// Larger lattices take the `u32` one (`fast_wide.rs`).
 pub const MAX_ROOMS: usize = SLOTS - 1;
 
 /// A per-room entry no room uses: stores that must not happen go there instead of behind a
@@ -34,29 +41,37 @@ const DUMMY: u16 = u16::MAX;
 /// The per-generator constants of one lattice shape.
 #[derive(Clone, Debug)]
 pub struct LatticePlan {
-    width: u32,
-    height: u32,
-    rooms: usize,
-    /// Every edge packed as `a | b << 16` ([`pack`]), in edge-id order (the order the general
-    /// path shuffles, so both shuffles give the same permutation).
-    edges: Vec<u32>,
+    pub(super) width: u32,
+    pub(super) height: u32,
+    pub(super) rooms: usize,
+    /// Every edge packed by [`LatticePlan::pack`], in edge-id order (the order the general path
+    /// shuffles, so both shuffles give the same permutation).
+    pub(super) edges: Vec<u32>,
     /// Per room: the physical slots (bit `k` set when slot `k` has a neighbour).
-    physical: Vec<u8>,
+    pub(super) physical: Vec<u8>,
     /// Bitset of rooms with an east / west neighbour.
-    has_east: Vec<u64>,
-    has_west: Vec<u64>,
+    pub(super) has_east: Vec<u64>,
+    pub(super) has_west: Vec<u64>,
 }
 
 impl LatticePlan {
-    /// The plan for a hole-free `width x height` lattice; `None` above [`MAX_ROOMS`] rooms.
+    /// The plan for a hole-free `width x height` lattice; `None` without rooms or above
+    /// [`fast_wide::MAX_ROOMS`] rooms.
     pub fn new(width: u32, height: u32) -> Option<Self> {
         let rooms = width as usize * height as usize;
-        if rooms == 0 || rooms > MAX_ROOMS {
+        if rooms == 0 || rooms > fast_wide::MAX_ROOMS {
             return None;
         }
         let lattice = Lattice::new(width, height, None);
         let mut edges = Vec::with_capacity(lattice.edge_slots());
-        lattice.for_each_edge(|link: Link| edges.push(pack(&link)));
+        let narrow = rooms <= MAX_ROOMS;
+        lattice.for_each_edge(|link: Link| {
+            edges.push(if narrow {
+                pack(&link)
+            } else {
+                fast_wide::pack(width, &link)
+            });
+        });
         let words = rooms.div_ceil(64);
         let (mut has_east, mut has_west) = (vec![0u64; words], vec![0u64; words]);
         let mut physical = vec![0u8; rooms];
@@ -75,6 +90,27 @@ impl LatticePlan {
             has_east,
             has_west,
         })
+    }
+
+    /// Whether room ids fit the `u16` path (at most [`MAX_ROOMS`] rooms); the other lattices
+    /// take the `u32` one.
+    #[inline]
+    pub fn is_narrow(&self) -> bool {
+        self.rooms <= MAX_ROOMS
+    }
+
+    /// `link` packed as [`LatticePlan::edges`] packs it.
+    fn pack(&self, link: &Link) -> u32 {
+        if self.is_narrow() {
+            pack(link)
+        } else {
+            fast_wide::pack(self.width, link)
+        }
+    }
+
+    /// Rooms rounded up to whole 64-room bitset words: the length of a padded mask.
+    fn padded(&self) -> usize {
+        self.rooms.div_ceil(64) * 64
     }
 }
 
@@ -132,11 +168,7 @@ pub struct FastScratch {
     root: PerRoom<u16>,
     /// Per room (zero past the last room): the passage slots.
     mask: PerRoom<u8>,
-    dead: Vec<u64>,
-    cross: Vec<u64>,
-    east: Vec<u64>,
-    south: Vec<u64>,
-    candidates: Vec<u64>,
+    sets: RoomSets,
     rem: PerRoom<u8>,
     /// Per room during the peel: `height << 16 | (0xFFFF - deepest leaf)`.
     reach: PerRoom<u32>,
@@ -148,6 +180,8 @@ pub struct FastScratch {
     back: Vec<u32>,
     links: Vec<Link>,
     link_scratch: OrderScratch,
+    /// The `u32` path's per-room arrays (empty until a lattice needs them).
+    wide: WideScratch,
 }
 
 impl Default for FastScratch {
@@ -157,11 +191,7 @@ impl Default for FastScratch {
             tree: Vec::new(),
             root: PerRoom::new(0),
             mask: PerRoom::new(3),
-            dead: Vec::new(),
-            cross: Vec::new(),
-            east: Vec::new(),
-            south: Vec::new(),
-            candidates: Vec::new(),
+            sets: RoomSets::default(),
             rem: PerRoom::new(4),
             reach: PerRoom::new(5),
             queue: PerRoom::new(9),
@@ -171,6 +201,7 @@ impl Default for FastScratch {
             back: Vec::new(),
             links: Vec::new(),
             link_scratch: OrderScratch::default(),
+            wide: WideScratch::default(),
         }
     }
 }
@@ -189,7 +220,11 @@ pub fn generate(
     depth: Depth,
 ) -> MazeMetrics {
     edge_order(plan, cfg, rng, s);
-    kruskal(plan, s);
+    if plan.is_narrow() {
+        kruskal(plan, s);
+    } else {
+        fast_wide::kruskal(plan, &s.order, &mut s.wide);
+    }
     finish(plan, cfg, s, grid, depth)
 }
 
@@ -203,9 +238,13 @@ pub fn generate_from_tree(
     grid: &mut Grid,
     depth: Depth,
 ) -> MazeMetrics {
-    let padded = plan.rooms.div_ceil(64) * 64;
-    s.mask[..padded].fill(0);
-    for (m, &t) in s.mask[..plan.rooms].iter_mut().zip(&tree.mask) {
+    let mask = if plan.is_narrow() {
+        &mut s.mask[..plan.padded()]
+    } else {
+        s.wide.clear_mask(plan.padded())
+    };
+    mask.fill(0);
+    for (m, &t) in mask[..plan.rooms].iter_mut().zip(&tree.mask) {
         *m = t as u8;
     }
     finish(plan, cfg, s, grid, depth)
@@ -239,14 +278,14 @@ fn finish(
             census(plan, s);
             m.merges = merge(plan, s);
         }
-        rasterize(plan, s, grid);
+        fast_bits::rasterize(plan, s.masks(plan), grid);
         return m;
     }
     census(plan, s);
     if cfg.merge_dead_ends {
         m.merges = merge(plan, s);
     }
-    let (dead_ends, crossroads, at_crossroad, mergeable) = counts(plan, s);
+    let (dead_ends, crossroads, at_crossroad, mergeable) = fast_bits::counts(plan, &mut s.sets);
     debug_assert!(
         !cfg.merge_dead_ends || mergeable == 0,
         "merge left a candidate"
@@ -255,17 +294,58 @@ fn finish(
     m.crossroads = crossroads;
     m.dead_ends_at_crossroad = at_crossroad;
     m.mergeable_dead_ends = mergeable;
-    let (start, goal, diameter) = peel(plan, s);
+    let (start, goal, diameter) = if plan.is_narrow() {
+        peel(plan, s)
+    } else {
+        fast_wide::peel(plan, &s.sets, &mut s.wide)
+    };
     m.start_room = start;
     m.goal_room = goal;
     m.diameter = diameter;
-    solution(plan, s, start, goal, &mut m);
+    if plan.is_narrow() {
+        solution(plan, s, start, goal, &mut m);
+    } else {
+        fast_wide::solution(plan, &mut s.wide, start, goal, &mut m);
+    }
     let square = |room: u32| (2 * (room % plan.width) + 1, 2 * (room / plan.width) + 1);
     (m.start_x, m.start_y) = square(start);
     (m.goal_x, m.goal_y) = square(goal);
     m.path_length = 2 * diameter;
-    rasterize(plan, s, grid);
+    fast_bits::rasterize(plan, s.masks(plan), grid);
     m
+}
+
+impl FastScratch {
+    /// The rooms' passage masks, padded to whole bitset words with zeros.
+    fn masks(&self, plan: &LatticePlan) -> &[u8] {
+        if plan.is_narrow() {
+            &self.mask[..plan.padded()]
+        } else {
+            &self.wide.mask[..plan.padded()]
+        }
+    }
+}
+
+/// The room bitsets from the masks (see `fast_bits::census`).
+fn census(plan: &LatticePlan, s: &mut FastScratch) {
+    let FastScratch {
+        mask, wide, sets, ..
+    } = s;
+    let masks = if plan.is_narrow() {
+        &mask[..plan.padded()]
+    } else {
+        &wide.mask[..plan.padded()]
+    };
+    fast_bits::census(plan, masks, sets);
+}
+
+/// Seed 001's merge over the masks of either width (see `fast_bits::merge`).
+fn merge(plan: &LatticePlan, s: &mut FastScratch) -> u32 {
+    if plan.is_narrow() {
+        fast_bits::merge(plan, &mut s.sets, &mut *s.mask, ix)
+    } else {
+        fast_wide::merge(plan, &mut s.sets, &mut s.wide)
+    }
 }
 
 /// The packed edges in Kruskal's order.
@@ -275,13 +355,17 @@ fn edge_order(plan: &LatticePlan, cfg: &MazeConfig, rng: &mut WarrenRng, s: &mut
         // PERF: the same Fisher-Yates draws as the general path's shuffle of `Link`s (same
         // length, same RNG calls), on 4-byte items.
         s.order.extend_from_slice(&plan.edges);
-        rng.shuffle(&mut s.order);
+        if plan.is_narrow() {
+            rng.shuffle(&mut s.order);
+        } else {
+            rng.shuffle_prefetched(&mut s.order);
+        }
         return;
     }
     // The weighted orders are rarer and cost a sort anyway: reuse the general code and pack.
     let lattice = Lattice::new(plan.width, plan.height, None);
     weights::edge_order(&lattice, cfg, rng, &mut s.link_scratch, &mut s.links, None);
-    s.order.extend(s.links.iter().map(pack));
+    s.order.extend(s.links.iter().map(|link| plan.pack(link)));
 }
 
 /// A lattice edge as one `u32`: its west or north room in the low half, the other room in the
@@ -393,200 +477,6 @@ fn kruskal(plan: &LatticePlan, s: &mut FastScratch) {
     }
 }
 
-const LOW: u64 = 0x0101_0101_0101_0101;
-
-/// Bit `i` of the result is bit 0 of byte `i` of `x`.
-#[inline]
-fn gather(x: u64) -> u64 {
-    // PERF: the eight flag bits land on bits 56..64 of the product, no carries between them.
-    ((x & LOW).wrapping_mul(0x0102_0408_1020_4080)) >> 56
-}
-
-/// Rebuilds the room bitsets (dead ends, crossroads, passages east and south) from the masks.
-/// A room's west passage is its west neighbour's east one, its north passage its north
-/// neighbour's south one: shifted reads of `east` and `south`.
-fn census(plan: &LatticePlan, s: &mut FastScratch) {
-    let words = plan.rooms.div_ceil(64);
-    for set in [&mut s.dead, &mut s.cross, &mut s.east, &mut s.south] {
-        set.clear();
-        set.resize(words, 0);
-    }
-    for (i, chunk) in s.mask[..64 * words].chunks_exact(64).enumerate() {
-        let (mut dead, mut cross, mut east, mut south) = (0, 0, 0, 0);
-        // PERF: eight masks per u64 (SWAR): per-byte popcount, then one multiply packs eight
-        // flags into a byte of the bitset.
-        for (j, group) in chunk.chunks_exact(8).enumerate() {
-            let m = u64::from_le_bytes(group.try_into().expect("8 bytes"));
-            let pairs = m - ((m >> 1) & 0x5555_5555_5555_5555);
-            let count = (pairs & 0x3333_3333_3333_3333) + ((pairs >> 2) & 0x3333_3333_3333_3333);
-            let t = count ^ LOW;
-            let one = !(t | (t >> 1) | (t >> 2)) & LOW;
-            let three = (count >> 2) | ((count >> 1) & count);
-            let at = 8 * j;
-            dead |= gather(one) << at;
-            cross |= gather(three) << at;
-            east |= gather(m >> 2) << at;
-            south |= gather(m >> 3) << at;
-        }
-        s.dead[i] = dead;
-        s.cross[i] = cross;
-        s.east[i] = east;
-        s.south[i] = south;
-    }
-}
-
-/// A shift of a room bitset by a fixed number of rooms, split once into whole words and bits.
-#[derive(Clone, Copy)]
-struct Shift {
-    words: isize,
-    bits: u32,
-}
-
-impl Shift {
-    fn new(by: isize) -> Self {
-        Self {
-            words: by.div_euclid(64),
-            bits: by.rem_euclid(64) as u32,
-        }
-    }
-
-    /// Word `i` of `set` shifted so that bit `v` of the result is bit `v + by` of `set` (zero
-    /// outside the set).
-    ///
-    /// PERF: the split is the caller's loop invariant; a word before the set wraps to an index
-    /// past its end, so one unsigned test per word covers both sides.
-    #[inline]
-    fn read(self, set: &[u64], i: usize) -> u64 {
-        let k = (i as isize + self.words) as usize;
-        let word = |k: usize| if k < set.len() { set[k] } else { 0 };
-        if self.bits == 0 {
-            word(k)
-        } else {
-            (word(k) >> self.bits) | (word(k.wrapping_add(1)) << (64 - self.bits))
-        }
-    }
-}
-
-/// Fills `s.candidates` with the mergeable dead ends (seed 001's condition) and returns the
-/// number of dead ends hanging off a crossroad and the number of candidates.
-fn candidates(plan: &LatticePlan, s: &mut FastScratch) -> (u32, u32) {
-    let w = plan.width as isize;
-    let words = s.dead.len();
-    s.candidates.clear();
-    s.candidates.resize(words, 0);
-    let (next, prev, below, above) = (Shift::new(1), Shift::new(-1), Shift::new(w), Shift::new(-w));
-    let (dead, cross, east, south) = (
-        &s.dead[..words],
-        &s.cross[..words],
-        &s.east[..words],
-        &s.south[..words],
-    );
-    let (has_east, has_west) = (&plan.has_east[..words], &plan.has_west[..words]);
-    let (mut at_crossroad, mut mergeable) = (0, 0);
-    for (i, out) in s.candidates.iter_mut().enumerate() {
-        let off_crossroad = dead[i]
-            & ((east[i] & next.read(cross, i))
-                | (prev.read(east, i) & prev.read(cross, i))
-                | (south[i] & below.read(cross, i))
-                | (above.read(south, i) & above.read(cross, i)));
-        // The passage neighbour is a crossroad, so any dead-end neighbour is another room.
-        let touches_dead_end = (has_east[i] & next.read(dead, i))
-            | (has_west[i] & prev.read(dead, i))
-            | below.read(dead, i)
-            | above.read(dead, i);
-        let c = off_crossroad & touches_dead_end;
-        *out = c;
-        at_crossroad += off_crossroad.count_ones();
-        mergeable += c.count_ones();
-    }
-    (at_crossroad, mergeable)
-}
-
-/// Seed 001's merge, one pass in room order, visiting only the rooms that can merge (the merge
-/// condition is monotone, see `merge::merge_dead_ends`: no other room can become a candidate).
-#[inline(never)]
-fn merge(plan: &LatticePlan, s: &mut FastScratch) -> u32 {
-    candidates(plan, s);
-    let w = plan.width;
-    let offset = [w.wrapping_neg(), u32::MAX, 1, w];
-    let mask = &mut *s.mask;
-    let mut merges = 0;
-    for (i, &word) in s.candidates.iter().enumerate() {
-        let mut bits = word;
-        while bits != 0 {
-            let v = (64 * i + bits.trailing_zeros() as usize) as u32;
-            bits &= bits - 1;
-            // Re-check against the current masks: earlier merges may have used this room's
-            // crossroad or its dead-end neighbours.
-            let mv = mask[ix(v)];
-            if mv.count_ones() != 1 {
-                continue;
-            }
-            let k = mv.trailing_zeros();
-            let c = v.wrapping_add(offset[k as usize & 3]);
-            if mask[ix(c)].count_ones() < 3 {
-                continue;
-            }
-            // PERF: test the (up to three) other neighbours without a branch each; a room
-            // off the lattice has no physical bit, so what its index reads does not count.
-            let others = plan.physical[v as usize] & !mv;
-            let mut dead_ends = 0u8;
-            for (j, &off) in offset.iter().enumerate() {
-                let n = v.wrapping_add(off);
-                let dead = u8::from(mask[ix(n)].count_ones() == 1);
-                dead_ends |= (others >> j & dead) << j;
-            }
-            if dead_ends == 0 {
-                continue;
-            }
-            let j = dead_ends.trailing_zeros();
-            let d = v.wrapping_add(offset[j as usize & 3]);
-            mask[ix(v)] = 1 << j;
-            mask[ix(c)] &= !(1 << (3 - k));
-            mask[ix(d)] |= 1 << (3 - j);
-            merges += 1;
-            // Keep the bitsets true (no second census): the passages moved, the other dead end
-            // became a corridor, the crossroad may have become one.
-            passage(&mut s.east, &mut s.south, v, c, k, false);
-            passage(&mut s.east, &mut s.south, v, d, j, true);
-            put(&mut s.dead, d, false);
-            put(&mut s.cross, c, mask[ix(c)].count_ones() >= 3);
-        }
-    }
-    merges
-}
-
-/// Sets bit `v` of `set` to `on`.
-#[inline]
-fn put(set: &mut [u64], v: u32, on: bool) {
-    let (word, bit) = (v as usize / 64, v % 64);
-    set[word] = set[word] & !(1 << bit) | u64::from(on) << bit;
-}
-
-/// Records the passage between `v` and its neighbour `n` in slot `k` as `open` in the bitsets
-/// (east and south passages are listed under their west and north room).
-#[inline]
-fn passage(east: &mut [u64], south: &mut [u64], v: u32, n: u32, k: u32, open: bool) {
-    // PERF: no branch on the slot (random in the merge, so half mispredicted): the owner by a
-    // select, and both sets written, the one not concerned with an empty mask.
-    let owner = std::hint::select_unpredictable(k >= 2, v, n);
-    // Slots west (1) and east (2) are east passages, north (0) and south (3) south ones.
-    let is_east = u64::from((k ^ (k >> 1)) & 1);
-    let is_south = is_east ^ 1;
-    let (word, bit) = (owner as usize / 64, owner % 64);
-    let open = u64::from(open);
-    east[word] = east[word] & !(is_east << bit) | (open & is_east) << bit;
-    south[word] = south[word] & !(is_south << bit) | (open & is_south) << bit;
-}
-
-/// Dead ends, crossroads, dead ends off a crossroad and mergeable dead ends, from the bitsets.
-fn counts(plan: &LatticePlan, s: &mut FastScratch) -> (u32, u32, u32, u32) {
-    let (at_crossroad, mergeable) = candidates(plan, s);
-    let dead = s.dead.iter().map(|w| w.count_ones()).sum();
-    let cross = s.cross.iter().map(|w| w.count_ones()).sum();
-    (dead, cross, at_crossroad, mergeable)
-}
-
 /// The smallest diameter end pair and the diameter, by peeling leaves: a room is folded into its
 /// last unpeeled neighbour once all its other neighbours are folded into it, which is a valid
 /// bottom-up order of the tree rooted at the last room, so the fold (and its tie-breaking, see
@@ -604,7 +494,7 @@ fn peel(plan: &LatticePlan, s: &mut FastScratch) -> (u32, u32, u32) {
         s.reach[v] = 0xFFFF - v as u32;
     }
     let mut len = 0;
-    for (i, &word) in s.dead.iter().enumerate() {
+    for (i, &word) in s.sets.dead.iter().enumerate() {
         let mut bits = word;
         while bits != 0 {
             s.queue[len & (SLOTS - 1)] = (64 * i + bits.trailing_zeros() as usize) as u16;
@@ -725,67 +615,8 @@ fn solution(plan: &LatticePlan, s: &mut FastScratch, start: u32, goal: u32, m: &
     }
     s.path.push(y);
     s.path.extend(s.back.iter().rev());
-    let path = &s.path;
-    // Unit steps: the general path adds its distances one by one, and a sum of ones is exact in
-    // f32 (up to 2^24 steps, far beyond MAX_ROOMS), so the count is that same sum. PERF: no
-    // chain of dependent float additions.
-    m.solution_length = (path.len().max(1) - 1) as f32;
-    // On a lattice every change of step is a right angle, so a turn.
-    m.turns = path
-        .windows(3)
-        .filter(|t| t[1].wrapping_sub(t[0]) != t[2].wrapping_sub(t[1]))
-        .count() as u32;
-    m.decision_points = if path.len() > 2 {
-        path[1..path.len() - 1]
-            .iter()
-            .filter(|&&v| s.mask[ix(v)].count_ones() >= 3)
-            .count() as u32
-    } else {
-        0
-    };
-}
-
-/// The tile grid of `raster::rasterize`, from the masks.
-#[inline(never)]
-fn rasterize(plan: &LatticePlan, s: &FastScratch, grid: &mut Grid) {
-    let (w, h) = (plan.width as usize, plan.height as usize);
-    let gw = 2 * w + 1;
-    grid.reset(gw as u32, 2 * h as u32 + 1, cell::WALL);
-    const _: () = assert!(cell::WALL == 0 && cell::FLOOR == 1);
-    let cells = &mut grid.cells;
-    for (y, row_masks) in s.mask[..w * h].chunks_exact(w).enumerate() {
-        // PERF: branch-free stores; the east/south mask bits are the floor/wall codes. The last
-        // room of a row has no east bit and the last row no south bits: those cells stay wall.
-        let row = (2 * y + 1) * gw;
-        let (room_row, below) = cells[row..].split_at_mut(gw);
-        // PERF: four rooms per step (SWAR): their masks spread to 16-bit lanes give eight cells
-        // of each row in one store.
-        let mut groups = row_masks.chunks_exact(4);
-        for (g, four) in (&mut groups).enumerate() {
-            let spread = spread_bytes(u32::from_le_bytes(four.try_into().expect("4 masks")));
-            const LANES: u64 = 0x0001_0001_0001_0001;
-            let rooms = LANES | ((spread >> 2) & LANES) << 8;
-            let south = (spread >> 3) & LANES;
-            let at = 8 * g + 1;
-            room_row[at..at + 8].copy_from_slice(&rooms.to_le_bytes());
-            below[at..at + 8].copy_from_slice(&south.to_le_bytes());
-        }
-        let done = row_masks.len() - groups.remainder().len();
-        for (x, &m) in groups.remainder().iter().enumerate() {
-            let x = done + x;
-            room_row[2 * x + 1] = cell::FLOOR;
-            room_row[2 * x + 2] = m >> 2 & 1;
-            below[2 * x + 1] = m >> 3 & 1;
-        }
-    }
-}
-
-/// Byte `i` of `x` moved to bits `16 i..16 i + 8` (the other bits zero).
-#[inline]
-fn spread_bytes(x: u32) -> u64 {
-    let t = u64::from(x);
-    let t = (t | t << 16) & 0x0000_FFFF_0000_FFFF;
-    (t | t << 8) & 0x00FF_00FF_00FF_00FF
+    let mask = &*s.mask;
+    fast_bits::path_metrics(&s.path, |v| mask[ix(v)], m);
 }
 
 #[cfg(test)]

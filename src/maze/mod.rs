@@ -18,6 +18,8 @@ mod algorithms;
 mod braid;
 pub(crate) mod config;
 mod fast;
+mod fast_bits;
+mod fast_wide;
 mod generate;
 mod merge;
 mod metrics;
