@@ -159,7 +159,11 @@ fn splits_partition_the_levels_by_hash() {
         assert_eq!(got.len() as u64, part.levels);
         // Drawn from the canonical identity: symmetric copies share a split.
         let canonical = column(&part.path, "canonical_hash");
-        assert!(canonical.iter().all(|&h| split_of(h, &[0.5, 0.5, 0.0]) == i));
+        assert!(
+            canonical
+                .iter()
+                .all(|&h| split_of(h, &[0.5, 0.5, 0.0]) == i)
+        );
         all.extend(got);
     }
     all.sort_unstable();
