@@ -203,6 +203,29 @@ fn make_block(c: &Cached, seed: u64, start: u64, count: u64, threads: usize) -> 
     block
 }
 
+/// Items `start .. start + count` of the task `config_json` with master seed `seed`, made with
+/// the interpreter released, and their generator.
+fn made_block(
+    py: Python<'_>,
+    config_json: &str,
+    seed: u64,
+    start: u64,
+    count: u64,
+    threads: usize,
+) -> PyResult<(Arc<Cached>, Block)> {
+    if start.checked_add(count).is_none() {
+        return Err(PyValueError::new_err(format!(
+            "start = {start} and count = {count} run past the last index"
+        )));
+    }
+    py.detach(|| {
+        let cached = generator(config_json)?;
+        let block = make_block(&cached, seed, start, count, threads);
+        Ok::<_, String>((cached, block))
+    })
+    .map_err(PyValueError::new_err)
+}
+
 /// Items `start .. start + count` of the task `config_json` (the `[task]` keys as JSON) with
 /// master seed `seed`, made in Rust on `threads` workers (0: every core; the items do not depend
 /// on it), as a dict of lists in index order: `index`, `question`, `answer`, `ground_truth`,
@@ -220,18 +243,7 @@ pub fn task_items<'py>(
     count: u64,
     threads: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if start.checked_add(count).is_none() {
-        return Err(PyValueError::new_err(format!(
-            "start = {start} and count = {count} run past the last index"
-        )));
-    }
-    let (cached, block) = py
-        .detach(|| {
-            let cached = generator(config_json)?;
-            let block = make_block(&cached, seed, start, count, threads);
-            Ok::<_, String>((cached, block))
-        })
-        .map_err(PyValueError::new_err)?;
+    let (cached, block) = made_block(py, config_json, seed, start, count, threads)?;
     block_dict(py, &cached, block)
 }
 
@@ -294,18 +306,7 @@ pub fn task_entries<'py>(
     base: &Bound<'py, PyDict>,
     difficulty: &Bound<'py, PyDict>,
 ) -> PyResult<Entries<'py>> {
-    if start.checked_add(count).is_none() {
-        return Err(PyValueError::new_err(format!(
-            "start = {start} and count = {count} run past the last index"
-        )));
-    }
-    let (cached, block) = py
-        .detach(|| {
-            let cached = generator(config_json)?;
-            let block = make_block(&cached, seed, start, count, threads);
-            Ok::<_, String>((cached, block))
-        })
-        .map_err(PyValueError::new_err)?;
+    let (cached, block) = made_block(py, config_json, seed, start, count, threads)?;
     let specs = cached.generator.metrics();
     let names: Vec<Bound<'py, PyString>> =
         specs.iter().map(|m| PyString::intern(py, m.name)).collect();
