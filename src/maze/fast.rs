@@ -24,95 +24,17 @@ use crate::maze::config::{MazeConfig, Weighting};
 use crate::maze::fast_bits::{self, RoomSets};
 use crate::maze::fast_wide::{self, WideScratch};
 use crate::maze::metrics::MazeMetrics;
-use crate::maze::topology::{Lattice, Link, Topology};
+use crate::maze::topology::{Lattice, Link};
 use crate::maze::weights::{self, OrderScratch};
 
 /// Entries of a per-room array: every `u16`.
-const SLOTS: usize = 1 << 16;
+const SLOTS: usize = MAX_ROOMS + 1;
 
-/// Rooms the `u16` fast path handles: room ids are `u16`, and the last `u16` is [`DUMMY`].
-/// Larger lattices take the `u32` one (`fast_wide.rs`).
-pub const MAX_ROOMS: usize = SLOTS - 1;
+pub use crate::maze::fast_plan::{LatticePlan, MAX_ROOMS};
 
 /// A per-room entry no room uses: stores that must not happen go there instead of behind a
 /// branch.
 const DUMMY: u16 = u16::MAX;
-
-/// The per-generator constants of one lattice shape.
-#[derive(Clone, Debug)]
-pub struct LatticePlan {
-    pub(super) width: u32,
-    pub(super) height: u32,
-    pub(super) rooms: usize,
-    /// Every edge packed by [`LatticePlan::pack`], in edge-id order (the order the general path
-    /// shuffles, so both shuffles give the same permutation).
-    pub(super) edges: Vec<u32>,
-    /// Per room: the physical slots (bit `k` set when slot `k` has a neighbour).
-    pub(super) physical: Vec<u8>,
-    /// Bitset of rooms with an east / west neighbour.
-    pub(super) has_east: Vec<u64>,
-    pub(super) has_west: Vec<u64>,
-}
-
-impl LatticePlan {
-    /// The plan for a hole-free `width x height` lattice; `None` without rooms or above
-    /// [`fast_wide::MAX_ROOMS`] rooms.
-    pub fn new(width: u32, height: u32) -> Option<Self> {
-        let rooms = width as usize * height as usize;
-        if rooms == 0 || rooms > fast_wide::MAX_ROOMS {
-            return None;
-        }
-        let lattice = Lattice::new(width, height, None);
-        let mut edges = Vec::with_capacity(lattice.edge_slots());
-        let narrow = rooms <= MAX_ROOMS;
-        lattice.for_each_edge(|link: Link| {
-            edges.push(if narrow {
-                pack(&link)
-            } else {
-                fast_wide::pack(width, &link)
-            });
-        });
-        let words = rooms.div_ceil(64);
-        let (mut has_east, mut has_west) = (vec![0u64; words], vec![0u64; words]);
-        let mut physical = vec![0u8; rooms];
-        for v in 0..rooms {
-            let m = lattice.physical_mask(v as u32) as u8;
-            physical[v] = m;
-            has_west[v / 64] |= u64::from(m >> 1 & 1) << (v % 64);
-            has_east[v / 64] |= u64::from(m >> 2 & 1) << (v % 64);
-        }
-        Some(Self {
-            width,
-            height,
-            rooms,
-            edges,
-            physical,
-            has_east,
-            has_west,
-        })
-    }
-
-    /// Whether room ids fit the `u16` path (at most [`MAX_ROOMS`] rooms); the other lattices
-    /// take the `u32` one.
-    #[inline]
-    pub fn is_narrow(&self) -> bool {
-        self.rooms <= MAX_ROOMS
-    }
-
-    /// `link` packed as [`LatticePlan::edges`] packs it.
-    fn pack(&self, link: &Link) -> u32 {
-        if self.is_narrow() {
-            pack(link)
-        } else {
-            fast_wide::pack(self.width, link)
-        }
-    }
-
-    /// Rooms rounded up to whole 64-room bitset words: the length of a padded mask.
-    fn padded(&self) -> usize {
-        self.rooms.div_ceil(64) * 64
-    }
-}
 
 /// A per-room array covering every `u16` room id, viewed as `[T; SLOTS]`.
 ///
@@ -366,15 +288,6 @@ fn edge_order(plan: &LatticePlan, cfg: &MazeConfig, rng: &mut WarrenRng, s: &mut
     let lattice = Lattice::new(plan.width, plan.height, None);
     weights::edge_order(&lattice, cfg, rng, &mut s.link_scratch, &mut s.links, None);
     s.order.extend(s.links.iter().map(|link| plan.pack(link)));
-}
-
-/// A lattice edge as one `u32`: its west or north room in the low half, the other room in the
-/// high half (room ids are below [`MAX_ROOMS`]).
-#[inline]
-fn pack(link: &Link) -> u32 {
-    let (a, b) = (link.a.min(link.b), link.a.max(link.b));
-    debug_assert!(b < MAX_ROOMS as u32);
-    a | b << 16
 }
 
 /// The root of `x`'s tree in the union-find forest `up`, pointing the first two links of the

@@ -7,7 +7,7 @@
 use std::ops::IndexMut;
 
 use crate::core::grid::{Grid, cell};
-use crate::maze::fast::LatticePlan;
+use crate::maze::fast_plan::LatticePlan;
 use crate::maze::metrics::MazeMetrics;
 
 /// The lattice-wide room predicates, one bit per room (64 rooms a word).

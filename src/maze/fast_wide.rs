@@ -1,4 +1,4 @@
-//! The fast lattice path with `u32` room ids, for lattices of more than `fast::MAX_ROOMS`
+//! The fast lattice path with `u32` room ids, for lattices of more than `fast_plan::MAX_ROOMS`
 //! (65,535) rooms: 801 x 801 has 641,601. The steps and their results are `fast.rs`'s (and so
 //! the general path's, which the tests check); what changes is what a large maze costs:
 //! - an edge is one `u32`, its west or north room shifted left by one above a south bit: the
@@ -13,14 +13,9 @@
 //! union-find gives the same maze.
 
 use crate::core::prefetch::prefetch;
-use crate::maze::fast::LatticePlan;
 use crate::maze::fast_bits::{self, RoomSets};
+use crate::maze::fast_plan::LatticePlan;
 use crate::maze::metrics::MazeMetrics;
-use crate::maze::topology::Link;
-
-/// Rooms the `u32` path handles: a room id shifted left by one fits in a `u32` edge. The
-/// configuration allows far fewer (2^22).
-pub const MAX_ROOMS: usize = 1 << 31;
 
 /// Edges Kruskal looks ahead to prefetch their rooms' union-find entries (and half as far for
 /// their parents').
@@ -33,7 +28,7 @@ const PREFETCH_AHEAD: usize = 16;
 /// parents'); measured against 16, 64 and 128.
 const FOLD_AHEAD: usize = 32;
 
-/// One worker's per-room arrays for lattices of more than `fast::MAX_ROOMS` rooms.
+/// One worker's per-room arrays for lattices of more than `fast_plan::MAX_ROOMS` rooms.
 #[derive(Default)]
 pub struct WideScratch {
     /// Union-find parents, and one sentinel entry past the rooms.
@@ -63,15 +58,6 @@ impl WideScratch {
     }
 }
 
-/// A lattice edge as one `u32`: its west or north room `a` shifted left by one, above a bit set
-/// when the other room is south of `a` (on a lattice `width` rooms wide).
-#[inline]
-pub fn pack(width: u32, link: &Link) -> u32 {
-    let (a, b) = (link.a.min(link.b), link.a.max(link.b));
-    debug_assert!((b as usize) < MAX_ROOMS);
-    a << 1 | u32::from(b - a == width)
-}
-
 /// The two rooms of a packed edge and whether it is a south one.
 #[inline(always)]
 fn unpack(width: u32, e: u32) -> (u32, u32, u32) {
@@ -98,7 +84,7 @@ fn find(up: &mut [u32], x: u32) -> u32 {
     r
 }
 
-/// Kruskal over `order` (packed by [`pack`]) as `fast::kruskal` runs it, over `u32` ids: each
+/// Kruskal over `order` (packed by `fast_plan::pack_wide`) as `fast::kruskal` runs it, over `u32` ids: each
 /// edge step is branch-free (fixed-length finds, the union stored one edge late and to a
 /// sentinel when the edge closes a cycle), and leaves each room's passage mask in `s.mask`.
 ///

@@ -19,6 +19,7 @@ mod braid;
 pub(crate) mod config;
 mod fast;
 mod fast_bits;
+mod fast_plan;
 mod fast_wide;
 mod generate;
 mod merge;
