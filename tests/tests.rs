@@ -28,6 +28,7 @@ mod merge_cli;
 mod parquet_cli;
 mod python_package;
 mod python_reader;
+mod quota_cli;
 mod regions_cli;
 mod registry;
 mod reliability;

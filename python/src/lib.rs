@@ -243,6 +243,7 @@ impl Run {
             progress: false,
             selection: None,
             resume: None,
+            kept: Vec::new(),
         };
         let (schema, rx, handle) = py
             .detach(|| {

@@ -27,6 +27,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use arrow_array::RecordBatch;
 use arrow_array::cast::AsArray;
 use arrow_array::types::UInt64Type;
 use arrow_ipc::Block;
@@ -304,9 +305,50 @@ impl Recovered {
         self.checkpoint.as_ref().map_or(0, |c| c.kept)
     }
 
-    /// The `key` column (`layout_hash`, or `canonical_hash`) of every level kept in `FILE.tmp` (of output `path`, whose archive
-    /// has `schema`): what a resumed `--unique` run has seen. Maps the file and reads only that
-    /// column (structure is validated; the checksums were checked as far as they need be).
+    /// Columns `names` of every level kept in `FILE.tmp` (of output `path`, whose archive has
+    /// `schema`), copied out of the file: what a resumed `--quota` or `--max-share` run counts
+    /// toward its bins and caps. Columns the archive lacks are left out.
+    pub fn kept_columns(
+        &self,
+        path: &Path,
+        schema: &Schema,
+        names: &[&str],
+    ) -> Result<Vec<RecordBatch>, ArchiveError> {
+        let tmp = temp_path(path);
+        // SAFETY: `FILE.tmp` is this run's; nothing writes it until the writer resumes, and
+        // the columns are copied out of the mapping before this returns.
+        let archive = unsafe {
+            Archive::in_progress(
+                &tmp,
+                Arc::new(schema.clone()),
+                self.blocks.clone(),
+                self.crcs.clone(),
+            )
+        }?;
+        let mut out = Vec::with_capacity(archive.batch_count());
+        for i in 0..archive.batch_count() {
+            let batch = archive.batch_unchecked(i)?;
+            let mut fields = Vec::new();
+            let mut columns = Vec::new();
+            for name in names {
+                if let Ok(at) = batch.schema().index_of(name) {
+                    fields.push(batch.schema().field(at).clone());
+                    let copy = arrow_select::concat::concat(&[batch.column(at).as_ref()])
+                        .map_err(|e| refuse(&tmp, &e.to_string()))?;
+                    columns.push(copy);
+                }
+            }
+            let projected = RecordBatch::try_new(Arc::new(Schema::new(fields)), columns)
+                .map_err(|e| refuse(&tmp, &e.to_string()))?;
+            out.push(projected);
+        }
+        Ok(out)
+    }
+
+    /// The `key` column (`layout_hash`, or `canonical_hash`) of every level kept in `FILE.tmp`
+    /// (of output `path`, whose archive has `schema`): what a resumed `--unique` run has seen.
+    /// Maps the file and reads only that column (structure is validated; the checksums were
+    /// checked as far as they need be).
     pub fn layout_hashes(
         &self,
         path: &Path,

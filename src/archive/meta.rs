@@ -135,6 +135,12 @@ pub struct SelectionMeta {
     pub filter: Option<String>,
     /// Indices a whole run could try.
     pub max_tries: u64,
+    /// The `--quota` the kept levels fill, as given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quota: Option<String>,
+    /// The `--max-share` caps the kept levels keep to, as given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub max_share: Vec<String>,
 }
 
 /// What a run with a selection looked at ([`FOOTER_SCANNED`]): the indices `start..end`, each

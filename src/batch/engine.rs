@@ -4,7 +4,7 @@
 //! so memory stays flat however large `--count` is, and the content of level `i` depends only on
 //! (profile, master seed, `i`), never on threads, chunking or shards.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -15,11 +15,11 @@ use std::time::Instant;
 use arrow_array::RecordBatch;
 use arrow_schema::{ArrowError, Schema, SchemaRef};
 
-use crate::archive::{
-    ArchiveError, ArchiveWriter, Checkpoint, ChunkBuilder, RunFooter, Scanned, SelectionMeta,
-};
+use crate::archive::{ArchiveError, ArchiveWriter, Checkpoint, ChunkBuilder, RunFooter, Scanned};
 use crate::batch::filter::Filter;
 use crate::batch::progress::Progress;
+use crate::batch::quota::{Gate, Gated, Shaper};
+pub use crate::batch::select::Selection;
 use crate::batch::select::{Keeper, Skip, unique_key};
 use crate::core::generator::Generator;
 use crate::core::rng::mix;
@@ -60,41 +60,9 @@ pub struct BatchOptions {
     /// `chunks` are in the archive already, with these counts (and, with `--unique`, their
     /// hashes in the selection's `earlier`).
     pub resume: Option<Checkpoint>,
-}
-
-/// Which levels a run keeps (`--unique`, `--where`), and how far it may look for them.
-///
-/// A run with a selection walks the indices from its start in order and keeps a level when it
-/// generates, passes the filter and (with `unique`) its `layout_hash` is not that of a level
-/// kept before it. A whole run (shard 0 of 1) goes on past `count` indices until it has kept
-/// `count` levels, or fails after `max_tries` indices; a shard of several walks exactly its
-/// own index range, keeps what passes there, and `warren merge` applies the rule across the
-/// shards and makes the rest, so the merged archive equals the unsharded run.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Selection {
-    /// Keep the first level of every `layout_hash` (or `canonical_hash`) only.
-    pub unique: bool,
-    /// `unique` by `canonical_hash`: one level of every set of levels equal up to symmetry.
-    pub canonical: bool,
-    /// Keep only levels whose metrics pass this filter.
-    pub filter: Option<Filter>,
-    /// Indices a whole run may try before it gives up.
-    pub max_tries: u64,
-    /// With `unique`: the hashes of levels kept before this run's first index (by the shards
-    /// `warren merge` joins before it makes the rest of their run), left out as duplicates.
-    pub earlier: Option<Arc<HashSet<u64>>>,
-}
-
-impl Selection {
-    /// The selection as the archive's metadata records it.
-    pub fn to_meta(&self) -> SelectionMeta {
-        SelectionMeta {
-            unique: self.unique,
-            canonical: self.canonical,
-            filter: self.filter.as_ref().map(|f| f.text().to_string()),
-            max_tries: self.max_tries,
-        }
-    }
+    /// With `resume` and a `--quota` or `--max-share`: the record batches the killed run kept,
+    /// counted toward the bins and caps before the run goes on.
+    pub kept: Vec<RecordBatch>,
 }
 
 impl Default for BatchOptions {
@@ -109,6 +77,7 @@ impl Default for BatchOptions {
             progress: false,
             selection: None,
             resume: None,
+            kept: Vec::new(),
         }
     }
 }
@@ -128,6 +97,11 @@ pub struct BatchSummary {
     pub seconds: f64,
     /// Final archive size in bytes.
     pub bytes: u64,
+    /// With `--quota`: per bin, its name, levels kept and target.
+    pub bins: Vec<(String, u64, u64)>,
+    /// With `--quota` or `--max-share`: levels left out because their bin was full or their
+    /// value at its cap (counted among the filtered ones too).
+    pub over_quota: u64,
 }
 
 impl BatchSummary {
@@ -167,6 +141,9 @@ pub enum BatchError {
     /// The consumer of the batches stopped the run (it was dropped or interrupted).
     #[error("stopped: {0}")]
     Stopped(String),
+    /// A `--quota` or `--max-share` cannot be met: which bin or cap, and the rate seen.
+    #[error("{0}")]
+    Unfillable(String),
     /// A selection kept too few levels within `max_tries` indices.
     #[error(
         "kept {kept} of the {wanted} levels asked for after trying {tried} seeds \
@@ -247,7 +224,7 @@ fn build_chunk<G: Generator>(
     generator: &G,
     scratch: &mut G::Scratch,
     builder: &mut ChunkBuilder,
-    (master_seed, filter): (u64, Option<&Filter>),
+    (master_seed, filter, gate): (u64, Option<&Filter>, Option<&Gate>),
     levels: Range<u64>,
     skipped: &mut Vec<(u64, Skip)>,
 ) -> Result<Vec<RecordBatch>, ArrowError> {
@@ -256,7 +233,11 @@ fn build_chunk<G: Generator>(
         let seed = mix(master_seed, index);
         match generator.generate_at(index, seed, scratch) {
             Ok(level) if filter.is_none_or(|f| f.passes(level.metrics)) => {
-                builder.push(index, seed, &level);
+                match gate.map_or(Gated::Build, |g| g.check(level.metrics)) {
+                    Gated::Build => builder.push(index, seed, &level),
+                    Gated::NoBin => skipped.push((index, Skip::Filtered)),
+                    Gated::Full => skipped.push((index, Skip::OverQuota)),
+                }
             }
             Ok(_) => skipped.push((index, Skip::Filtered)),
             Err(e) => skipped.push((index, Skip::Failed(e.reason))),
@@ -375,6 +356,7 @@ struct Workers<'a, G> {
     schema: &'a SchemaRef,
     seed: u64,
     filter: Option<&'a Filter>,
+    gate: Option<Gate>,
     chunking: &'a Chunking,
     threads: usize,
 }
@@ -419,7 +401,7 @@ impl<G: Generator> Workers<'_, G> {
                 self.generator,
                 scratch,
                 builder,
-                (self.seed, self.filter),
+                (self.seed, self.filter, self.gate.as_ref()),
                 levels,
                 &mut skipped,
             )
@@ -506,37 +488,52 @@ pub fn run<G: Generator, S: BatchSink>(
     let pool = worker_pool(threads)?;
     let selection = opts.selection.as_ref();
     let whole = opts.shard.count == 1;
-    let workers = Workers {
-        generator,
-        schema: &schema,
-        seed: opts.seed,
-        filter: selection.and_then(|s| s.filter.as_ref()),
-        chunking: &chunking,
-        threads,
-    };
     let target = (whole && selection.is_some()).then_some(opts.count);
     let seen = selection
         .filter(|s| s.unique)
         .map(|s| s.earlier.as_deref().cloned().unwrap_or_default());
+    let shaper = selection
+        .and_then(|s| Shaper::new(s.quota.as_ref(), &s.max_share, opts.count, s.max_tries));
     let mut keeper = Keeper::new(chunking.range.start, seen, target, selection.is_some())
-        .keyed_by(unique_key(selection.is_some_and(|s| s.canonical)));
+        .keyed_by(unique_key(selection.is_some_and(|s| s.canonical)))
+        .shaped_by(shaper);
     let first = opts.resume.as_ref().map_or(0, |c| c.chunks);
     let mut done = 0;
     if let Some(state) = &opts.resume {
         keeper.restore(state);
+        keeper.restore_shape(opts.kept.iter())?;
         done = if target.is_some() {
             keeper.kept
         } else {
             chunking.levels().min(first * chunking.size)
         };
     }
+    // After the resumed run's levels are counted: a bin they filled is closed to the workers.
+    let workers = Workers {
+        generator,
+        schema: &schema,
+        seed: opts.seed,
+        filter: selection.and_then(|s| s.filter.as_ref()),
+        gate: keeper.shaper().and_then(Shaper::gate),
+        chunking: &chunking,
+        threads,
+    };
     let total = target.unwrap_or_else(|| chunking.levels());
     let progress = Progress::new(total, done, opts.progress);
     let outcome = generate_in_order(&workers, &pool, &mut writer, &mut keeper, &progress, first);
     progress.finish();
     outcome?;
+    if let Some(line) = keeper.refusal.take() {
+        return Err(BatchError::Unfillable(line));
+    }
     if let Some(wanted) = target.filter(|&t| keeper.kept < t) {
         let scanned = &keeper.scanned;
+        if let Some(line) = keeper
+            .shaper()
+            .and_then(|s| s.shortfall(scanned.end - scanned.start))
+        {
+            return Err(BatchError::Unfillable(line));
+        }
         return Err(BatchError::Exhausted {
             kept: keeper.kept,
             wanted,
@@ -552,7 +549,12 @@ pub fn run<G: Generator, S: BatchSink>(
         scanned: keeper.scanned(),
     };
     footer.extend(counts.to_metadata());
+    let (bins, over_quota) = keeper
+        .shaper()
+        .map_or((Vec::new(), 0), |s| (s.bins(), s.over));
     let mut summary = BatchSummary {
+        bins,
+        over_quota,
         levels: keeper.kept,
         failures: keeper.failed(),
         failure_reasons: keeper.failures,

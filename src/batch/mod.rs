@@ -6,6 +6,7 @@ mod check;
 mod engine;
 mod filter;
 mod progress;
+mod quota;
 mod select;
 
 pub use crate::core::shard::{Shard, ShardArg, ShardError, ShardMeta, ShardRecord};
@@ -14,5 +15,6 @@ pub use engine::{
     BatchError, BatchOptions, BatchSink, BatchSummary, Selection, resolve_threads, run,
 };
 pub use filter::{Filter, FilterError};
+pub use quota::{Bin, MaxShare, Quota, ShapeAudit, ShapeError, check_shape};
 pub(crate) use select::Keeper;
 pub use select::unique_key;

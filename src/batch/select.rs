@@ -6,13 +6,16 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
+use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::UInt64Type;
 use arrow_array::{BooleanArray, RecordBatch};
 use arrow_schema::ArrowError;
 
-use crate::archive::{Checkpoint, Scanned};
+use crate::archive::{Checkpoint, Scanned, SelectionMeta};
+use crate::batch::filter::Filter;
+use crate::batch::quota::{MaxShare, Quota, Refusal, Shaper};
 
 /// The column a `--unique` run keeps one level of each value of: `canonical_hash` with
 /// `--unique canonical`, else `layout_hash`.
@@ -24,13 +27,69 @@ pub fn unique_key(canonical: bool) -> &'static str {
     }
 }
 
+/// Which levels a run keeps (`--unique`, `--where`), and how far it may look for them.
+///
+/// A run with a selection walks the indices from its start in order and keeps a level when it
+/// generates, passes the filter and (with `unique`) its `layout_hash` is not that of a level
+/// kept before it. A whole run (shard 0 of 1) goes on past `count` indices until it has kept
+/// `count` levels, or fails after `max_tries` indices; a shard of several walks exactly its
+/// own index range, keeps what passes there, and `warren merge` applies the rule across the
+/// shards and makes the rest, so the merged archive equals the unsharded run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Selection {
+    /// Keep the first level of every `layout_hash` (or `canonical_hash`) only.
+    pub unique: bool,
+    /// `unique` by `canonical_hash`: one level of every set of levels equal up to symmetry.
+    pub canonical: bool,
+    /// Keep only levels whose metrics pass this filter.
+    pub filter: Option<Filter>,
+    /// Indices a whole run may try before it gives up.
+    pub max_tries: u64,
+    /// With `unique`: the hashes of levels kept before this run's first index (by the shards
+    /// `warren merge` joins before it makes the rest of their run), left out as duplicates.
+    pub earlier: Option<Arc<HashSet<u64>>>,
+    /// `--quota`: the share of the kept levels each bin of a metric gets (a whole run only).
+    pub quota: Option<Quota>,
+    /// `--max-share`: at most this share of the kept levels for any one value of a column.
+    pub max_share: Vec<MaxShare>,
+}
+
+impl Selection {
+    /// The selection as the archive's metadata records it.
+    pub fn to_meta(&self) -> SelectionMeta {
+        SelectionMeta {
+            unique: self.unique,
+            canonical: self.canonical,
+            filter: self.filter.as_ref().map(|f| f.text().to_string()),
+            max_tries: self.max_tries,
+            quota: self.quota.as_ref().map(|q| q.text().to_string()),
+            max_share: self
+                .max_share
+                .iter()
+                .map(|m| m.text().to_string())
+                .collect(),
+        }
+    }
+
+    /// The columns `--quota` and `--max-share` read (a resumed run counts them again).
+    pub fn shaped_columns(&self) -> Vec<&'static str> {
+        let quota = self.quota.as_ref().map(Quota::column);
+        quota
+            .into_iter()
+            .chain(self.max_share.iter().map(MaxShare::column))
+            .collect()
+    }
+}
+
 /// Why a level of a chunk is not in its batches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Skip {
     /// The seed failed, for this reason.
     Failed(&'static str),
-    /// The filter left it out.
+    /// The filter left it out, or its value lies in no `--quota` bin.
     Filtered,
+    /// Its `--quota` bin was full (counted as filtered out, and as over the quota).
+    OverQuota,
 }
 
 /// Counts a run's levels chunk by chunk, in index order, and keeps the rows a selection wants.
@@ -52,6 +111,10 @@ pub(crate) struct Keeper {
     pub scanned: Scanned,
     /// `target` reached: every later row and skip is past the end of the run.
     pub done: bool,
+    /// `--quota` and `--max-share`, when given.
+    shaper: Option<Shaper>,
+    /// Why the run stopped short: a quota the rates seen prove unfillable (one line).
+    pub refusal: Option<String>,
 }
 
 impl Keeper {
@@ -79,7 +142,32 @@ impl Keeper {
             },
             // A run asked for no levels has them all before it starts.
             done: target == Some(0),
+            shaper: None,
+            refusal: None,
         }
+    }
+
+    /// The keeper with `--quota` and `--max-share` in force.
+    pub fn shaped_by(self, shaper: Option<Shaper>) -> Self {
+        Self { shaper, ..self }
+    }
+
+    /// The quota and caps in force, if any.
+    pub fn shaper(&self) -> Option<&Shaper> {
+        self.shaper.as_ref()
+    }
+
+    /// Counts the levels a killed run kept (in `batches`) toward the quota and caps.
+    pub fn restore_shape<'a>(
+        &mut self,
+        batches: impl IntoIterator<Item = &'a RecordBatch>,
+    ) -> Result<(), ArrowError> {
+        if let Some(shaper) = self.shaper.as_mut() {
+            for batch in batches {
+                shaper.restore(batch).map_err(ArrowError::SchemaError)?;
+            }
+        }
+        Ok(())
     }
 
     /// The keeper with `unique` by the column `key` ([`unique_key`]).
@@ -165,9 +253,20 @@ impl Keeper {
             match skip {
                 Skip::Failed(reason) => *self.failures.entry(reason.to_string()).or_insert(0) += 1,
                 Skip::Filtered => self.scanned.filtered += 1,
+                Skip::OverQuota => {
+                    self.scanned.filtered += 1;
+                    if let Some(s) = self.shaper.as_mut() {
+                        s.over += 1;
+                    }
+                }
             }
         }
         self.scanned.end = cutoff.map_or(levels.end, |c| c + 1);
+        if !self.done {
+            let scanned = self.scanned.end - self.scanned.start;
+            self.refusal = self.shaper.as_ref().and_then(|s| s.unfillable(scanned));
+            self.done = self.refusal.is_some();
+        }
         Ok(out)
     }
 
@@ -184,6 +283,10 @@ impl Keeper {
                 .ok_or_else(|| ArrowError::SchemaError(format!("no u64 column `{name}`")))
         };
         let (indices, hashes) = (column("index")?, column(self.key)?);
+        let shaped = match &self.shaper {
+            Some(s) => Some(s.rows(batch).map_err(ArrowError::SchemaError)?),
+            None => None,
+        };
         let mut mask = Vec::with_capacity(batch.num_rows());
         let mut last = None;
         for (row, &hash) in hashes.values().iter().enumerate() {
@@ -191,11 +294,29 @@ impl Keeper {
                 mask.push(false);
                 continue;
             }
+            // The quota and caps first: a level left out by them is not `seen`.
+            let admitted = match (&mut self.shaper, &shaped) {
+                (Some(s), Some(rows)) => match s.admit(rows, row) {
+                    Ok(a) => Some(a),
+                    Err(refusal) => {
+                        mask.push(false);
+                        self.scanned.filtered += 1;
+                        if refusal == Refusal::Over {
+                            s.over += 1;
+                        }
+                        continue;
+                    }
+                },
+                _ => None,
+            };
             let keep = self.seen.as_mut().is_none_or(|seen| seen.insert(hash));
             mask.push(keep);
             if !keep {
                 self.scanned.duplicates += 1;
                 continue;
+            }
+            if let (Some(s), Some(a)) = (self.shaper.as_mut(), admitted) {
+                s.commit(a);
             }
             self.kept += 1;
             if self.target == Some(self.kept) {

@@ -11,9 +11,10 @@ use crate::archive::{
     RunMeta, level_schema, plan_resume,
 };
 use crate::batch::{
-    self, BatchOptions, BatchSummary, Filter, Selection, Shard, ShardArg, ShardMeta, unique_key,
+    self, BatchOptions, BatchSummary, Filter, MaxShare, Quota, Selection, Shard, ShardArg,
+    ShardMeta, check_shape, unique_key,
 };
-use crate::core::generator::{Generator, MetricSpec};
+use crate::core::generator::{Columns, Generator};
 use crate::profile::{GeneratorTask, Profile};
 
 /// Arguments of `generate`.
@@ -63,8 +64,19 @@ pub struct Args {
     /// `< <= > >= == != + - * / and or not`, parentheses), going on until `--count` pass.
     #[arg(long = "where", value_name = "CONDITION")]
     filter: Option<String>,
-    /// With `--unique` or `--where`: seeds to try before giving up (default 10 x `--count`,
-    /// at least 10,000).
+    /// Shape the kept levels over a metric: bins `LO..HI` (half-open; an end may be left
+    /// out) and the share of `--count` each gets, e.g.
+    /// `'path_length=10..20:0.25,20..40:0.5,40..80:0.25'`. Filled exactly (the shares
+    /// rounded to whole levels) in index order, so the same arguments keep the same levels;
+    /// refused in one line when the rates seen show a bin cannot be filled.
+    #[arg(long, value_name = "COLUMN=BINS")]
+    quota: Option<String>,
+    /// Keep at most this share of `--count` levels of any one value of a column, e.g.
+    /// `path_length=0.05` (a metric, or a text column such as a task's `answer`; repeatable).
+    #[arg(long = "max-share", value_name = "COLUMN=SHARE")]
+    max_share: Vec<String>,
+    /// With `--unique`, `--where`, `--quota` or `--max-share`: seeds to try before giving up
+    /// (default 10 x `--count`, at least 10,000).
     #[arg(long, value_name = "N")]
     max_tries: Option<u64>,
     /// Sample the run and write a flamegraph SVG.
@@ -105,7 +117,7 @@ impl GeneratorTask for GenerateTask<'_> {
 
     fn run<G: Generator>(self, generator: &G) -> Result<Outcome> {
         let args = self.args;
-        let selection = args.selection(generator.columns().metrics)?;
+        let selection = args.selection(&generator.columns(), self.shard)?;
         // The files of the generator `Profile::with_generator` just built on this thread.
         let metadata = RunMeta::new(generator, &self.profile.to_toml(), args.seed)
             .with_shard(ShardMeta::new(self.shard, args.count))
@@ -123,6 +135,7 @@ impl GeneratorTask for GenerateTask<'_> {
             progress: !args.quiet,
             selection,
             resume: None,
+            kept: Vec::new(),
         };
         if args.format == "parquet" {
             let writer = ParquetWriter::create(&args.out, "train", &schema)?;
@@ -146,6 +159,12 @@ impl GeneratorTask for GenerateTask<'_> {
                 }
                 ResumePlan::Continue(found) => {
                     resumed = found.levels();
+                    if let Some(s) = opts.selection.as_ref() {
+                        let names = s.shaped_columns();
+                        if !names.is_empty() {
+                            opts.kept = found.kept_columns(&args.out, &schema, &names)?;
+                        }
+                    }
                     if let Some(selection) = opts.selection.as_mut().filter(|s| s.unique) {
                         let key = unique_key(selection.canonical);
                         selection.earlier =
@@ -167,18 +186,22 @@ impl GeneratorTask for GenerateTask<'_> {
 }
 
 impl GenerateTask<'_> {
+    /// Whether the run keeps a selection of its seeds (and so may go past `--count` of them).
+    fn shaped_or_selected(&self) -> bool {
+        let a = self.args;
+        a.unique.is_some() || a.filter.is_some() || a.quota.is_some() || !a.max_share.is_empty()
+    }
+
     /// One line on what `--resume` kept of the killed run and where it goes on.
     fn report_resume(&self, found: &Recovered) {
         let args = self.args;
         let chunks = found.checkpoint.as_ref().map_or(0, |c| c.chunks);
         let range = self.shard.range(args.count);
-        let from = (range.start + chunks * args.chunk_size).min(
-            if args.unique.is_some() || args.filter.is_some() {
-                u64::MAX
-            } else {
-                range.end
-            },
-        );
+        let from = (range.start + chunks * args.chunk_size).min(if self.shaped_or_selected() {
+            u64::MAX
+        } else {
+            range.end
+        });
         let damaged = if found.dropped_chunks > 0 {
             format!(
                 ", {} recorded chunks dropped (their bytes were torn or damaged)",
@@ -216,6 +239,8 @@ pub(super) struct RunSpec {
     pub resume: bool,
     pub filter: Option<String>,
     pub unique: Option<UniqueBy>,
+    pub quota: Option<String>,
+    pub max_share: Vec<String>,
     pub max_tries: Option<u64>,
 }
 
@@ -244,6 +269,8 @@ impl Args {
             quiet: spec.quiet,
             unique: spec.unique,
             filter: spec.filter,
+            quota: spec.quota,
+            max_share: spec.max_share,
             max_tries: spec.max_tries,
             flamegraph: None,
             compression: Compression::None,
@@ -251,14 +278,21 @@ impl Args {
         }
     }
 
-    /// The run's selection, compiled against the kind's metric `columns`; `None` without
-    /// `--unique` and `--where`.
-    fn selection(&self, columns: &[MetricSpec]) -> Result<Option<Selection>> {
-        if self.unique.is_none() && self.filter.is_none() {
+    /// The run's selection, compiled against the kind's `columns`; `None` without
+    /// `--unique`, `--where`, `--quota` and `--max-share`.
+    fn selection(&self, columns: &Columns, shard: Shard) -> Result<Option<Selection>> {
+        let shaped = self.quota.is_some() || !self.max_share.is_empty();
+        if self.unique.is_none() && self.filter.is_none() && !shaped {
             if self.max_tries.is_some() {
-                bail!("--max-tries needs --unique or --where");
+                bail!("--max-tries needs --unique, --where, --quota or --max-share");
             }
             return Ok(None);
+        }
+        if shaped && shard.count > 1 {
+            bail!(
+                "--quota and --max-share need a whole run: shards cannot see each other's bins \
+                 (make the run unsharded, or shard an unshaped run and select afterwards)"
+            );
         }
         let max_tries = self
             .max_tries
@@ -273,14 +307,27 @@ impl Args {
         let filter = self
             .filter
             .as_deref()
-            .map(|text| Filter::compile(text, columns))
+            .map(|text| Filter::compile(text, columns.metrics))
             .transpose()?;
+        let quota = self
+            .quota
+            .as_deref()
+            .map(|text| Quota::compile(text, columns.metrics))
+            .transpose()?;
+        let max_share = self
+            .max_share
+            .iter()
+            .map(|text| MaxShare::compile(text, columns.metrics, columns.extra))
+            .collect::<Result<Vec<_>, _>>()?;
+        check_shape(quota.as_ref(), &max_share, self.count)?;
         Ok(Some(Selection {
             unique: self.unique.is_some(),
             canonical: self.unique == Some(UniqueBy::Canonical),
             filter,
             max_tries,
             earlier: None,
+            quota,
+            max_share,
         }))
     }
 }
@@ -353,41 +400,63 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
     if !args.quiet {
-        let reasons = if summary.failure_reasons.is_empty() {
-            String::new()
-        } else {
-            format!(" {}", serde_json::to_string(&summary.failure_reasons)?)
-        };
-        let selected = summary.scanned.as_ref().map_or(String::new(), |s| {
-            let tried = s.end - s.start;
-            format!(
-                ", {} seeds tried ({:.1}% kept): {} filtered out, {} duplicates",
-                super::thousands(tried),
-                100.0 * summary.levels as f64 / tried.max(1) as f64,
-                super::thousands(s.filtered),
-                super::thousands(s.duplicates)
-            )
-        });
-        let (made, resumed) = if resumed > 0 {
-            let note = format!(
-                " ({} of them kept from the killed run)",
-                super::thousands(resumed)
-            );
-            (summary.levels - resumed, note)
-        } else {
-            (summary.levels, String::new())
-        };
-        eprintln!(
-            "warren: {} {} levels{resumed}, {} failures{reasons}{selected}, {:.2} s, {} levels/s, \
-             {:.1} MB written to {}",
-            super::thousands(summary.levels),
-            profile.kind(),
-            summary.failures,
-            summary.seconds,
-            super::thousands((made as f64 / summary.seconds.max(1e-9)) as u64),
-            summary.bytes as f64 / 1e6,
-            args.out.display()
-        );
+        print_summary(&args, profile.kind(), &summary, resumed)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The run's summary line, and with `--quota` one line per bin.
+fn print_summary(args: &Args, kind: &str, summary: &BatchSummary, resumed: u64) -> Result<()> {
+    let reasons = if summary.failure_reasons.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", serde_json::to_string(&summary.failure_reasons)?)
+    };
+    let selected = summary.scanned.as_ref().map_or(String::new(), |s| {
+        let tried = s.end - s.start;
+        let over = if args.quota.is_some() || !args.max_share.is_empty() {
+            format!(
+                " ({} of them over the quota)",
+                super::thousands(summary.over_quota)
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            ", {} seeds tried ({:.1}% kept): {} filtered out{over}, {} duplicates",
+            super::thousands(tried),
+            100.0 * summary.levels as f64 / tried.max(1) as f64,
+            super::thousands(s.filtered),
+            super::thousands(s.duplicates)
+        )
+    });
+    let (made, resumed) = if resumed > 0 {
+        let note = format!(
+            " ({} of them kept from the killed run)",
+            super::thousands(resumed)
+        );
+        (summary.levels - resumed, note)
+    } else {
+        (summary.levels, String::new())
+    };
+    eprintln!(
+        "warren: {} {} levels{resumed}, {} failures{reasons}{selected}, {:.2} s, {} levels/s, \
+         {:.1} MB written to {}",
+        super::thousands(summary.levels),
+        kind,
+        summary.failures,
+        summary.seconds,
+        super::thousands((made as f64 / summary.seconds.max(1e-9)) as u64),
+        summary.bytes as f64 / 1e6,
+        args.out.display()
+    );
+    for (bin, kept, target) in &summary.bins {
+        eprintln!(
+            "  {bin:<24} {:>12} levels  {:6.2}% (asked {:6.2}%)",
+            super::thousands(*kept),
+            100.0 * *kept as f64 / summary.levels.max(1) as f64,
+            100.0 * *target as f64 / summary.levels.max(1) as f64
+        );
+    }
+    Ok(())
 }

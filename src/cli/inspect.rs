@@ -204,6 +204,12 @@ fn print_run(
         if let Some(filter) = &selection.filter {
             kept.push(format!("where {filter}"));
         }
+        if let Some(quota) = &selection.quota {
+            kept.push(format!("quota {quota}"));
+        }
+        for cap in &selection.max_share {
+            kept.push(format!("max-share {cap}"));
+        }
         println!(
             "selection    {} (at most {} seeds)",
             kept.join(", "),

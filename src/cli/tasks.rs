@@ -59,7 +59,15 @@ pub struct Args {
     /// `generate --unique`).
     #[arg(long, value_name = "BY", num_args = 0..=1, require_equals = true, default_missing_value = "exact", value_enum)]
     unique: Option<super::generate::UniqueBy>,
-    /// With `--unique` or `--where`: items to try before giving up.
+    /// Shape the items over a metric, e.g. `'distance=5..10:0.3,10..20:0.4,20..:0.3'` (bins and
+    /// shares of `--count`, filled exactly; as `generate --quota`).
+    #[arg(long, value_name = "COLUMN=BINS")]
+    quota: Option<String>,
+    /// Keep at most this share of `--count` items of any one value, e.g. `answer=0.05` or
+    /// `distance=0.05` (repeatable; as `generate --max-share`).
+    #[arg(long = "max-share", value_name = "COLUMN=SHARE")]
+    max_share: Vec<String>,
+    /// With `--unique`, `--where`, `--quota` or `--max-share`: items to try before giving up.
     #[arg(long, value_name = "N")]
     max_tries: Option<u64>,
     /// Items per record batch.
@@ -147,6 +155,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         resume: args.resume,
         filter: args.filter.clone(),
         unique: args.unique,
+        quota: args.quota.clone(),
+        max_share: args.max_share.clone(),
         max_tries: args.max_tries,
     };
     let code = super::generate::run(super::generate::Args::from_spec(spec))?;

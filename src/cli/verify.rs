@@ -24,7 +24,7 @@ use crate::archive::{
     Archive, ArchiveColumns, ArchiveError, DATA_DIR, LevelSource, ParquetDataset, RunFooter,
     RunMeta, Scanned, SelectionMeta, SplitMeta, dataset_splits,
 };
-use crate::batch::{BatchCheck, Filter, ShardMeta, unique_key};
+use crate::batch::{BatchCheck, Filter, ShapeAudit, ShardMeta, unique_key};
 use crate::core::generator::Generator;
 use crate::core::text::thousands;
 use crate::profile::GeneratorTask;
@@ -158,6 +158,7 @@ impl<S: CheckedSource + ?Sized> VerifyTask<'_, S> {
                 Hashes {
                     layout: Vec::new(),
                     unique: Vec::new(),
+                    batch: None,
                 },
             ));
         };
@@ -186,7 +187,32 @@ impl<S: CheckedSource + ?Sized> VerifyTask<'_, S> {
                 .map(|c| c.values().to_vec())
                 .unwrap_or_default()
         };
+        // A shaped run's columns are checked in batch order, after all batches are read.
+        let shaped: Vec<usize> = self
+            .selection
+            .map(|s| {
+                let names = s
+                    .quota
+                    .iter()
+                    .filter_map(|q| q.split_once('='))
+                    .map(|(n, _)| n);
+                let caps = s
+                    .max_share
+                    .iter()
+                    .filter_map(|c| c.split_once('='))
+                    .map(|(n, _)| n);
+                names
+                    .chain(caps)
+                    .filter_map(|n| batch.schema().index_of(n.trim()).ok())
+                    .collect()
+            })
+            .unwrap_or_default();
         let hashes = Hashes {
+            batch: if shaped.is_empty() {
+                None
+            } else {
+                Some(batch.project(&shaped)?)
+            },
             layout: if let Some(split) = self.split {
                 column(split.key())
             } else {
@@ -209,6 +235,8 @@ struct Hashes {
     layout: Vec<u64>,
     /// The column `--unique` kept one level of each of (empty without `--unique`).
     unique: Vec<u64>,
+    /// The batch itself, for a run with `--quota` or `--max-share`.
+    batch: Option<RecordBatch>,
 }
 
 impl<S: CheckedSource + ?Sized> GeneratorTask for VerifyTask<'_, S> {
@@ -237,9 +265,13 @@ impl<S: CheckedSource + ?Sized> GeneratorTask for VerifyTask<'_, S> {
         let mut report = Report::default();
         let mut seen = HashSet::new();
         let unique = self.selection.is_some_and(|s| s.unique);
+        let mut audit = self.shape_audit(generator)?;
         for (b, check) in per_batch.into_iter().enumerate() {
             let (check, hashes) = check?;
             report.add(b, check);
+            if let (Some(audit), Some(batch)) = (audit.as_mut(), hashes.batch.as_ref()) {
+                audit.batch(b, batch);
+            }
             if let Some(split) = self.split {
                 let elsewhere = misplaced(split, &hashes.layout);
                 if elsewhere > 0 {
@@ -266,8 +298,34 @@ impl<S: CheckedSource + ?Sized> GeneratorTask for VerifyTask<'_, S> {
                 ));
             }
         }
+        if let Some(mut audit) = audit {
+            audit.finish();
+            report.violation_count += audit.count;
+            report.violations.extend(audit.violations);
+        }
         report.violations.truncate(self.show);
         Ok(report)
+    }
+}
+
+impl<S: CheckedSource + ?Sized> VerifyTask<'_, S> {
+    /// The check of a run's `--quota` and `--max-share`, when it had them: against the levels
+    /// the footer counts (a run without a footer is not checked for full bins).
+    fn shape_audit<G: Generator>(&self, generator: &G) -> Result<Option<ShapeAudit>> {
+        let Some(s) = self.selection else {
+            return Ok(None);
+        };
+        let Ok(footer) = self.source.run_footer() else {
+            return Ok(None);
+        };
+        let columns = generator.columns();
+        ShapeAudit::new(
+            s.quota.as_deref(),
+            &s.max_share,
+            (columns.metrics, columns.extra),
+            footer.levels,
+        )
+        .map_err(|e| anyhow::anyhow!("{}: {e}", self.label))
     }
 }
 

@@ -52,6 +52,7 @@ impl GeneratorTask for WriteRun<'_> {
             progress: false,
             selection: None,
             resume: None,
+            kept: Vec::new(),
         };
         batch::run(generator, schema, &opts, writer, Vec::new()).unwrap();
     }

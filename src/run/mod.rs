@@ -77,6 +77,7 @@ pub(crate) mod tests {
                 filter: None,
                 max_tries: 10_000,
                 earlier: None,
+                ..Selection::default()
             });
             let metadata = RunMeta::new(generator, &self.profile.to_toml(), self.seed)
                 .with_shard(ShardMeta::new(self.shard, self.count))
@@ -94,6 +95,7 @@ pub(crate) mod tests {
                 progress: false,
                 selection,
                 resume: None,
+                kept: Vec::new(),
             };
             let writer = ArchiveWriter::create(self.path, &schema).unwrap();
             batch::run(generator, schema, &opts, writer, Vec::new()).unwrap();

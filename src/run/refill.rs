@@ -75,8 +75,10 @@ impl GeneratorTask for Rest<'_> {
                 filter,
                 max_tries: self.selection.max_tries.saturating_sub(self.start),
                 earlier: self.seen.map(Arc::new),
+                ..Selection::default()
             }),
             resume: None,
+            kept: Vec::new(),
         };
         Ok(batch::run(
             generator,

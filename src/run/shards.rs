@@ -180,6 +180,8 @@ pub(super) fn selection(parts: &[Part], unique: bool) -> Result<Option<Selection
             canonical: false,
             filter: None,
             max_tries: total.saturating_mul(10).max(10_000),
+            quota: None,
+            max_share: Vec::new(),
         },
         None => return Ok(None),
     };

@@ -104,6 +104,7 @@ impl GeneratorTask for Conform {
                 progress: false,
                 selection: None,
                 resume: None,
+                kept: Vec::new(),
             };
             batch::run(g, schema.clone(), &opts, &mut sink, Vec::new()).expect("a run");
             sink.0

@@ -327,6 +327,29 @@ fn a_unique_filtered_run_killed_at_seeded_moments_resumes_into_the_identical_arc
     }
 }
 
+#[test]
+fn a_quota_run_killed_at_seeded_moments_resumes_into_the_identical_archive() {
+    // The bins and caps a resumed run counts again from the levels its `FILE.tmp` kept.
+    let run = [
+        "maze",
+        "--count",
+        "120000",
+        "--seed",
+        "37",
+        "--chunk-size",
+        "256",
+        "--set",
+        "maze.width=8",
+        "--set",
+        "maze.height=8",
+        "--quota",
+        "path_length=..44:0.2,44..56:0.5,56..:0.3",
+        "--max-share",
+        "path_length=0.11",
+    ];
+    killed_and_resumed_equals_uninterrupted("resume-quota", &run, 120_000);
+}
+
 /// A killed run of `run` onto `out`: killed once `FILE.tmp` holds `bytes`.
 fn killed_run(run: &[&str], out: &Path, bytes: u64) {
     let mut child = spawn_resume(run, out);

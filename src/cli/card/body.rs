@@ -56,6 +56,12 @@ pub(super) fn body(card: &Card, sample: Option<usize>, outside: &[String]) -> St
         if let Some(filter) = &selection.filter {
             kept.push(format!("the levels where `{filter}`"));
         }
+        if let Some(quota) = &selection.quota {
+            kept.push(format!("levels in the shares of the quota `{quota}`"));
+        }
+        for cap in &selection.max_share {
+            kept.push(format!("at most the share `{cap}` of any one value"));
+        }
         let _ = writeln!(md, "\nThe run kept only {}.", kept.join(" and "));
     }
     md += &regenerate_section(card, outside);
@@ -130,6 +136,12 @@ fn generate_args(run: &RunMeta) -> Option<String> {
         }
         if let Some(filter) = &selection.filter {
             let _ = write!(args, " --where {}", shell_quote(filter));
+        }
+        if let Some(quota) = &selection.quota {
+            let _ = write!(args, " --quota {}", shell_quote(quota));
+        }
+        for cap in &selection.max_share {
+            let _ = write!(args, " --max-share {}", shell_quote(cap));
         }
         if selection.max_tries != shard.total.saturating_mul(10).max(10_000) {
             let _ = write!(args, " --max-tries {}", selection.max_tries);
