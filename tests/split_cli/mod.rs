@@ -10,6 +10,8 @@ use crate::common::{
     generate, warren,
 };
 
+mod plant;
+
 const TINY: [&str; 4] = ["--set", "maze.width=3", "--set", "maze.height=3"];
 
 fn split(archive: &Path, dir: &Path, extra: &[&str]) {
