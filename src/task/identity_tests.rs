@@ -64,5 +64,13 @@ fn the_split_identity_is_the_stored_canonical_hash() {
             },
             60,
         );
+        check(
+            TaskConfig {
+                task: TaskName::ColoringPuzzle,
+                split,
+                ..TaskConfig::default()
+            },
+            60,
+        );
     }
 }

@@ -1,7 +1,9 @@
 //! `coloring-puzzle`: the GraphColoring puzzles the `coloring` kind makes (edge colouring,
 //! Eulerian paths and cycles) as tasks. Each item builds a puzzle with the kind's own builder
 //! ([`build_puzzle`], which proves it solvable) from a seed drawn from the item's stream,
-//! until one lies in the split's third of the identity space; the question states the graph
+//! until one lies in the split's third of the identity space (its graph up to renumbering, the
+//! item's `canonical_hash`: no recolouring or renumbering of a puzzle's graph is in two splits);
+//! the question states the graph
 //! as the model needs it (vertices, their fixed colours and the edges with their ids and the
 //! colour quotas for an edge puzzle; the walk asked for and where it may start for an Eulerian
 //! one), the answer is the builder's own solution.
@@ -21,9 +23,9 @@ use crate::coloring::puzzle::{
 };
 use crate::core::error::{ConfigError, GenError, Violation, check};
 use crate::core::generator::LevelRecord;
-use crate::core::hash::ContentHasher;
 use crate::core::rng::WarrenRng;
 use crate::ensure_level;
+use crate::task::chromatic::{IdentityScratch, identity};
 use crate::task::config::{TaskConfig, TraceKind};
 use crate::task::item::{ItemOut, Split, in_split};
 use crate::task::metrics::PuzzleTaskMetrics;
@@ -42,6 +44,7 @@ pub struct PuzzleTasks {
 pub struct PuzzleScratch {
     build: BuildScratch,
     parts: Parts,
+    identity: IdentityScratch,
 }
 
 /// Puzzles built for one item before it gives up (each lies in the split with chance 1/3).
@@ -121,17 +124,11 @@ impl Parts {
         }
     }
 
-    /// The identity hash: the kind, the graph and, for edge puzzles, the colours and quotas.
-    fn identity(&self) -> u64 {
-        let mut h = ContentHasher::new();
-        h.word(u64::from(self.kind().code()) << 32 | u64::from(self.n));
-        for &(a, b) in &self.edges {
-            h.word(u64::from(a) << 32 | u64::from(b));
-        }
-        h.word(u64::from(self.k));
-        h.u32s(&self.vertex_colors);
-        h.u32s(&self.quota);
-        h.finish()
+    /// The split identity: the `canonical_hash` the archive stores for the item, its graph up
+    /// to renumbering (no colours, no quotas), so every renumbering and every recolouring of
+    /// a puzzle's graph shares its split.
+    fn identity(&self, s: &mut IdentityScratch) -> u64 {
+        identity(self.n, &self.edges, s)
     }
 
     /// Vertices of odd degree, in index order.
@@ -174,7 +171,7 @@ impl PuzzleTasks {
         for draw in 1..=DRAWS {
             let p = build_puzzle(&self.coloring, rng.next_u64(), &mut s.build)?;
             s.parts.load(&p);
-            let id = s.parts.identity();
+            let id = s.parts.identity(&mut s.identity);
             if !in_split(id, split) {
                 continue;
             }
@@ -404,7 +401,7 @@ pub fn verify(cfg: &TaskConfig, record: &LevelRecord<'_>) -> Result<(), Violatio
     write_question(&parts, &mut written);
     ensure_level!(text(0) == written, "the question is not the puzzle's");
     ensure_level!(
-        in_split(parts.identity(), cfg.split),
+        in_split(parts.identity(&mut IdentityScratch::default()), cfg.split),
         "the puzzle is not in split {}'s third of the identity space",
         cfg.split.name()
     );
