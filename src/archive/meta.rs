@@ -100,16 +100,8 @@ pub struct RunMeta {
     pub mixture: Option<MixtureMeta>,
 }
 
-/// The variants of a mixture run as its metadata records them ([`META_MIXTURE`]): level `i`
-/// was made by the variant its seed picks (`crate::profile::Mixture::part_of`).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MixtureMeta {
-    /// Each variant's `--set` overrides of the stored profile (`maze.width=8`).
-    pub variants: Vec<Vec<String>>,
-    /// Each variant's integer weight.
-    pub weights: Vec<u32>,
-}
+/// The variants of a mixture run as its metadata records them ([`META_MIXTURE`]).
+pub use crate::profile::MixtureSpec as MixtureMeta;
 
 /// One split of a dataset as its metadata records it ([`META_SPLIT`]).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

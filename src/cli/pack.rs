@@ -25,11 +25,13 @@ use arrow_array::types::UInt64Type;
 
 use super::pack_axis::{Axis, Side};
 use super::pack_manifest::{self, SplitOutcome};
-use crate::archive::{MixtureMeta, ParquetWriter, RunMeta, level_schema};
-use crate::batch::{self, BatchError, BatchOptions, BatchSink, Filter, Selection, Shard, ShardMeta};
+use crate::archive::{ParquetWriter, RunMeta, level_schema};
+use crate::batch::{
+    self, BatchError, BatchOptions, BatchSink, Filter, Selection, Shard, ShardMeta,
+};
 use crate::core::generator::Generator;
 use crate::core::rng::mix;
-use crate::profile::{GeneratorTask, Profile};
+use crate::profile::{GeneratorTask, MixtureSpec, Profile};
 
 /// Arguments of `pack`.
 #[derive(clap::Args, Debug)]
@@ -121,6 +123,8 @@ impl BatchSink for HashingSink<'_> {
 struct DistributionTask<'a> {
     pack: &'a Pack<'a>,
     side: &'a Side,
+    /// The side's mixture, as the splits' metadata records it.
+    spec: &'a MixtureSpec,
     plans: Vec<SplitPlan>,
     /// Hashes of the levels of earlier splits; grows with this task's.
     seen: &'a mut HashSet<u64>,
@@ -176,15 +180,11 @@ impl DistributionTask<'_> {
             max_tries,
             earlier: Some(Arc::new(self.seen.clone())),
         };
-        let mixture = MixtureMeta {
-            variants: self.side.variants.clone(),
-            weights: self.side.weights.clone(),
-        };
         let metadata = RunMeta::new(generator, &self.pack.profile_toml, plan.seed)
             .with_shard(ShardMeta::new(Shard::default(), plan.count))
             .with_files(files.clone())
             .with_selection(Some(selection.to_meta()))
-            .with_mixture(Some(mixture))
+            .with_mixture(Some(self.spec.clone()))
             .to_metadata();
         let schema = Arc::new(level_schema(&generator.columns(), metadata));
         let opts = BatchOptions {
@@ -215,6 +215,17 @@ impl DistributionTask<'_> {
     }
 }
 
+/// The grid shape a mixture stores (`None`: binary grids, or none).
+struct GridShape;
+
+impl GeneratorTask for GridShape {
+    type Output = Option<(u16, u16)>;
+
+    fn run<G: Generator>(self, generator: &G) -> Option<(u16, u16)> {
+        generator.columns().grid_shape
+    }
+}
+
 /// Checks every input before any level is made: the axis, both sides' values against the
 /// profile, and that the sides differ.
 fn plan_sides(args: &Args, profile: &Profile) -> Result<(Axis, Side, Side)> {
@@ -230,12 +241,27 @@ fn plan_sides(args: &Args, profile: &Profile) -> Result<(Axis, Side, Side)> {
 }
 
 /// Makes the three splits; returns their outcomes in [`SPLITS`] order.
-fn make_splits(pack: &Pack<'_>, profile: &Profile, train: &Side, ood: &Side) -> Result<Vec<SplitOutcome>> {
+fn make_splits(
+    pack: &Pack<'_>,
+    profile: &Profile,
+    train: &Side,
+    ood: &Side,
+) -> Result<Vec<SplitOutcome>> {
     let args = pack.args;
     let mut seen = HashSet::new();
+    let (train_spec, ood_spec) = (train.spec(false), ood.spec(false));
+    // One schema for all three splits (`datasets` reads them as one dataset): grids of one size
+    // only when every split's are of that one size.
+    let shapes = (
+        profile.with_mixture(&train_spec, GridShape)?,
+        profile.with_mixture(&ood_spec, GridShape)?,
+    );
+    let binary = shapes.0 != shapes.1;
+    let (train_spec, ood_spec) = (train.spec(binary), ood.spec(binary));
     let in_distribution = DistributionTask {
         pack,
         side: train,
+        spec: &train_spec,
         plans: vec![
             SplitPlan {
                 name: SPLITS[0],
@@ -250,10 +276,11 @@ fn make_splits(pack: &Pack<'_>, profile: &Profile, train: &Side, ood: &Side) -> 
         ],
         seen: &mut seen,
     };
-    let mut outcomes = profile.with_mixture(&train.variants, &train.weights, in_distribution)??;
+    let mut outcomes = profile.with_mixture(&train_spec, in_distribution)??;
     let out_of_distribution = DistributionTask {
         pack,
         side: ood,
+        spec: &ood_spec,
         plans: vec![SplitPlan {
             name: SPLITS[2],
             count: args.test_count,
@@ -261,7 +288,7 @@ fn make_splits(pack: &Pack<'_>, profile: &Profile, train: &Side, ood: &Side) -> 
         }],
         seen: &mut seen,
     };
-    outcomes.extend(profile.with_mixture(&ood.variants, &ood.weights, out_of_distribution)??);
+    outcomes.extend(profile.with_mixture(&ood_spec, out_of_distribution)??);
     Ok(outcomes)
 }
 
@@ -295,7 +322,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     manifest.write(&args.out)?;
     let overlaps = proof.exact_overlaps + proof.canonical_overlaps;
     if !args.quiet {
-        report(&args.out, &outcomes, &proof, started.elapsed().as_secs_f64());
+        report(
+            &args.out,
+            &outcomes,
+            &proof,
+            started.elapsed().as_secs_f64(),
+        );
     }
     if overlaps > 0 {
         bail!(

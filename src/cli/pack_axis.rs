@@ -70,6 +70,17 @@ pub(super) struct Side {
     pub filter: Option<String>,
 }
 
+impl Side {
+    /// The side's mixture, with grids stored as `binary` when `binary_grid`.
+    pub fn spec(&self, binary_grid: bool) -> crate::profile::MixtureSpec {
+        crate::profile::MixtureSpec {
+            variants: self.variants.clone(),
+            weights: self.weights.clone(),
+            binary_grid,
+        }
+    }
+}
+
 /// `axis` for a profile of `kind`: a named axis, a dotted profile key, or (anything else) a
 /// metric column, which the run checks against the kind's columns.
 pub(super) fn parse_axis(axis: &str, kind: &str) -> Result<Axis> {
@@ -114,9 +125,7 @@ fn integer_range(text: &str) -> Option<Result<Vec<i64>>> {
         return Some(Err(anyhow::anyhow!("`{text}` is an empty range")));
     }
     if end - lo >= 4096 {
-        return Some(Err(anyhow::anyhow!(
-            "`{text}` has more than 4,096 values"
-        )));
+        return Some(Err(anyhow::anyhow!("`{text}` has more than 4,096 values")));
     }
     Some(Ok((lo..=end).collect()))
 }
@@ -138,10 +147,17 @@ fn metric_range(text: &str) -> Result<(f64, f64)> {
     let parsed = text
         .split_once("..")
         .filter(|(_, hi)| !hi.starts_with('='))
-        .and_then(|(lo, hi)| Some((lo.trim().parse::<f64>().ok()?, hi.trim().parse::<f64>().ok()?)))
+        .and_then(|(lo, hi)| {
+            Some((
+                lo.trim().parse::<f64>().ok()?,
+                hi.trim().parse::<f64>().ok()?,
+            ))
+        })
         .filter(|(lo, hi)| lo.is_finite() && hi.is_finite());
     let Some((lo, hi)) = parsed else {
-        bail!("`{text}` is not a metric range `a..b` of two numbers (the levels with a <= metric < b)");
+        bail!(
+            "`{text}` is not a metric range `a..b` of two numbers (the levels with a <= metric < b)"
+        );
     };
     if lo >= hi {
         bail!("`{text}` is an empty range: no value v has {lo} <= v < {hi}");

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::error::ProfileError;
-use super::mixture::Mixture;
+use super::mixture::{Mixture, MixtureSpec};
 use super::task::GeneratorTask;
 use crate::coloring::ColoringGenerator;
 use crate::coloring::puzzle::ColoringConfig;
@@ -174,8 +174,8 @@ macro_rules! kinds {
                 }
             }
 
-            /// Builds one generator per variant (this profile with that variant's `--set`
-            /// overrides) and hands their [`Mixture`] with `weights` to `task` (`warren pack`,
+            /// Builds one generator per variant of `spec` (this profile with that variant's
+            /// `--set` overrides) and hands their [`Mixture`] to `task` (`warren pack`,
             /// and `warren verify` of an archive whose metadata records a mixture). The files
             /// every part reads are recorded together.
             ///
@@ -184,11 +184,11 @@ macro_rules! kinds {
             /// form a mixture ([`MixtureError`]).
             pub fn with_mixture<T: GeneratorTask>(
                 &self,
-                variants: &[Vec<String>],
-                weights: &[u32],
+                spec: &MixtureSpec,
                 task: T,
             ) -> Result<T::Output, ProfileError> {
-                let profiles = variants
+                let profiles = spec
+                    .variants
                     .iter()
                     .map(|sets| {
                         let mut p = self.clone();
@@ -210,7 +210,8 @@ macro_rules! kinds {
                                 .collect::<Result<Vec<$generator>, ProfileError>>()
                         });
                         crate::core::files::set_last_built(files);
-                        let mixture = Mixture::new(parts?, weights)?;
+                        let mixture = Mixture::new(parts?, &spec.weights)?
+                            .with_binary_grid(spec.binary_grid);
                         Ok(task.run(&mixture))
                     })*
                 }

@@ -17,6 +17,21 @@ use crate::core::rng::mix;
 /// no generator draws from (they start their own from the seed itself).
 const PICK_SALT: u64 = 0x7061_636b_5f6d_6978; // "pack_mix"
 
+/// A mixture of a profile's variants as a run records it (`warren.mixture`): level `i` was
+/// made by the variant its seed picks ([`Mixture::part_of`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MixtureSpec {
+    /// Each variant's `--set` overrides of the stored profile (`maze.width=8`).
+    pub variants: Vec<Vec<String>>,
+    /// Each variant's integer weight.
+    pub weights: Vec<u32>,
+    /// Store grids as `binary` even when every part's has one size (so that splits of several
+    /// mixtures, some of one size and some of many, share one schema).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub binary_grid: bool,
+}
+
 /// Why parts cannot form a mixture.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MixtureError {
@@ -116,6 +131,15 @@ impl<G: Generator> Mixture<G> {
             .iter()
             .position(|&end| pick < end)
             .expect("pick below the total")
+    }
+
+    /// The same mixture storing its grids as `binary` whatever their sizes (see
+    /// [`MixtureSpec::binary_grid`]).
+    pub fn with_binary_grid(mut self, binary: bool) -> Self {
+        if binary {
+            self.columns.grid_shape = None;
+        }
+        self
     }
 
     /// The parts, one per variant.

@@ -15,5 +15,5 @@ mod task;
 
 pub use error::ProfileError;
 pub use kinds::{KIND_FACTS, KINDS, KindFacts, Profile};
-pub use mixture::{Mixture, MixtureError};
+pub use mixture::{Mixture, MixtureError, MixtureSpec};
 pub use task::GeneratorTask;

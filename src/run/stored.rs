@@ -128,7 +128,7 @@ impl Run {
         task: T,
     ) -> Result<T::Output, ProfileError> {
         match &self.meta.mixture {
-            Some(m) => self.with_files(|| self.profile.with_mixture(&m.variants, &m.weights, task)),
+            Some(m) => self.with_files(|| self.profile.with_mixture(m, task)),
             None => self.with_generator(task),
         }
     }
