@@ -24,7 +24,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::UInt64Type;
 
 use super::pack_axis::{Axis, Side};
-use super::pack_manifest::{self, SplitOutcome};
+use super::pack_manifest::{self, SPLITS, SplitOutcome};
 use crate::archive::{ParquetWriter, RunMeta, level_schema};
 use crate::batch::{
     self, BatchError, BatchOptions, BatchSink, Filter, Selection, Shard, ShardMeta,
@@ -76,9 +76,6 @@ pub struct Args {
     #[arg(long, short)]
     quiet: bool,
 }
-
-/// The names of the three splits, in the order they are made.
-pub(super) const SPLITS: [&str; 3] = ["train", "id_test", "ood_test"];
 
 /// Levels per record batch (as `generate`'s default).
 const CHUNK_SIZE: usize = 2048;

@@ -10,11 +10,13 @@ use std::path::Path;
 use anyhow::Result;
 use serde::Serialize;
 
-use super::pack::SPLITS;
 use super::pack_axis::Side;
 use crate::archive::DATA_DIR;
 use crate::batch::BatchSummary;
 use crate::run::DisjointReport;
+
+/// The names of the three splits, in the order they are made.
+pub(super) const SPLITS: [&str; 3] = ["train", "id_test", "ood_test"];
 
 /// The manifest's file name in the pack's folder.
 pub(super) const MANIFEST: &str = "manifest.json";
