@@ -169,6 +169,12 @@ fn a_pack_along_algorithm_verifies_and_a_tampered_level_does_not() {
     assert_eq!(m["splits"][0]["variants"][1][0], "maze.algorithm=wilson");
     assert_eq!(m["splits"][2]["variants"][0][0], "maze.algorithm=prim");
     assert_eq!(grid_widths(&dir, "ood_test"), vec![13; 50]);
+    let train = dir.join("train");
+    let text = warren_ok([Path::new("inspect"), &train]);
+    assert!(
+        text.contains("[maze.algorithm=dfs] x1, [maze.algorithm=wilson] x1"),
+        "{text}"
+    );
     // Flip one cell of the first ood level's grid, keeping the rest of the file as it was.
     let (set, batches) = split_batches(&dir, "ood_test");
     let schema = set.schema().clone();
@@ -187,6 +193,7 @@ fn a_pack_along_algorithm_verifies_and_a_tampered_level_does_not() {
     writer.finish(&footer).unwrap();
     let out = warren(["verify", tampered.to_str().unwrap()]);
     assert_eq!(exit_code(&out), 1, "{}", stdout(&out));
+    assert!(stdout(&out).contains("1 violations"), "{}", stdout(&out));
 }
 
 /// `batch` with one inner cell of its first grid flipped between wall and floor.
