@@ -135,7 +135,11 @@ fn a_pack_along_size_keeps_each_split_in_its_sizes_and_repeats_byte_for_byte() {
     let again = tmp.join("again");
     pack(&again, &[&SIZE_ARGS[..], &["--threads", "1"]].concat());
     assert_eq!(tree(&dir), first, "the same command, the same bytes");
-    assert_eq!(tree(&again), first, "another folder and one thread, the same bytes");
+    assert_eq!(
+        tree(&again),
+        first,
+        "another folder and one thread, the same bytes"
+    );
 }
 
 #[test]
