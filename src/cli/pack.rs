@@ -176,6 +176,7 @@ impl DistributionTask<'_> {
             filter,
             max_tries,
             earlier: Some(Arc::new(self.seen.clone())),
+            ..Selection::default()
         };
         let metadata = RunMeta::new(generator, &self.pack.profile_toml, plan.seed)
             .with_shard(ShardMeta::new(Shard::default(), plan.count))
@@ -193,7 +194,7 @@ impl DistributionTask<'_> {
             chunk_size: CHUNK_SIZE,
             progress: !args.quiet,
             selection: Some(selection),
-            resume: None,
+            ..BatchOptions::default()
         };
         let dir = args.out.join(plan.name);
         let mut hashes = HashSet::new();
