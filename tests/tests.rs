@@ -25,6 +25,7 @@ mod layout_cli;
 mod levelxml_cli;
 mod map_cli;
 mod merge_cli;
+mod pack_cli;
 mod parquet_cli;
 mod python_package;
 mod python_reader;

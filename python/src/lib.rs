@@ -435,7 +435,7 @@ fn verify(
         show,
     };
     // Built from the profile's files as stored with the levels, when the table carries them.
-    py.detach(|| run.with_generator(task))
+    py.detach(|| run.with_generator_or_mixture(task))
         .map_err(profile_error)?
         .map_err(PyValueError::new_err)
 }

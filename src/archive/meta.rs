@@ -60,6 +60,10 @@ pub const META_SELECTION: &str = "warren.selection";
 /// Schema metadata: for one split of a dataset (`warren split`), which one, the shares of all
 /// and the archive they were drawn from, as a JSON object ([`SplitMeta`]).
 pub const META_SPLIT: &str = "warren.split";
+/// Schema metadata: for a run of a mixture of variants of the profile (`warren pack`), each
+/// variant's `--set` overrides and its weight, as a JSON object ([`MixtureMeta`]); absent for a
+/// run of the profile alone.
+pub const META_MIXTURE: &str = "warren.mixture";
 /// Footer metadata: with a selection, the indices the run looked at and the levels it left
 /// out there, as a JSON object `{"start":S,"end":E,"duplicates":D,"filtered":F}` ([`Scanned`]).
 pub const FOOTER_SCANNED: &str = "warren.scanned";
@@ -92,7 +96,12 @@ pub struct RunMeta {
     pub selection: Option<SelectionMeta>,
     /// For one split of a dataset, which one.
     pub split: Option<SplitMeta>,
+    /// For a run of a mixture of the profile's variants, the variants.
+    pub mixture: Option<MixtureMeta>,
 }
+
+/// The variants of a mixture run as its metadata records them ([`META_MIXTURE`]).
+pub use crate::profile::MixtureSpec as MixtureMeta;
 
 /// One split of a dataset as its metadata records it ([`META_SPLIT`]).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -281,7 +290,13 @@ impl RunMeta {
             files: Files::new(),
             selection: None,
             split: None,
+            mixture: None,
         }
+    }
+
+    /// The same metadata for a run of the mixture `mixture` of the profile's variants.
+    pub fn with_mixture(self, mixture: Option<MixtureMeta>) -> Self {
+        Self { mixture, ..self }
     }
 
     /// The same metadata marked as split `split` of a dataset.
@@ -331,6 +346,9 @@ impl RunMeta {
         }
         if let Some(split) = &self.split {
             metadata.insert(META_SPLIT, to_json(split));
+        }
+        if let Some(mixture) = &self.mixture {
+            metadata.insert(META_MIXTURE, to_json(mixture));
         }
         metadata
             .into_iter()
@@ -383,6 +401,10 @@ impl RunMeta {
             split: metadata
                 .get(META_SPLIT)
                 .map(|text| from_json(META_SPLIT, text, "a JSON split record"))
+                .transpose()?,
+            mixture: metadata
+                .get(META_MIXTURE)
+                .map(|text| from_json(META_MIXTURE, text, "a JSON mixture record"))
                 .transpose()?,
         })
     }

@@ -48,8 +48,25 @@ fn run_metadata_round_trips_with_json_values() {
 fn a_run_without_shard_or_files_writes_neither_key() {
     let metadata = Metadata::from(maze_meta().to_metadata());
     assert!(!metadata.contains_key(META_SHARD) && !metadata.contains_key(META_FILES));
+    assert!(!metadata.contains_key(crate::archive::META_MIXTURE));
     let read = RunMeta::from_metadata(&metadata).unwrap();
     assert_eq!((read.shard, read.files.len()), (None, 0));
+}
+
+#[test]
+fn a_mixture_round_trips_as_json() {
+    let mixture = crate::archive::MixtureMeta {
+        variants: vec![vec!["maze.width=4".into()], vec!["maze.width=8".into()]],
+        weights: vec![1, 2],
+        binary_grid: true,
+    };
+    let meta = maze_meta().with_mixture(Some(mixture));
+    let metadata = Metadata::from(meta.to_metadata());
+    assert_eq!(
+        metadata[crate::archive::META_MIXTURE],
+        r#"{"variants":[["maze.width=4"],["maze.width=8"]],"weights":[1,2],"binary_grid":true}"#
+    );
+    assert_eq!(RunMeta::from_metadata(&metadata).unwrap(), meta);
 }
 
 #[test]

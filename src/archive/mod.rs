@@ -26,9 +26,9 @@ pub use format::Compression;
 pub use journal::{Checkpoint, Recovered, ResumeKey, ResumePlan, plan_resume, progress_path};
 pub use meta::{
     FOOTER_BATCH_CRC32, FOOTER_FAILURES, FOOTER_LEVELS, FOOTER_SCANNED, FORMAT_VERSION,
-    META_CELL_CODES, META_FILES, META_FORMAT, META_GENERATOR, META_MASTER_SEED, META_PROFILE,
-    META_RULES, META_SELECTION, META_SHARD, META_SPLIT, META_TAGS, META_VERSION, RunFooter,
-    RunMeta, Scanned, SelectionMeta, SplitMeta, check_format,
+    META_CELL_CODES, META_FILES, META_FORMAT, META_GENERATOR, META_MASTER_SEED, META_MIXTURE,
+    META_PROFILE, META_RULES, META_SELECTION, META_SHARD, META_SPLIT, META_TAGS, META_VERSION,
+    MixtureMeta, RunFooter, RunMeta, Scanned, SelectionMeta, SplitMeta, check_format,
 };
 pub use open::open_levels;
 pub use parquet::{

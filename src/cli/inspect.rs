@@ -216,6 +216,19 @@ fn print_run(
             super::thousands(selection.max_tries)
         );
     }
+    if let Some(m) = &run.mixture {
+        let variants: Vec<String> = m
+            .variants
+            .iter()
+            .zip(&m.weights)
+            .map(|(sets, w)| format!("[{}] x{w}", sets.join(" ")))
+            .collect();
+        println!(
+            "mixture      {} variants of the profile, each level's picked by its seed: {}",
+            m.variants.len(),
+            variants.join(", ")
+        );
+    }
     if let Some(s) = &footer.scanned {
         println!(
             "scanned      seeds {}..{}: {} filtered out, {} duplicates ({:.1}% kept)",

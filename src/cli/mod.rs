@@ -15,6 +15,9 @@ mod layout_values;
 mod levelxml;
 mod levelxml_export;
 mod merge;
+mod pack;
+mod pack_axis;
+mod pack_manifest;
 mod render;
 mod report;
 mod split;
@@ -43,6 +46,9 @@ enum Command {
     Verify(verify::Args),
     /// Join the shard archives of one run into one archive.
     Merge(merge::Args),
+    /// Write train, id_test and ood_test Parquet splits that differ along one axis (size,
+    /// algorithm, loops, a profile key or a metric range), with a manifest proving them disjoint.
+    Pack(pack::Args),
     /// Split an archive into train/val/test archives by content (no layout in two splits).
     Split(split::Args),
     /// Write an archive's levels for numpy (`--npy`) or JaxUED (`--jaxued`).
@@ -102,6 +108,7 @@ where
         Command::Card(args) => card::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Pack(args) => pack::run(args),
         Command::Split(args) => split::run(args),
         Command::Export(args) => export::run(args),
         Command::Render(args) => render::run(args),

@@ -436,7 +436,7 @@ fn verify_source<S: CheckedSource + ?Sized>(source: &S, label: &str, show: usize
     };
     // The generator is built from the profile's files as stored with the levels alone,
     // whatever the folder or the files on disk now.
-    let report = run.with_generator(task)??;
+    let report = run.with_generator_or_mixture(task)??;
     let footer = RunFooter::from_metadata(source.footer_metadata())
         .inspect_err(|e| println!("footer: {e} (did the run finish?)"))
         .ok();

@@ -57,6 +57,9 @@ pub enum ProfileError {
     /// A level graph or template library is unreadable, invalid, or unusable together.
     #[error("{0}")]
     Map(String),
+    /// The variants of a mixture (`warren pack`) do not form one.
+    #[error(transparent)]
+    Mixture(#[from] super::mixture::MixtureError),
 }
 
 impl From<MapSetupError> for ProfileError {

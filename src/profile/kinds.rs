@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::error::ProfileError;
+use super::mixture::{Mixture, MixtureSpec};
 use super::task::GeneratorTask;
 use crate::coloring::ColoringGenerator;
 use crate::coloring::puzzle::ColoringConfig;
@@ -169,6 +170,49 @@ macro_rules! kinds {
                         });
                         crate::core::files::set_last_built(files);
                         Ok(task.run(&generator?))
+                    })*
+                }
+            }
+
+            /// Builds one generator per variant of `spec` (this profile with that variant's
+            /// `--set` overrides) and hands their [`Mixture`] to `task` (`warren pack`,
+            /// and `warren verify` of an archive whose metadata records a mixture). The files
+            /// every part reads are recorded together.
+            ///
+            /// # Errors
+            /// An override that does not apply, a part that cannot be built, parts that do not
+            /// form a mixture ([`MixtureError`]).
+            pub fn with_mixture<T: GeneratorTask>(
+                &self,
+                spec: &MixtureSpec,
+                task: T,
+            ) -> Result<T::Output, ProfileError> {
+                let profiles = spec
+                    .variants
+                    .iter()
+                    .map(|sets| {
+                        let mut p = self.clone();
+                        p.set_all(sets)?;
+                        Ok(p)
+                    })
+                    .collect::<Result<Vec<Profile>, ProfileError>>()?;
+                match self {
+                    $(Profile::$variant { .. } => {
+                        let (parts, files) = crate::core::files::record(|| {
+                            profiles
+                                .iter()
+                                .map(|p| match p {
+                                    Profile::$variant { $section } => {
+                                        Ok(<$generator>::new($section.clone())?)
+                                    }
+                                    _ => unreachable!("a variant keeps its profile's kind"),
+                                })
+                                .collect::<Result<Vec<$generator>, ProfileError>>()
+                        });
+                        crate::core::files::set_last_built(files);
+                        let mixture = Mixture::new(parts?, &spec.weights)?
+                            .with_binary_grid(spec.binary_grid);
+                        Ok(task.run(&mixture))
                     })*
                 }
             }

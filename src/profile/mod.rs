@@ -9,9 +9,11 @@
 
 mod error;
 mod kinds;
+mod mixture;
 mod parse;
 mod task;
 
 pub use error::ProfileError;
 pub use kinds::{KIND_FACTS, KINDS, KindFacts, Profile};
+pub use mixture::{Mixture, MixtureError, MixtureSpec};
 pub use task::GeneratorTask;

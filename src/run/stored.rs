@@ -115,6 +115,23 @@ impl Run {
     pub fn with_generator<T: GeneratorTask>(&self, task: T) -> Result<T::Output, ProfileError> {
         self.with_files(|| self.profile.with_generator(task))
     }
+
+    /// As [`with_generator`](Self::with_generator), but for a run whose metadata records a
+    /// mixture of the profile's variants (`warren pack`) builds that
+    /// [`Mixture`](crate::profile::Mixture) instead. Kept apart from `with_generator` so that
+    /// only the tasks that may meet a mixture (`verify`) are built for it.
+    ///
+    /// # Errors
+    /// As [`with_generator`](Self::with_generator); a variant that does not apply.
+    pub fn with_generator_or_mixture<T: GeneratorTask>(
+        &self,
+        task: T,
+    ) -> Result<T::Output, ProfileError> {
+        match &self.meta.mixture {
+            Some(m) => self.with_files(|| self.profile.with_mixture(m, task)),
+            None => self.with_generator(task),
+        }
+    }
 }
 
 #[cfg(test)]
