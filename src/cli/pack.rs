@@ -170,9 +170,7 @@ impl DistributionTask<'_> {
         let max_tries = args
             .max_tries
             .unwrap_or_else(|| plan.count.saturating_mul(10).max(10_000));
-        // NOTE: `..Selection::default()` keeps this compiling as the selection grows fields
-        // (quotas on main); clippy sees no field left to fill here today.
-        #[allow(clippy::needless_update)]
+        // A pack keeps every level of its split's distribution: no quota or cap.
         let selection = Selection {
             unique: true,
             canonical: true,
