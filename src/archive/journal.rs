@@ -305,6 +305,21 @@ impl Recovered {
         self.checkpoint.as_ref().map_or(0, |c| c.kept)
     }
 
+    /// The kept part of `FILE.tmp` (of output `path`, whose archive has `schema`), mapped.
+    /// Its batches must be gone before the writer resumes.
+    fn kept_archive(&self, path: &Path, schema: &Schema) -> Result<Archive, ArchiveError> {
+        // SAFETY: `FILE.tmp` is this run's; nothing writes it until the writer resumes, after
+        // the callers have dropped this archive and its batches.
+        unsafe {
+            Archive::in_progress(
+                &temp_path(path),
+                Arc::new(schema.clone()),
+                self.blocks.clone(),
+                self.crcs.clone(),
+            )
+        }
+    }
+
     /// Columns `names` of every level kept in `FILE.tmp` (of output `path`, whose archive has
     /// `schema`), copied out of the file: what a resumed `--quota` or `--max-share` run counts
     /// toward its bins and caps. Columns the archive lacks are left out.
@@ -315,16 +330,8 @@ impl Recovered {
         names: &[&str],
     ) -> Result<Vec<RecordBatch>, ArchiveError> {
         let tmp = temp_path(path);
-        // SAFETY: `FILE.tmp` is this run's; nothing writes it until the writer resumes, and
-        // the columns are copied out of the mapping before this returns.
-        let archive = unsafe {
-            Archive::in_progress(
-                &tmp,
-                Arc::new(schema.clone()),
-                self.blocks.clone(),
-                self.crcs.clone(),
-            )
-        }?;
+        // The columns are copied out of the mapping before this returns.
+        let archive = self.kept_archive(path, schema)?;
         let mut out = Vec::with_capacity(archive.batch_count());
         for i in 0..archive.batch_count() {
             let batch = archive.batch_unchecked(i)?;
@@ -356,16 +363,7 @@ impl Recovered {
         key: &str,
     ) -> Result<HashSet<u64>, ArchiveError> {
         let tmp = temp_path(path);
-        // SAFETY: `FILE.tmp` is this run's; nothing writes it until the writer resumes, after
-        // this archive and its batches are gone.
-        let archive = unsafe {
-            Archive::in_progress(
-                &tmp,
-                Arc::new(schema.clone()),
-                self.blocks.clone(),
-                self.crcs.clone(),
-            )
-        }?;
+        let archive = self.kept_archive(path, schema)?;
         let mut seen = HashSet::with_capacity(self.levels() as usize);
         for i in 0..archive.batch_count() {
             let batch = archive.batch_unchecked(i)?;
