@@ -212,9 +212,10 @@ impl Generator for MapGenerator {
             rule_uses: false,
             metrics: &MAP_METRICS,
             extra: &MAP_COLUMNS,
-            // The map is drawn from its level graph: two drawings of one graph are one level
-            // for a split (nothing leaks through a redrawing).
-            identity: Identity::Graph,
+            // The level graph is the designer's input, the same for every level of a run: a
+            // map is its floor plan, up to the 8 rotations and reflections. The tiles carry no
+            // room numbers (those are `owner`), so renumbering the rooms changes nothing.
+            identity: Identity::Grid,
         }
     }
 
