@@ -264,7 +264,7 @@ fn planted_mirror_in_a_regions_split_is_found_and_named() {
 }
 
 #[test]
-fn planted_renumbering_in_a_map_split_is_found_and_named() {
+fn planted_mirror_in_a_map_split_is_found_and_named() {
     // 16 KB a level: zstd-compressed (the split keeps it) a million fit the disk twice.
     let sets = ["--compression", "zstd"];
     split_plant_and_find("plant-map", "map", &sets, count(300));
