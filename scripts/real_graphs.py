@@ -200,13 +200,17 @@ def sources(root):
     """(name, description, path, reader) of every graph the two packages ship."""
     out = []
     gt_dir = os.path.join(root, GT_DIR)
+    metis_dir = os.path.join(root, METIS_DIR)
+    for d in (gt_dir, metis_dir):
+        if not os.path.isdir(d):
+            raise Failure(f"{d} is missing: the packages' layout changed? (delete {root} to "
+                          "extract them again)")
     for f in sorted(os.listdir(gt_dir)):
         for ext in (".gt.gz", ".gt.xz", ".gt"):
             if f.endswith(ext):
                 out.append((f[:-len(ext)], f"graph-tool collection, {f}", os.path.join(gt_dir, f),
                             read_gt))
                 break
-    metis_dir = os.path.join(root, METIS_DIR)
     for f in sorted(os.listdir(metis_dir)):
         if f.endswith(".graph") or f.endswith(".mgraph"):
             name = f.rsplit(".", 1)[0]

@@ -23,6 +23,11 @@ def fmt_stress(v):
     return "n/a" if v is None else f"{v:.4f}" if v < 1 else f"{v:.3g}"
 
 
+def median(sorted_values):
+    k = len(sorted_values)
+    return (sorted_values[(k - 1) // 2] + sorted_values[k // 2]) / 2
+
+
 def main():
     argv = sys.argv[1:]
     if not argv or argv[0].startswith("-"):
@@ -90,7 +95,7 @@ def main():
         lo, hi = min(ratios), max(ratios)
         below = sum(1 for v in values if v < 1)
         out += ["", f"warren / s_gd2 stress over {len(values)} graphs: geometric mean "
-                f"{geo:.2f}, median {values[len(values) // 2]:.2f}, from {lo[0]:.2f} ({lo[1]}) to "
+                f"{geo:.2f}, median {median(values):.2f}, from {lo[0]:.2f} ({lo[1]}) to "
                 f"{hi[0]:.2f} ({hi[1]}); warren below s_gd2 on {below}."]
     if speedups:
         geo = math.exp(sum(math.log(v) for v in speedups) / len(speedups))
