@@ -135,7 +135,6 @@ struct ManifestDoc<'a> {
 impl Manifest<'_> {
     /// Writes `README.md` and then `manifest.json` into `out`, atomically.
     pub fn write(&self, out: &Path) -> Result<()> {
-        super::write_atomic(&out.join("README.md"), self.readme().as_bytes())?;
         let doc = ManifestDoc {
             warren_version: env!("CARGO_PKG_VERSION"),
             kind: self.kind,
@@ -172,16 +171,25 @@ impl Manifest<'_> {
         };
         let mut json = serde_json::to_string_pretty(&doc)?;
         json.push('\n');
+        let mut h = crate::core::hash::ContentHasher::new();
+        h.bytes(json.as_bytes());
+        super::write_atomic(&out.join("README.md"), self.readme(h.finish()).as_bytes())?;
         super::write_atomic(&out.join(MANIFEST), json.as_bytes())?;
         Ok(())
     }
 
     /// The pack's `README.md`: front matter naming the splits' files for `datasets`, and a
-    /// short account of what differs.
-    fn readme(&self) -> String {
+    /// short account of what differs. The one config is named after `manifest` (the hash of
+    /// `manifest.json`): `datasets` caches a local folder by its name and config name alone,
+    /// so another pack written into a folder of the same name must not share the cache.
+    fn readme(&self, manifest: u64) -> String {
         let mut y = String::from("---\ntags:\n- warren\n- procedural-generation\n");
         let _ = writeln!(y, "- {}", self.kind);
-        y += "- out-of-distribution\nconfigs:\n- config_name: default\n  data_files:\n";
+        let _ = write!(
+            y,
+            "- out-of-distribution\nconfigs:\n- config_name: pack-{manifest:016x}\n  \
+             data_files:\n"
+        );
         for split in SPLITS {
             let _ = writeln!(y, "  - split: {split}\n    path: \"{}\"", data_glob(split));
         }

@@ -307,25 +307,42 @@ import sys, datasets
 d = datasets.load_dataset(sys.argv[1], cache_dir=sys.argv[2])
 print(sorted((k, len(v)) for k, v in d.items()))
 "#;
-    let out = Command::new("python3")
-        .args([
-            "-c",
-            script,
-            dir.to_str().unwrap(),
-            tmp.join("hf-cache").to_str().unwrap(),
-        ])
-        .env("HF_DATASETS_OFFLINE", "1")
-        .env("HF_HUB_OFFLINE", "1")
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let load = || {
+        let out = Command::new("python3")
+            .args([
+                "-c",
+                script,
+                dir.to_str().unwrap(),
+                tmp.join("hf-cache").to_str().unwrap(),
+            ])
+            .env("HF_DATASETS_OFFLINE", "1")
+            .env("HF_HUB_OFFLINE", "1")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    assert_eq!(load(), "[('id_test', 10), ('ood_test', 10), ('train', 40)]");
+    // Another pack written into the same folder: `datasets` caches a local folder by its name
+    // and config name, so the config is named after the manifest and the new rows load.
+    pack(
+        &dir,
+        &[
+            "--axis",
+            "size",
+            "--train",
+            "3,4",
+            "--ood",
+            "6",
+            "--count",
+            "30",
+            "--test-count",
+            "5",
+        ],
     );
-    assert_eq!(
-        text.trim(),
-        "[('id_test', 10), ('ood_test', 10), ('train', 40)]"
-    );
+    assert_eq!(load(), "[('id_test', 5), ('ood_test', 5), ('train', 30)]");
 }
