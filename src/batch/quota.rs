@@ -199,9 +199,27 @@ impl Quota {
     /// Levels each bin gets of `count`: the shares rounded down, the remainder handed to the
     /// largest fractions (the first bin first on ties), so the targets add up to `count`.
     pub fn targets(&self, count: u64) -> Vec<u64> {
-        let exact: Vec<f64> = self.bins.iter().map(|b| b.share * count as f64).collect();
+        // The shares add up to 1 within 1e-6: scaled to add up to exactly 1 first, so the
+        // floors never pass `count`.
+        let total: f64 = self.bins.iter().map(|b| b.share).sum();
+        let exact: Vec<f64> = self
+            .bins
+            .iter()
+            .map(|b| b.share / total * count as f64)
+            .collect();
         let mut targets: Vec<u64> = exact.iter().map(|e| e.floor() as u64).collect();
-        let given: u64 = targets.iter().sum();
+        let mut given: u64 = targets.iter().sum();
+        // Rounding can still leave a floor one over at huge counts: take it back.
+        while given > count {
+            let i = (0..targets.len())
+                .filter(|&i| targets[i] > 0)
+                .min_by(|&a, &b| {
+                    (exact[a] - exact[a].floor()).total_cmp(&(exact[b] - exact[b].floor()))
+                })
+                .expect("a positive target while the targets add up to more than count");
+            targets[i] -= 1;
+            given -= 1;
+        }
         let mut order: Vec<usize> = (0..exact.len()).collect();
         order.sort_by(|&a, &b| {
             let fa = exact[a] - exact[a].floor();

@@ -24,6 +24,11 @@ fn quotas_compile_and_bin_values_half_open() {
         assert_eq!(q.targets(n).iter().sum::<u64>(), n);
     }
     assert_eq!(q.targets(2), [1, 0, 1]);
+    // Shares that add up to a little over 1 never give more than the count.
+    let q = Quota::compile("ratio=0..1:0.5000004,1..2:0.5000004", METRICS).unwrap();
+    for n in [1, 999_983, 1 << 40] {
+        assert_eq!(q.targets(n).iter().sum::<u64>(), n);
+    }
 }
 
 #[test]

@@ -14,6 +14,7 @@
 
 mod answers;
 mod archive;
+mod shape;
 mod text;
 
 use std::panic::AssertUnwindSafe;
