@@ -27,11 +27,12 @@ pub fn unique_key(canonical: bool) -> &'static str {
     }
 }
 
-/// Which levels a run keeps (`--unique`, `--where`), and how far it may look for them.
+/// Which levels a run keeps (`--unique`, `--where`, `--quota`, `--max-share`), and how far it
+/// may look for them.
 ///
 /// A run with a selection walks the indices from its start in order and keeps a level when it
-/// generates, passes the filter and (with `unique`) its `layout_hash` is not that of a level
-/// kept before it. A whole run (shard 0 of 1) goes on past `count` indices until it has kept
+/// generates, passes the filter, lies in a bin of the quota that is not full and below every
+/// cap, and (with `unique`) its `layout_hash` is not that of a level kept before it. A whole run (shard 0 of 1) goes on past `count` indices until it has kept
 /// `count` levels, or fails after `max_tries` indices; a shard of several walks exactly its
 /// own index range, keeps what passes there, and `warren merge` applies the rule across the
 /// shards and makes the rest, so the merged archive equals the unsharded run.
