@@ -39,6 +39,7 @@ use crate::layout::edgelist::EdgeList;
 use crate::layout::formats::{VertexIds, read_graph};
 use crate::layout::multilevel::{MultilevelParams, layout_multilevel};
 use crate::layout::quality::{self, Crossings};
+use crate::layout::sgd::{StressParams, layout_stress};
 use crate::layout::start::curve_positions;
 use crate::layout::stress::normalized_stress;
 use crate::layout::svg::layout_svg;
@@ -56,9 +57,13 @@ pub const MULTILEVEL_FROM: usize = 200;
 /// Which solver lays the graph out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Algorithm {
-    /// Single-level below `MULTILEVEL_FROM` (200) vertices, multilevel from there.
+    /// The stress layout (`stress`).
     Auto,
-    /// Coarsen, lay out the coarsest graph, place and refine each finer level.
+    /// Stress by stochastic gradient descent: full stress up to 10,000 vertices (from random
+    /// positions up to 2,000), sparse pivot stress above, started from the multilevel drawing.
+    Stress,
+    /// Force-only: coarsen, lay out the coarsest graph, place and refine each finer level with
+    /// forces (faster, higher stress).
     Multilevel,
     /// Seed 000's solver on the whole graph from a start drawing (the grammar levels' solver).
     Single,
@@ -277,8 +282,7 @@ fn summarise(args: &Args, list: &EdgeList) -> Result<Summary> {
         }
         None => {
             let algorithm = match args.algorithm {
-                Algorithm::Auto if n >= MULTILEVEL_FROM => Algorithm::Multilevel,
-                Algorithm::Auto => Algorithm::Single,
+                Algorithm::Auto => Algorithm::Stress,
                 a => a,
             };
             let mut scratch = LayoutScratch::default();
@@ -333,6 +337,19 @@ fn lay_out_once(
     scratch: &mut LayoutScratch,
 ) -> (RunReport, f64) {
     let seed = mix(args.seed, u64::from(r));
+    if algorithm == Algorithm::Stress {
+        let params = multilevel_params(args);
+        let start = Instant::now();
+        let (s, m) = layout_stress(n, graph, &StressParams::default(), &params, seed, x, y);
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        let report = RunReport {
+            iterations: s.epochs,
+            converged: true,
+            last_move: None,
+            levels: m.levels.max(1),
+        };
+        return (report, ms);
+    }
     if algorithm == Algorithm::Multilevel {
         let params = multilevel_params(args);
         let start = Instant::now();
@@ -451,6 +468,7 @@ fn algorithm_name(a: Option<Algorithm>) -> &'static str {
     match a {
         None => "given",
         Some(Algorithm::Multilevel) => "multilevel",
+        Some(Algorithm::Stress) => "stress",
         Some(Algorithm::Single) | Some(Algorithm::Auto) => "single",
     }
 }

@@ -26,6 +26,7 @@ mod params;
 pub mod quality;
 pub mod rooms;
 mod scratch;
+pub mod sgd;
 mod solver;
 pub mod start;
 pub mod stress;

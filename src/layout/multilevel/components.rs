@@ -120,7 +120,7 @@ pub fn layout_components(
 
 /// Offsets that pack the drawings into rows, `gap` apart: tallest first, a new row once a row
 /// is as wide as the square root of the total area.
-fn pack(drawings: &[(Vec<f32>, Vec<f32>)], gap: f32) -> Vec<(f32, f32)> {
+pub fn pack(drawings: &[(Vec<f32>, Vec<f32>)], gap: f32) -> Vec<(f32, f32)> {
     let boxes: Vec<[f32; 4]> = drawings
         .iter()
         .map(|(x, y)| {

@@ -1,0 +1,88 @@
+//! Stress refinement: layouts at the stress optimum, the measure graph drawing judges layouts
+//! by (Kamada and Kawai's energy with Gansner, Koren and North's weights `1 / d^2`), minimised
+//! by stochastic gradient descent over vertex pairs as Zheng, Pawar and Goodman do it ("Graph
+//! Drawing by Stochastic Gradient Descent", 2019): each term in turn moves its two vertices
+//! toward their target distance by a step that shrinks from epoch to epoch.
+//!
+//! Two models ([`full`], [`sparse`]):
+//! - **full stress** up to [`StressParams::full_up_to`] vertices: every pair, its target the
+//!   shortest-path length (O(n^2) per epoch and O(n^2) memory);
+//! - **sparse stress** above: each vertex against `h` pivots, weighted by the regions they stand
+//!   for, plus every edge (Ortmann, Klimenta and Brandes' model; O(h n + m) per epoch).
+//!
+//! Small graphs start from seeded random positions and run the whole schedule (as s_gd2 does);
+//! larger ones start from the multilevel force drawing (which already has the global shape),
+//! scaled to the targets, and run the tail of the schedule ([`StressParams::warm_skip`]).
+//!
+//! Positions are the same bits for any thread count and on the baseline x86-64 build: the
+//! tasks that may run at once touch disjoint vertices, every term is computed with
+//! once-rounded operations, and the step sizes come from `crate::core::portable`.
+
+pub mod full;
+pub mod kernel;
+mod layout;
+pub mod paths;
+pub mod sparse;
+
+pub use layout::layout_stress;
+
+use crate::core::portable;
+
+/// Settings of the stress refinement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StressParams {
+    /// Epochs of the whole step-size schedule.
+    pub epochs: u32,
+    /// The last step size as a share of the first term's cap (s_gd2's `eps`).
+    pub eps: f32,
+    /// Epochs skipped at the start of the schedule when starting from a force drawing.
+    pub warm_skip: u32,
+    /// Largest component drawn with full stress; larger ones get sparse stress.
+    pub full_up_to: usize,
+    /// Largest component started from random positions rather than the force drawing.
+    pub cold_up_to: usize,
+    /// Pivots of sparse stress.
+    pub pivots: usize,
+    /// Most pivot terms (pivots times vertices) of sparse stress: graphs so large that
+    /// `pivots` would pass it get fewer pivots.
+    pub max_terms: usize,
+    /// Whether large components may use rayon's threads.
+    pub parallel: bool,
+}
+
+impl Default for StressParams {
+    fn default() -> Self {
+        Self {
+            epochs: 30,
+            eps: 0.1,
+            warm_skip: 15,
+            full_up_to: 10_000,
+            cold_up_to: 2_000,
+            pivots: 200,
+            max_terms: 40_000_000,
+            parallel: true,
+        }
+    }
+}
+
+/// What a stress refinement did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StressReport {
+    /// Epochs run on the largest component.
+    pub epochs: u32,
+    /// Pivots of the largest component's sparse model (0: full stress).
+    pub pivots: u32,
+}
+
+/// The step sizes of `epochs` epochs falling exponentially from `eta_max` to `eta_min`
+/// (Zheng et al.'s schedule), the first `skip` left out.
+///
+/// # Runtime
+/// O(epochs).
+pub fn schedule(eta_max: f32, eta_min: f32, epochs: u32, skip: u32) -> Vec<f32> {
+    let steps = epochs.max(2);
+    let lambda = portable::ln(eta_max / eta_min) / (steps - 1) as f32;
+    (skip.min(steps)..steps)
+        .map(|t| eta_max * portable::exp(-lambda * t as f32))
+        .collect()
+}

@@ -1,0 +1,170 @@
+//! Shortest-path distances for the stress terms: breadth-first search when every edge asks for
+//! the same length (the distance is the hop count times it), Dijkstra's algorithm otherwise.
+//! Both fill a caller's buffer and reuse a caller's queue, so one source costs no allocation.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// A connected graph's adjacency with each entry's desired length, and whether all lengths
+/// are equal (breadth-first search then suffices).
+pub struct Paths {
+    /// Start of each vertex's entries; `n + 1` offsets.
+    pub offset: Vec<u32>,
+    /// Neighbours.
+    pub next: Vec<u32>,
+    /// Desired length of the edge to each neighbour.
+    pub length: Vec<f32>,
+    /// The one length every edge asks for, when they all ask for the same.
+    pub uniform: Option<f32>,
+}
+
+/// Reusable queues of a search.
+#[derive(Default)]
+pub struct PathScratch {
+    queue: Vec<u32>,
+    heap: BinaryHeap<Reverse<(u32, u32)>>,
+}
+
+impl Paths {
+    /// The adjacency of `n` vertices and edges `src`-`dst` of desired lengths `length`; each
+    /// vertex lists its edges in edge order.
+    ///
+    /// # Runtime
+    /// O(n + m), three allocations.
+    pub fn new(n: usize, src: &[u32], dst: &[u32], length: &[f32]) -> Self {
+        let mut offset = vec![0u32; n + 1];
+        for (&a, &b) in src.iter().zip(dst) {
+            offset[a as usize + 1] += 1;
+            offset[b as usize + 1] += 1;
+        }
+        for v in 0..n {
+            offset[v + 1] += offset[v];
+        }
+        let mut fill = offset.clone();
+        let total = offset[n] as usize;
+        let (mut next, mut len) = (vec![0u32; total], vec![0.0f32; total]);
+        for ((&a, &b), &l) in src.iter().zip(dst).zip(length) {
+            for (from, to) in [(a, b), (b, a)] {
+                let at = fill[from as usize] as usize;
+                next[at] = to;
+                len[at] = l;
+                fill[from as usize] += 1;
+            }
+        }
+        let uniform = match length.first() {
+            Some(&l) if length.iter().all(|&v| v == l) => Some(l),
+            _ => None,
+        };
+        Self {
+            offset,
+            next,
+            length: len,
+            uniform,
+        }
+    }
+
+    /// Vertex count.
+    pub fn len(&self) -> usize {
+        self.offset.len() - 1
+    }
+
+    /// Whether the graph has no vertex.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The neighbours of `v` and their edges' lengths.
+    #[inline]
+    pub fn entries(&self, v: u32) -> (&[u32], &[f32]) {
+        let r = self.offset[v as usize] as usize..self.offset[v as usize + 1] as usize;
+        (&self.next[r.clone()], &self.length[r])
+    }
+
+    /// Fills `dist` (one entry per vertex) with the shortest-path length from `s`; unreachable
+    /// vertices get infinity.
+    ///
+    /// # Runtime
+    /// O(n + m) by breadth-first search for uniform lengths, O(m log n) by Dijkstra otherwise;
+    /// no allocation once `scratch` has grown.
+    pub fn from_source(&self, s: u32, dist: &mut [f32], scratch: &mut PathScratch) {
+        dist.fill(f32::INFINITY);
+        dist[s as usize] = 0.0;
+        match self.uniform {
+            Some(l) => self.bfs(s, l, dist, &mut scratch.queue),
+            None => self.dijkstra(s, dist, &mut scratch.heap),
+        }
+    }
+
+    fn bfs(&self, s: u32, l: f32, dist: &mut [f32], queue: &mut Vec<u32>) {
+        queue.clear();
+        queue.push(s);
+        // Hop counts are exact in `f32` up to 2^24; the length multiplies them at the end.
+        let mut head = 0;
+        while head < queue.len() {
+            let v = queue[head];
+            head += 1;
+            let dv = dist[v as usize] + 1.0;
+            for &w in self.entries(v).0 {
+                if dist[w as usize] == f32::INFINITY {
+                    dist[w as usize] = dv;
+                    queue.push(w);
+                }
+            }
+        }
+        if l != 1.0 {
+            for d in dist.iter_mut() {
+                *d *= l;
+            }
+        }
+    }
+
+    fn dijkstra(&self, s: u32, dist: &mut [f32], heap: &mut BinaryHeap<Reverse<(u32, u32)>>) {
+        heap.clear();
+        // Non-negative floats order as their bit patterns.
+        heap.push(Reverse((0.0f32.to_bits(), s)));
+        while let Some(Reverse((bits, v))) = heap.pop() {
+            let d = f32::from_bits(bits);
+            if d > dist[v as usize] {
+                continue;
+            }
+            let (next, len) = self.entries(v);
+            for (&w, &l) in next.iter().zip(len) {
+                let nd = d + l;
+                if nd < dist[w as usize] {
+                    dist[w as usize] = nd;
+                    heap.push(Reverse((nd.to_bits(), w)));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bfs_and_dijkstra_agree_on_uniform_lengths() {
+        // A 4-cycle with a tail: 0-1-2-3-0, 3-4.
+        let (src, dst) = ([0, 1, 2, 3, 3], [1, 2, 3, 0, 4]);
+        let uniform = Paths::new(5, &src, &dst, &[2.0; 5]);
+        assert_eq!(uniform.uniform, Some(2.0));
+        let mut weighted = Paths::new(5, &src, &dst, &[2.0; 5]);
+        weighted.uniform = None;
+        let mut scratch = PathScratch::default();
+        let (mut a, mut b) = (vec![0.0; 5], vec![0.0; 5]);
+        uniform.from_source(1, &mut a, &mut scratch);
+        weighted.from_source(1, &mut b, &mut scratch);
+        assert_eq!(a, vec![2.0, 0.0, 2.0, 4.0, 6.0]);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn dijkstra_takes_the_short_way_round() {
+        let paths = Paths::new(3, &[0, 1, 0], &[1, 2, 2], &[1.0, 1.0, 5.0]);
+        assert_eq!(paths.uniform, None);
+        let mut d = vec![0.0; 3];
+        paths.from_source(0, &mut d, &mut PathScratch::default());
+        assert_eq!(d, vec![0.0, 1.0, 2.0]);
+    }
+}

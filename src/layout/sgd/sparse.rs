@@ -1,0 +1,232 @@
+//! Sparse stress (Ortmann, Klimenta and Brandes' pivot model, in Zheng, Pawar and Goodman's
+//! stochastic form): every vertex keeps a term with each of `h` pivots, weighted by how many
+//! vertices of the pivot's region the term stands for, and every edge keeps its own term. The
+//! pivots are drawn one after the other with probability proportional to their distance from
+//! the pivots drawn before (Zheng et al.'s random max-min), from the seed.
+//!
+//! A pivot's terms move only the other vertex (the pivot stands still for them, as in the
+//! model), so a round of one pivot's terms moves every vertex independently: it runs in fixed
+//! chunks of vertices on any number of threads with the same bits, eight vertices per lane
+//! step. Each pivot round is followed by one slice of the edge terms, in a shuffled order fixed
+//! at the start, one edge after the other.
+
+use rayon::prelude::*;
+
+use super::kernel::{self, Slots};
+use super::paths::{PathScratch, Paths};
+use crate::core::rng::{WarrenRng, mix};
+
+/// Vertices per chunk of a pivot round.
+const CHUNK: usize = 4096;
+
+/// The sparse stress model of a connected graph.
+pub struct Sparse {
+    n: usize,
+    pivots: Vec<u32>,
+    /// Target of each vertex from each pivot, pivot-major.
+    dist: Vec<f32>,
+    /// Weight of each vertex's term with each pivot (0: no term), pivot-major.
+    weight: Vec<f32>,
+    /// Edge terms in their fixed order: ends and target.
+    edges: Vec<(u32, u32, f32)>,
+    /// Smallest and largest positive weight.
+    pub range: (f32, f32),
+}
+
+impl Sparse {
+    /// The model of the connected graph `paths` with up to `pivots` pivots, drawn from `seed`.
+    ///
+    /// # Runtime
+    /// O(h (n + m)) for the pivots' searches (serial: each pivot depends on the ones before),
+    /// O(h n log n) for the weights; memory `8 h n` bytes.
+    pub fn new(paths: &Paths, pivots: usize, seed: u64, parallel: bool) -> Self {
+        let n = paths.len();
+        let h = pivots.clamp(1, n);
+        let mut rng = WarrenRng::new(seed);
+        let mut dist = vec![0.0f32; h * n];
+        let mut nearest = vec![u32::MAX; n];
+        let mut mins = vec![f32::INFINITY; n];
+        let mut chosen = Vec::with_capacity(h);
+        let mut scratch = PathScratch::default();
+        let mut p = rng.below(n as u32);
+        loop {
+            let k = chosen.len();
+            chosen.push(p);
+            let row = &mut dist[k * n..(k + 1) * n];
+            paths.from_source(p, row, &mut scratch);
+            for v in 0..n {
+                if row[v] < mins[v] {
+                    mins[v] = row[v];
+                    nearest[v] = k as u32;
+                }
+            }
+            if chosen.len() == h {
+                break;
+            }
+            // The next pivot with probability proportional to its distance from the others.
+            let total: f64 = mins.iter().map(|&m| f64::from(m)).sum();
+            if total <= 0.0 {
+                break;
+            }
+            let target = rng.unit_f64() * total;
+            let mut acc = 0.0f64;
+            p = (0..n)
+                .find(|&v| {
+                    acc += f64::from(mins[v]);
+                    acc > target && mins[v] > 0.0
+                })
+                .unwrap_or_else(|| mins.iter().rposition(|&m| m > 0.0).unwrap_or(0))
+                as u32;
+        }
+        let h = chosen.len();
+        dist.truncate(h * n);
+        let weight = region_weights(paths, &chosen, &dist, &nearest, parallel);
+        let mut edges = Vec::with_capacity(paths.next.len() / 2);
+        for v in 0..n as u32 {
+            let (next, len) = paths.entries(v);
+            for (&w, &l) in next.iter().zip(len) {
+                if v < w {
+                    edges.push((v, w, l));
+                }
+            }
+        }
+        WarrenRng::new(mix(seed, 1)).shuffle(&mut edges);
+        let mut range = (f32::INFINITY, 0.0f32);
+        let positive = weight
+            .iter()
+            .copied()
+            .chain(edges.iter().map(|e| 1.0 / (e.2 * e.2)));
+        for w in positive.filter(|&w| w > 0.0) {
+            range = (range.0.min(w), range.1.max(w));
+        }
+        Self {
+            n,
+            pivots: chosen,
+            dist,
+            weight,
+            edges,
+            range,
+        }
+    }
+
+    /// Pivots drawn.
+    pub fn pivot_count(&self) -> usize {
+        self.pivots.len()
+    }
+
+    /// Runs one epoch per step size of `etas`: every pivot's round (in an order drawn from
+    /// `mix(seed, epoch)`), each followed by its slice of the edge terms.
+    ///
+    /// # Runtime
+    /// O(h n + m) per epoch; the pivot rounds on rayon's threads when `parallel`, the same
+    /// bits either way.
+    pub fn run(
+        &self,
+        x: &mut [f32],
+        y: &mut [f32],
+        free: &[f32],
+        etas: &[f32],
+        seed: u64,
+        parallel: bool,
+    ) {
+        let (n, h) = (self.n, self.pivots.len());
+        for (epoch, &eta) in etas.iter().enumerate() {
+            let mut order: Vec<usize> = (0..h).collect();
+            WarrenRng::new(mix(seed, epoch as u64)).shuffle(&mut order);
+            for (t, &k) in order.iter().enumerate() {
+                let p = self.pivots[k] as usize;
+                let at = (x[p], y[p]);
+                let (d, w) = (
+                    &self.dist[k * n..(k + 1) * n],
+                    &self.weight[k * n..(k + 1) * n],
+                );
+                let chunk = |(c, (xs, ys)): (usize, (&mut [f32], &mut [f32]))| {
+                    let r = c * CHUNK..c * CHUNK + xs.len();
+                    kernel::toward(xs, ys, &free[r.clone()], &d[r.clone()], &w[r], at, eta);
+                };
+                if parallel {
+                    x.par_chunks_mut(CHUNK)
+                        .zip(y.par_chunks_mut(CHUNK))
+                        .enumerate()
+                        .for_each(chunk);
+                } else {
+                    x.chunks_mut(CHUNK)
+                        .zip(y.chunks_mut(CHUNK))
+                        .enumerate()
+                        .for_each(chunk);
+                }
+                let slice = &self.edges[t * self.edges.len() / h..(t + 1) * self.edges.len() / h];
+                let mut s = Slots { x, y, free };
+                for &(a, b, l) in slice {
+                    kernel::pair(&mut s, a as usize, b as usize, l, eta);
+                }
+            }
+        }
+    }
+}
+
+/// Each vertex's weight with each pivot: the number of vertices of the pivot's region (the
+/// vertices nearest to it) at most half the vertex's distance from the pivot, over the squared
+/// distance; 0 for the pivot itself and its neighbours (their edge terms stand for them).
+fn region_weights(
+    paths: &Paths,
+    pivots: &[u32],
+    dist: &[f32],
+    nearest: &[u32],
+    parallel: bool,
+) -> Vec<f32> {
+    let n = paths.len();
+    let mut weight = vec![0.0f32; pivots.len() * n];
+    let fill = |(k, row): (usize, &mut [f32])| {
+        let d = &dist[k * n..(k + 1) * n];
+        let mut region: Vec<f32> = (0..n)
+            .filter(|&v| nearest[v] == k as u32)
+            .map(|v| d[v])
+            .collect();
+        region.sort_by(f32::total_cmp);
+        for v in 0..n {
+            let within = region.partition_point(|&r| r <= d[v] / 2.0);
+            row[v] = if d[v] > 0.0 {
+                within as f32 / (d[v] * d[v])
+            } else {
+                0.0
+            };
+        }
+        row[pivots[k] as usize] = 0.0;
+        for &w in paths.entries(pivots[k]).0 {
+            row[w as usize] = 0.0;
+        }
+    };
+    if parallel {
+        weight.par_chunks_mut(n).enumerate().for_each(fill);
+    } else {
+        weight.chunks_mut(n).enumerate().for_each(fill);
+    }
+    weight
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pivots_are_distinct_and_weights_count_their_regions() {
+        let n = 200u32;
+        let src: Vec<u32> = (0..n - 1).collect();
+        let dst: Vec<u32> = (1..n).collect();
+        let paths = Paths::new(n as usize, &src, &dst, &vec![1.0; n as usize - 1]);
+        let model = Sparse::new(&paths, 10, 3, false);
+        let mut p = model.pivots.clone();
+        p.sort_unstable();
+        p.dedup();
+        assert_eq!(p.len(), 10);
+        // Each vertex's weight with a far pivot is positive, its own pivot's is 0.
+        for (k, &pv) in model.pivots.iter().enumerate() {
+            let row = &model.weight[k * 200..(k + 1) * 200];
+            assert_eq!(row[pv as usize], 0.0);
+            let far = if pv < 100 { 199 } else { 0 };
+            assert!(row[far] > 0.0);
+        }
+        assert_eq!(model.edges.len(), 199);
+    }
+}
