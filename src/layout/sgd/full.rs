@@ -6,9 +6,15 @@
 //! a task, and so do the pairs within one block; a round-robin tournament groups the tasks into
 //! rounds in which no two tasks share a block, so the tasks of a round run on any threads in
 //! any order with the same result. Inside a task the pairs come in shifts: shift `s` pairs slot
-//! `k` of the first block with slot `k + s` (mod `L`) of the second, so each shift is two
-//! contiguous runs of disjoint pairs, eight at a time on `wide` lanes. Each task's targets are
-//! stored in exactly that order, so an epoch streams through them once.
+//! `k` of the first run with slot `k + s` (mod its length) of the second, so each shift is two
+//! contiguous runs of disjoint pairs, eight at a time on `wide` lanes. The pairs within a block
+//! are split the same way, recursively: the block's two halves crossed by shifts, then each
+//! half within itself, down to runs of eight slots, whose 28 pairs go in four independent
+//! pairs at a time. Each task's targets are stored in exactly its visiting order, so an epoch
+//! streams through them once.
+//!
+//! Targets are stored as `u16` hop counts when every edge asks for the same length (half the
+//! bytes an epoch streams through), as `f32` lengths otherwise.
 //!
 //! `B` and `L` depend only on the vertex count, never on the thread count. Each epoch shuffles
 //! the order of the rounds and rotates each task's first shift, from the seed.
@@ -17,8 +23,8 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use super::kernel::{self, Slots};
-use super::paths::{PathScratch, Paths};
+use super::kernel::{self, Slots, Target};
+use super::paths::{BATCH, PathScratch, Paths};
 use crate::core::rng::{WarrenRng, mix};
 
 /// Most blocks: with 16, a round has eight tasks (enough to balance two to eight threads) and
@@ -32,12 +38,85 @@ const MIN_SLOTS: usize = 64;
 /// hand-off).
 pub const PARALLEL_FROM: usize = 1024;
 
+/// A piece of the pairs within one block, with the offset `at` of its targets in the task's.
+#[derive(Clone, Copy, Debug)]
+enum Piece {
+    /// Slots `a..a + alen` against `b..b + blen` (`alen <= blen`), by shifts of the second run.
+    Cross {
+        a: usize,
+        alen: usize,
+        b: usize,
+        blen: usize,
+        at: usize,
+    },
+    /// The 28 pairs of slots `lo..lo + 8`, in [`EIGHT`]'s order.
+    Eight { lo: usize, at: usize },
+}
+
+/// The pairs of eight slots in the rounds of a tournament: each four pairs share no slot.
+#[rustfmt::skip]
+const EIGHT: [(usize, usize); 28] = [
+    (7, 0), (1, 6), (2, 5), (3, 4),
+    (7, 1), (2, 0), (3, 6), (4, 5),
+    (7, 2), (3, 1), (4, 0), (5, 6),
+    (7, 3), (4, 2), (5, 1), (6, 0),
+    (7, 4), (5, 3), (6, 2), (0, 1),
+    (7, 5), (6, 4), (0, 3), (1, 2),
+    (7, 6), (0, 5), (1, 4), (2, 3),
+];
+
+/// The pieces of the pairs within a block of `l` slots (a multiple of eight), in visiting
+/// order: the first `8 floor(l / 16)` slots crossed with the rest, then each part within
+/// itself.
+fn within_plan(l: usize) -> Vec<Piece> {
+    fn split(lo: usize, len: usize, at: &mut usize, out: &mut Vec<Piece>) {
+        if len <= 8 {
+            out.push(Piece::Eight { lo, at: *at });
+            *at += EIGHT.len();
+            return;
+        }
+        let alen = len / 16 * 8;
+        let blen = len - alen;
+        out.push(Piece::Cross {
+            a: lo,
+            alen,
+            b: lo + alen,
+            blen,
+            at: *at,
+        });
+        *at += alen * blen;
+        split(lo, alen, at, out);
+        split(lo + alen, blen, at, out);
+    }
+    let mut out = Vec::new();
+    split(0, l, &mut 0, &mut out);
+    out
+}
+
+/// Runs the pairs of runs `a..a + alen` and `b..b + blen` (`alen <= blen`, disjoint) by
+/// shifts, starting at shift `first`; `dist` holds their targets, `alen` per shift.
+fn cross<T: Target>(
+    s: &mut Slots<'_>,
+    (a, alen): (usize, usize),
+    (b, blen): (usize, usize),
+    dist: &[T],
+    (unit, first, eta): (f32, usize, f32),
+) {
+    for step in 0..blen {
+        let shift = (first + step) % blen;
+        let row = &dist[shift * alen..(shift + 1) * alen];
+        let head = alen.min(blen - shift);
+        kernel::pairs(s, (a, b + shift), head, &row[..head], unit, eta);
+        kernel::pairs(s, (a + head, b), alen - head, &row[head..], unit, eta);
+    }
+}
+
 /// One task: the pairs of two blocks (`a < b`), or within one block (`a == b`), with their
 /// targets in the order the task visits them.
-struct Task {
+struct Task<T> {
     a: usize,
     b: usize,
-    dist: Vec<f32>,
+    dist: Vec<T>,
 }
 
 /// One block's positions and freedoms, in slot order.
@@ -47,12 +126,22 @@ struct Block {
     free: Vec<f32>,
 }
 
+/// The tasks' targets: hop counts or lengths.
+enum Tasks {
+    Hops(Vec<Task<u16>>),
+    Lengths(Vec<Task<f32>>),
+}
+
 /// The full stress model of a connected graph, ready to run epochs.
 pub struct Full {
     len: usize,
+    /// The pieces of the pairs within a block.
+    plan: Vec<Piece>,
     /// The vertex of each slot (`u32::MAX` for padding).
     vertex: Vec<u32>,
-    tasks: Vec<Task>,
+    tasks: Tasks,
+    /// The length every edge asks for (hop targets are multiples of it), or 1.
+    unit: f32,
     /// Task indices of each round.
     rounds: Vec<Vec<usize>>,
     /// Shortest and longest target.
@@ -88,56 +177,70 @@ fn tournament(blocks: usize) -> Vec<Vec<(usize, usize)>> {
     rounds
 }
 
+/// The tasks of `blocks` blocks in round order: each task's index by its block pair, and the
+/// rounds as task indices.
+fn task_order(blocks: usize) -> (Vec<usize>, Vec<Vec<usize>>) {
+    let mut index = vec![usize::MAX; blocks * blocks];
+    let mut rounds = Vec::new();
+    let mut count = 0;
+    for round in tournament(blocks) {
+        let mut ids = Vec::with_capacity(round.len());
+        for (a, b) in round {
+            index[a * blocks + b] = count;
+            ids.push(count);
+            count += 1;
+        }
+        rounds.push(ids);
+    }
+    (index, rounds)
+}
+
 impl Full {
-    /// The model of the connected graph `paths` (its targets by [`Paths::from_source`]), with
-    /// the vertices shuffled into slots from `seed`.
+    /// The model of the connected graph `paths` (its targets by [`Paths::batch`]), with the
+    /// vertices put into slots in breadth-first order when `local` (from a root drawn from
+    /// `seed`; much cheaper searches on large graphs of long paths, such as meshes) or
+    /// shuffled from `seed` (pairs in a better mixed order: a random start converges to a
+    /// lower stress on small dense graphs).
     ///
     /// # Runtime
     /// O(n (n + m)) for the searches (O(n m log n) with unequal lengths), on rayon's threads
-    /// when `parallel`; memory about `2 n^2` bytes for the targets.
-    pub fn new(paths: &Paths, seed: u64, parallel: bool) -> Self {
+    /// when `parallel`; memory `n^2` bytes for hop targets, `2 n^2` for lengths.
+    pub fn new(paths: &Paths, seed: u64, parallel: bool, local: bool) -> Self {
         let n = paths.len();
         let (blocks, len) = shape(n);
-        let mut order: Vec<u32> = (0..n as u32).collect();
-        WarrenRng::new(seed).shuffle(&mut order);
+        let order = if local {
+            local_order(paths, seed)
+        } else {
+            let mut order: Vec<u32> = (0..n as u32).collect();
+            WarrenRng::new(seed).shuffle(&mut order);
+            order
+        };
         let mut vertex = vec![u32::MAX; blocks * len];
         vertex[..n].copy_from_slice(&order);
-        let rounds_pairs = tournament(blocks);
-        let mut index = vec![usize::MAX; blocks * blocks];
-        let mut rounds = Vec::with_capacity(rounds_pairs.len());
-        let mut count = 0;
-        for round in &rounds_pairs {
-            let mut ids = Vec::with_capacity(round.len());
-            for &(a, b) in round {
-                index[a * blocks + b] = count;
-                ids.push(count);
-                count += 1;
-            }
-            rounds.push(ids);
-        }
-        let build = |a: usize| block_tasks(paths, &vertex, len, blocks, a);
-        let per_block: Vec<Vec<Task>> = if parallel {
-            (0..blocks).into_par_iter().map(build).collect()
-        } else {
-            (0..blocks).map(build).collect()
+        let (index, rounds) = task_order(blocks);
+        let plan = within_plan(len);
+        let hops = paths.uniform.filter(|_| n < usize::from(u16::MAX));
+        let unit = hops.unwrap_or(1.0);
+        let shared = Shared {
+            paths,
+            vertex: &vertex,
+            plan: &plan,
+            l: len,
+            unit,
         };
-        let mut slots: Vec<Option<Task>> = (0..count).map(|_| None).collect();
-        let mut range = (f32::INFINITY, 0.0f32);
-        for task in per_block.into_iter().flatten() {
-            for &d in task.dist.iter().filter(|&&d| d > 0.0) {
-                range = (range.0.min(d), range.1.max(d));
-            }
-            let at = index[task.a * blocks + task.b];
-            slots[at] = Some(task);
-        }
-        let tasks = slots
-            .into_iter()
-            .map(|t| t.expect("every block pair has a task"))
-            .collect();
+        let (tasks, range) = if hops.is_some() {
+            let (tasks, range) = build::<u16>(&shared, &index, parallel);
+            (Tasks::Hops(tasks), range)
+        } else {
+            let (tasks, range) = build::<f32>(&shared, &index, parallel);
+            (Tasks::Lengths(tasks), range)
+        };
         Self {
             len,
+            plan,
             vertex,
             tasks,
+            unit,
             rounds,
             range,
         }
@@ -163,11 +266,11 @@ impl Full {
             .vertex
             .chunks(l)
             .map(|slots| {
-                let get = |v: &[f32], pad: f32, s: u32| v.get(s as usize).copied().unwrap_or(pad);
+                let get = |v: &[f32], s: u32| v.get(s as usize).copied().unwrap_or(0.0);
                 Mutex::new(Block {
-                    x: slots.iter().map(|&s| get(x, 0.0, s)).collect(),
-                    y: slots.iter().map(|&s| get(y, 0.0, s)).collect(),
-                    free: slots.iter().map(|&s| get(free, 0.0, s)).collect(),
+                    x: slots.iter().map(|&s| get(x, s)).collect(),
+                    y: slots.iter().map(|&s| get(y, s)).collect(),
+                    free: slots.iter().map(|&s| get(free, s)).collect(),
                 })
             })
             .collect();
@@ -176,7 +279,13 @@ impl Full {
             let mut order: Vec<usize> = (0..self.rounds.len()).collect();
             WarrenRng::new(epoch_seed).shuffle(&mut order);
             for r in order {
-                let work = |&t: &usize| self.task(t, &blocks, eta, mix(epoch_seed, t as u64));
+                let work = |&t: &usize| {
+                    let first = (mix(epoch_seed, t as u64) % l as u64) as usize;
+                    match &self.tasks {
+                        Tasks::Hops(tasks) => self.task(&tasks[t], &blocks, first, eta),
+                        Tasks::Lengths(tasks) => self.task(&tasks[t], &blocks, first, eta),
+                    }
+                };
                 if parallel {
                     self.rounds[r].par_iter().for_each(work);
                 } else {
@@ -195,24 +304,38 @@ impl Full {
         }
     }
 
-    /// Runs task `t` once: its shifts from one drawn from `seed`.
-    fn task(&self, t: usize, blocks: &[Mutex<Block>], eta: f32, seed: u64) {
-        let task = &self.tasks[t];
-        let l = self.len;
-        let first = (seed % l as u64) as usize;
+    /// Runs `task` once, its shifts from shift `first`.
+    fn task<T: Target>(&self, task: &Task<T>, blocks: &[Mutex<Block>], first: usize, eta: f32) {
+        let (l, unit) = (self.len, self.unit);
         if task.a == task.b {
             let mut block = blocks[task.a].lock().expect("no task panicked");
             let Block { x, y, free } = &mut *block;
             let mut s = Slots { x, y, free };
-            within(&mut s, &task.dist, l, first, eta);
+            for piece in &self.plan {
+                match *piece {
+                    Piece::Cross {
+                        a,
+                        alen,
+                        b,
+                        blen,
+                        at,
+                    } => {
+                        let dist = &task.dist[at..at + alen * blen];
+                        let how = (unit, first % blen, eta);
+                        cross(&mut s, (a, alen), (b, blen), dist, how);
+                    }
+                    Piece::Eight { lo, at } => {
+                        for (p, &(i, j)) in EIGHT.iter().enumerate() {
+                            let d = task.dist[at + p].get(unit);
+                            kernel::pair(&mut s, lo + i, lo + j, d, eta);
+                        }
+                    }
+                }
+            }
             return;
         }
-        let (a, b) = (
-            blocks[task.a].lock().expect("no task panicked"),
-            blocks[task.b].lock().expect("no task panicked"),
-        );
-        let mut a = a;
-        let mut b = b;
+        let mut a = blocks[task.a].lock().expect("no task panicked");
+        let mut b = blocks[task.b].lock().expect("no task panicked");
         let mut x = [a.x.as_slice(), b.x.as_slice()].concat();
         let mut y = [a.y.as_slice(), b.y.as_slice()].concat();
         let free = [a.free.as_slice(), b.free.as_slice()].concat();
@@ -221,12 +344,7 @@ impl Full {
             y: &mut y,
             free: &free,
         };
-        for step in 0..l {
-            let shift = (first + step) % l;
-            let row = &task.dist[shift * l..(shift + 1) * l];
-            kernel::pairs(&mut s, 0, l + shift, l - shift, &row[..l - shift], eta);
-            kernel::pairs(&mut s, l - shift, l, shift, &row[l - shift..], eta);
-        }
+        cross(&mut s, (0, l), (l, l), &task.dist, (unit, first, eta));
         a.x.copy_from_slice(&x[..l]);
         a.y.copy_from_slice(&y[..l]);
         b.x.copy_from_slice(&x[l..]);
@@ -234,66 +352,174 @@ impl Full {
     }
 }
 
-/// The pairs within one block of `l` slots: shifts `1..=l/2`, starting at `first`'s.
-fn within(s: &mut Slots<'_>, dist: &[f32], l: usize, first: usize, eta: f32) {
-    let half = l / 2;
-    if half == 0 {
-        return;
-    }
-    for step in 0..half {
-        let shift = (first + step) % half + 1;
-        let row = &dist[(shift - 1) * l..shift * l];
-        let count = if 2 * shift == l { half } else { l };
-        let head = count.min(l - shift);
-        let wrapped = count - head;
-        // Lanes of one step must not share a slot: runs closer than eight go one by one.
-        if shift >= 8 && l - shift >= 8 {
-            kernel::pairs(s, 0, shift, head, &row[..head], eta);
-            kernel::pairs(s, l - shift, 0, wrapped, &row[l - shift..count], eta);
-        } else {
-            for k in 0..count {
-                kernel::pair(s, k, (k + shift) % l, row[k], eta);
+/// The vertices in breadth-first order from one drawn from `seed` (neighbours in edge order),
+/// so each batch of [`BATCH`] slots holds vertices near each other: their searches reach most
+/// vertices at few distinct levels, which is what makes a batch cheap.
+fn local_order(paths: &Paths, seed: u64) -> Vec<u32> {
+    let n = paths.len();
+    let mut seen = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    let root = WarrenRng::new(seed).below(n as u32);
+    seen[root as usize] = true;
+    order.push(root);
+    let mut head = 0;
+    while head < order.len() {
+        let v = order[head];
+        head += 1;
+        for &w in paths.entries(v).0 {
+            if !seen[w as usize] {
+                seen[w as usize] = true;
+                order.push(w);
             }
         }
     }
+    order
+}
+
+/// What every block's task builder reads.
+struct Shared<'a> {
+    paths: &'a Paths,
+    vertex: &'a [u32],
+    plan: &'a [Piece],
+    l: usize,
+    unit: f32,
+}
+
+/// Every task, in round order (`index` by block pair), and the shortest and longest target.
+fn build<T: Target>(
+    shared: &Shared<'_>,
+    index: &[usize],
+    parallel: bool,
+) -> (Vec<Task<T>>, (f32, f32)) {
+    let blocks = shared.vertex.len() / shared.l;
+    let one = |a: usize| block_tasks::<T>(shared, a);
+    let per_block: Vec<(Vec<Task<T>>, (f32, f32))> = if parallel {
+        (0..blocks).into_par_iter().map(one).collect()
+    } else {
+        (0..blocks).map(one).collect()
+    };
+    let mut slots: Vec<Option<Task<T>>> = (0..index.len()).map(|_| None).collect();
+    let mut range = (f32::INFINITY, 0.0f32);
+    for (tasks, (lo, hi)) in per_block {
+        range = (range.0.min(lo), range.1.max(hi));
+        for task in tasks {
+            let at = index[task.a * blocks + task.b];
+            slots[at] = Some(task);
+        }
+    }
+    let tasks = slots.into_iter().flatten().collect::<Vec<_>>();
+    (tasks, range)
 }
 
 /// The tasks whose first block is `a`: with itself and with every later block, their targets
-/// in visiting order (see [`Full`]).
-fn block_tasks(paths: &Paths, vertex: &[u32], l: usize, blocks: usize, a: usize) -> Vec<Task> {
-    let half = l / 2;
-    let mut tasks: Vec<Task> = (a..blocks)
+/// in visiting order (see [`Full`]), and the shortest and longest target found. The searches
+/// go from [`BATCH`] of the block's slots at a time; their distances are first gathered by
+/// slot, so every task's targets are written in order.
+fn block_tasks<T: Target>(shared: &Shared<'_>, a: usize) -> (Vec<Task<T>>, (f32, f32)) {
+    let Shared {
+        paths,
+        vertex,
+        plan,
+        l,
+        unit,
+    } = *shared;
+    let (n, blocks) = (paths.len(), vertex.len() / l);
+    let mut tasks: Vec<Task<T>> = (a + 1..blocks)
         .map(|b| Task {
             a,
             b,
-            dist: vec![0.0; if a == b { half * l } else { l * l }],
+            dist: vec![T::default(); l * l],
         })
         .collect();
-    let mut row = vec![0.0f32; paths.len()];
+    // The block's own targets, slot by slot, for the pieces below.
+    let mut own = vec![0.0f32; l * l];
+    let mut found = vec![0.0f32; n * BATCH];
+    let mut slotted = vec![0.0f32; l * BATCH];
     let mut scratch = PathScratch::default();
-    for k in 0..l {
-        let v = vertex[a * l + k];
-        if v == u32::MAX {
-            continue;
+    let mut range = (f32::INFINITY, 0.0f32);
+    for k0 in (0..l).step_by(BATCH) {
+        let slots = &vertex[a * l + k0..a * l + (k0 + BATCH).min(l)];
+        // Padding comes last, so the sources are the batch's first slots.
+        let sources: Vec<u32> = slots.iter().copied().filter(|&v| v != u32::MAX).collect();
+        let c = sources.len();
+        if c == 0 {
+            break;
         }
-        paths.from_source(v, &mut row, &mut scratch);
-        let target = |slot: usize| match vertex[slot] {
-            u32::MAX => 0.0,
-            w => row[w as usize],
+        paths.batch(&sources, &mut scratch, |v, k, d| {
+            found[v as usize * BATCH + k] = d;
+        });
+        for &v in &sources {
+            for &d in &found[v as usize * BATCH..v as usize * BATCH + c] {
+                if d > 0.0 {
+                    range = (range.0.min(d), range.1.max(d));
+                }
+            }
+        }
+        let gather = |b: usize, slotted: &mut [f32]| {
+            for t in 0..l {
+                let out = &mut slotted[t * BATCH..t * BATCH + c];
+                match vertex[b * l + t] {
+                    u32::MAX => out.fill(0.0),
+                    w => out.copy_from_slice(&found[w as usize * BATCH..w as usize * BATCH + c]),
+                }
+            }
         };
         for task in &mut tasks {
-            let base = task.b * l;
+            gather(task.b, &mut slotted);
+            for shift in 0..l {
+                let out = &mut task.dist[shift * l + k0..shift * l + k0 + c];
+                for (i, o) in out.iter_mut().enumerate() {
+                    let mut t = k0 + i + shift;
+                    if t >= l {
+                        t -= l;
+                    }
+                    *o = T::encode(slotted[t * BATCH + i], unit);
+                }
+            }
+        }
+        gather(a, &mut slotted);
+        for i in 0..c {
             for t in 0..l {
-                let shift = (t + l - k) % l;
-                if task.a != task.b {
-                    task.dist[shift * l + k] = target(base + t);
-                } else if (1..=half).contains(&shift) && !(2 * shift == l && k >= half) {
-                    task.dist[(shift - 1) * l + k] = target(base + t);
+                own[(k0 + i) * l + t] = slotted[t * BATCH + i];
+            }
+        }
+    }
+    let mut within = vec![T::default(); l * (l - 1) / 2];
+    for piece in plan {
+        match *piece {
+            Piece::Cross {
+                a: ia,
+                alen,
+                b: ib,
+                blen,
+                at,
+            } => {
+                for shift in 0..blen {
+                    for k in 0..alen {
+                        let mut j = k + shift;
+                        if j >= blen {
+                            j -= blen;
+                        }
+                        within[at + shift * alen + k] = T::encode(own[(ia + k) * l + ib + j], unit);
+                    }
+                }
+            }
+            Piece::Eight { lo, at } => {
+                for (p, &(i, j)) in EIGHT.iter().enumerate() {
+                    within[at + p] = T::encode(own[(lo + i) * l + lo + j], unit);
                 }
             }
         }
     }
-    tasks
+    tasks.insert(
+        0,
+        Task {
+            a,
+            b: a,
+            dist: within,
+        },
+    );
+    (tasks, range)
 }
 
 #[cfg(test)]
@@ -325,21 +551,58 @@ mod tests {
     }
 
     #[test]
+    fn eight_slots_meet_in_rounds_of_four_disjoint_pairs() {
+        let mut seen = std::collections::HashSet::new();
+        for round in EIGHT.chunks(4) {
+            let mut used = [false; 8];
+            for &(i, j) in round {
+                assert!(!used[i] && !used[j]);
+                used[i] = true;
+                used[j] = true;
+                assert!(seen.insert((i.min(j), i.max(j))));
+            }
+        }
+        assert_eq!(seen.len(), 28);
+    }
+
+    #[test]
     fn every_pair_gets_its_distance_once() {
         // A path of 150 vertices: three blocks of 56 slots (18 of them padding).
         let n = 150u32;
         let src: Vec<u32> = (0..n - 1).collect();
         let dst: Vec<u32> = (1..n).collect();
         let paths = Paths::new(n as usize, &src, &dst, &vec![1.0; n as usize - 1]);
-        let full = Full::new(&paths, 7, false);
+        let full = Full::new(&paths, 7, false, false);
         let l = full.len;
         let mut seen = std::collections::HashMap::new();
-        for task in &full.tasks {
+        let Tasks::Hops(tasks) = &full.tasks else {
+            panic!("a path's targets are hop counts")
+        };
+        for task in tasks {
             let pairs: Vec<(usize, usize, usize)> = if task.a == task.b {
-                (1..=l / 2)
-                    .flat_map(|s| {
-                        let count = if 2 * s == l { l / 2 } else { l };
-                        (0..count).map(move |k| (k, (k + s) % l, (s - 1) * l + k))
+                full.plan
+                    .iter()
+                    .flat_map(|piece| -> Vec<(usize, usize, usize)> {
+                        match *piece {
+                            Piece::Cross {
+                                a,
+                                alen,
+                                b,
+                                blen,
+                                at,
+                            } => (0..blen)
+                                .flat_map(|s| {
+                                    (0..alen).map(move |k| {
+                                        (a + k, b + (k + s) % blen, at + s * alen + k)
+                                    })
+                                })
+                                .collect(),
+                            Piece::Eight { lo, at } => EIGHT
+                                .iter()
+                                .enumerate()
+                                .map(|(p, &(i, j))| (lo + i, lo + j, at + p))
+                                .collect(),
+                        }
                     })
                     .collect()
             } else {
@@ -350,10 +613,10 @@ mod tests {
             for (i, j, at) in pairs {
                 let (u, v) = (full.vertex[task.a * l + i], full.vertex[task.b * l + j]);
                 if u == u32::MAX || v == u32::MAX {
-                    assert_eq!(task.dist[at], 0.0);
+                    assert_eq!(task.dist[at], 0);
                     continue;
                 }
-                assert_eq!(task.dist[at], u.abs_diff(v) as f32);
+                assert_eq!(u32::from(task.dist[at]), u.abs_diff(v));
                 *seen.entry((u.min(v), u.max(v))).or_insert(0) += 1;
             }
         }

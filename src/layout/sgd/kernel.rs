@@ -1,8 +1,10 @@
 //! The stress step of one term, on eight lanes and in scalar code (the same operations, so a
 //! pair gets the same bits either way): for a pair `i`, `j` drawn `m` apart that should be `d`
-//! apart, with step `mu = min(eta w, 1)`, both ends move along the pair's direction by
-//! `mu (m - d) / 2` (Zheng, Pawar and Goodman's update), times each end's freedom (1, or 0 for
-//! a pinned vertex). A term whose `d` is 0 (the padding of a block) moves nothing.
+//! apart, with weight `w = 1 / d^2` and step `mu = min(eta w, 1)`, both ends move along the
+//! pair's direction by `mu (m - d) / 2` (Zheng, Pawar and Goodman's update), times each end's
+//! freedom (1, or 0 for a pinned vertex). The step is computed with one division, as
+//! `(m - d) / (2 m max(d^2 / eta, 1))`. A term whose `d` is 0 (the padding of a block) moves
+//! nothing: its lanes are masked off.
 //!
 //! Only operations IEEE 754 rounds once are used (no fused multiply-add, no approximate
 //! reciprocal), so the default x86-64-v3 build and a baseline build move every vertex to the
@@ -26,6 +28,47 @@ fn store(v: &mut [f32], at: usize, lanes: f32x8) {
     v[at..at + 8].copy_from_slice(&lanes.to_array());
 }
 
+/// How a task stores its targets: as `f32` lengths, or as hop counts (`u16`) times one length
+/// common to every edge, half the memory to stream through each epoch.
+pub trait Target: Copy + Default + Send + Sync {
+    /// Eight targets from `v[at..at + 8]`, in lengths.
+    fn lanes(v: &[Self], at: usize, unit: f32) -> f32x8;
+    /// One target, in lengths: the same bits as its lane.
+    fn get(self, unit: f32) -> f32;
+    /// The stored form of target `d`.
+    fn encode(d: f32, unit: f32) -> Self;
+}
+
+impl Target for f32 {
+    #[inline(always)]
+    fn lanes(v: &[Self], at: usize, _: f32) -> f32x8 {
+        load(v, at)
+    }
+    #[inline(always)]
+    fn get(self, _: f32) -> f32 {
+        self
+    }
+    fn encode(d: f32, _: f32) -> Self {
+        d
+    }
+}
+
+impl Target for u16 {
+    #[inline(always)]
+    fn lanes(v: &[Self], at: usize, unit: f32) -> f32x8 {
+        let hops: [u16; 8] = v[at..at + 8].try_into().expect("eight lanes");
+        f32x8::from(hops.map(f32::from)) * f32x8::splat(unit)
+    }
+    #[inline(always)]
+    fn get(self, unit: f32) -> f32 {
+        f32::from(self) * unit
+    }
+    fn encode(d: f32, unit: f32) -> Self {
+        // Hop counts times `unit`, divided back: exact below 2^16 hops.
+        (d / unit).round() as u16
+    }
+}
+
 /// The positions a block task works on: `x`, `y` and each slot's freedom `free`.
 pub struct Slots<'a> {
     /// Abscissae.
@@ -36,34 +79,32 @@ pub struct Slots<'a> {
     pub free: &'a [f32],
 }
 
-/// The step's size for a term of target `d` and weight `1 / d^2`: `min(eta / d^2, 1)`, times
-/// `min(d, m) / m` for the least normal float `m`, which is 1 for every target and 0 for the
-/// padding's 0 (a mask the lanes compute the same way, without a comparison).
-#[inline(always)]
-fn step(eta: f32, d: f32) -> f32 {
-    (eta / (d * d)).min(1.0) * (d.min(f32::MIN_POSITIVE) / f32::MIN_POSITIVE)
-}
-
 /// Moves pairs `(a + k, b + k)` for `k` in `0..count` toward their targets `d[k]`, one after
 /// the other in `k`'s order. Within any eight consecutive `k` the two runs must not share a
 /// slot (`|a - b| >= 8`, or the runs far apart); the caller keeps to it.
 ///
 /// # Runtime
 /// O(count): eight pairs per lane step, a scalar tail.
-pub fn pairs(s: &mut Slots<'_>, a: usize, b: usize, count: usize, d: &[f32], eta: f32) {
+pub fn pairs<T: Target>(
+    s: &mut Slots<'_>,
+    (a, b): (usize, usize),
+    count: usize,
+    d: &[T],
+    unit: f32,
+    eta: f32,
+) {
     let full = count / 8 * 8;
-    let eta8 = f32x8::splat(eta);
-    let (one, tiny) = (f32x8::ONE, f32x8::splat(TINY));
-    let least = f32x8::splat(f32::MIN_POSITIVE);
+    let inv = f32x8::splat(1.0 / eta);
+    let (one, zero, tiny) = (f32x8::ONE, f32x8::ZERO, f32x8::splat(TINY));
     let mut k = 0;
     while k < full {
         let (ia, ib) = (a + k, b + k);
         let (xa, ya, xb, yb) = (load(s.x, ia), load(s.y, ia), load(s.x, ib), load(s.y, ib));
-        let dk = load(d, k);
+        let dk = T::lanes(d, k, unit);
         let (dx, dy) = (xa - xb, ya - yb);
         let mag = (dx * dx + dy * dy).sqrt().max(tiny);
-        let mu = (eta8 / (dk * dk)).min(one) * (dk.min(least) / least);
-        let r = mu * (mag - dk) / (mag + mag);
+        let damp = (dk * dk * inv).max(one);
+        let r = ((mag - dk) / ((mag + mag) * damp)) & dk.simd_gt(zero);
         let (rx, ry) = (r * dx, r * dy);
         let (fa, fb) = (load(s.free, ia), load(s.free, ib));
         store(s.x, ia, xa - rx * fa);
@@ -73,7 +114,7 @@ pub fn pairs(s: &mut Slots<'_>, a: usize, b: usize, count: usize, d: &[f32], eta
         k += 8;
     }
     for k in full..count {
-        pair(s, a + k, b + k, d[k], eta);
+        pair(s, a + k, b + k, d[k].get(unit), eta);
     }
 }
 
@@ -82,8 +123,12 @@ pub fn pairs(s: &mut Slots<'_>, a: usize, b: usize, count: usize, d: &[f32], eta
 pub fn pair(s: &mut Slots<'_>, i: usize, j: usize, d: f32, eta: f32) {
     let (dx, dy) = (s.x[i] - s.x[j], s.y[i] - s.y[j]);
     let mag = (dx * dx + dy * dy).sqrt().max(TINY);
-    let mu = step(eta, d);
-    let r = mu * (mag - d) / (mag + mag);
+    let damp = (d * d * (1.0 / eta)).max(1.0);
+    let r = if d > 0.0 {
+        (mag - d) / ((mag + mag) * damp)
+    } else {
+        0.0
+    };
     let (rx, ry) = (r * dx, r * dy);
     s.x[i] -= rx * s.free[i];
     s.y[i] -= ry * s.free[i];
@@ -150,7 +195,7 @@ mod tests {
             y: &mut y1,
             free: &free,
         };
-        pairs(&mut s, 0, 20, 20, &d, 0.7);
+        pairs(&mut s, (0, 20), 20, &d, 1.0, 0.7);
         let (mut x2, mut y2) = (x0.clone(), y0.clone());
         let mut s = Slots {
             x: &mut x2,
@@ -162,6 +207,32 @@ mod tests {
         }
         assert_eq!(x1, x2);
         assert_eq!(y1, y2);
+    }
+
+    #[test]
+    fn hop_targets_move_pairs_as_their_lengths_do() {
+        let n = 32;
+        let x0: Vec<f32> = (0..n).map(|i| (i as f32 * 0.37).sin() * 5.0).collect();
+        let y0: Vec<f32> = (0..n).map(|i| (i as f32 * 0.71).cos() * 5.0).collect();
+        let free = vec![1.0; n];
+        let hops: Vec<u16> = (0..16).map(|k| 1 + (k % 5) as u16).collect();
+        let lengths: Vec<f32> = hops.iter().map(|&h| f32::from(h) * 1.5).collect();
+        let (mut x1, mut y1) = (x0.clone(), y0.clone());
+        let mut s = Slots {
+            x: &mut x1,
+            y: &mut y1,
+            free: &free,
+        };
+        pairs(&mut s, (0, 16), 16, &hops, 1.5, 0.7);
+        let (mut x2, mut y2) = (x0.clone(), y0.clone());
+        let mut s = Slots {
+            x: &mut x2,
+            y: &mut y2,
+            free: &free,
+        };
+        pairs(&mut s, (0, 16), 16, &lengths, 1.5, 0.7);
+        assert_eq!((x1, y1), (x2, y2));
+        assert_eq!(u16::encode(6.0, 1.5), 4);
     }
 
     #[test]

@@ -109,7 +109,7 @@ fn refine_component(
     let parallel = params.parallel && n >= full::PARALLEL_FROM;
     let skip = if cold { 0 } else { params.warm_skip };
     if n <= params.full_up_to {
-        let model = Full::new(&paths, mix(seed, 3), parallel);
+        let model = Full::new(&paths, mix(seed, 3), parallel, !cold);
         let (d_min, d_max) = model.range;
         let etas = schedule(
             d_max * d_max,

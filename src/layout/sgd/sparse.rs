@@ -13,7 +13,7 @@
 use rayon::prelude::*;
 
 use super::kernel::{self, Slots};
-use super::paths::{PathScratch, Paths};
+use super::paths::{BATCH, PathScratch, Paths};
 use crate::core::rng::{WarrenRng, mix};
 
 /// Vertices per chunk of a pivot round.
@@ -37,8 +37,8 @@ impl Sparse {
     /// The model of the connected graph `paths` with up to `pivots` pivots, drawn from `seed`.
     ///
     /// # Runtime
-    /// O(h (n + m)) for the pivots' searches (serial: each pivot depends on the ones before),
-    /// O(h n log n) for the weights; memory `8 h n` bytes.
+    /// O(h (n + m)) for the pivots' searches (serial, 64 pivots a search), O(h n log n) for the
+    /// weights; memory `8 h n` bytes.
     pub fn new(paths: &Paths, pivots: usize, seed: u64, parallel: bool) -> Self {
         let n = paths.len();
         let h = pivots.clamp(1, n);
@@ -46,37 +46,23 @@ impl Sparse {
         let mut dist = vec![0.0f32; h * n];
         let mut nearest = vec![u32::MAX; n];
         let mut mins = vec![f32::INFINITY; n];
-        let mut chosen = Vec::with_capacity(h);
+        let mut chosen: Vec<u32> = Vec::with_capacity(h);
         let mut scratch = PathScratch::default();
-        let mut p = rng.below(n as u32);
-        loop {
-            let k = chosen.len();
-            chosen.push(p);
-            let row = &mut dist[k * n..(k + 1) * n];
-            paths.from_source(p, row, &mut scratch);
-            for v in 0..n {
-                if row[v] < mins[v] {
-                    mins[v] = row[v];
-                    nearest[v] = k as u32;
+        let mut batch = vec![rng.below(n as u32)];
+        while !batch.is_empty() {
+            let k0 = chosen.len();
+            chosen.extend_from_slice(&batch);
+            let rows = &mut dist[k0 * n..(k0 + batch.len()) * n];
+            paths.batch(&batch, &mut scratch, |v, k, d| rows[k * n + v as usize] = d);
+            for (k, row) in rows.chunks(n).enumerate() {
+                for v in 0..n {
+                    if row[v] < mins[v] {
+                        mins[v] = row[v];
+                        nearest[v] = (k0 + k) as u32;
+                    }
                 }
             }
-            if chosen.len() == h {
-                break;
-            }
-            // The next pivot with probability proportional to its distance from the others.
-            let total: f64 = mins.iter().map(|&m| f64::from(m)).sum();
-            if total <= 0.0 {
-                break;
-            }
-            let target = rng.unit_f64() * total;
-            let mut acc = 0.0f64;
-            p = (0..n)
-                .find(|&v| {
-                    acc += f64::from(mins[v]);
-                    acc > target && mins[v] > 0.0
-                })
-                .unwrap_or_else(|| mins.iter().rposition(|&m| m > 0.0).unwrap_or(0))
-                as u32;
+            batch = next_pivots(&mut mins, (h - chosen.len()).min(BATCH), &mut rng);
         }
         let h = chosen.len();
         dist.truncate(h * n);
@@ -163,6 +149,28 @@ impl Sparse {
             }
         }
     }
+}
+
+/// Up to `count` further pivots, each drawn with probability proportional to its distance
+/// from the pivots so far (`mins`; a drawn vertex's entry is set to 0, so it is not drawn
+/// twice). Fewer when every vertex is a pivot.
+fn next_pivots(mins: &mut [f32], count: usize, rng: &mut WarrenRng) -> Vec<u32> {
+    let mut picked = Vec::with_capacity(count);
+    let mut total: f64 = mins.iter().map(|&m| f64::from(m)).sum();
+    while picked.len() < count && total > 0.0 {
+        let target = rng.unit_f64() * total;
+        let mut acc = 0.0f64;
+        let v = (0..mins.len())
+            .find(|&v| {
+                acc += f64::from(mins[v]);
+                acc > target && mins[v] > 0.0
+            })
+            .unwrap_or_else(|| mins.iter().rposition(|&m| m > 0.0).unwrap_or(0));
+        total -= f64::from(mins[v]);
+        mins[v] = 0.0;
+        picked.push(v as u32);
+    }
+    picked
 }
 
 /// Each vertex's weight with each pivot: the number of vertices of the pivot's region (the
