@@ -271,6 +271,11 @@ fn gml_weights_are_the_weight_of_each_edge() {
         e("edge [ source 1 target 2 weight [ x 1 ] ]"),
         bad("2:33", r#""[""#)
     );
+    // GML has no NaN: `nan` is a key, where a value belongs.
+    assert_eq!(
+        e("edge [ source 1 target 2 weight nan ]"),
+        r#"g.gml:2:33: expected a value for `weight`, found "nan""#
+    );
     assert_eq!(
         e("edge [ source 1 target 2 ]"),
         r#"g.gml:2:26: expected a `weight` in this edge, found "]""#
