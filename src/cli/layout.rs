@@ -15,10 +15,18 @@
 //! figure, and the positions written, come from the first run. `--threads N` runs the layout
 //! on N threads (the positions are the same bits for any N).
 //!
+//! With `--weights` each edge's weight is read from the file ([`ReadOptions::weights`]) and
+//! asked for as its length: the solvers get each weight over the mean weight as the edge's
+//! length factor (kept within [`FACTOR_LIMIT`] either way), so positions are in units of the
+//! mean weight, as without weights they are in units of one edge.
+//!
 //! Every layout is scored the same way: crossings (exact below
 //! [`quality::SAMPLE_CROSSINGS_FROM`] edges, estimated from a sample of edges from there), the
-//! edge-length coefficient of variation, and the normalized stress over sampled vertex pairs
-//! ([`normalized_stress`]). `--positions POS.tsv` scores positions from any other tool with the
+//! edge-length coefficient of variation (of length over weight, with `--weights`), the
+//! normalized stress over sampled vertex pairs ([`normalized_stress_weighted`], against
+//! weighted graph distances with `--weights`) and the neighbourhood preservation
+//! ([`neighbourhood_auto`], from a sample of vertices from
+//! [`crate::layout::neighbourhood::NEIGHBOURHOOD_SAMPLE_FROM`] vertices). `--positions POS.tsv` scores positions from any other tool with the
 //! same code, laying nothing out. Output, on stdout, is one line per figure, or one JSON object
 //! with `--json`. `--out` writes the first run's positions as TSV, naming each vertex by its id
 //! in the file; `--svg` draws them ([`layout_svg`]).
@@ -36,12 +44,13 @@ use anyhow::{Context, Result, bail};
 
 use crate::core::rng::mix;
 use crate::layout::edgelist::EdgeList;
-use crate::layout::formats::{VertexIds, read_graph};
+use crate::layout::formats::{ReadOptions, VertexIds, read_graph_with};
 use crate::layout::multilevel::{MultilevelParams, layout_multilevel};
+use crate::layout::neighbourhood::{Neighbourhood, neighbourhood_auto};
 use crate::layout::quality::{self, Crossings};
 use crate::layout::sgd::{StressParams, layout_stress};
 use crate::layout::start::curve_positions;
-use crate::layout::stress::normalized_stress;
+use crate::layout::stress::normalized_stress_weighted;
 use crate::layout::svg::layout_svg;
 use crate::layout::{
     LayoutGraph, LayoutParams, LayoutScratch, Repulsion, Spring, random_positions, relax,
@@ -85,6 +94,12 @@ pub struct Args {
     /// `.gml` GML, `.dot` or `.gv` DOT; anything else is an edge list, `u v` per line (ids are
     /// non-negative integers), further columns ignored, `#` comments.
     graph: PathBuf,
+    /// Read each edge's weight and lay the edge out that long (relative to the others): an edge
+    /// list's third column, Matrix Market values, GraphML's edge key `weight`, GML's `weight`,
+    /// DOT's `len` or else `weight`; each a positive finite number. Stress is then scored
+    /// against weighted distances and the edge-length cv over length / weight.
+    #[arg(long)]
+    weights: bool,
     /// Solver: single-level for small graphs and multilevel for large ones by default.
     #[arg(long, value_enum, default_value_t = Algorithm::Auto)]
     algorithm: Algorithm,
@@ -159,6 +174,7 @@ struct Scores {
     crossings: Crossings,
     length_cv: f32,
     stress: f64,
+    neighbourhood: Neighbourhood,
 }
 
 /// What one `layout` command measured.
@@ -166,6 +182,8 @@ struct Summary {
     vertices: usize,
     edges: usize,
     self_loops: u64,
+    /// Whether edge weights were read (`--weights`).
+    weighted: bool,
     /// The solver that ran (`None` when scoring given positions).
     algorithm: Option<Algorithm>,
     /// Layout time of each run, in milliseconds.
@@ -241,7 +259,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for out in [&args.out, &args.svg].into_iter().flatten() {
         super::check_output_folder(out)?;
     }
-    let list = read_graph(&args.graph)?;
+    let options = ReadOptions {
+        weights: args.weights,
+    };
+    let list = read_graph_with(&args.graph, options)?;
     if list.edge_count() == 0 {
         bail!(
             "{}: no edges to lay out ({} vertices, {} self-loops dropped)",
@@ -271,9 +292,30 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// How far from 1 a length factor may be ([`length_factors`]): a weight more than this many
+/// times the mean weight (or less than its inverse) is laid out as if it were that many. Far
+/// enough for any drawing to show, near enough that no force overflows `f32`.
+pub const FACTOR_LIMIT: f32 = 1e4;
+
+/// The length factors the solvers get for `weights`: each over the mean weight, clamped to
+/// `1 / FACTOR_LIMIT ..= FACTOR_LIMIT`. `None` without weights.
+fn length_factors(weights: Option<&[f32]>) -> Option<Vec<f32>> {
+    let weights = weights.filter(|w| !w.is_empty())?;
+    let mean = weights.iter().map(|&w| f64::from(w)).sum::<f64>() / weights.len() as f64;
+    let limit = f64::from(FACTOR_LIMIT);
+    // NOTE: every weight is positive and finite, so the mean is too and every ratio is a
+    // positive number (or +inf for a weight near f32::MAX over a tiny mean) that clamps finite.
+    let factor = |w: f32| (f64::from(w) / mean).clamp(1.0 / limit, limit) as f32;
+    Some(weights.iter().map(|&w| factor(w)).collect())
+}
+
 /// Lays `list` out (or reads `--positions`), writes `--out` and scores the first run.
 fn summarise(args: &Args, list: &EdgeList) -> Result<Summary> {
-    let graph = list.graph();
+    let factors = length_factors(list.weights.as_deref());
+    let graph = LayoutGraph {
+        length_factor: factors.as_deref(),
+        ..list.graph()
+    };
     let n = list.vertex_count();
     let (first_x, first_y, report, times_ms, algorithm) = match &args.positions {
         Some(path) => {
@@ -309,12 +351,13 @@ fn summarise(args: &Args, list: &EdgeList) -> Result<Summary> {
         super::write_atomic(svg, drawing.as_bytes())?;
     }
     let start = Instant::now();
-    let scores = score(&first_x, &first_y, &list.src, &list.dst, args.seed);
+    let scores = score(&first_x, &first_y, list, args.seed);
     let scoring_ms = start.elapsed().as_secs_f64() * 1e3;
     Ok(Summary {
         vertices: n,
         edges: list.edge_count(),
         self_loops: list.self_loops,
+        weighted: list.weights.is_some(),
         algorithm,
         times_ms,
         report,
@@ -380,13 +423,16 @@ fn lay_out_once(
     (report, ms)
 }
 
-/// The quality figures of positions `x`, `y`: crossings (estimated past
-/// [`quality::SAMPLE_CROSSINGS_FROM`] edges), edge-length spread and sampled stress.
-fn score(x: &[f32], y: &[f32], src: &[u32], dst: &[u32], seed: u64) -> Scores {
+/// The quality figures of positions `x`, `y` of `list`: crossings (estimated past
+/// [`quality::SAMPLE_CROSSINGS_FROM`] edges), edge-length spread and sampled stress (both
+/// against the weights, when read) and neighbourhood preservation.
+fn score(x: &[f32], y: &[f32], list: &EdgeList, seed: u64) -> Scores {
+    let (src, dst, weights) = (&list.src[..], &list.dst[..], list.weights.as_deref());
     Scores {
         crossings: quality::crossings_auto(x, y, src, dst, seed),
-        length_cv: quality::length_cv(x, y, src, dst),
-        stress: normalized_stress(x, y, src, dst, seed),
+        length_cv: quality::length_cv_weighted(x, y, src, dst, weights),
+        stress: normalized_stress_weighted(x, y, src, dst, weights, seed),
+        neighbourhood: neighbourhood_auto(x, y, src, dst, seed),
     }
 }
 
@@ -501,10 +547,21 @@ fn summary_lines(s: &Summary) -> String {
     } else {
         String::new()
     };
+    let (over, against) = if s.weighted {
+        (" (of length / weight)", " (weighted distances)")
+    } else {
+        ("", "")
+    };
+    let np_sampled = if s.scores.neighbourhood.sampled {
+        " (estimated from a sample of vertices)"
+    } else {
+        ""
+    };
     let _ = write!(
         text,
-        "crossings {}{sampled}\nedge length cv {:.4}\nstress {:.4}\n",
-        s.scores.crossings.count, s.scores.length_cv, s.scores.stress,
+        "crossings {}{sampled}\nedge length cv {:.4}{over}\nstress {:.4}{against}\n\
+         neighbourhood preservation {:.4}{np_sampled}\n",
+        s.scores.crossings.count, s.scores.length_cv, s.scores.stress, s.scores.neighbourhood.mean,
     );
     text
 }
@@ -543,7 +600,8 @@ fn summary_json(s: &Summary) -> String {
         "{{\"vertices\":{},\"edges\":{},\"self_loops\":{},\"algorithm\":\"{}\",\"levels\":{},\
          \"repeat\":{},\"time_ms\":{},\"times_ms\":[{}],\"iterations\":{},\"converged\":{},\
          \"last_move\":{},\"crossings\":{},\"crossings_sampled\":{},\"edge_length_cv\":{},\
-         \"stress\":{},\"scoring_ms\":{}}}\n",
+         \"stress\":{},\"scoring_ms\":{},\"neighbourhood_preservation\":{},\
+         \"neighbourhood_sampled\":{},\"weighted\":{}}}\n",
         s.vertices,
         s.edges,
         s.self_loops,
@@ -560,6 +618,9 @@ fn summary_json(s: &Summary) -> String {
         json_f32(s.scores.length_cv),
         json_f32(s.scores.stress as f32),
         json_ms(s.scoring_ms),
+        json_f32(s.scores.neighbourhood.mean as f32),
+        s.scores.neighbourhood.sampled,
+        s.weighted,
     )
 }
 
@@ -597,6 +658,18 @@ mod tests {
         let names = VertexIds::Names(["n\t0", "b"].into_iter().collect());
         let tsv = positions_tsv(&names, &[0.5, -1.0], &[2.0, 0.25]);
         assert_eq!(tsv, "id\tx\ty\nn\\t0\t0.5\t2\nb\t-1\t0.25\n");
+    }
+
+    #[test]
+    fn length_factors_are_weights_over_their_mean_within_the_limit() {
+        assert_eq!(length_factors(None), None);
+        assert_eq!(length_factors(Some(&[])), None);
+        let f = length_factors(Some(&[1.0, 3.0, 2.0])).unwrap();
+        assert_eq!(f, [0.5, 1.5, 1.0]);
+        let f = length_factors(Some(&[f32::MAX, 1e-30, 1e-30])).unwrap();
+        assert_eq!(f, [3.0, 1.0 / FACTOR_LIMIT, 1.0 / FACTOR_LIMIT]);
+        let f = length_factors(Some(&[f32::MIN_POSITIVE, 1e30])).unwrap();
+        assert_eq!(f, [1.0 / FACTOR_LIMIT, 2.0]);
     }
 
     #[test]

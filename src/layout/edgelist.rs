@@ -2,7 +2,10 @@
 //! solver run on any graph, so its speed and quality can be compared with other solvers').
 //!
 //! One edge per line: two vertex ids `u v` separated by spaces or tabs. Further tokens on the
-//! line (weights, edge data) are ignored, `#` starts a comment that runs to the end of the line
+//! line (weights, edge data) are ignored, unless weights are asked for
+//! ([`EdgeList::parse_with`]): then the third token is the edge's weight, a positive finite
+//! number (networkx's `write_weighted_edgelist` writes `u v w`), and later ones are ignored.
+//! `#` starts a comment that runs to the end of the line
 //! (a whole line or the tail of one), and blank lines are skipped. A `\r` counts as a separator,
 //! so files with Windows line ends read the same, and a UTF-8 byte order mark at the start is
 //! skipped.
@@ -10,7 +13,8 @@
 //! Vertex ids are non-negative decimal integers up to `u64::MAX`, compared as numbers (`007` is
 //! `7`). They are renumbered to dense indices `0..n` in order of first appearance, and the
 //! original ids are kept so output can name them. A self-loop `v v` still introduces `v` but its
-//! edge is dropped and counted; duplicate edges are kept as they are (the graph is a multigraph).
+//! edge is dropped and counted (its weight is not read); duplicate edges are kept as they are,
+//! each with its own weight (the graph is a multigraph).
 //!
 //! A malformed line is an [`EdgeListError::Syntax`] naming the file, the line and the column
 //! (both 1-based, columns counted in characters) and what was expected there.
@@ -38,9 +42,10 @@ pub const MAX_EDGE_LIST_BYTES: u64 = 1 << 30;
 /// "Reliability" section gives.
 pub const MAX_EDGES: usize = 1 << 24;
 
-/// A graph read from a file: edges over dense vertex indices, and each vertex's id in the file.
-/// Every graph reader returns one ([`super::formats::read_graph`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// A graph read from a file: edges over dense vertex indices, each vertex's id in the file and,
+/// when asked for, each edge's weight. Every graph reader returns one
+/// ([`super::formats::read_graph`]).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct EdgeList {
     /// The file's id of each vertex, by dense index (in order of first appearance): numbers for
     /// edge lists and Matrix Market files, strings for the formats with string ids.
@@ -51,6 +56,19 @@ pub struct EdgeList {
     pub dst: Vec<u32>,
     /// Self-loops dropped while reading.
     pub self_loops: u64,
+    /// Each edge's weight, parallel to `src` and `dst`, every one finite and positive; `None`
+    /// unless the reader was asked for weights.
+    pub weights: Option<Vec<f32>>,
+}
+
+/// What every reader expects of a weight (the `expected ...` of its error).
+pub const WEIGHT_EXPECTED: &str = "a positive finite weight";
+
+/// `token` as a weight: a decimal number (as Rust's `f64` parser reads it) that is finite and
+/// positive once rounded to `f32`; `None` otherwise.
+pub(crate) fn parse_weight(token: &[u8]) -> Option<f32> {
+    let w = std::str::from_utf8(token).ok()?.parse::<f64>().ok()? as f32;
+    (w.is_finite() && w > 0.0).then_some(w)
 }
 
 /// What the parser expected where it found something else.
@@ -62,6 +80,8 @@ pub enum Expected {
     SecondVertexId,
     /// A vertex id that fits in 64 bits (the token is an integer above `u64::MAX`).
     SmallerVertexId,
+    /// An edge's weight ([`WEIGHT_EXPECTED`]).
+    Weight,
 }
 
 impl fmt::Display for Expected {
@@ -70,6 +90,7 @@ impl fmt::Display for Expected {
             Self::VertexId => "a vertex id (a non-negative integer)",
             Self::SecondVertexId => "a second vertex id",
             Self::SmallerVertexId => "a vertex id of at most 18446744073709551615",
+            Self::Weight => WEIGHT_EXPECTED,
         })
     }
 }
@@ -119,7 +140,7 @@ pub enum EdgeListError {
         /// The I/O error.
         source: std::io::Error,
     },
-    /// A line does not start with two vertex ids.
+    /// A line does not start with two vertex ids (and a weight, when weights are read).
     #[error("{path}:{line}:{column}: expected {expected}, found {found}")]
     Syntax {
         /// The file.
@@ -242,6 +263,15 @@ impl EdgeList {
     /// Refuses a file over [`MAX_EDGE_LIST_BYTES`] before reading it, and more than
     /// [`MAX_EDGES`] edges.
     pub fn read(path: &Path) -> Result<Self, EdgeListError> {
+        Self::read_with(path, false)
+    }
+
+    /// [`EdgeList::read`], reading each edge's weight from its third token when `weights` is
+    /// set ([`EdgeList::parse_with`]).
+    ///
+    /// # Runtime
+    /// As [`EdgeList::read`], plus one `f32` per edge with `weights`.
+    pub fn read_with(path: &Path, weights: bool) -> Result<Self, EdgeListError> {
         let read_error = |source| EdgeListError::Read {
             path: path.to_path_buf(),
             source,
@@ -255,7 +285,7 @@ impl EdgeList {
             });
         }
         let bytes = std::fs::read(path).map_err(read_error)?;
-        Self::parse(&bytes, path)
+        Self::parse_with(&bytes, path, MAX_EDGES, weights)
     }
 
     /// Parses the edge list `text`; `path` only names the input in errors. More than
@@ -265,7 +295,7 @@ impl EdgeList {
     /// O(bytes) expected; no allocation per line, only the growth of the edge and id arrays and
     /// of the id map.
     pub fn parse(text: &[u8], path: &Path) -> Result<Self, EdgeListError> {
-        Self::parse_at_most(text, path, MAX_EDGES)
+        Self::parse_with(text, path, MAX_EDGES, false)
     }
 
     /// [`EdgeList::parse`] with at most `max_edges` edges (self-loops, which are dropped, do not
@@ -275,12 +305,28 @@ impl EdgeList {
         path: &Path,
         max_edges: usize,
     ) -> Result<Self, EdgeListError> {
+        Self::parse_with(text, path, max_edges, false)
+    }
+
+    /// [`EdgeList::parse_at_most`], reading each edge's weight from its third token when
+    /// `weights` is set: a missing or bad weight is an error at its place ([`WEIGHT_EXPECTED`]).
+    /// A self-loop's weight is not read.
+    ///
+    /// # Runtime
+    /// As [`EdgeList::parse`], plus one `f32` per edge with `weights`.
+    pub fn parse_with(
+        text: &[u8],
+        path: &Path,
+        max_edges: usize,
+        weights: bool,
+    ) -> Result<Self, EdgeListError> {
         let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
         let mut list = EdgeList::default();
         // PERF: one pass over the bytes sizes the edge arrays, so they never reallocate.
         let lines = text.iter().filter(|&&b| b == b'\n').count() + 1;
         list.src.reserve(lines.min(max_edges));
         list.dst.reserve(lines.min(max_edges));
+        let mut read_weights = weights.then(|| Vec::with_capacity(lines.min(max_edges)));
         let mut index: HashMap<u64, u32, BuildHasherDefault<IdHasher>> = HashMap::default();
         let mut ids = Vec::new();
         for (i, raw) in text.split(|&b| b == b'\n').enumerate() {
@@ -335,11 +381,18 @@ impl EdgeList {
                         limit: max_edges,
                     });
                 }
+                if let Some(w) = &mut read_weights {
+                    w.push(
+                        weight_of(content, &mut pos)
+                            .map_err(|(at, f)| syntax(at, Expected::Weight, f))?,
+                    );
+                }
                 list.src.push(a);
                 list.dst.push(b);
             }
         }
         list.ids = VertexIds::Numbers(ids);
+        list.weights = read_weights;
         Ok(list)
     }
 
@@ -353,13 +406,23 @@ impl EdgeList {
         self.src.len()
     }
 
-    /// The edges as the solver takes them (every target length factor 1).
+    /// The edges as the solver takes them: each edge's weight as its length factor when weights
+    /// were read, every factor 1 otherwise.
     pub fn graph(&self) -> LayoutGraph<'_> {
         LayoutGraph {
             src: &self.src,
             dst: &self.dst,
-            length_factor: None,
+            length_factor: self.weights.as_deref(),
         }
+    }
+}
+
+/// The weight token of `content` at or after byte `*pos`, or the offset and what was found
+/// there instead.
+fn weight_of(content: &[u8], pos: &mut usize) -> Result<f32, (usize, Found)> {
+    match next_token(content, pos) {
+        None => Err((content.len(), Found::EndOfLine)),
+        Some((at, token)) => parse_weight(token).ok_or((at, Found::token(token))),
     }
 }
 

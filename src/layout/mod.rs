@@ -22,6 +22,7 @@ pub mod edgelist;
 pub mod forces;
 pub mod formats;
 pub mod multilevel;
+pub mod neighbourhood;
 mod params;
 pub mod quality;
 pub mod rooms;

@@ -129,13 +129,32 @@ pub fn self_intersecting(
 
 /// Coefficient of variation of the edge lengths (0 without edges).
 pub fn length_cv(x: &[f32], y: &[f32], src: &[u32], dst: &[u32]) -> f32 {
+    length_cv_weighted(x, y, src, dst, None)
+}
+
+/// [`length_cv`] of each edge's length over its desired length `weights[e]` (`None`: of the
+/// lengths): 0 when every edge is drawn at its weight times one common scale.
+///
+/// # Runtime
+/// O(m), no allocation.
+pub fn length_cv_weighted(
+    x: &[f32],
+    y: &[f32],
+    src: &[u32],
+    dst: &[u32],
+    weights: Option<&[f32]>,
+) -> f32 {
     let m = src.len();
     if m == 0 {
         return 0.0;
     }
-    let lengths = src.iter().zip(dst).map(|(&a, &b)| {
+    let lengths = src.iter().zip(dst).enumerate().map(|(e, (&a, &b))| {
         let (a, b) = (a as usize, b as usize);
-        f64::from((x[b] - x[a]).hypot(y[b] - y[a]))
+        let length = f64::from((x[b] - x[a]).hypot(y[b] - y[a]));
+        match weights {
+            Some(w) => length / f64::from(w[e]),
+            None => length,
+        }
     });
     let (mut sum, mut sum2) = (0.0f64, 0.0f64);
     for l in lengths {
@@ -709,6 +728,12 @@ mod tests {
         let equal = Graph::new(&points, &[[0, 1], [0, 2]]);
         assert_eq!(length_cv(&equal.x, &equal.y, &equal.src, &equal.dst), 0.0);
         assert_eq!(length_cv(&[], &[], &[], &[]), 0.0);
+        // Weighted 1 and 3, the lengths 1 and 3 are all at one scale; lengths 1 and 1 are not.
+        let at_weights = length_cv_weighted(&g.x, &g.y, &g.src, &g.dst, Some(&[1.0, 3.0]));
+        assert!(at_weights < 1e-6, "{at_weights}");
+        let w = [1.0, 1.0 / 3.0];
+        let cv = length_cv_weighted(&g.x, &g.y, &g.src, &g.dst, Some(&w));
+        assert!((cv - 0.8).abs() < 1e-6, "{cv}");
     }
 
     #[test]

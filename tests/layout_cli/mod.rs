@@ -1,10 +1,11 @@
 //! `warren layout`: edge lists laid out end to end through the binary, its figures, its TSV of
 //! positions, determinism for a seed, and one-line errors that point at the bad line; the other
 //! graph formats and `--svg` in `formats.rs`, the multilevel layout, `--threads` and
-//! `--positions` in `multilevel.rs`.
+//! `--positions` in `multilevel.rs`, `--weights` in `weights.rs`.
 
 mod formats;
 mod multilevel;
+mod weights;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -81,7 +82,7 @@ fn lays_out_a_small_graph_with_its_original_ids() {
     let graph = graph_file(&dir, "cube.txt", CUBE);
     let out = dir.join("cube.tsv");
     let text = layout_ok(&graph, &out, &["--seed", "7", "--iterations", "500"]);
-    assert_eq!(text.lines().count(), 8, "{text}");
+    assert_eq!(text.lines().count(), 9, "{text}");
     assert_eq!(figure(&text, "vertices "), "8");
     assert_eq!(figure(&text, "edges "), "12 (1 self-loops dropped)");
     // 8 vertices: `--algorithm auto` takes the single-level solver for small graphs.
@@ -100,6 +101,10 @@ fn lays_out_a_small_graph_with_its_original_ids() {
     assert!(cv.is_finite() && cv >= 0.0, "{cv}");
     let stress: f64 = figure(&text, "stress ").parse().unwrap();
     assert!((0.0..1.0).contains(&stress), "{stress}");
+    let np: f64 = figure(&text, "neighbourhood preservation ")
+        .parse()
+        .unwrap();
+    assert!((0.0..=1.0).contains(&np), "{np}");
 
     let tsv = std::fs::read_to_string(&out).unwrap();
     let mut lines = tsv.lines();
@@ -146,6 +151,9 @@ fn json_output_is_one_object_with_every_key() {
         "\"edge_length_cv\":",
         "\"stress\":",
         "\"scoring_ms\":",
+        "\"neighbourhood_preservation\":",
+        "\"neighbourhood_sampled\":false,",
+        "\"weighted\":false}",
     ] {
         assert!(object.contains(key), "no {key} in {object}");
     }
@@ -187,7 +195,13 @@ fn repeat_reports_the_median_and_writes_the_first_run() {
         "{text_thrice}"
     );
     assert_eq!(std::fs::read(once).unwrap(), std::fs::read(thrice).unwrap());
-    for prefix in ["iterations ", "crossings ", "edge length cv ", "stress "] {
+    for prefix in [
+        "iterations ",
+        "crossings ",
+        "edge length cv ",
+        "stress ",
+        "neighbourhood preservation ",
+    ] {
         assert_eq!(figure(&text_once, prefix), figure(&text_thrice, prefix));
     }
 }

@@ -290,6 +290,7 @@ fn positions_score_the_same_as_the_layout_run() {
         "crossings ",
         "edge length cv ",
         "stress ",
+        "neighbourhood preservation ",
     ] {
         assert_eq!(
             figure(&scored, prefix),
@@ -298,7 +299,7 @@ fn positions_score_the_same_as_the_layout_run() {
         );
     }
     // Nothing was laid out: no algorithm, time or iterations lines.
-    assert_eq!(scored.lines().count(), 5, "{scored}");
+    assert_eq!(scored.lines().count(), 6, "{scored}");
     for prefix in ["algorithm ", "time ", "iterations "] {
         assert!(!scored.lines().any(|l| l.starts_with(prefix)), "{scored}");
     }

@@ -1,7 +1,9 @@
 //! [`NamedGraph`]: the graph the string-id readers (GraphML, GML, DOT) build as they parse, with
 //! the common rules of every reader: vertices numbered in order of first appearance, self-loops
 //! dropped and counted, duplicate edges kept (unless asked to merge them), and the
-//! [`MAX_VERTICES`] and [`MAX_EDGES`] bounds checked at the vertex or edge over.
+//! [`MAX_VERTICES`] and [`MAX_EDGES`] bounds checked at the vertex or edge over. When asked
+//! for weights ([`NamedGraph::read_weights`]), each kept edge gets a weight slot the reader
+//! fills once it has read the edge's attributes ([`NamedGraph::set_weight`]).
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -37,6 +39,8 @@ pub(crate) struct NamedGraph<'a> {
     undeclared: Vec<(u32, usize)>,
     /// When set, edges already present are merged (DOT's `strict`); the flag: pairs are ordered.
     merge: Option<(PairSet, bool)>,
+    /// Each kept edge's weight, when weights are read (NaN until the reader sets it).
+    weights: Option<Vec<f32>>,
     max_vertices: usize,
     max_edges: usize,
 }
@@ -59,6 +63,7 @@ impl<'a> NamedGraph<'a> {
             declared: Vec::new(),
             undeclared: Vec::new(),
             merge: None,
+            weights: None,
             max_vertices,
             max_edges,
         }
@@ -68,6 +73,24 @@ impl<'a> NamedGraph<'a> {
     /// `ordered`.
     pub fn merge_repeated_edges(&mut self, ordered: bool) {
         self.merge = Some((PairSet::default(), ordered));
+    }
+
+    /// Gives every edge kept from now on a weight, which the reader must set
+    /// ([`NamedGraph::set_weight`]) before [`NamedGraph::finish`].
+    pub fn read_weights(&mut self) {
+        self.weights = Some(Vec::new());
+    }
+
+    /// Whether weights are read ([`NamedGraph::read_weights`]).
+    pub fn reads_weights(&self) -> bool {
+        self.weights.is_some()
+    }
+
+    /// Sets the weight of kept edge `e` (as [`NamedGraph::edge`] numbered it).
+    pub fn set_weight(&mut self, e: usize, w: f32) {
+        if let Some(weights) = &mut self.weights {
+            weights[e] = w;
+        }
     }
 
     /// A syntax error at byte `offset` (see [`Source::error`]).
@@ -124,16 +147,17 @@ impl<'a> NamedGraph<'a> {
     }
 
     /// Adds edge `a`-`b` (written at byte `at`): a self-loop is counted and dropped, a repeat
-    /// merged when [`NamedGraph::merge_repeated_edges`] was called.
-    pub fn edge(&mut self, a: u32, b: u32, at: usize) -> Result<(), GraphReadError> {
+    /// merged when [`NamedGraph::merge_repeated_edges`] was called (the first one is kept).
+    /// Returns the kept edge's index, `None` when it was dropped.
+    pub fn edge(&mut self, a: u32, b: u32, at: usize) -> Result<Option<usize>, GraphReadError> {
         if a == b {
             self.self_loops += 1;
-            return Ok(());
+            return Ok(None);
         }
         if let Some((seen, ordered)) = &mut self.merge
             && !seen.insert(pair_key(a, b, *ordered))
         {
-            return Ok(());
+            return Ok(None);
         }
         if self.src.len() >= self.max_edges {
             let pos = self.source.pos(at);
@@ -146,16 +170,26 @@ impl<'a> NamedGraph<'a> {
         }
         self.src.push(a);
         self.dst.push(b);
-        Ok(())
+        if let Some(weights) = &mut self.weights {
+            weights.push(f32::NAN);
+        }
+        Ok(Some(self.src.len() - 1))
     }
 
     /// The graph read.
     pub fn finish(self) -> EdgeList {
+        debug_assert!(
+            self.weights
+                .as_ref()
+                .is_none_or(|w| w.iter().all(|w| *w > 0.0)),
+            "the reader set every kept edge's weight"
+        );
         EdgeList {
             ids: VertexIds::Names(self.names),
             src: self.src,
             dst: self.dst,
             self_loops: self.self_loops,
+            weights: self.weights,
         }
     }
 

@@ -10,6 +10,14 @@
 //! graph a repeated edge is kept once (`a -- b` and `b -- a` are the same edge; `a -> b` and
 //! `b -> a` are not), as Graphviz does; otherwise repeats are kept.
 //!
+//! When weights are read, an edge's weight is its `len` attribute (Graphviz's desired edge
+//! length for neato and fdp) or, without one, its `weight` attribute (to Graphviz a spring's
+//! strength, not a length: read here as a length, as the other formats' weights are); each comes
+//! from the edge's own attribute lists or else from the `edge [...]` default in force (a
+//! subgraph starts with its parent's defaults, and its own end with it). A kept edge with
+//! neither is an error at its operator; in a `strict` graph a repeat keeps the first edge's
+//! weight (Graphviz would apply the repeat's attributes to the first edge).
+//!
 //! IDs are names, numerals (`-1.5`, `.5`) and quoted strings (see [`super::dot_lex`] for the
 //! escapes), compared as text: `1` and `"1"` are one node, `1` and `1.0` two. HTML strings
 //! `<...>` may be attribute values but not node names. Subgraphs nest at most [`MAX_DEPTH`]
@@ -21,13 +29,31 @@ use std::path::Path;
 use super::builder::NamedGraph;
 use super::dot_lex::{Keyword, Lexed, Lexer, Token};
 use super::error::{GraphReadError, Source, utf8};
-use crate::layout::edgelist::EdgeList;
+use crate::layout::edgelist::{EdgeList, WEIGHT_EXPECTED, parse_weight};
 
 /// How deep subgraphs may nest.
 pub const MAX_DEPTH: usize = 100;
 
 /// One side of an edge: the nodes `members[start..end]` (one node, or a subgraph's nodes).
 type Nodes = (usize, usize);
+
+/// The weight attributes of an edge statement or an `edge [...]` default: the value tokens of
+/// the last `weight` and `len` assignments.
+#[derive(Clone, Debug, Default)]
+struct EdgeAttributes<'a> {
+    weight: Option<Lexed<'a>>,
+    len: Option<Lexed<'a>>,
+}
+
+impl<'a> EdgeAttributes<'a> {
+    /// These attributes with `over`'s set ones in their place.
+    fn overlaid(&self, over: EdgeAttributes<'a>) -> Self {
+        Self {
+            weight: over.weight.or_else(|| self.weight.clone()),
+            len: over.len.or_else(|| self.len.clone()),
+        }
+    }
+}
 
 /// A recursive-descent DOT parser building a [`NamedGraph`].
 struct Parser<'a> {
@@ -39,6 +65,9 @@ struct Parser<'a> {
     members: Vec<u32>,
     /// Subgraphs open.
     depth: usize,
+    /// When weights are read: the `edge [...]` defaults of the graph and each open subgraph,
+    /// innermost last.
+    defaults: Option<Vec<EdgeAttributes<'a>>>,
 }
 
 /// Reads the DOT text `bytes`; `path` only names the input in errors.
@@ -47,7 +76,20 @@ struct Parser<'a> {
 /// O(bytes + edges) expected (an edge between subgraphs stands for every pair of their nodes);
 /// allocates the edge arrays, the names (one pooled buffer), a hash map of them and, for a
 /// `strict` graph, a set of the pairs seen.
+#[cfg(test)]
 pub(crate) fn parse(bytes: &[u8], path: &Path) -> Result<EdgeList, GraphReadError> {
+    parse_with(bytes, path, false)
+}
+
+/// [`parse`], reading each kept edge's `len` or `weight` when `weights` is set.
+///
+/// # Runtime
+/// As [`parse`], plus one `f32` per edge with `weights`.
+pub(crate) fn parse_with(
+    bytes: &[u8],
+    path: &Path,
+    weights: bool,
+) -> Result<EdgeList, GraphReadError> {
     let text = utf8(bytes, path)?;
     let source = Source { path, text };
     let mut parser = Parser {
@@ -56,7 +98,11 @@ pub(crate) fn parse(bytes: &[u8], path: &Path) -> Result<EdgeList, GraphReadErro
         directed: false,
         members: Vec::new(),
         depth: 0,
+        defaults: weights.then(|| vec![EdgeAttributes::default()]),
     };
+    if weights {
+        parser.graph.read_weights();
+    }
     parser.file()?;
     Ok(parser.graph.finish())
 }
@@ -110,8 +156,14 @@ impl<'a> Parser<'a> {
                 Token::Punct(b'}') => return Ok(()),
                 Token::Punct(b';') => continue,
                 Token::End => return Err(self.lexer.unexpected(&t, "`}`")),
-                Token::Keyword(Keyword::Graph | Keyword::Node | Keyword::Edge) => {
-                    self.attribute_lists(true)?
+                Token::Keyword(Keyword::Graph | Keyword::Node) => {
+                    self.attribute_lists(true)?;
+                }
+                Token::Keyword(Keyword::Edge) => {
+                    let set = self.attribute_lists(true)?;
+                    if let Some(top) = self.defaults.as_mut().and_then(|d| d.last_mut()) {
+                        *top = top.overlaid(set);
+                    }
                 }
                 Token::Keyword(Keyword::Subgraph) | Token::Punct(b'{') => {
                     let group = self.subgraph(&t)?;
@@ -139,10 +191,10 @@ impl<'a> Parser<'a> {
     }
 
     /// The next token, which must be an ID or an HTML string (a value).
-    fn value(&mut self, expected: &str) -> Result<(), GraphReadError> {
+    fn value(&mut self, expected: &str) -> Result<Lexed<'a>, GraphReadError> {
         let t = self.lexer.next()?;
         match t.token {
-            Token::Id(_) | Token::Html => Ok(()),
+            Token::Id(_) | Token::Html => Ok(t),
             _ => Err(self.lexer.unexpected(&t, expected)),
         }
     }
@@ -177,8 +229,15 @@ impl<'a> Parser<'a> {
             return Err(self.graph.error(t.at, expected, "a deeper one"));
         }
         self.depth += 1;
+        if let Some(defaults) = &mut self.defaults {
+            let inherited = defaults.last().cloned().unwrap_or_default();
+            defaults.push(inherited);
+        }
         let start = self.members.len();
         self.statements(false)?;
+        if let Some(defaults) = &mut self.defaults {
+            defaults.pop();
+        }
         self.depth -= 1;
         // Each node once, in order of first appearance (dense indices are in that order).
         let mut nodes = self.members.split_off(start);
@@ -189,9 +248,11 @@ impl<'a> Parser<'a> {
     }
 
     /// The rest of a statement that started with `first`: edges `-- x -- y ...` (if any), then
-    /// optional attribute lists.
+    /// optional attribute lists, which give the kept edges their weight when weights are read.
     fn edges_from(&mut self, first: Nodes) -> Result<(), GraphReadError> {
         let mut from = first;
+        // The kept edges' indices, and the operator of the first.
+        let (mut kept, mut first_op) = (Vec::new(), None);
         while let Token::EdgeOp { directed } = self.lexer.peek()?.token {
             let op = self.lexer.next()?;
             if directed != self.directed {
@@ -208,24 +269,57 @@ impl<'a> Parser<'a> {
                 Token::Keyword(Keyword::Subgraph) | Token::Punct(b'{') => self.subgraph(&t)?,
                 _ => return Err(self.lexer.unexpected(&t, "a node id or a subgraph")),
             };
-            self.join(from, to, op.at)?;
+            let before = kept.len();
+            self.join(from, to, op.at, &mut kept)?;
+            if kept.len() > before {
+                first_op.get_or_insert(op.at);
+            }
             from = to;
         }
-        self.attribute_lists(false)
+        let set = self.attribute_lists(false)?;
+        let (Some(defaults), Some(at)) = (&self.defaults, first_op) else {
+            return Ok(());
+        };
+        let attributes = defaults.last().cloned().unwrap_or_default().overlaid(set);
+        let Some(value) = attributes.len.or(attributes.weight) else {
+            let expected =
+                "a `len` or `weight` attribute on this edge (or an `edge [...]` default)";
+            return Err(self.graph.error(at, expected, "an edge without one"));
+        };
+        let weight = match &value.token {
+            Token::Id(v) => parse_weight(v.as_bytes()),
+            _ => None,
+        };
+        let weight = weight.ok_or_else(|| self.lexer.unexpected(&value, WEIGHT_EXPECTED))?;
+        for e in kept {
+            self.graph.set_weight(e, weight);
+        }
+        Ok(())
     }
 
-    /// Edges from every node of `from` to every node of `to` (the operator at byte `at`).
-    fn join(&mut self, from: Nodes, to: Nodes, at: usize) -> Result<(), GraphReadError> {
+    /// Edges from every node of `from` to every node of `to` (the operator at byte `at`); the
+    /// index of each kept edge is pushed onto `kept`.
+    fn join(
+        &mut self,
+        from: Nodes,
+        to: Nodes,
+        at: usize,
+        kept: &mut Vec<usize>,
+    ) -> Result<(), GraphReadError> {
         for i in from.0..from.1 {
             for j in to.0..to.1 {
-                self.graph.edge(self.members[i], self.members[j], at)?;
+                if let Some(e) = self.graph.edge(self.members[i], self.members[j], at)? {
+                    kept.push(e);
+                }
             }
         }
         Ok(())
     }
 
-    /// Attribute lists `[a=b, c=d; e] [...]` (at least one when `required`), ignored.
-    fn attribute_lists(&mut self, required: bool) -> Result<(), GraphReadError> {
+    /// Attribute lists `[a=b, c=d; e] [...]` (at least one when `required`): the values of
+    /// their last `weight` and `len` when weights are read, every other attribute ignored.
+    fn attribute_lists(&mut self, required: bool) -> Result<EdgeAttributes<'a>, GraphReadError> {
+        let mut set = EdgeAttributes::default();
         let mut first = true;
         loop {
             let t = self.lexer.peek()?;
@@ -234,7 +328,7 @@ impl<'a> Parser<'a> {
                     let t = t.clone();
                     return Err(self.lexer.unexpected(&t, "`[`"));
                 }
-                return Ok(());
+                return Ok(set);
             }
             self.lexer.next()?;
             first = false;
@@ -243,7 +337,21 @@ impl<'a> Parser<'a> {
                 match t.token {
                     Token::Punct(b']') => break,
                     Token::Punct(b';' | b',') => {}
-                    Token::Id(_) | Token::Html => {
+                    Token::Id(name) => {
+                        if self.lexer.peek()?.token == Token::Punct(b'=') {
+                            self.lexer.next()?;
+                            let value = self.value("an attribute value")?;
+                            let slot = match name.as_ref() {
+                                "weight" => &mut set.weight,
+                                "len" => &mut set.len,
+                                _ => continue,
+                            };
+                            if self.defaults.is_some() {
+                                *slot = Some(value);
+                            }
+                        }
+                    }
+                    Token::Html => {
                         if self.lexer.peek()?.token == Token::Punct(b'=') {
                             self.lexer.next()?;
                             self.value("an attribute value")?;

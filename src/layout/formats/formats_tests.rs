@@ -95,7 +95,10 @@ fn read_graph_reads_files_and_names_missing_ones() {
 }
 
 /// Fails unless `result` is a graph or a one-line error naming `path` with a line and column.
-fn check_answer(result: Result<EdgeList, GraphReadError>, path: &str) -> Result<(), String> {
+pub(super) fn check_answer(
+    result: Result<EdgeList, GraphReadError>,
+    path: &str,
+) -> Result<(), String> {
     let Err(e) = result else {
         return Ok(());
     };
@@ -179,6 +182,12 @@ const PIECES: &[&str] = &[
     "source",
     "target",
     "label",
+    "weight",
+    "len",
+    "<key id=\"w\" attr.name=\"weight\">",
+    "<data key=\"w\">",
+    "</data>",
+    "<default>",
     "<graphml>",
     "</graphml>",
     "<graph>",
@@ -211,6 +220,9 @@ proptest! {
             GraphFormat::Dot,
         ] {
             let answer = parse_graph(format, text.as_bytes(), Path::new("g"));
+            check_answer(answer, "g").map_err(TestCaseError::fail)?;
+            let options = ReadOptions { weights: true };
+            let answer = parse_graph_with(format, text.as_bytes(), Path::new("g"), options);
             check_answer(answer, "g").map_err(TestCaseError::fail)?;
         }
     }

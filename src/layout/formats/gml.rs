@@ -7,6 +7,8 @@
 //! Edges are undirected. An id is an integer (compared as a number: `007` is `7`, named `7`) or
 //! a string (taken as written between its quotes; GML has no escapes). An edge may come before
 //! the node it names, but an end no node declares is an error, and so is an id declared twice.
+//! When weights are read, an edge's `weight` (an integer or a real, positive and finite) is its
+//! weight, and a kept edge without one is an error at its `]`.
 //!
 //! Nested lists are read with an explicit stack, not recursion, so no file can overflow the call
 //! stack.
@@ -16,7 +18,7 @@ use std::path::Path;
 
 use super::builder::NamedGraph;
 use super::error::{GraphReadError, Source, quoted, utf8};
-use crate::layout::edgelist::EdgeList;
+use crate::layout::edgelist::{EdgeList, WEIGHT_EXPECTED, parse_weight};
 
 /// A GML token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,6 +109,9 @@ impl<'a> Lexer<'a> {
 /// An id and its offset.
 type Id<'a> = Option<(usize, Cow<'a, str>)>;
 
+/// A weight's value, as the bytes `at..end` of the file (checked when its edge is kept).
+type Weight = Option<(usize, usize)>;
+
 /// An open list.
 enum Frame<'a> {
     /// The file itself.
@@ -115,8 +120,8 @@ enum Frame<'a> {
     Graph,
     /// A `node` list and its id so far.
     Node(Id<'a>),
-    /// An `edge` list, its source and target so far.
-    Edge(Id<'a>, Id<'a>),
+    /// An `edge` list, its source, target and weight so far.
+    Edge(Id<'a>, Id<'a>, Weight),
     /// Any other list (ignored).
     Other,
 }
@@ -126,10 +131,26 @@ enum Frame<'a> {
 /// # Runtime
 /// O(bytes) expected; allocates the edge arrays, the names (one pooled buffer), a hash map of
 /// them and a stack as deep as the lists nest.
+#[cfg(test)]
 pub(crate) fn parse(bytes: &[u8], path: &Path) -> Result<EdgeList, GraphReadError> {
+    parse_with(bytes, path, false)
+}
+
+/// [`parse`], reading each kept edge's `weight` when `weights` is set.
+///
+/// # Runtime
+/// As [`parse`], plus one `f32` per edge with `weights`.
+pub(crate) fn parse_with(
+    bytes: &[u8],
+    path: &Path,
+    weights: bool,
+) -> Result<EdgeList, GraphReadError> {
     let text = utf8(bytes, path)?;
     let source = Source { path, text };
     let mut g = NamedGraph::new(source);
+    if weights {
+        g.read_weights();
+    }
     let mut lexer = Lexer { source, pos: 0 };
     let mut stack = vec![Frame::Top];
     let mut graphs = 0;
@@ -198,9 +219,12 @@ fn open<'a>(
             Frame::Graph
         }
         (Frame::Graph, "node") => Frame::Node(None),
-        (Frame::Graph, "edge") => Frame::Edge(None, None),
+        (Frame::Graph, "edge") => Frame::Edge(None, None, None),
         (Frame::Node(_), "id") | (Frame::Edge(..), "source" | "target") => {
             return Err(g.error(at, "an integer or string id", quoted("[")));
+        }
+        (Frame::Edge(..), "weight") if g.reads_weights() => {
+            return Err(g.error(at, WEIGHT_EXPECTED, quoted("[")));
         }
         _ => Frame::Other,
     })
@@ -214,18 +238,27 @@ fn assign<'a>(
     value: Token<'a>,
     (at, end): (usize, usize),
 ) -> Result<(), GraphReadError> {
-    let slot = match (frame, key) {
-        (Frame::Node(id), "id") => id,
-        (Frame::Edge(source, _), "source") => source,
-        (Frame::Edge(_, target), "target") => target,
-        _ => return Ok(()),
-    };
-    if slot.is_some() {
-        return Err(g.error(
+    let second = || {
+        g.error(
             at,
             format!("one `{key}` per list"),
             format!("a second `{key}`"),
-        ));
+        )
+    };
+    let slot = match (frame, key) {
+        (Frame::Node(id), "id") => id,
+        (Frame::Edge(source, ..), "source") => source,
+        (Frame::Edge(_, target, _), "target") => target,
+        (Frame::Edge(.., weight), "weight") if g.reads_weights() => {
+            if weight.replace((at, end)).is_some() {
+                return Err(second());
+            }
+            return Ok(());
+        }
+        _ => return Ok(()),
+    };
+    if slot.is_some() {
+        return Err(second());
     }
     let found = || quoted(&g.source.text[at..end]);
     let name = match value {
@@ -257,14 +290,23 @@ fn close<'a>(g: &mut NamedGraph<'a>, frame: Frame<'a>, at: usize) -> Result<(), 
             let (id_at, id) = id.ok_or_else(|| g.error(at, "an `id` in this node", quoted("]")))?;
             g.declare(id, id_at)?;
         }
-        Frame::Edge(source, target) => {
+        Frame::Edge(source, target, weight) => {
             let (source_at, source) =
                 source.ok_or_else(|| g.error(at, "a `source` in this edge", quoted("]")))?;
             let (target_at, target) =
                 target.ok_or_else(|| g.error(at, "a `target` in this edge", quoted("]")))?;
             let a = g.endpoint(source, source_at)?;
             let b = g.endpoint(target, target_at)?;
-            g.edge(a, b, source_at)?;
+            if let Some(e) = g.edge(a, b, source_at)?
+                && g.reads_weights()
+            {
+                let (w_at, w_end) =
+                    weight.ok_or_else(|| g.error(at, "a `weight` in this edge", quoted("]")))?;
+                let value = &g.source.text[w_at..w_end];
+                let w = parse_weight(value.as_bytes())
+                    .ok_or_else(|| g.error(w_at, WEIGHT_EXPECTED, quoted(value)))?;
+                g.set_weight(e, w);
+            }
         }
         Frame::Top | Frame::Graph | Frame::Other => {}
     }

@@ -22,6 +22,12 @@
 //! no input makes a reader panic (`formats_tests.rs` edits and truncates a valid file of each
 //! format, and feeds them token soups).
 //!
+//! With [`ReadOptions::weights`] every reader also reads each edge's weight, a positive finite
+//! number (an edge list's third column, a Matrix Market value, GraphML's `weight` key, GML's
+//! `weight`, DOT's `len` or else `weight`): a bad or missing one is an error at its place, and
+//! only the edges the graph keeps have one (a self-loop's or a merged repeat's is not read; a
+//! merged repeat keeps the first edge's weight). Without it, weights are not looked at.
+//!
 //! [`EdgeList`]: crate::layout::edgelist::EdgeList
 
 mod builder;
@@ -38,8 +44,14 @@ mod read;
 pub use error::GraphReadError;
 pub use limits::{MAX_GRAPH_BYTES, MAX_VERTICES};
 pub use names::{TsvField, VertexId, VertexIds, VertexNames};
-pub use read::{GraphFormat, parse_graph, read_graph};
+pub use read::{
+    GraphFormat, ReadOptions, parse_graph, parse_graph_with, read_graph, read_graph_with,
+};
 
 #[cfg(test)]
 #[path = "formats_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "weights_tests.rs"]
+mod weights_tests;

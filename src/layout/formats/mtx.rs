@@ -6,15 +6,18 @@
 //! `symmetric`, `skew-symmetric` or `hermitian`. Then come `%` comment lines and blank lines,
 //! the size line `ROWS COLUMNS ENTRIES`, and ENTRIES lines `I J [VALUE...]` with 1-based indices
 //! (one value for `integer` and `real`, two for `complex`, none for `pattern`; values are checked
-//! and ignored, and so are tokens after them).
+//! and ignored, and so are tokens after them). When weights are read, an `integer` or `real`
+//! entry's value is its edge's weight and must be positive and finite; a `pattern` or `complex`
+//! matrix has no weights to read, an error at the banner's field.
 //!
 //! The graph has `max(ROWS, COLUMNS)` vertices: vertex `k` has id `k`, and vertices no entry
 //! names still count (isolated). Vertices are numbered in order of first appearance in the
 //! entries (row before column), like the other readers, then the ones no entry names, in
 //! increasing id. Entry `(I, J)` is an edge `I`-`J`; a diagonal entry is a self-loop (dropped and
 //! counted). A `general` matrix stores both `(I, J)` and `(J, I)` of a symmetric pattern, so its
-//! entries give one edge per unordered pair (repeats are dropped); the symmetric kinds store one
-//! triangle, so each of their entries is an edge and repeats are kept, as in an edge list.
+//! entries give one edge per unordered pair (repeats are dropped, and the first entry's weight
+//! is kept); the symmetric kinds store one triangle, so each of their entries is an edge and
+//! repeats are kept, as in an edge list. Only a kept edge's value is read as a weight.
 //!
 //! The size line is checked before anything is allocated for it: at most
 //! [`MAX_VERTICES`] rows and columns, at most [`MAX_EDGES`] entries, and no more entries
@@ -27,7 +30,9 @@ use super::error::{GraphReadError, quoted};
 use super::limits::MAX_VERTICES;
 use super::names::VertexIds;
 use crate::core::text::Pos;
-use crate::layout::edgelist::{EdgeList, MAX_EDGES, column_of, next_token, parse_id};
+use crate::layout::edgelist::{
+    EdgeList, MAX_EDGES, WEIGHT_EXPECTED, column_of, next_token, parse_id, parse_weight,
+};
 
 /// The entries' values (the banner's field).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,35 +113,78 @@ fn place(line: usize, raw: &[u8], offset: usize) -> Pos {
 /// O(bytes + vertices) expected; allocates the edge arrays (sized by the entries the file holds,
 /// at most the announced count), an index of `max(ROWS, COLUMNS)` entries and, for `general`
 /// matrices, a set of the pairs seen.
+#[cfg(test)]
 pub(crate) fn parse(text: &[u8], path: &Path) -> Result<EdgeList, GraphReadError> {
-    parse_with_limits(text, path, MAX_VERTICES, MAX_EDGES)
+    parse_with(text, path, false)
+}
+
+/// [`parse`], reading each kept entry's value as its edge's weight when `weights` is set.
+///
+/// # Runtime
+/// As [`parse`], plus one `f32` per edge with `weights`.
+pub(crate) fn parse_with(
+    text: &[u8],
+    path: &Path,
+    weights: bool,
+) -> Result<EdgeList, GraphReadError> {
+    parse_limited(text, path, (MAX_VERTICES, MAX_EDGES), weights)
 }
 
 /// [`parse`] with other limits on rows and columns and on entries (tests).
+#[cfg(test)]
 pub(crate) fn parse_with_limits(
     text: &[u8],
     path: &Path,
     max_vertices: usize,
     max_entries: usize,
 ) -> Result<EdgeList, GraphReadError> {
+    parse_limited(text, path, (max_vertices, max_entries), false)
+}
+
+/// [`parse_with`] with limits `(rows and columns, entries)`.
+fn parse_limited(
+    text: &[u8],
+    path: &Path,
+    (max_vertices, max_entries): (usize, usize),
+    weights: bool,
+) -> Result<EdgeList, GraphReadError> {
     let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
     let mut lines = Lines::new(text);
-    let field_symmetry = read_banner(&mut lines, path)?;
-    let header = read_size(&mut lines, path, field_symmetry, max_vertices, max_entries)?;
+    let (field, symmetry, field_at) = read_banner(&mut lines, path)?;
+    if weights && !matches!(field, Field::Integer | Field::Real) {
+        let (line, raw) = lines.last;
+        let token = next_token(raw, &mut field_at.clone()).map_or(&b""[..], |(_, t)| t);
+        let found = quoted(&String::from_utf8_lossy(token));
+        let expected = "a field with a value per entry for weights: `integer` or `real`";
+        return Err(GraphReadError::syntax(
+            path,
+            place(line, raw, field_at),
+            expected,
+            found,
+        ));
+    }
+    let header = read_size(
+        &mut lines,
+        path,
+        (field, symmetry),
+        max_vertices,
+        max_entries,
+    )?;
     // PERF: one pass counts the lines, so the edge arrays never reallocate and never exceed
     // what the file can hold, whatever it announces.
     let most = text.iter().filter(|&&b| b == b'\n').count() + 1;
-    read_entries(&mut lines, path, &header, most)
+    read_entries(&mut lines, path, &header, most, weights)
 }
 
-/// The next token of `raw` as one of `words` (any case), or an error saying `expected`.
+/// The next token of `raw` as one of `words` (any case), or an error saying `expected`; the
+/// word's index and its offset.
 fn keyword(
     raw: &[u8],
     pos: &mut usize,
     (line, path): (usize, &Path),
     expected: &str,
     words: &[&str],
-) -> Result<usize, GraphReadError> {
+) -> Result<(usize, usize), GraphReadError> {
     let Some((at, token)) = next_token(raw, pos) else {
         let end = place(line, raw, raw.len());
         return Err(GraphReadError::syntax(path, end, expected, "end of line"));
@@ -144,14 +192,18 @@ fn keyword(
     words
         .iter()
         .position(|w| w.as_bytes().eq_ignore_ascii_case(token))
+        .map(|word| (word, at))
         .ok_or_else(|| {
             let found = quoted(&String::from_utf8_lossy(token));
             GraphReadError::syntax(path, place(line, raw, at), expected, found)
         })
 }
 
-/// Reads the banner line: the field and the symmetry.
-fn read_banner(lines: &mut Lines<'_>, path: &Path) -> Result<(Field, Symmetry), GraphReadError> {
+/// Reads the banner line: the field, the symmetry and the field's offset in the line.
+fn read_banner(
+    lines: &mut Lines<'_>,
+    path: &Path,
+) -> Result<(Field, Symmetry, usize), GraphReadError> {
     let (line, raw) = lines.next().unwrap_or((1, b""));
     let at = (line, path);
     let mut pos = 0;
@@ -167,15 +219,15 @@ fn read_banner(lines: &mut Lines<'_>, path: &Path) -> Result<(Field, Symmetry), 
     keyword(raw, &mut pos, at, sparse, &["coordinate"])?;
     let fields = "a field: `pattern`, `integer`, `real` or `complex`";
     let words = ["pattern", "integer", "real", "complex"];
-    let field = keyword(raw, &mut pos, at, fields, &words)?;
+    let (field, field_at) = keyword(raw, &mut pos, at, fields, &words)?;
     let field = [Field::Pattern, Field::Integer, Field::Real, Field::Complex][field];
     let symmetries = "a symmetry: `general`, `symmetric`, `skew-symmetric` or `hermitian`";
     let words = ["general", "symmetric", "skew-symmetric", "hermitian"];
-    let symmetry = match keyword(raw, &mut pos, at, symmetries, &words)? {
+    let symmetry = match keyword(raw, &mut pos, at, symmetries, &words)?.0 {
         0 => Symmetry::General,
         _ => Symmetry::Symmetric,
     };
-    Ok((field, symmetry))
+    Ok((field, symmetry, field_at))
 }
 
 /// Reads the size line (after comments and blank lines) and checks it against the limits.
@@ -265,12 +317,14 @@ fn value_expected(field: Field, k: usize) -> &'static str {
     }
 }
 
-/// Reads the entries after the size line; the file can hold at most `most` of them.
+/// Reads the entries after the size line (with each kept edge's weight when `weights`); the
+/// file can hold at most `most` of them.
 fn read_entries(
     lines: &mut Lines<'_>,
     path: &Path,
     header: &Header,
     most: usize,
+    weights: bool,
 ) -> Result<EdgeList, GraphReadError> {
     let values = match header.field {
         Field::Pattern => 0,
@@ -286,6 +340,7 @@ fn read_entries(
     let room = most.min(header.entries as usize);
     list.src.reserve(room);
     list.dst.reserve(room);
+    let mut read_weights = weights.then(|| Vec::with_capacity(room));
     let mut seen = (header.symmetry == Symmetry::General).then(PairSet::default);
     let mut read = 0u64;
     for (line, raw) in lines.by_ref() {
@@ -317,10 +372,15 @@ fn read_entries(
         let i = index_of(i_at, i_token, "a row", header.rows)?;
         let (j_at, j_token) = next_token(raw, &mut pos).unwrap_or((raw.len(), b""));
         let j = index_of(j_at, j_token, "a column", header.columns)?;
+        // The first value and its offset (the weight, when weights are read).
+        let mut first = (raw.len(), &b""[..]);
         for k in 0..values {
             let (at, token) = next_token(raw, &mut pos).unwrap_or((raw.len(), b""));
             if !is_value(header.field, token) {
                 return Err(err(at, value_expected(header.field, k).to_string(), token));
+            }
+            if k == 0 {
+                first = (at, token);
             }
         }
         read += 1;
@@ -340,6 +400,10 @@ fn read_entries(
             .as_mut()
             .is_none_or(|s| s.insert(pair_key(a, b, false)))
         {
+            if let Some(w) = &mut read_weights {
+                let (at, token) = first;
+                w.push(parse_weight(token).ok_or_else(|| err(at, WEIGHT_EXPECTED.into(), token))?);
+            }
             list.src.push(a);
             list.dst.push(b);
         }
@@ -351,6 +415,7 @@ fn read_entries(
     }
     ids.extend((1..=n as u64).filter(|&id| index[id as usize - 1] == u32::MAX));
     list.ids = VertexIds::Numbers(ids);
+    list.weights = read_weights;
     Ok(list)
 }
 
