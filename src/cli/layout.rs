@@ -1,13 +1,16 @@
-//! `warren layout GRAPH [--iterations N] [--out POS.tsv] [--svg OUT.svg] [--repeat R] [--json]`:
-//! lay out any graph file with the force solver (seed 000) and report its time and quality, the
-//! entry point for comparing warren's solver with others (DESIGN.md, "Command line").
+//! `warren layout GRAPH [--algorithm A] [--out POS.tsv] [--svg OUT.svg] [--repeat R] [--json]`:
+//! lay out any graph file and report its time and quality, the entry point for comparing
+//! warren's layout with others (DESIGN.md, "Command line").
 //!
 //! The graph is read with [`read_graph`], which chooses the format by extension: a SNAP /
 //! networkx edge list by default, Matrix Market (`.mtx`), GraphML (`.graphml`), GML (`.gml`) or
-//! DOT (`.dot`, `.gv`). From [`MULTILEVEL_FROM`] vertices it is laid out by the multilevel
-//! layout ([`layout_multilevel`]: coarsening, an MDS drawing of the coarsest level, placement
-//! and Fruchterman-Reingold refinement of each finer level on a Barnes-Hut quadtree); below,
-//! or with `--algorithm single`, by seed 000's solver, started from [`curve_positions`]
+//! DOT (`.dot`, `.gv`). By default it is laid out at low stress ([`layout_stress`]: stochastic
+//! gradient descent on full stress up to 10,000 vertices, on sparse pivot stress above, from
+//! random positions for small graphs and from the multilevel force drawing for larger ones).
+//! `--algorithm multilevel` keeps the force drawing alone ([`layout_multilevel`]: coarsening,
+//! an MDS drawing of the coarsest level, placement and Fruchterman-Reingold refinement of each
+//! finer level on a Barnes-Hut quadtree); `--algorithm single` runs seed 000's solver, started
+//! from [`curve_positions`]
 //! (depth-first order along a Hilbert curve; `--start random` scatters the vertices instead,
 //! [`random_positions`]) and relaxed with [`relax`]. Only the layout is timed: not reading, not
 //! the single-level start positions, not the quality figures. With `--repeat R` the graph is
@@ -56,13 +59,6 @@ use crate::layout::{
     LayoutGraph, LayoutParams, LayoutScratch, Repulsion, Spring, random_positions, relax,
 };
 
-/// Vertex count from which `--algorithm auto` takes the multilevel layout. Measured on
-/// level-like graphs, mean of seeds 1-3, one thread (single-level: 300 iterations from the
-/// curve start): at 100 vertices single 1.0 ms, stress 0.092, 44 crossings against multilevel
-/// 14.7 ms, 0.071, 32; at 200 vertices 3.9 ms, 0.151, 80 against 5.0 ms, 0.073, 51; at 500
-/// vertices 44.8 ms, 0.230, 176 against 2.5 ms, 0.066, 130.
-pub const MULTILEVEL_FROM: usize = 200;
-
 /// Which solver lays the graph out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Algorithm {
@@ -76,6 +72,17 @@ pub enum Algorithm {
     Multilevel,
     /// Seed 000's solver on the whole graph from a start drawing (the grammar levels' solver).
     Single,
+}
+
+/// Which stress model `--algorithm stress` minimises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum StressModel {
+    /// Full stress up to 10,000 vertices per component, sparse above.
+    Auto,
+    /// Every vertex pair (quadratic time and memory).
+    Full,
+    /// Each vertex against pivots, and every edge.
+    Sparse,
 }
 
 /// How a layout starts.
@@ -100,9 +107,21 @@ pub struct Args {
     /// against weighted distances and the edge-length cv over length / weight.
     #[arg(long)]
     weights: bool,
-    /// Solver: single-level for small graphs and multilevel for large ones by default.
+    /// Solver: the stress layout by default; `multilevel` for the force drawing alone.
     #[arg(long, value_enum, default_value_t = Algorithm::Auto)]
     algorithm: Algorithm,
+    /// Stress model of `--algorithm stress`: `full` (every pair), `sparse` (pivots) or `auto`
+    /// (full up to 10,000 vertices per component).
+    #[arg(long, value_enum, default_value_t = StressModel::Auto)]
+    stress_model: StressModel,
+    /// Epochs of the stress schedule (default 30; a start from the force drawing runs its
+    /// last half).
+    #[arg(long)]
+    epochs: Option<u32>,
+    /// Pivots of sparse stress (default 200; fewer on graphs so large that pivots times
+    /// vertices would pass 40 million).
+    #[arg(long)]
+    pivots: Option<usize>,
     /// Iteration cap (single-level: default 300; multilevel: of the finest level, default 60,
     /// coarser levels get more).
     #[arg(long)]
@@ -213,6 +232,27 @@ fn check_args(args: &Args) -> Result<()> {
     if args.threads == Some(0) {
         bail!("--threads 0: must be at least 1");
     }
+    if args.epochs == Some(0) {
+        bail!("--epochs 0: must be at least 1");
+    }
+    if args.pivots == Some(0) {
+        bail!("--pivots 0: must be at least 1");
+    }
+    Ok(())
+}
+
+/// Most vertices `--stress-model full` takes: its targets need `n^2` bytes (2.5 GB here).
+const FULL_MOST: usize = 50_000;
+
+/// Checks what the graph allows of the arguments.
+fn check_graph(args: &Args, n: usize) -> Result<()> {
+    if args.stress_model == StressModel::Full && n > FULL_MOST {
+        bail!(
+            "--stress-model full: {n} vertices need {:.1} GB of targets (n^2 bytes), more than \
+             the {FULL_MOST}-vertex limit; use --stress-model sparse",
+            (n as f64).powi(2) / 1e9
+        );
+    }
     Ok(())
 }
 
@@ -226,6 +266,23 @@ fn layout_params(args: &Args) -> LayoutParams {
         cutoff: args.cutoff,
         tolerance: args.tolerance.unwrap_or(d.tolerance),
         max_iterations: args.iterations.unwrap_or(d.max_iterations),
+        ..d
+    }
+}
+
+/// Stress settings from the arguments.
+fn stress_params(args: &Args) -> StressParams {
+    let d = StressParams::default();
+    let full_up_to = match args.stress_model {
+        StressModel::Auto => d.full_up_to,
+        StressModel::Full => usize::MAX,
+        StressModel::Sparse => 0,
+    };
+    StressParams {
+        epochs: args.epochs.unwrap_or(d.epochs),
+        pivots: args.pivots.unwrap_or(d.pivots),
+        full_up_to,
+        cold_up_to: d.cold_up_to.min(full_up_to),
         ..d
     }
 }
@@ -270,6 +327,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             list.vertex_count(),
             list.self_loops
         );
+    }
+    if args.positions.is_none() {
+        check_graph(&args, list.vertex_count())?;
     }
     let summary = match args.threads {
         Some(t) => rayon::ThreadPoolBuilder::new()
@@ -383,7 +443,7 @@ fn lay_out_once(
     if algorithm == Algorithm::Stress {
         let params = multilevel_params(args);
         let start = Instant::now();
-        let (s, m) = layout_stress(n, graph, &StressParams::default(), &params, seed, x, y);
+        let (s, m) = layout_stress(n, graph, &stress_params(args), &params, seed, x, y);
         let ms = start.elapsed().as_secs_f64() * 1e3;
         let report = RunReport {
             iterations: s.epochs,

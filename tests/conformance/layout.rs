@@ -7,11 +7,18 @@
 use crate::common::{TempDir, exit_code, stderr, warren};
 
 /// CRC-32 and byte count of the positions file of the 6,000-vertex level-like graph below,
-/// laid out with `warren layout --seed 5` (multilevel, its parallel kernels engaged).
+/// laid out with `warren layout --seed 5 --algorithm multilevel` (its parallel kernels
+/// engaged).
 const GOLDEN: (u32, usize) = (0x4d7b_905d, 152_052);
 
-#[test]
-fn multilevel_positions_are_the_same_bytes_for_any_thread_count_and_cpu() {
+/// The same graph's stress layouts (the default, full stress from the force drawing, and
+/// `--stress-model sparse`), minted when the stress layout became the default (issue 48).
+const GOLDEN_STRESS: (u32, usize) = (0x535f_be5d, 150_853);
+const GOLDEN_SPARSE: (u32, usize) = (0xb44e_1811, 150_653);
+
+/// Lays the golden graph out with `extra` arguments on one and on two threads, checks that
+/// both wrote the same bytes, and returns their CRC-32 and length.
+fn positions(extra: &[&str]) -> (u32, usize) {
     let dir = TempDir::new("layout-golden");
     let (src, dst) = warren::layout::level_like_graph(6000, 11);
     let text: String = src
@@ -24,7 +31,7 @@ fn multilevel_positions_are_the_same_bytes_for_any_thread_count_and_cpu() {
     let mut files = Vec::new();
     for threads in ["1", "2"] {
         let out = dir.join(&format!("pos-{threads}.tsv"));
-        let args = [
+        let mut args = vec![
             "layout",
             graph.to_str().unwrap(),
             "--seed",
@@ -34,18 +41,39 @@ fn multilevel_positions_are_the_same_bytes_for_any_thread_count_and_cpu() {
             "--out",
             out.to_str().unwrap(),
         ];
+        args.extend(extra);
         let output = warren(args);
         assert_eq!(exit_code(&output), 0, "{}", stderr(&output));
         files.push(std::fs::read(&out).unwrap());
     }
     assert!(
         files[0] == files[1],
-        "1 and 2 threads wrote different positions"
+        "{extra:?}: 1 and 2 threads wrote different positions"
     );
-    let got = (crc32fast::hash(&files[0]), files[0].len());
+    (crc32fast::hash(&files[0]), files[0].len())
+}
+
+#[test]
+fn multilevel_positions_are_the_same_bytes_for_any_thread_count_and_cpu() {
+    let got = positions(&["--algorithm", "multilevel"]);
     assert_eq!(
         got, GOLDEN,
         "positions changed: {:#010x}, {} bytes",
         got.0, got.1
     );
+}
+
+#[test]
+fn stress_positions_are_the_same_bytes_for_any_thread_count_and_cpu() {
+    for (extra, golden) in [
+        (&[][..], GOLDEN_STRESS),
+        (&["--stress-model", "sparse"][..], GOLDEN_SPARSE),
+    ] {
+        let got = positions(extra);
+        assert_eq!(
+            got, golden,
+            "{extra:?}: positions changed: {:#010x}, {} bytes",
+            got.0, got.1
+        );
+    }
 }

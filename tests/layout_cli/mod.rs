@@ -81,21 +81,19 @@ fn lays_out_a_small_graph_with_its_original_ids() {
     let dir = TempDir::new("layout");
     let graph = graph_file(&dir, "cube.txt", CUBE);
     let out = dir.join("cube.tsv");
-    let text = layout_ok(&graph, &out, &["--seed", "7", "--iterations", "500"]);
+    let text = layout_ok(&graph, &out, &["--seed", "7", "--epochs", "40"]);
     assert_eq!(text.lines().count(), 9, "{text}");
     assert_eq!(figure(&text, "vertices "), "8");
     assert_eq!(figure(&text, "edges "), "12 (1 self-loops dropped)");
-    // 8 vertices: `--algorithm auto` takes the single-level solver for small graphs.
-    assert_eq!(figure(&text, "algorithm "), "single (1 levels)");
+    // `--algorithm auto` is the stress layout; 8 vertices start from random positions, no
+    // force drawing.
+    assert_eq!(figure(&text, "algorithm "), "stress (1 levels)");
     let time = figure(&text, "time ");
     assert!(time.ends_with(" ms (median of 1)"), "{time}");
     let ms: f64 = time.split(' ').next().unwrap().parse().unwrap();
     assert!(ms >= 0.0, "{time}");
     let iterations = figure(&text, "iterations ");
-    assert!(
-        iterations.ends_with("(converged)") || iterations == "500 (cap)",
-        "{iterations}"
-    );
+    assert_eq!(iterations, "40 (converged)");
     figure(&text, "crossings ").parse::<u64>().unwrap();
     let cv: f32 = figure(&text, "edge length cv ").parse().unwrap();
     assert!(cv.is_finite() && cv >= 0.0, "{cv}");
@@ -128,7 +126,10 @@ fn lays_out_a_small_graph_with_its_original_ids() {
 fn json_output_is_one_object_with_every_key() {
     let dir = TempDir::new("layout-json");
     let graph = graph_file(&dir, "cube.txt", CUBE);
-    let output = layout(&graph, &["--json", "--repeat", "2"]);
+    let output = layout(
+        &graph,
+        &["--json", "--repeat", "2", "--algorithm", "single"],
+    );
     assert_eq!(exit_code(&output), 0, "{}", stderr(&output));
     let text = stdout(&output);
     let object = text.trim_end();

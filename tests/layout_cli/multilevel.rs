@@ -181,23 +181,24 @@ fn single_and_multilevel_both_run_and_name_themselves() {
     assert!(json_number(&object, "last_move") >= 0.0, "{object}");
 }
 
-/// `--algorithm auto` switches to the multilevel layout at `MULTILEVEL_FROM` vertices (in
-/// `src/cli/layout.rs`; private to the binary).
-const MULTILEVEL_FROM: usize = 200;
-
+/// `--algorithm auto` is the stress layout: from random positions up to 2,000 vertices, from
+/// the multilevel force drawing above (`StressParams::cold_up_to`); `multilevel` and `single`
+/// still name the force solvers.
 #[test]
-fn auto_takes_single_below_multilevel_from_and_multilevel_from_there() {
+fn auto_is_stress_started_from_the_force_drawing_on_larger_graphs() {
     let dir = TempDir::new("layout-ml-auto");
-    for (n, name) in [
-        (MULTILEVEL_FROM - 1, "single"),
-        (MULTILEVEL_FROM, "multilevel"),
+    for (n, args, name, coarsened) in [
+        (150, &[][..], "stress", false),
+        (2_500, &["--epochs", "4"][..], "stress", true),
+        (200, &["--algorithm", "multilevel"][..], "multilevel", true),
+        (200, &["--algorithm", "single"][..], "single", false),
     ] {
         let graph = level_like_file(&dir, n);
-        let out = dir.join(&format!("{n}.tsv"));
-        let text = layout_ok(&graph, &out, &["--iterations", "30"]);
+        let out = dir.join(&format!("{n}-{name}.tsv"));
+        let text = layout_ok(&graph, &out, args);
         assert_eq!(figure(&text, "vertices "), n.to_string());
         let k = levels(&text, name);
-        assert_eq!(k > 1, name == "multilevel", "{text}");
+        assert_eq!(k > 1, coarsened, "{text}");
     }
 }
 

@@ -45,7 +45,6 @@ fn scaled_ratios(points: &[(f64, f64)], weights: &[f64]) -> Vec<f64> {
 }
 
 #[test]
-#[ignore = "needs the stress refinement (issue 48)"]
 fn a_weighted_path_is_drawn_at_its_weights_within_five_percent() {
     let dir = TempDir::new("layout-weights-path");
     let (text, weights) = alternating_path();
