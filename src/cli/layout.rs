@@ -39,19 +39,20 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
+use super::layout_positions::{positions_tsv, read_positions};
 use crate::core::rng::mix;
 use crate::layout::edgelist::EdgeList;
-use crate::layout::formats::{ReadOptions, VertexIds, read_graph_with};
+use crate::layout::formats::{ReadOptions, read_graph_with};
 use crate::layout::multilevel::{MultilevelParams, layout_multilevel};
 use crate::layout::neighbourhood::{Neighbourhood, neighbourhood_auto};
 use crate::layout::quality::{self, Crossings};
-use crate::layout::sgd::{StressParams, layout_stress};
+use crate::layout::sgd::{Given, StressParams, layout_stress};
 use crate::layout::start::curve_positions;
 use crate::layout::stress::normalized_stress_weighted;
 use crate::layout::svg::layout_svg;
@@ -92,6 +93,45 @@ pub enum Start {
     Curve,
     /// Uniformly scattered over a square of side sqrt(n) edge lengths.
     Random,
+}
+
+/// What `--start` names: a start drawing of the single-level solver or a positions file.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StartArg {
+    /// A generated start drawing.
+    Drawn(Start),
+    /// Positions read from a file.
+    File(PathBuf),
+}
+
+/// `--start`'s value: `curve`, `random` or a path.
+fn parse_start(value: &str) -> Result<StartArg, String> {
+    Ok(match value {
+        "curve" => StartArg::Drawn(Start::Curve),
+        "random" => StartArg::Drawn(Start::Random),
+        "" => return Err("expected curve, random or a positions file".to_string()),
+        path => StartArg::File(PathBuf::from(path)),
+    })
+}
+
+/// Positions read from `--start` and `--pin`, by vertex (NaN for a vertex without a pin).
+#[derive(Default)]
+struct GivenFiles {
+    start: Option<(Vec<f32>, Vec<f32>)>,
+    pins: Option<(Vec<f32>, Vec<f32>)>,
+}
+
+impl GivenFiles {
+    /// What the layout gets of them.
+    fn given(&self) -> Given<'_> {
+        fn pair(p: &Option<(Vec<f32>, Vec<f32>)>) -> Option<(&[f32], &[f32])> {
+            p.as_ref().map(|(x, y)| (x.as_slice(), y.as_slice()))
+        }
+        Given {
+            start: pair(&self.start),
+            pins: pair(&self.pins),
+        }
+    }
 }
 
 /// Arguments of `layout`.
@@ -154,9 +194,17 @@ pub struct Args {
     /// Seed of the start positions: run r starts from `mix(seed, r)`.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Start positions.
-    #[arg(long, value_enum, default_value_t = Start::Curve)]
-    start: Start,
+    /// Start positions: `curve` or `random` for the single-level solver (default `curve`), or
+    /// a positions file (TSV `id\tx\ty` as `--out` writes them, a row for every vertex) for
+    /// `stress` (refined with the small steps of the schedule, for incremental layout after a
+    /// small change) and `single`.
+    #[arg(long, value_name = "curve|random|POS.tsv", value_parser = parse_start, default_value = "curve")]
+    start: StartArg,
+    /// Pin vertices (`stress` only): each row `id\tx\ty` of this file (any subset of the
+    /// vertices, positions in edge lengths) puts its vertex exactly there, the others are laid
+    /// out around them.
+    #[arg(long, value_name = "POS.tsv")]
+    pin: Option<PathBuf>,
     /// Write the positions (of the first run) here as TSV, `id\tx\ty` with the file's vertex
     /// ids (a tab, line break or backslash in a name written `\t`, `\n`, `\r`, `\\`); written
     /// atomically.
@@ -238,6 +286,13 @@ fn check_args(args: &Args) -> Result<()> {
     if args.pivots == Some(0) {
         bail!("--pivots 0: must be at least 1");
     }
+    let stress = matches!(args.algorithm, Algorithm::Auto | Algorithm::Stress);
+    if args.pin.is_some() && !stress {
+        bail!("--pin: only the stress layout (--algorithm stress) holds pinned vertices");
+    }
+    if matches!(args.start, StartArg::File(_)) && args.algorithm == Algorithm::Multilevel {
+        bail!("--start POS.tsv: the multilevel layout draws from nothing; use stress or single");
+    }
     Ok(())
 }
 
@@ -282,7 +337,6 @@ fn stress_params(args: &Args) -> StressParams {
         epochs: args.epochs.unwrap_or(d.epochs),
         pivots: args.pivots.unwrap_or(d.pivots),
         full_up_to,
-        cold_up_to: d.cold_up_to.min(full_up_to),
         ..d
     }
 }
@@ -379,7 +433,7 @@ fn summarise(args: &Args, list: &EdgeList) -> Result<Summary> {
     let n = list.vertex_count();
     let (first_x, first_y, report, times_ms, algorithm) = match &args.positions {
         Some(path) => {
-            let (x, y) = read_positions(path, &list.ids)?;
+            let (x, y) = read_positions(path, &list.ids, true)?;
             (x, y, RunReport::default(), Vec::new(), None)
         }
         None => {
@@ -387,9 +441,26 @@ fn summarise(args: &Args, list: &EdgeList) -> Result<Summary> {
                 Algorithm::Auto => Algorithm::Stress,
                 a => a,
             };
+            let files = GivenFiles {
+                start: match &args.start {
+                    StartArg::File(path) => Some(read_positions(path, &list.ids, true)?),
+                    StartArg::Drawn(_) => None,
+                },
+                pins: match &args.pin {
+                    Some(path) => Some(read_positions(path, &list.ids, false)?),
+                    None => None,
+                },
+            };
             let mut scratch = LayoutScratch::default();
             let mut lay_out = |r: u32, x: &mut Vec<f32>, y: &mut Vec<f32>| {
-                lay_out_once(args, algorithm, &graph, n, r, x, y, &mut scratch)
+                let run = Run {
+                    algorithm,
+                    graph: &graph,
+                    n,
+                    r,
+                    files: &files,
+                };
+                lay_out_once(args, run, x, y, &mut scratch)
             };
             // The first run's positions are kept for output and quality; later runs share a
             // buffer.
@@ -426,24 +497,38 @@ fn summarise(args: &Args, list: &EdgeList) -> Result<Summary> {
     })
 }
 
-/// Lays the graph out once, run `r` (seed `mix(seed, r)`); returns the report and the time of
-/// the layout itself in milliseconds (not the start drawing of the single-level solver).
-#[allow(clippy::too_many_arguments)]
-fn lay_out_once(
-    args: &Args,
+/// One layout run's inputs: the solver, the graph of `n` vertices, the run index `r` (seed
+/// `mix(seed, r)`) and the positions files.
+struct Run<'a> {
     algorithm: Algorithm,
-    graph: &LayoutGraph<'_>,
+    graph: &'a LayoutGraph<'a>,
     n: usize,
     r: u32,
+    files: &'a GivenFiles,
+}
+
+/// Lays the graph out once; returns the report and the time of the layout itself in
+/// milliseconds (not the start drawing of the single-level solver).
+fn lay_out_once(
+    args: &Args,
+    run: Run<'_>,
     x: &mut Vec<f32>,
     y: &mut Vec<f32>,
     scratch: &mut LayoutScratch,
 ) -> (RunReport, f64) {
+    let Run {
+        algorithm,
+        graph,
+        n,
+        r,
+        files,
+    } = run;
     let seed = mix(args.seed, u64::from(r));
     if algorithm == Algorithm::Stress {
         let params = multilevel_params(args);
         let start = Instant::now();
-        let (s, m) = layout_stress(n, graph, &stress_params(args), &params, seed, x, y);
+        let stress = stress_params(args);
+        let (s, m) = layout_stress(n, graph, &stress, &params, seed, files.given(), x, y);
         let ms = start.elapsed().as_secs_f64() * 1e3;
         let report = RunReport {
             iterations: s.epochs,
@@ -467,9 +552,16 @@ fn lay_out_once(
         return (report, ms);
     }
     let params = layout_params(args);
-    match args.start {
-        Start::Curve => curve_positions(n, graph.src, graph.dst, params.length, seed, x, y),
-        Start::Random => random_positions(n, params.length, seed, x, y),
+    match &args.start {
+        StartArg::Drawn(Start::Curve) => {
+            curve_positions(n, graph.src, graph.dst, params.length, seed, x, y)
+        }
+        StartArg::Drawn(Start::Random) => random_positions(n, params.length, seed, x, y),
+        StartArg::File(_) => {
+            let (sx, sy) = files.start.as_ref().expect("read with the arguments");
+            x.clone_from(sx);
+            y.clone_from(sy);
+        }
     }
     let start = Instant::now();
     let report = relax(graph, x, y, &params, scratch);
@@ -494,79 +586,6 @@ fn score(x: &[f32], y: &[f32], list: &EdgeList, seed: u64) -> Scores {
         stress: normalized_stress_weighted(x, y, src, dst, weights, seed),
         neighbourhood: neighbourhood_auto(x, y, src, dst, seed),
     }
-}
-
-/// Reads positions as `--out` writes them: a header `id\tx\ty`, then `id x y` per row
-/// (separated by tabs, or by spaces in a line without tabs; further columns ignored), one row
-/// for every vertex of the graph, ids written as `--out` writes them. Returns them in the
-/// graph's vertex order.
-fn read_positions(path: &Path, ids: &VertexIds) -> Result<(Vec<f32>, Vec<f32>)> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("{}: cannot read positions", path.display()))?;
-    let index: std::collections::HashMap<String, usize> = ids
-        .iter()
-        .enumerate()
-        .map(|(i, id)| (id.tsv_field().to_string(), i))
-        .collect();
-    let (mut x, mut y) = (vec![f32::NAN; ids.len()], vec![f32::NAN; ids.len()]);
-    let mut seen = 0usize;
-    for (line_no, line) in text.lines().enumerate() {
-        let at = |col: usize, what: &str| {
-            anyhow::anyhow!("{}:{}:{col}: expected {what}", path.display(), line_no + 1)
-        };
-        let line = line.trim_end_matches('\r');
-        if line.trim().is_empty()
-            || line.starts_with('#')
-            || (line_no == 0 && line.starts_with("id"))
-        {
-            continue;
-        }
-        let mut fields = Vec::with_capacity(3);
-        let mut col = 1;
-        let tabs = line.contains('\t');
-        for token in line.split(|c: char| c == '\t' || (!tabs && c == ' ')) {
-            if !token.is_empty() {
-                fields.push((col, token));
-            }
-            col += token.chars().count() + 1;
-        }
-        if fields.len() < 3 {
-            return Err(at(
-                col.saturating_sub(1).max(1),
-                "three fields: id, x and y",
-            ));
-        }
-        let &v = index
-            .get(fields[0].1)
-            .ok_or_else(|| at(fields[0].0, "the id of a vertex of the graph"))?;
-        let coordinate = |k: usize| -> Result<f32> {
-            fields[k]
-                .1
-                .parse::<f32>()
-                .ok()
-                .filter(|c| c.is_finite())
-                .ok_or_else(|| at(fields[k].0, "a finite number"))
-        };
-        if x[v].is_nan() {
-            seen += 1;
-        }
-        x[v] = coordinate(1)?;
-        y[v] = coordinate(2)?;
-    }
-    if seen < ids.len() {
-        let missing = x
-            .iter()
-            .position(|c| c.is_nan())
-            .expect("a vertex without a row");
-        bail!(
-            "{}: no position for vertex {} ({} of {} vertices missing)",
-            path.display(),
-            ids.id(missing),
-            ids.len() - seen,
-            ids.len()
-        );
-    }
-    Ok((x, y))
 }
 
 /// The algorithm's name as `--algorithm` takes it.
@@ -684,22 +703,6 @@ fn summary_json(s: &Summary) -> String {
     )
 }
 
-/// Positions as TSV: the header `id\tx\ty`, then one row per vertex with its file id (a
-/// number, or a string id escaped by [`crate::layout::formats::TsvField`]).
-///
-/// `f32`'s `Display` prints the shortest text that reads back as the same number, so the file
-/// round-trips exactly and is the same bytes for the same positions.
-fn positions_tsv(ids: &VertexIds, x: &[f32], y: &[f32]) -> String {
-    // PERF: one preallocated buffer; about 24 bytes per row.
-    let mut tsv = String::with_capacity(8 + ids.len() * 24);
-    tsv.push_str("id\tx\ty\n");
-    for ((id, px), py) in ids.iter().zip(x).zip(y) {
-        // Writing into a `String` cannot fail.
-        let _ = writeln!(tsv, "{}\t{px}\t{py}", id.tsv_field());
-    }
-    tsv
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -709,15 +712,6 @@ mod tests {
         assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), 2.5);
         assert_eq!(median(&[]), 0.0);
-    }
-
-    #[test]
-    fn positions_tsv_names_the_file_ids() {
-        let tsv = positions_tsv(&VertexIds::Numbers(vec![70, 3]), &[0.5, -1.0], &[2.0, 0.25]);
-        assert_eq!(tsv, "id\tx\ty\n70\t0.5\t2\n3\t-1\t0.25\n");
-        let names = VertexIds::Names(["n\t0", "b"].into_iter().collect());
-        let tsv = positions_tsv(&names, &[0.5, -1.0], &[2.0, 0.25]);
-        assert_eq!(tsv, "id\tx\ty\nn\\t0\t0.5\t2\nb\t-1\t0.25\n");
     }
 
     #[test]

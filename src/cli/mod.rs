@@ -11,6 +11,7 @@ mod grammar;
 mod inspect;
 mod kinds;
 mod layout;
+mod layout_positions;
 mod layout_values;
 mod levelxml;
 mod levelxml_export;

@@ -5,6 +5,7 @@
 
 mod formats;
 mod multilevel;
+mod stress;
 mod weights;
 
 use std::path::{Path, PathBuf};

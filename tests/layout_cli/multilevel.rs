@@ -24,13 +24,13 @@ fn edge_list(src: &[u32], dst: &[u32], offset: u32) -> String {
 }
 
 /// The layout benches' level-like graph of `n` vertices (ids `0..n`) as an edge list.
-fn level_like_text(n: usize) -> String {
+pub(super) fn level_like_text(n: usize) -> String {
     let (src, dst) = warren::layout::level_like_graph(n, GRAPH_SEED);
     edge_list(&src, &dst, 0)
 }
 
 /// A `side` x `side` grid graph, ids row by row from `offset`.
-fn grid_text(side: u32, offset: u32) -> String {
+pub(super) fn grid_text(side: u32, offset: u32) -> String {
     let (mut src, mut dst) = (Vec::new(), Vec::new());
     for v in 0..side * side {
         if v % side + 1 < side {
@@ -46,7 +46,7 @@ fn grid_text(side: u32, offset: u32) -> String {
 }
 
 /// Writes the level-like graph of `n` vertices to `dir`.
-fn level_like_file(dir: &TempDir, n: usize) -> PathBuf {
+pub(super) fn level_like_file(dir: &TempDir, n: usize) -> PathBuf {
     graph_file(dir, &format!("level-like-{n}.txt"), &level_like_text(n))
 }
 
@@ -87,7 +87,7 @@ fn levels(text: &str, name: &str) -> u32 {
 }
 
 /// A number after `"key":` in a JSON object.
-fn json_number(object: &str, key: &str) -> f64 {
+pub(super) fn json_number(object: &str, key: &str) -> f64 {
     let rest = object
         .split(&format!("\"{key}\":"))
         .nth(1)

@@ -393,7 +393,8 @@ fn build<T: Target>(
 ) -> (Vec<Task<T>>, (f32, f32)) {
     let blocks = shared.vertex.len() / shared.l;
     let one = |a: usize| block_tasks::<T>(shared, a);
-    let per_block: Vec<(Vec<Task<T>>, (f32, f32))> = if parallel {
+    type Built<T> = (Vec<Task<T>>, (f32, f32));
+    let per_block: Vec<Built<T>> = if parallel {
         (0..blocks).into_par_iter().map(one).collect()
     } else {
         (0..blocks).map(one).collect()

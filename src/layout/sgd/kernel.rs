@@ -113,8 +113,8 @@ pub fn pairs<T: Target>(
         store(s.y, ib, yb + ry * fb);
         k += 8;
     }
-    for k in full..count {
-        pair(s, a + k, b + k, d[k].get(unit), eta);
+    for (k, &dk) in d.iter().enumerate().take(count).skip(full) {
+        pair(s, a + k, b + k, dk.get(unit), eta);
     }
 }
 
@@ -202,8 +202,8 @@ mod tests {
             y: &mut y2,
             free: &free,
         };
-        for k in 0..20 {
-            pair(&mut s, k, 20 + k, d[k], 0.7);
+        for (k, &dk) in d.iter().enumerate() {
+            pair(&mut s, k, 20 + k, dk, 0.7);
         }
         assert_eq!(x1, x2);
         assert_eq!(y1, y2);

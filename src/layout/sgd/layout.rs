@@ -2,9 +2,10 @@
 //! multilevel force drawing, then stress refinement) and the drawings packed in rows.
 
 use super::full::{self, Full};
-use super::paths::Paths;
+use super::paths::{PathScratch, Paths};
+use super::pivot_mds::pivot_mds;
 use super::sparse::Sparse;
-use super::{StressParams, StressReport, schedule};
+use super::{Given, StressParams, StressReport, schedule};
 use crate::core::rng::{WarrenRng, mix};
 use crate::layout::LayoutGraph;
 use crate::layout::multilevel::components::{components, pack};
@@ -12,18 +13,28 @@ use crate::layout::multilevel::{
     Level, MultilevelParams, MultilevelReport, RefineScratch, layout_connected,
 };
 
+/// Eccentricity (in mean edge lengths) from which full stress puts its slots in breadth-first
+/// order: long graphs such as meshes and power grids, whose searches it makes several times
+/// cheaper (4elt: 4.2 s of searches in slot-shuffled order, 1.6 s in breadth-first order),
+/// while small-world graphs keep the better mixed shuffled order (polblogs: stress 0.135 in
+/// breadth-first order against 0.124 shuffled).
+const LOCAL_FROM: f32 = 24.0;
+
 /// Lays out `graph` (`n` vertices) at low stress: each component by [`refine_component`],
-/// packed side by side. Fills `x`, `y`.
+/// packed side by side (see [`Given`] for what a start drawing and pins change). Fills `x`,
+/// `y`.
 ///
 /// # Runtime
 /// Per component, O(n^2) per epoch up to `full_up_to` vertices, O(h n + m) above, plus the
-/// multilevel drawing it starts from.
+/// start drawing.
+#[allow(clippy::too_many_arguments)]
 pub fn layout_stress(
     n: usize,
     graph: &LayoutGraph<'_>,
     params: &StressParams,
     force: &MultilevelParams,
     seed: u64,
+    given: Given<'_>,
     x: &mut Vec<f32>,
     y: &mut Vec<f32>,
 ) -> (StressReport, MultilevelReport) {
@@ -31,11 +42,13 @@ pub fn layout_stress(
     let (comp, count) = components(n, graph.src, graph.dst);
     let mut local = vec![0u32; n];
     let mut levels: Vec<Level> = vec![Level::default(); count];
+    let mut members: Vec<Vec<u32>> = vec![Vec::new(); count];
     for v in 0..n {
-        let l = &mut levels[comp[v] as usize];
-        local[v] = l.mass.len() as u32;
-        l.mass.push(1.0);
-        l.radius.push(0.0);
+        let c = comp[v] as usize;
+        local[v] = levels[c].mass.len() as u32;
+        levels[c].mass.push(1.0);
+        levels[c].radius.push(0.0);
+        members[c].push(v as u32);
     }
     for (e, (&a, &b)) in graph.src.iter().zip(graph.dst).enumerate() {
         let l = &mut levels[comp[a as usize] as usize];
@@ -43,9 +56,18 @@ pub fn layout_stress(
         l.dst.push(local[b as usize]);
         l.length.push(length(e));
     }
+    let pick = |pair: Option<(&[f32], &[f32])>, c: usize| {
+        pair.map(|(px, py)| -> (Vec<f32>, Vec<f32>) {
+            members[c]
+                .iter()
+                .map(|&v| (px[v as usize], py[v as usize]))
+                .unzip()
+        })
+    };
     let mut report = (StressReport::default(), MultilevelReport::default());
     report.1.converged = true;
     let mut largest = 0;
+    let mut pinned = vec![false; count];
     let drawings: Vec<(Vec<f32>, Vec<f32>)> = levels
         .into_iter()
         .enumerate()
@@ -56,7 +78,12 @@ pub fn layout_stress(
             } else {
                 mix(seed, c as u64)
             };
-            let (drawing, r) = refine_component(level, params, force, seed, &mut report.1);
+            let fixed = Fixed {
+                start: pick(given.start, c),
+                pins: pick(given.pins, c).filter(|(px, _)| px.iter().any(|p| !p.is_nan())),
+            };
+            pinned[c] = fixed.pins.is_some();
+            let (drawing, r) = refine_component(level, params, force, seed, fixed, &mut report.1);
             if size > largest {
                 largest = size;
                 report.0 = r;
@@ -64,11 +91,11 @@ pub fn layout_stress(
             drawing
         })
         .collect();
-    if count == 1 {
-        (*x, *y) = drawings.into_iter().next().expect("one component");
-        return report;
-    }
-    let offsets = pack(&drawings, force.length);
+    let offsets = if given.start.is_some() || count == 1 {
+        vec![(0.0, 0.0); count]
+    } else {
+        place_components(&drawings, &pinned, force.length)
+    };
     x.clear();
     y.clear();
     for v in 0..n {
@@ -79,37 +106,103 @@ pub fn layout_stress(
     report
 }
 
-/// One connected component: a start drawing (seeded random positions up to `cold_up_to`
-/// vertices, the multilevel force drawing above, scaled to the targets), then full or sparse
-/// stress by stochastic gradient descent.
+/// Offsets of the components' drawings: pinned ones stay where their pins put them, the
+/// others are packed in rows ([`pack`]), to the right of the pinned ones.
+fn place_components(
+    drawings: &[(Vec<f32>, Vec<f32>)],
+    pinned: &[bool],
+    gap: f32,
+) -> Vec<(f32, f32)> {
+    let free: Vec<usize> = (0..drawings.len()).filter(|&c| !pinned[c]).collect();
+    let packed = pack(
+        &free
+            .iter()
+            .map(|&c| drawings[c].clone())
+            .collect::<Vec<_>>(),
+        gap,
+    );
+    let mut offsets = vec![(0.0, 0.0); drawings.len()];
+    let (mut right, mut bottom) = (f32::NEG_INFINITY, f32::INFINITY);
+    for (c, (x, y)) in drawings.iter().enumerate().filter(|&(c, _)| pinned[c]) {
+        let _ = c;
+        right = x.iter().copied().fold(right, f32::max);
+        bottom = y.iter().copied().fold(bottom, f32::min);
+    }
+    let shift = if right.is_finite() {
+        (right + gap, bottom)
+    } else {
+        (0.0, 0.0)
+    };
+    for (&c, &(dx, dy)) in free.iter().zip(&packed) {
+        offsets[c] = (dx + shift.0, dy + shift.1);
+    }
+    offsets
+}
+
+/// A component's share of [`Given`]: its start drawing and its pins (NaN: free).
+struct Fixed {
+    start: Option<(Vec<f32>, Vec<f32>)>,
+    pins: Option<(Vec<f32>, Vec<f32>)>,
+}
+
+/// One connected component: a start drawing (the caller's; seeded random positions up to
+/// `random_up_to` vertices; pivot MDS up to `mds_up_to`; the multilevel force drawing above),
+/// scaled to the targets and moved onto the pins, then full or sparse stress by stochastic
+/// gradient descent with the pinned vertices held.
 fn refine_component(
     level: Level,
     params: &StressParams,
     force: &MultilevelParams,
     seed: u64,
+    fixed: Fixed,
     force_report: &mut MultilevelReport,
 ) -> ((Vec<f32>, Vec<f32>), StressReport) {
     let n = level.mass.len();
-    if n < 2 {
-        return ((vec![0.0; n], vec![0.0; n]), StressReport::default());
-    }
     let paths = Paths::new(n, &level.src, &level.dst, &level.length);
-    let cold = n <= params.cold_up_to;
-    let (mut x, mut y) = if cold {
-        let side = (n as f32).sqrt() * mean_length(&level.length);
-        let mut rng = WarrenRng::new(mix(seed, 2));
-        (0..n)
-            .map(|_| (rng.unit_f32() * side, rng.unit_f32() * side))
-            .unzip()
-    } else {
-        let mut scratch = RefineScratch::default();
-        layout_connected(level, force, seed, &mut scratch, force_report)
+    let unit = mean_length(&level.length);
+    // Where the start drawing comes from decides the steps and whether it is fitted.
+    let (mut skip, mut drawn) = (params.warm_skip, true);
+    let given = fixed.start.is_some();
+    let (mut x, mut y) = match fixed.start {
+        Some(start) => {
+            (skip, drawn) = (params.given_skip, false);
+            start
+        }
+        None if n <= params.random_up_to => {
+            (skip, drawn) = (0, false);
+            random_drawing(n, unit, seed)
+        }
+        None if n <= params.mds_up_to => pivot_mds(&paths, params.mds_pivots, mix(seed, 6))
+            .unwrap_or_else(|| {
+                (skip, drawn) = (0, false);
+                random_drawing(n, unit, seed)
+            }),
+        None => {
+            let mut scratch = RefineScratch::default();
+            layout_connected(level, force, seed, &mut scratch, force_report)
+        }
     };
-    let free = vec![1.0f32; n];
+    if n < 2 {
+        return ((x, y), StressReport::default());
+    }
+    if drawn {
+        fit_scale(&paths, &mut x, &mut y, seed);
+    }
+    let mut free = vec![1.0f32; n];
+    if let Some((px, py)) = &fixed.pins {
+        if !given {
+            onto_pins(&mut x, &mut y, px, py);
+        }
+        for v in 0..n {
+            if !px[v].is_nan() {
+                (x[v], y[v], free[v]) = (px[v], py[v], 0.0);
+            }
+        }
+    }
     let parallel = params.parallel && n >= full::PARALLEL_FROM;
-    let skip = if cold { 0 } else { params.warm_skip };
     if n <= params.full_up_to {
-        let model = Full::new(&paths, mix(seed, 3), parallel, !cold);
+        let local = eccentricity(&paths, seed) >= LOCAL_FROM * unit;
+        let model = Full::new(&paths, mix(seed, 3), parallel, local);
         let (d_min, d_max) = model.range;
         let etas = schedule(
             d_max * d_max,
@@ -117,9 +210,6 @@ fn refine_component(
             params.epochs,
             skip,
         );
-        if !cold {
-            fit_scale(&paths, &mut x, &mut y, seed);
-        }
         model.run(&mut x, &mut y, &free, &etas, mix(seed, 4), parallel);
         let report = StressReport {
             epochs: etas.len() as u32,
@@ -130,16 +220,55 @@ fn refine_component(
     let pivots = params.pivots.min((params.max_terms / n).max(8));
     let model = Sparse::new(&paths, pivots, mix(seed, 3), parallel);
     let (w_min, w_max) = model.range;
-    let etas = schedule(1.0 / w_min, params.eps / w_max, params.epochs, skip);
-    if !cold {
-        fit_scale(&paths, &mut x, &mut y, seed);
-    }
+    let etas = schedule(1.0 / w_min, params.sparse_eps / w_max, params.epochs, skip);
     model.run(&mut x, &mut y, &free, &etas, mix(seed, 4), parallel);
     let report = StressReport {
         epochs: etas.len() as u32,
         pivots: model.pivot_count() as u32,
     };
     ((x, y), report)
+}
+
+/// `n` positions drawn from `seed` in a square of side `sqrt(n)` edge lengths `unit`.
+fn random_drawing(n: usize, unit: f32, seed: u64) -> (Vec<f32>, Vec<f32>) {
+    let side = (n as f32).sqrt() * unit;
+    let mut rng = WarrenRng::new(mix(seed, 2));
+    (0..n)
+        .map(|_| (rng.unit_f32() * side, rng.unit_f32() * side))
+        .unzip()
+}
+
+/// Moves a fresh drawing so that the centroid of its pinned vertices lies on the centroid of
+/// their pins.
+fn onto_pins(x: &mut [f32], y: &mut [f32], px: &[f32], py: &[f32]) {
+    let (mut sx, mut sy, mut tx, mut ty, mut k) = (0.0f64, 0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    for v in 0..x.len() {
+        if !px[v].is_nan() {
+            sx += f64::from(x[v]);
+            sy += f64::from(y[v]);
+            tx += f64::from(px[v]);
+            ty += f64::from(py[v]);
+            k += 1.0;
+        }
+    }
+    if k > 0.0 {
+        let (dx, dy) = (((tx - sx) / k) as f32, ((ty - sy) / k) as f32);
+        for v in 0..x.len() {
+            x[v] += dx;
+            y[v] += dy;
+        }
+    }
+}
+
+/// The largest distance from a vertex drawn from `seed`.
+fn eccentricity(paths: &Paths, seed: u64) -> f32 {
+    let mut row = vec![0.0f32; paths.len()];
+    let s = WarrenRng::new(mix(seed, 8)).below(paths.len() as u32);
+    paths.from_source(s, &mut row, &mut PathScratch::default());
+    row.iter()
+        .copied()
+        .filter(|d| d.is_finite())
+        .fold(0.0, f32::max)
 }
 
 /// The mean of `values` (1 when empty).
@@ -156,7 +285,7 @@ fn fit_scale(paths: &Paths, x: &mut [f32], y: &mut [f32], seed: u64) {
     let n = paths.len();
     let mut rng = WarrenRng::new(mix(seed, 5));
     let mut row = vec![0.0f32; n];
-    let mut scratch = super::paths::PathScratch::default();
+    let mut scratch = PathScratch::default();
     let (mut num, mut den) = (0.0f64, 0.0f64);
     for _ in 0..8 {
         let s = rng.below(n as u32) as usize;

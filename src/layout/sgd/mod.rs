@@ -22,6 +22,7 @@ pub mod full;
 pub mod kernel;
 mod layout;
 pub mod paths;
+pub mod pivot_mds;
 pub mod sparse;
 
 pub use layout::layout_stress;
@@ -33,14 +34,28 @@ use crate::core::portable;
 pub struct StressParams {
     /// Epochs of the whole step-size schedule.
     pub epochs: u32,
-    /// The last step size as a share of the first term's cap (s_gd2's `eps`).
+    /// The last step size as a share of the largest weight's cap, full stress (s_gd2's
+    /// `eps`, 0.01 there too).
     pub eps: f32,
-    /// Epochs skipped at the start of the schedule when starting from a force drawing.
+    /// The same for sparse stress, whose model is only an approximation of the stress: a
+    /// smaller end step fits the model, not the stress (measured on cond-mat: 0.1 ends at
+    /// 0.140, 0.01 at 0.143).
+    pub sparse_eps: f32,
+    /// Largest component started from seeded random positions (the whole schedule runs).
+    pub random_up_to: usize,
+    /// Largest component started from its pivot MDS drawing; larger ones start from the
+    /// multilevel force drawing.
+    pub mds_up_to: usize,
+    /// Epochs skipped at the start of the schedule when starting from a drawing (pivot MDS,
+    /// the force drawing).
     pub warm_skip: u32,
+    /// Epochs skipped when starting from the caller's drawing (`--start`): only the small
+    /// steps run, so a drawing of the same graph moves little.
+    pub given_skip: u32,
     /// Largest component drawn with full stress; larger ones get sparse stress.
     pub full_up_to: usize,
-    /// Largest component started from random positions rather than the force drawing.
-    pub cold_up_to: usize,
+    /// Pivots of the pivot MDS start.
+    pub mds_pivots: usize,
     /// Pivots of sparse stress.
     pub pivots: usize,
     /// Most pivot terms (pivots times vertices) of sparse stress: graphs so large that
@@ -54,15 +69,31 @@ impl Default for StressParams {
     fn default() -> Self {
         Self {
             epochs: 30,
-            eps: 0.1,
-            warm_skip: 15,
+            eps: 0.01,
+            sparse_eps: 0.1,
+            random_up_to: 200,
+            mds_up_to: 100_000,
+            warm_skip: 10,
+            given_skip: 25,
             full_up_to: 10_000,
-            cold_up_to: 2_000,
+            mds_pivots: 64,
             pivots: 200,
             max_terms: 40_000_000,
             parallel: true,
         }
     }
+}
+
+/// What the caller fixes of a stress layout: a start drawing and pinned vertices, each by
+/// vertex of the whole graph.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Given<'a> {
+    /// Start positions for every vertex (`--start`): the drawing is refined from them with
+    /// the small steps of the schedule, and components are not packed anew.
+    pub start: Option<(&'a [f32], &'a [f32])>,
+    /// Pinned positions (`--pin`): NaN for a free vertex. A pinned vertex ends exactly there;
+    /// its component is not scaled or moved, free components are packed beside.
+    pub pins: Option<(&'a [f32], &'a [f32])>,
 }
 
 /// What a stress refinement did.

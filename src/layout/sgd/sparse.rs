@@ -41,31 +41,11 @@ impl Sparse {
     /// weights; memory `8 h n` bytes.
     pub fn new(paths: &Paths, pivots: usize, seed: u64, parallel: bool) -> Self {
         let n = paths.len();
-        let h = pivots.clamp(1, n);
-        let mut rng = WarrenRng::new(seed);
-        let mut dist = vec![0.0f32; h * n];
-        let mut nearest = vec![u32::MAX; n];
-        let mut mins = vec![f32::INFINITY; n];
-        let mut chosen: Vec<u32> = Vec::with_capacity(h);
-        let mut scratch = PathScratch::default();
-        let mut batch = vec![rng.below(n as u32)];
-        while !batch.is_empty() {
-            let k0 = chosen.len();
-            chosen.extend_from_slice(&batch);
-            let rows = &mut dist[k0 * n..(k0 + batch.len()) * n];
-            paths.batch(&batch, &mut scratch, |v, k, d| rows[k * n + v as usize] = d);
-            for (k, row) in rows.chunks(n).enumerate() {
-                for v in 0..n {
-                    if row[v] < mins[v] {
-                        mins[v] = row[v];
-                        nearest[v] = (k0 + k) as u32;
-                    }
-                }
-            }
-            batch = next_pivots(&mut mins, (h - chosen.len()).min(BATCH), &mut rng);
-        }
-        let h = chosen.len();
-        dist.truncate(h * n);
+        let Pivots {
+            chosen,
+            dist,
+            nearest,
+        } = Pivots::draw(paths, pivots, seed);
         let weight = region_weights(paths, &chosen, &dist, &nearest, parallel);
         let mut edges = Vec::with_capacity(paths.next.len() / 2);
         for v in 0..n as u32 {
@@ -147,6 +127,58 @@ impl Sparse {
                     kernel::pair(&mut s, a as usize, b as usize, l, eta);
                 }
             }
+        }
+    }
+}
+
+/// Pivots drawn by [`Pivots::draw`], with their distances.
+pub struct Pivots {
+    /// The pivots in the order drawn.
+    pub chosen: Vec<u32>,
+    /// Every vertex's distance from each pivot, pivot-major.
+    pub dist: Vec<f32>,
+    /// Each vertex's nearest pivot (an index into `chosen`; the earlier one on ties).
+    pub nearest: Vec<u32>,
+}
+
+impl Pivots {
+    /// Up to `count` pivots of the connected graph `paths`: the first drawn from `seed`, then
+    /// batches of up to [`BATCH`], each vertex drawn with probability proportional to its
+    /// distance from the pivots before (random max-min), each batch's distances from one
+    /// multi-source search.
+    ///
+    /// # Runtime
+    /// O(count / BATCH) searches and O(count n) draws; memory `4 count n` bytes.
+    pub fn draw(paths: &Paths, count: usize, seed: u64) -> Self {
+        let n = paths.len();
+        let h = count.clamp(1, n);
+        let mut rng = WarrenRng::new(seed);
+        let mut dist = vec![0.0f32; h * n];
+        let mut nearest = vec![u32::MAX; n];
+        let mut mins = vec![f32::INFINITY; n];
+        let mut chosen: Vec<u32> = Vec::with_capacity(h);
+        let mut scratch = PathScratch::default();
+        let mut batch = vec![rng.below(n as u32)];
+        while !batch.is_empty() {
+            let k0 = chosen.len();
+            chosen.extend_from_slice(&batch);
+            let rows = &mut dist[k0 * n..(k0 + batch.len()) * n];
+            paths.batch(&batch, &mut scratch, |v, k, d| rows[k * n + v as usize] = d);
+            for (k, row) in rows.chunks(n).enumerate() {
+                for v in 0..n {
+                    if row[v] < mins[v] {
+                        mins[v] = row[v];
+                        nearest[v] = (k0 + k) as u32;
+                    }
+                }
+            }
+            batch = next_pivots(&mut mins, (h - chosen.len()).min(BATCH), &mut rng);
+        }
+        dist.truncate(chosen.len() * n);
+        Self {
+            chosen,
+            dist,
+            nearest,
         }
     }
 }
