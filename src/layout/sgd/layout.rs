@@ -172,11 +172,14 @@ fn refine_component(
             (skip, drawn) = (0, false);
             random_drawing(n, unit, seed)
         }
-        None if n <= params.mds_up_to => pivot_mds(&paths, params.mds_pivots, mix(seed, 6))
-            .unwrap_or_else(|| {
-                (skip, drawn) = (0, false);
-                random_drawing(n, unit, seed)
-            }),
+        None if n <= params.mds_up_to => {
+            pivot_mds(&paths, params.mds_pivots.min(n / 4).max(8), mix(seed, 6)).unwrap_or_else(
+                || {
+                    (skip, drawn) = (0, false);
+                    random_drawing(n, unit, seed)
+                },
+            )
+        }
         None => {
             let mut scratch = RefineScratch::default();
             layout_connected(level, force, seed, &mut scratch, force_report)

@@ -54,7 +54,7 @@ pub struct StressParams {
     pub given_skip: u32,
     /// Largest component drawn with full stress; larger ones get sparse stress.
     pub full_up_to: usize,
-    /// Pivots of the pivot MDS start.
+    /// Pivots of the pivot MDS start (at most a quarter of the vertices, at least 8).
     pub mds_pivots: usize,
     /// Pivots of sparse stress.
     pub pivots: usize,

@@ -14,7 +14,7 @@ use super::sparse::Pivots;
 use crate::core::rng::{WarrenRng, mix};
 
 /// Power iterations per eigenvector.
-const POWER_STEPS: usize = 100;
+const POWER_STEPS: usize = 50;
 
 /// The pivot MDS drawing of the connected graph `paths` from `pivots` pivots drawn from
 /// `seed` ([`Pivots::draw`]), or `None` when it is degenerate (fewer than three vertices, or
