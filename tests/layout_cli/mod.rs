@@ -82,12 +82,15 @@ fn lays_out_a_small_graph_with_its_original_ids() {
     let dir = TempDir::new("layout");
     let graph = graph_file(&dir, "cube.txt", CUBE);
     let out = dir.join("cube.tsv");
-    let text = layout_ok(&graph, &out, &["--seed", "7", "--epochs", "40"]);
+    let text = layout_ok(
+        &graph,
+        &out,
+        &["--seed", "7", "--algorithm", "stress", "--epochs", "40"],
+    );
     assert_eq!(text.lines().count(), 9, "{text}");
     assert_eq!(figure(&text, "vertices "), "8");
     assert_eq!(figure(&text, "edges "), "12 (1 self-loops dropped)");
-    // `--algorithm auto` is the stress layout; 8 vertices start from random positions, no
-    // force drawing.
+    // The stress layout: 8 vertices start from random positions, no force drawing.
     assert_eq!(figure(&text, "algorithm "), "stress (1 levels)");
     let time = figure(&text, "time ");
     assert!(time.ends_with(" ms (median of 1)"), "{time}");

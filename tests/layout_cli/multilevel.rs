@@ -181,17 +181,23 @@ fn single_and_multilevel_both_run_and_name_themselves() {
     assert!(json_number(&object, "last_move") >= 0.0, "{object}");
 }
 
-/// `--algorithm auto` is the stress layout: from random positions up to 2,000 vertices, from
-/// the multilevel force drawing above (`StressParams::cold_up_to`); `multilevel` and `single`
-/// still name the force solvers.
+/// `--algorithm auto` switches to the multilevel layout at `MULTILEVEL_FROM` vertices (in
+/// `src/cli/layout.rs`; private to the binary); `stress` starts from random positions or a
+/// pivot MDS drawing up to 100,000 vertices (one level), from the force drawing above.
+const MULTILEVEL_FROM: usize = 200;
+
 #[test]
-fn auto_is_stress_started_from_the_force_drawing_on_larger_graphs() {
+fn auto_takes_single_below_multilevel_from_and_multilevel_from_there() {
     let dir = TempDir::new("layout-ml-auto");
     for (n, args, name, coarsened) in [
-        (150, &[][..], "stress", false),
-        (2_500, &["--epochs", "4"][..], "stress", true),
-        (200, &["--algorithm", "multilevel"][..], "multilevel", true),
-        (200, &["--algorithm", "single"][..], "single", false),
+        (MULTILEVEL_FROM - 1, &[][..], "single", false),
+        (MULTILEVEL_FROM, &[][..], "multilevel", true),
+        (
+            2_500,
+            &["--algorithm", "stress", "--epochs", "4"][..],
+            "stress",
+            false,
+        ),
     ] {
         let graph = level_like_file(&dir, n);
         let out = dir.join(&format!("{n}-{name}.tsv"));

@@ -50,7 +50,9 @@ fn a_weighted_path_is_drawn_at_its_weights_within_five_percent() {
     let (text, weights) = alternating_path();
     let graph = graph_file(&dir, "path.txt", &text);
     let out = dir.join("pos.tsv");
-    layout_ok(&graph, &out, &["--weights"]);
+    // The stress layout asks every pair for its weighted distance; the force solvers do not
+    // reach 5% (repulsion stretches the short edges: 0.75 to 1.17 of their weights).
+    layout_ok(&graph, &out, &["--weights", "--algorithm", "stress"]);
     let points = positions(&std::fs::read_to_string(&out).unwrap());
     for (e, r) in scaled_ratios(&points, &weights).into_iter().enumerate() {
         assert!(
