@@ -13,6 +13,7 @@
 #            default 200), --full-max N (s_gd2 runs its full all-pairs stress up to N vertices,
 #            sparse above; default 10000), --timeout SEC (each process, default 900), --seed S
 #            (every tool's seed, default 1)
+#            --warren-args "ARGS" (appended to warren's layout command, e.g. "--algorithm stress")
 #   WARREN=path/to/warren  the binary to test and score with (default target/release/warren,
 #                          built with `cargo build --release` when missing)
 #
@@ -36,6 +37,7 @@ here=$root/scripts/layout_real
 peers=$root/scripts/layout_peers
 
 graphs_arg=
+warren_args=()
 tools=warren,sgd2,fme,fme2
 pivots=200
 full_max=10000
@@ -49,6 +51,7 @@ while (($#)); do
     --full-max) full_max=$2; shift 2 ;;
     --timeout) timeout_s=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
+    --warren-args) read -r -a warren_args <<<"$2"; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "layout_real.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -140,6 +143,7 @@ results=$run/results.jsonl
   has_tool fme || has_tool fme2 &&
     echo "- OGDF: ogdf-wheel $(python3 -c 'import importlib.metadata as m; print(m.version("ogdf-wheel"))'); FME at its defaults (1 thread) and with maxNumThreads 2, CPU pinning off"
   echo "- graphs: largest connected components of Debian's python3-graph-tool collection and libmetis-doc examples (\`scripts/real_graphs.py\`)"
+  echo "- warren: \`warren layout GRAPH --threads 2 ${warren_args[*]}\`"
   echo "- seed $seed for every tool; stress = \`warren layout GRAPH --positions POS.tsv --json\`'s \`stress\`; times = each tool's layout call; raw figures in \`$run/results.jsonl\`"
 } >"$run/header.md"
 cat "$run/header.md"
@@ -149,7 +153,7 @@ echo
 set_command() { # GRAPH-FILE TOOL POS N: sets cmd
   local g=$1 pos=$3 n=$4
   case $2 in
-    warren) cmd=("$warren" layout "$g" --json --out "$pos" --seed "$seed" --threads 2) ;;
+    warren) cmd=("$warren" layout "$g" --json --out "$pos" --seed "$seed" --threads 2 "${warren_args[@]}") ;;
     sgd2)
       if ((n <= full_max)); then
         cmd=(python3 "$here/sgd2_layout.py" "$g" "$pos" --mode full --seed "$seed")
