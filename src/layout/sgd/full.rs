@@ -485,6 +485,21 @@ fn block_tasks<T: Target>(shared: &Shared<'_>, a: usize) -> (Vec<Task<T>>, (f32,
             }
         }
     }
+    let within = within_targets::<T>(plan, &own, l, unit);
+    tasks.insert(
+        0,
+        Task {
+            a,
+            b: a,
+            dist: within,
+        },
+    );
+    (tasks, range)
+}
+
+/// The targets of the pairs within one block in the pieces' visiting order, from `own`, the
+/// block's targets slot by slot (`own[i * l + j]`).
+fn within_targets<T: Target>(plan: &[Piece], own: &[f32], l: usize, unit: f32) -> Vec<T> {
     let mut within = vec![T::default(); l * (l - 1) / 2];
     for piece in plan {
         match *piece {
@@ -512,15 +527,7 @@ fn block_tasks<T: Target>(shared: &Shared<'_>, a: usize) -> (Vec<Task<T>>, (f32,
             }
         }
     }
-    tasks.insert(
-        0,
-        Task {
-            a,
-            b: a,
-            dist: within,
-        },
-    );
-    (tasks, range)
+    within
 }
 
 #[cfg(test)]
