@@ -94,7 +94,7 @@ fn dijkstra(adj: &[Vec<(u32, f64)>], s: usize) -> Vec<f64> {
 
 /// The unit eigenvector of symmetric `b` (n x n) with the largest eigenvalue, orthogonal to
 /// `deflate`'s vector when given, and its eigenvalue; `None` if `b` is zero there.
-fn leading_eigenvector(
+pub(crate) fn leading_eigenvector(
     b: &[f64],
     n: usize,
     deflate: Option<&(Vec<f64>, f64)>,

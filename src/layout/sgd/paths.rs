@@ -5,15 +5,14 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// A connected graph's adjacency with each entry's desired length, and whether all lengths
-/// are equal (breadth-first search then suffices).
+use crate::layout::multilevel::coarsen::Adjacency;
+
+/// A connected graph's adjacency ([`Adjacency`], the multilevel layout's) with each entry's
+/// desired length, and whether all lengths are equal (breadth-first search then suffices).
 pub struct Paths {
-    /// Start of each vertex's entries; `n + 1` offsets.
-    pub offset: Vec<u32>,
-    /// Neighbours.
-    pub next: Vec<u32>,
-    /// Desired length of the edge to each neighbour.
-    pub length: Vec<f32>,
+    adj: Adjacency,
+    /// Desired length of the edge of each adjacency entry.
+    length: Vec<f32>,
     /// The one length every edge asks for, when they all ask for the same.
     pub uniform: Option<f32>,
 }
@@ -41,32 +40,14 @@ impl Paths {
     /// # Runtime
     /// O(n + m), three allocations.
     pub fn new(n: usize, src: &[u32], dst: &[u32], length: &[f32]) -> Self {
-        let mut offset = vec![0u32; n + 1];
-        for (&a, &b) in src.iter().zip(dst) {
-            offset[a as usize + 1] += 1;
-            offset[b as usize + 1] += 1;
-        }
-        for v in 0..n {
-            offset[v + 1] += offset[v];
-        }
-        let mut fill = offset.clone();
-        let total = offset[n] as usize;
-        let (mut next, mut len) = (vec![0u32; total], vec![0.0f32; total]);
-        for ((&a, &b), &l) in src.iter().zip(dst).zip(length) {
-            for (from, to) in [(a, b), (b, a)] {
-                let at = fill[from as usize] as usize;
-                next[at] = to;
-                len[at] = l;
-                fill[from as usize] += 1;
-            }
-        }
+        let adj = Adjacency::from_edges(n, src, dst);
+        let len = adj.edge.iter().map(|&e| length[e as usize]).collect();
         let uniform = match length.first() {
             Some(&l) if length.iter().all(|&v| v == l) => Some(l),
             _ => None,
         };
         Self {
-            offset,
-            next,
+            adj,
             length: len,
             uniform,
         }
@@ -74,7 +55,12 @@ impl Paths {
 
     /// Vertex count.
     pub fn len(&self) -> usize {
-        self.offset.len() - 1
+        self.adj.offset.len() - 1
+    }
+
+    /// Edge count.
+    pub fn edge_count(&self) -> usize {
+        self.adj.next.len() / 2
     }
 
     /// Whether the graph has no vertex.
@@ -85,8 +71,8 @@ impl Paths {
     /// The neighbours of `v` and their edges' lengths.
     #[inline]
     pub fn entries(&self, v: u32) -> (&[u32], &[f32]) {
-        let r = self.offset[v as usize] as usize..self.offset[v as usize + 1] as usize;
-        (&self.next[r.clone()], &self.length[r])
+        let r = self.adj.range(v);
+        (&self.adj.next[r.clone()], &self.length[r])
     }
 
     /// Fills `dist` (one entry per vertex) with the shortest-path length from `s`; unreachable

@@ -3,7 +3,7 @@
 //! for Progressive Multidimensional Scaling of Large Data", 2006). The distances to the
 //! pivots, squared and doubly centred, form an `n x k` matrix `C`; the two leading
 //! eigenvectors `v` of the `k x k` matrix `C^T C` (power iteration with deflation, from start
-//! vectors drawn from the seed) give the coordinates `C v`. The drawing has the graph's global
+//! vectors drawn from the seed: the coarsest level's solver, [`leading_eigenvector`]) give the coordinates `C v`. The drawing has the graph's global
 //! shape (a mesh comes out flat, a long path straight), so stress descent from it needs only
 //! the tail of its schedule.
 //!
@@ -12,9 +12,7 @@
 use super::paths::Paths;
 use super::sparse::Pivots;
 use crate::core::rng::{WarrenRng, mix};
-
-/// Power iterations per eigenvector.
-const POWER_STEPS: usize = 50;
+use crate::layout::multilevel::coarsest::leading_eigenvector;
 
 /// The pivot MDS drawing of the connected graph `paths` from `pivots` pivots drawn from
 /// `seed` ([`Pivots::draw`]), or `None` when it is degenerate (fewer than three vertices, or
@@ -67,49 +65,15 @@ pub fn pivot_mds(paths: &Paths, pivots: usize, seed: u64) -> Option<(Vec<f32>, V
         }
     }
     let mut rng = WarrenRng::new(mix(seed, 7));
-    let first = leading(&ctc, k, None, &mut rng)?;
-    let second = leading(&ctc, k, Some(&first), &mut rng)?;
+    let first = leading_eigenvector(&ctc, k, None, &mut rng)?;
+    let second = leading_eigenvector(&ctc, k, Some(&first), &mut rng)?;
+    let (first, second) = (first.0, second.0);
     let project = |v: &[f64]| -> Vec<f32> {
         c.chunks(k)
             .map(|r| r.iter().zip(v).map(|(a, b)| a * b).sum::<f64>() as f32)
             .collect()
     };
     Some((project(&first), project(&second)))
-}
-
-/// The unit eigenvector of symmetric `m` (k x k) with the largest eigenvalue, orthogonal to
-/// `deflate` when given; `None` if `m` vanishes there.
-fn leading(m: &[f64], k: usize, deflate: Option<&[f64]>, rng: &mut WarrenRng) -> Option<Vec<f64>> {
-    let mut v: Vec<f64> = (0..k).map(|_| rng.unit_f64() - 0.5).collect();
-    let mut next = vec![0.0f64; k];
-    for _ in 0..POWER_STEPS {
-        if let Some(u) = deflate {
-            let dot: f64 = v.iter().zip(u).map(|(a, b)| a * b).sum();
-            for (a, b) in v.iter_mut().zip(u) {
-                *a -= dot * b;
-            }
-        }
-        let norm = v.iter().map(|a| a * a).sum::<f64>().sqrt();
-        if norm == 0.0 || !norm.is_finite() {
-            return None;
-        }
-        for a in &mut v {
-            *a /= norm;
-        }
-        for (i, out) in next.iter_mut().enumerate() {
-            *out = m[i * k..(i + 1) * k]
-                .iter()
-                .zip(&v)
-                .map(|(a, b)| a * b)
-                .sum();
-        }
-        std::mem::swap(&mut v, &mut next);
-    }
-    let norm = v.iter().map(|a| a * a).sum::<f64>().sqrt();
-    if norm == 0.0 || !norm.is_finite() {
-        return None;
-    }
-    Some(v.into_iter().map(|a| a / norm).collect())
 }
 
 #[cfg(test)]

@@ -47,7 +47,7 @@ impl Sparse {
             nearest,
         } = Pivots::draw(paths, pivots, seed);
         let weight = region_weights(paths, &chosen, &dist, &nearest, parallel);
-        let mut edges = Vec::with_capacity(paths.next.len() / 2);
+        let mut edges = Vec::with_capacity(paths.edge_count());
         for v in 0..n as u32 {
             let (next, len) = paths.entries(v);
             for (&w, &l) in next.iter().zip(len) {
