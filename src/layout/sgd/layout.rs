@@ -4,6 +4,7 @@
 use super::full::{self, Full};
 use super::paths::{PathScratch, Paths};
 use super::pivot_mds::pivot_mds;
+use super::small::Small;
 use super::sparse::Sparse;
 use super::{Given, StressParams, StressReport, schedule};
 use crate::core::rng::{WarrenRng, mix};
@@ -163,6 +164,7 @@ fn refine_component(
     // Where the start drawing comes from decides the steps and whether it is fitted.
     let (mut skip, mut drawn) = (params.warm_skip, true);
     let given = fixed.start.is_some();
+
     let (mut x, mut y) = match fixed.start {
         Some(start) => {
             (skip, drawn) = (params.given_skip, false);
@@ -203,6 +205,22 @@ fn refine_component(
         }
     }
     let parallel = params.parallel && n >= full::PARALLEL_FROM;
+    if n <= params.small_up_to {
+        let mut model = Small::new(&paths);
+        let (d_min, d_max) = model.range;
+        let etas = schedule(
+            d_max * d_max,
+            params.eps * d_min * d_min,
+            params.epochs,
+            skip,
+        );
+        model.run(&mut x, &mut y, &free, &etas, mix(seed, 4));
+        let report = StressReport {
+            epochs: etas.len() as u32,
+            pivots: 0,
+        };
+        return ((x, y), report);
+    }
     if n <= params.full_up_to {
         let local = eccentricity(&paths, seed) >= LOCAL_FROM * unit;
         let model = Full::new(&paths, mix(seed, 3), parallel, local);

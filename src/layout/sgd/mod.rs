@@ -23,6 +23,7 @@ pub mod kernel;
 mod layout;
 pub mod paths;
 pub mod pivot_mds;
+pub mod small;
 pub mod sparse;
 
 pub use layout::layout_stress;
@@ -52,6 +53,9 @@ pub struct StressParams {
     /// Epochs skipped when starting from the caller's drawing (`--start`): only the small
     /// steps run, so a drawing of the same graph moves little.
     pub given_skip: u32,
+    /// Largest component whose full stress runs one term at a time in a list shuffled each
+    /// epoch ([`small`]); larger ones run the blocked, vectorised model ([`full`]).
+    pub small_up_to: usize,
     /// Largest component drawn with full stress; larger ones get sparse stress.
     pub full_up_to: usize,
     /// Pivots of the pivot MDS start (at most a quarter of the vertices, at least 8).
@@ -75,6 +79,7 @@ impl Default for StressParams {
             mds_up_to: 100_000,
             warm_skip: 10,
             given_skip: 25,
+            small_up_to: 200,
             full_up_to: 10_000,
             mds_pivots: 64,
             pivots: 200,
