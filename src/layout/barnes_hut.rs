@@ -10,6 +10,9 @@
 //! skipped. Each leaf's sums are independent, so rayon can split the leaves without changing
 //! results.
 
+mod build;
+mod build_parallel;
+
 use rayon::prelude::*;
 use wide::f32x8;
 
@@ -43,6 +46,62 @@ struct Node {
     bbox: [f32; 4],
 }
 
+impl Node {
+    /// A node of half width `half` and children (or leaf run) `child`, with no mass yet and an
+    /// empty box.
+    #[inline]
+    fn empty(half: f32, child: [u32; 4]) -> Self {
+        Self {
+            cx: 0.0,
+            cy: 0.0,
+            mass: 0.0,
+            half,
+            child,
+            leaf: true,
+            bbox: [
+                f32::INFINITY,
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+                f32::NEG_INFINITY,
+            ],
+        }
+    }
+
+    /// Widens the box to `child`'s and adds the child's sums `part` to `sums`.
+    #[inline]
+    fn add_child(&mut self, child: &Node, sums: &mut [f32; 3], part: [f32; 3]) {
+        let b = child.bbox;
+        self.bbox = [
+            self.bbox[0].min(b[0]),
+            self.bbox[1].min(b[1]),
+            self.bbox[2].max(b[2]),
+            self.bbox[3].max(b[3]),
+        ];
+        for (t, p) in sums.iter_mut().zip(part) {
+            *t += p;
+        }
+    }
+
+    /// The node with its child indices (not a leaf's run) moved up by `offset`.
+    #[inline]
+    fn shifted(mut self, offset: u32) -> Self {
+        if !self.leaf {
+            for c in self.child.iter_mut().filter(|c| **c != NO_CHILD) {
+                *c += offset;
+            }
+        }
+        self
+    }
+
+    /// Sets the mass and centre of mass from the sums `(sum x, sum y, count)`.
+    #[inline]
+    fn finish(&mut self, sums: [f32; 3]) {
+        self.mass = sums[2];
+        self.cx = sums[0] / sums[2];
+        self.cy = sums[1] / sums[2];
+    }
+}
+
 /// A quadtree over a point set, reusable across steps.
 #[derive(Default)]
 pub struct QuadTree {
@@ -56,6 +115,40 @@ pub struct QuadTree {
     /// Per-leaf forces in `order`'s sequence.
     pfx: Vec<f32>,
     pfy: Vec<f32>,
+    /// The parallel build's top cells, in order of their levels.
+    tops: Vec<TopCell>,
+    /// The parallel build's subtree roots (indices into `tops`), in order of their runs.
+    roots: Vec<u32>,
+    /// The parallel build's subtrees, one per root.
+    subtrees: Vec<Subtree>,
+}
+
+/// A cell of the parallel build's top levels: split there, or the root of a subtree that one
+/// thread builds.
+#[derive(Clone, Copy, Debug)]
+struct TopCell {
+    /// Its run of the permuted arrays.
+    start: u32,
+    end: u32,
+    /// Centre x, centre y, half width.
+    cell: [f32; 3],
+    depth: u32,
+    /// Child cells (indices into the top cells) in quadrant order, `NO_CHILD` for an empty
+    /// quadrant; for a subtree root `[subtree index, NO_CHILD, NO_CHILD, NO_CHILD]`.
+    child: [u32; 4],
+    /// Whether it is a subtree root.
+    subtree: bool,
+}
+
+/// A subtree of the parallel build, built apart and then spliced into the node list.
+#[derive(Default)]
+struct Subtree {
+    /// Its nodes in preorder, child indices into this vector.
+    nodes: Vec<Node>,
+    /// Its leaves (indices into `nodes`) in order of their runs.
+    leaves: Vec<u32>,
+    /// Its root's sums `(sum x, sum y, count)`.
+    sums: [f32; 3],
 }
 
 /// One leaf's interaction lists.
@@ -72,136 +165,6 @@ struct Lists {
 }
 
 impl QuadTree {
-    /// Builds the tree over `x`, `y`.
-    ///
-    /// # Runtime
-    /// O(n log n) expected (O(n) per level, about log4(n / LEAF_SIZE) levels).
-    pub fn build(&mut self, x: &[f32], y: &[f32]) {
-        let n = x.len();
-        self.nodes.clear();
-        self.leaves.clear();
-        self.order.clear();
-        self.order.extend(0..n as u32);
-        // PERF: positions are partitioned along with the ids, so every pass of the build and a
-        // leaf's walk read one contiguous run instead of gathering through `order`.
-        self.px.clear();
-        self.px.extend_from_slice(x);
-        self.py.clear();
-        self.py.extend_from_slice(y);
-        if n == 0 {
-            return;
-        }
-        let (mut lo_x, mut hi_x, mut lo_y, mut hi_y) = (x[0], x[0], y[0], y[0]);
-        for (&px, &py) in x.iter().zip(y) {
-            lo_x = lo_x.min(px);
-            hi_x = hi_x.max(px);
-            lo_y = lo_y.min(py);
-            hi_y = hi_y.max(py);
-        }
-        let half = ((hi_x - lo_x).max(hi_y - lo_y) * 0.5).max(1e-6) * 1.0001;
-        let (mx, my) = ((lo_x + hi_x) * 0.5, (lo_y + hi_y) * 0.5);
-        self.subdivide(0, n, [mx, my, half], 0);
-    }
-
-    /// Appends the node for `order[start..end]` (cell centre and half width `cell`) and its
-    /// subtree, leaves in order of their runs; returns the node's index and its sums
-    /// `(sum x, sum y, count)`.
-    ///
-    /// PERF: only leaves scan their vertices; an inner node adds up its children's sums and
-    /// boxes, so the build reads each vertex once for the sums instead of once per depth.
-    fn subdivide(
-        &mut self,
-        start: usize,
-        end: usize,
-        cell: [f32; 3],
-        depth: u32,
-    ) -> (u32, [f32; 3]) {
-        let [mx, my, half] = cell;
-        let at = self.nodes.len() as u32;
-        let mut node = Node {
-            cx: 0.0,
-            cy: 0.0,
-            mass: 0.0,
-            half,
-            child: [start as u32, end as u32, NO_CHILD, NO_CHILD],
-            leaf: true,
-            bbox: [
-                f32::INFINITY,
-                f32::INFINITY,
-                f32::NEG_INFINITY,
-                f32::NEG_INFINITY,
-            ],
-        };
-        self.nodes.push(node);
-        let mut sums = [0.0f32; 3];
-        if end - start <= LEAF_SIZE || depth >= MAX_DEPTH {
-            for k in start..end {
-                let (px, py) = (self.px[k], self.py[k]);
-                sums[0] += px;
-                sums[1] += py;
-                sums[2] += 1.0;
-                node.bbox = [
-                    node.bbox[0].min(px),
-                    node.bbox[1].min(py),
-                    node.bbox[2].max(px),
-                    node.bbox[3].max(py),
-                ];
-            }
-            self.leaves.push(at);
-        } else {
-            // Quadrants: west/east by x, then south/north by y within each half.
-            let split_x = start + self.partition(start, end, |px, _| px < mx);
-            let split_w = start + self.partition(start, split_x, |_, py| py < my);
-            let split_e = split_x + self.partition(split_x, end, |_, py| py < my);
-            let q = half * 0.5;
-            let quadrants = [
-                (start, split_w, mx - q, my - q),
-                (split_w, split_x, mx - q, my + q),
-                (split_x, split_e, mx + q, my - q),
-                (split_e, end, mx + q, my + q),
-            ];
-            node.leaf = false;
-            for (i, &(s, e, cx, cy)) in quadrants.iter().enumerate() {
-                if s == e {
-                    node.child[i] = NO_CHILD;
-                    continue;
-                }
-                let (child, part) = self.subdivide(s, e, [cx, cy, q], depth + 1);
-                node.child[i] = child;
-                let b = self.nodes[child as usize].bbox;
-                node.bbox = [
-                    node.bbox[0].min(b[0]),
-                    node.bbox[1].min(b[1]),
-                    node.bbox[2].max(b[2]),
-                    node.bbox[3].max(b[3]),
-                ];
-                for (t, p) in sums.iter_mut().zip(part) {
-                    *t += p;
-                }
-            }
-        }
-        node.mass = sums[2];
-        node.cx = sums[0] / sums[2];
-        node.cy = sums[1] / sums[2];
-        self.nodes[at as usize] = node;
-        (at, sums)
-    }
-
-    /// Moves the vertices of `start..end` for which `left(x, y)` holds to the front of the run
-    /// (ids and positions together); returns how many there are.
-    fn partition(&mut self, start: usize, end: usize, left: impl Fn(f32, f32) -> bool) -> usize {
-        let mut split = start;
-        for i in start..end {
-            if left(self.px[i], self.py[i]) {
-                self.order.swap(i, split);
-                self.px.swap(i, split);
-                self.py.swap(i, split);
-                split += 1;
-            }
-        }
-        split - start
-    }
-
     /// Adds the Barnes-Hut repulsion to `fx`, `fy` (same physics as
     /// [`repulsion_scalar`](crate::layout::forces::repulsion_scalar)). Needs the tree built on
     /// the same `x`, `y`.

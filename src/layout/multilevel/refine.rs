@@ -74,7 +74,11 @@ impl LevelLayout for ForceRefiner {
             fx.resize(n, 0.0);
             fy.clear();
             fy.resize(n, 0.0);
-            tree.build(x, y);
+            if parallel {
+                tree.build_parallel(x, y);
+            } else {
+                tree.build(x, y);
+            }
             let c = self.repulsion * k * k * self.gain;
             tree.repulsion_inverse(fx, fy, c, self.theta, parallel);
             springs(level, x, y, fx, fy, self.gain);
