@@ -8,7 +8,9 @@
 //! - `layout/iteration`: one iteration (forces and move) for n = 20 ... 100,000 with the kernel
 //!   `Auto` picks, one thread (and at 10,000 once more with theta 0.9, d3-force's default);
 //! - `layout/kernel`: the repulsion alone, scalar against SIMD exact (n = 50, 200, 1,000) and
-//!   SIMD exact against Barnes-Hut (n = 1,000, 2,000, 5,000, 10,000): where the crossover lies.
+//!   SIMD exact against Barnes-Hut (n = 1,000, 2,000, 5,000, 10,000): where the crossover lies;
+//! - `layout/tree_build`: the Barnes-Hut quadtree build alone, serial against parallel (the
+//!   same tree), for n = 10,000, 100,000 and 1,000,000 random points, on rayon's threads.
 //!
 //! Every layout's crossings are printed next to its time (`crossings after 300 iterations`).
 //! Run with `cargo bench --bench layout`; add `-- --warm-up-time 1 --measurement-time 3` for a
@@ -156,5 +158,22 @@ fn kernel(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, full, iteration, kernel);
+fn tree_build(c: &mut Criterion) {
+    let mut group = c.benchmark_group("layout/tree_build");
+    group.sample_size(10);
+    for n in [10_000usize, 100_000, 1_000_000] {
+        let (x, y) = start(n, 5);
+        let mut tree = layout::barnes_hut::QuadTree::default();
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_function(BenchmarkId::new("serial", n), |b| {
+            b.iter(|| tree.build(black_box(&x), black_box(&y)))
+        });
+        group.bench_function(BenchmarkId::new("parallel", n), |b| {
+            b.iter(|| tree.build_parallel(black_box(&x), black_box(&y)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, full, iteration, kernel, tree_build);
 criterion_main!(benches);

@@ -138,6 +138,8 @@ struct TopCell {
     child: [u32; 4],
     /// Whether it is a subtree root.
     subtree: bool,
+    /// Its node's index in the node list (for a subtree root, where the subtree starts).
+    node: u32,
 }
 
 /// A subtree of the parallel build, built apart and then spliced into the node list.

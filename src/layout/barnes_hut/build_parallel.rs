@@ -17,8 +17,8 @@ use super::{LEAF_SIZE, NO_CHILD, Node, QuadTree, Subtree, TopCell};
 /// for rayon to balance over a few threads, and top levels that cost a few partition passes.
 const TOP_SHARE: usize = 64;
 
-/// Vertices per chunk of the bounding box's parallel pass.
-const BOUNDS_CHUNK: usize = 1 << 14;
+/// Vertices per chunk of the parallel passes over all vertices (the bounding box, the copies).
+const COPY_CHUNK: usize = 1 << 14;
 
 impl QuadTree {
     /// Builds over `x`, `y` the same tree as [`QuadTree::build`] (the same nodes in the same
@@ -29,15 +29,37 @@ impl QuadTree {
     /// partition, O(n). Allocates a few small vectors (one entry per top cell) per call; the
     /// subtrees' vectors are reused.
     pub fn build_parallel(&mut self, x: &[f32], y: &[f32]) {
-        self.reset(x, y);
         let n = x.len();
         if n == 0 {
-            return;
+            return self.reset(x, y);
         }
+        self.reset_parallel(x, y);
         let root = root_cell(bounds_parallel(x, y));
         self.split_top(root, (n / TOP_SHARE).max(LEAF_SIZE));
         self.build_subtrees();
-        self.splice(0);
+        self.splice();
+    }
+
+    /// [`QuadTree::reset`] on rayon's threads.
+    fn reset_parallel(&mut self, x: &[f32], y: &[f32]) {
+        let n = x.len();
+        resize(&mut self.order, n, 0);
+        resize(&mut self.px, n, 0.0);
+        resize(&mut self.py, n, 0.0);
+        self.order
+            .par_chunks_mut(COPY_CHUNK)
+            .zip(self.px.par_chunks_mut(COPY_CHUNK))
+            .zip(self.py.par_chunks_mut(COPY_CHUNK))
+            .zip(x.par_chunks(COPY_CHUNK).zip(y.par_chunks(COPY_CHUNK)))
+            .enumerate()
+            .for_each(|(c, (((order, px), py), (x, y)))| {
+                let first = (c * COPY_CHUNK) as u32;
+                for (k, id) in order.iter_mut().enumerate() {
+                    *id = first + k as u32;
+                }
+                px.copy_from_slice(x);
+                py.copy_from_slice(y);
+            });
     }
 
     /// Splits the cells of more than `most` vertices, level by level from the root cell `root`,
@@ -51,6 +73,7 @@ impl QuadTree {
             depth: 0,
             child: [NO_CHILD; 4],
             subtree: true,
+            node: 0,
         });
         let mut level = 0..1;
         while !level.is_empty() {
@@ -78,6 +101,7 @@ impl QuadTree {
                             depth: c.depth + 1,
                             child: [NO_CHILD; 4],
                             subtree: true,
+                            node: 0,
                         });
                     }
                 }
@@ -158,34 +182,78 @@ impl QuadTree {
         });
     }
 
-    /// Appends top cell `t`'s node and its subtree to the node list in preorder, as the serial
-    /// build does (an inner top node adds its children's sums in quadrant order); returns the
-    /// node's index and sums.
-    fn splice(&mut self, t: usize) -> (u32, [f32; 3]) {
+    /// Numbers the nodes as the serial build does, top cell `t`'s node (or subtree) from `at`
+    /// in preorder; returns the next free index.
+    fn number(&mut self, t: usize, at: u32) -> u32 {
+        self.tops[t].node = at;
         let top = self.tops[t];
-        let at = self.nodes.len() as u32;
         if top.subtree {
-            let subtree = &self.subtrees[top.child[0] as usize];
-            self.nodes
-                .extend(subtree.nodes.iter().map(|node| node.shifted(at)));
-            self.leaves.extend(subtree.leaves.iter().map(|&l| l + at));
-            return (at, subtree.sums);
+            return at + self.subtrees[top.child[0] as usize].nodes.len() as u32;
         }
-        let mut node = Node::empty(top.cell[2], [top.start, top.end, NO_CHILD, NO_CHILD]);
+        let mut next = at + 1;
+        for c in top.child.into_iter().filter(|&c| c != NO_CHILD) {
+            next = self.number(c as usize, next);
+        }
+        next
+    }
+
+    /// Fills the node list and the leaf list: the subtrees copied to their places in parallel,
+    /// then the top cells' nodes.
+    fn splice(&mut self) {
+        let total = self.number(0, 0) as usize;
+        let subtrees = &self.subtrees[..self.roots.len()];
+        let leaf_total = subtrees.iter().map(|s| s.leaves.len()).sum();
+        // PERF: every slot is written below, so the lists are only cut or grown to length (not
+        // filled first, a serial pass as long as the copy).
+        resize(&mut self.nodes, total, Node::empty(0.0, [NO_CHILD; 4]));
+        resize(&mut self.leaves, leaf_total, 0);
+        let mut jobs = Vec::with_capacity(subtrees.len());
+        let (mut nodes, mut leaves) = (&mut self.nodes[..], &mut self.leaves[..]);
+        let mut at = 0;
+        for (&t, subtree) in self.roots.iter().zip(subtrees) {
+            // NOTE: the subtrees come in preorder, their node runs in increasing order, and only
+            // they have leaves.
+            let offset = self.tops[t as usize].node;
+            let (to, to_leaves);
+            (_, nodes) = std::mem::take(&mut nodes).split_at_mut((offset - at) as usize);
+            (to, nodes) = std::mem::take(&mut nodes).split_at_mut(subtree.nodes.len());
+            (to_leaves, leaves) = std::mem::take(&mut leaves).split_at_mut(subtree.leaves.len());
+            at = offset + subtree.nodes.len() as u32;
+            jobs.push((to, to_leaves, subtree, offset));
+        }
+        jobs.into_par_iter()
+            .for_each(|(to, to_leaves, subtree, offset)| {
+                for (to, node) in to.iter_mut().zip(&subtree.nodes) {
+                    *to = node.shifted(offset);
+                }
+                for (to, &leaf) in to_leaves.iter_mut().zip(&subtree.leaves) {
+                    *to = leaf + offset;
+                }
+            });
+        self.finish_top(0);
+    }
+
+    /// Sets top cell `t`'s node as the serial build does (its children's sums added in quadrant
+    /// order), those of the top cells below it first; returns its sums.
+    fn finish_top(&mut self, t: usize) -> [f32; 3] {
+        let top = self.tops[t];
+        if top.subtree {
+            return self.subtrees[top.child[0] as usize].sums;
+        }
+        let mut node = Node::empty(top.cell[2], [NO_CHILD; 4]);
         node.leaf = false;
-        self.nodes.push(node);
         let mut sums = [0.0f32; 3];
         for (i, &c) in top.child.iter().enumerate() {
-            node.child[i] = NO_CHILD;
             if c != NO_CHILD {
-                let (child, part) = self.splice(c as usize);
+                let part = self.finish_top(c as usize);
+                let child = self.tops[c as usize].node;
                 node.child[i] = child;
                 node.add_child(&self.nodes[child as usize], &mut sums, part);
             }
         }
         node.finish(sums);
-        self.nodes[at as usize] = node;
-        (at, sums)
+        self.nodes[top.node as usize] = node;
+        sums
     }
 }
 
@@ -210,14 +278,21 @@ fn split_quadrants_parallel(
     [0, split_w, split_x, split_x + split_e, len]
 }
 
+/// Cuts or grows `v` to length `len`, leaving what is kept as it was (for lists whose every
+/// slot is about to be written).
+fn resize<T: Copy>(v: &mut Vec<T>, len: usize, fill: T) {
+    v.truncate(len);
+    v.resize(len, fill);
+}
+
 /// [`bounds`] in chunks on rayon's threads.
 ///
 /// NOTE: min and max are exact, so any grouping gives the serial box; at most the sign of a
 /// zero bound can differ, and no quadrant test or cell centre depends on it.
 fn bounds_parallel(x: &[f32], y: &[f32]) -> [f32; 4] {
     let parts: Vec<[f32; 4]> = x
-        .par_chunks(BOUNDS_CHUNK)
-        .zip(y.par_chunks(BOUNDS_CHUNK))
+        .par_chunks(COPY_CHUNK)
+        .zip(y.par_chunks(COPY_CHUNK))
         .map(|(x, y)| bounds(x, y))
         .collect();
     parts
