@@ -233,10 +233,12 @@ impl QuadTree {
         parallel: bool,
     ) {
         let n = self.px.len();
-        self.pfx.clear();
-        self.pfx.resize(n, 0.0);
-        self.pfy.clear();
-        self.pfy.resize(n, 0.0);
+        // PERF: not cleared first: the leaves' runs tile the arrays, and each leaf writes its
+        // whole run.
+        for v in [&mut self.pfx, &mut self.pfy] {
+            v.truncate(n);
+            v.resize(n, 0.0);
+        }
         let tree = Walk {
             nodes: &self.nodes,
             px: &self.px,
@@ -272,10 +274,77 @@ impl QuadTree {
                 tree.leaf_forces::<LAW>(leaf, consts, &mut lists, ox, oy);
             }
         }
-        for (k, &i) in self.order.iter().enumerate() {
-            fx[i as usize] += self.pfx[k];
-            fy[i as usize] += self.pfy[k];
+        if parallel {
+            scatter_add_parallel(&self.order, &self.pfx, &self.pfy, fx, fy);
+        } else {
+            for (k, &i) in self.order.iter().enumerate() {
+                fx[i as usize] += self.pfx[k];
+                fy[i as usize] += self.pfy[k];
+            }
         }
+    }
+}
+
+/// Vertices per chunk of [`scatter_add_parallel`].
+const SCATTER_CHUNK: usize = 1 << 14;
+
+/// Adds `ax[k]`, `ay[k]` to `fx[order[k]]`, `fy[order[k]]` for every `k`, in chunks on rayon's
+/// threads: one addition per vertex, so the same bits as the serial loop.
+///
+/// `order` must be a permutation of `0..fx.len()` (the tree's permuted ids are one).
+fn scatter_add_parallel(order: &[u32], ax: &[f32], ay: &[f32], fx: &mut [f32], fy: &mut [f32]) {
+    let n = fx.len();
+    assert!(
+        order.len() == n && fy.len() == n && ax.len() == n && ay.len() == n,
+        "one entry per vertex"
+    );
+    debug_assert!(
+        {
+            let mut seen = vec![false; n];
+            order
+                .iter()
+                .all(|&i| !std::mem::replace(&mut seen[i as usize], true))
+        },
+        "the order is a permutation"
+    );
+    let (tx, ty) = (Slots(fx.as_mut_ptr()), Slots(fy.as_mut_ptr()));
+    order
+        .par_chunks(SCATTER_CHUNK)
+        .zip(ax.par_chunks(SCATTER_CHUNK))
+        .zip(ay.par_chunks(SCATTER_CHUNK))
+        .for_each(|((order, ax), ay)| {
+            for ((&i, &a), &b) in order.iter().zip(ax).zip(ay) {
+                let i = i as usize;
+                assert!(i < n, "vertex {i} of {n}");
+                // SAFETY: `i < n`, the length of both force arrays, and `order` is a
+                // permutation, so no other iteration (on this thread or another) touches slot
+                // `i`, and nothing else borrows the arrays while this runs.
+                unsafe {
+                    tx.add(i, a);
+                    ty.add(i, b);
+                }
+            }
+        });
+}
+
+/// The start of a force array whose disjoint slots several threads add to.
+#[derive(Clone, Copy)]
+struct Slots(*mut f32);
+
+// SAFETY: `Slots` is only used by `scatter_add_parallel`, whose threads write disjoint slots.
+unsafe impl Send for Slots {}
+// SAFETY: as above.
+unsafe impl Sync for Slots {}
+
+impl Slots {
+    /// Adds `value` to slot `i`.
+    ///
+    /// # Safety
+    /// `i` is in bounds, and no other thread reads or writes slot `i` meanwhile.
+    #[inline]
+    unsafe fn add(self, i: usize, value: f32) {
+        // SAFETY: the caller's.
+        unsafe { *self.0.add(i) += value }
     }
 }
 
