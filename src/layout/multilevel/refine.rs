@@ -14,12 +14,16 @@
 //! improvement grows back by the same factor. The level stops when no vertex moved more than
 //! `tolerance` K in a step, or at its iteration cap.
 //!
-//! Positions are the same bits for any thread count: the repulsion walk sums each leaf in one
-//! fixed order (see [`crate::layout::barnes_hut`]), and the springs, the moves and the total
-//! force are serial.
+//! Positions are the same bits for any thread count: the tree is the serial build's whichever
+//! threads build it, the repulsion walk sums each leaf in one fixed order (see
+//! [`crate::layout::barnes_hut`]), the parallel springs add each vertex's pulls in edge order as
+//! the serial loop does, and the moves and the total force are serial.
+
+use rayon::prelude::*;
 
 use super::place::mean;
 pub use super::scratch::RefineScratch;
+use super::scratch::SpringScratch;
 use super::stages::{Level, LevelLayout, LevelPlan, LevelReport};
 use crate::layout::{PARALLEL_FROM, apply_moves};
 
@@ -68,8 +72,16 @@ impl LevelLayout for ForceRefiner {
         let mut temp = plan.temperature * k;
         let (mut last_energy, mut progress) = (f64::INFINITY, 0u32);
         let mut report = LevelReport::default();
+        if parallel {
+            incidence(level, &mut scratch.springs);
+        }
         for _ in 0..plan.iterations {
-            let RefineScratch { tree, fx, fy } = &mut *scratch;
+            let RefineScratch {
+                tree,
+                fx,
+                fy,
+                springs: spring_scratch,
+            } = &mut *scratch;
             fx.clear();
             fx.resize(n, 0.0);
             fy.clear();
@@ -81,7 +93,11 @@ impl LevelLayout for ForceRefiner {
             }
             let c = self.repulsion * k * k * self.gain;
             tree.repulsion_inverse(fx, fy, c, self.theta, parallel);
-            springs(level, x, y, fx, fy, self.gain);
+            if parallel {
+                springs_parallel(level, x, y, fx, fy, self.gain, spring_scratch);
+            } else {
+                springs(level, x, y, fx, fy, self.gain);
+            }
             let energy: f64 = fx
                 .iter()
                 .zip(fy.iter())
@@ -123,5 +139,129 @@ fn springs(level: &Level, x: &[f32], y: &[f32], fx: &mut [f32], fy: &mut [f32], 
         fy[a] += dy * s;
         fx[b] -= dx * s;
         fy[b] -= dy * s;
+    }
+}
+
+/// Vertices or edges per chunk of the parallel springs.
+const SPRING_CHUNK: usize = 1 << 13;
+
+/// Lists each vertex's edge ends in edge order into `s` (`offset`, `ends`).
+///
+/// # Runtime
+/// O(n + m); no allocation once the lists have grown.
+fn incidence(level: &Level, s: &mut SpringScratch) {
+    let n = level.mass.len();
+    assert!(level.src.len() < 1 << 31, "edge ids fit 31 bits");
+    s.offset.clear();
+    s.offset.resize(n + 1, 0);
+    for (&a, &b) in level.src.iter().zip(&level.dst) {
+        s.offset[a as usize + 1] += 1;
+        s.offset[b as usize + 1] += 1;
+    }
+    for v in 0..n {
+        s.offset[v + 1] += s.offset[v];
+    }
+    s.ends.clear();
+    s.ends.resize(s.offset[n] as usize, 0);
+    // NOTE: `offset[v]` serves as vertex v's cursor while filling (it ends at `v + 1`'s start),
+    // then every entry moves back one place.
+    for (e, (&a, &b)) in level.src.iter().zip(&level.dst).enumerate() {
+        for (v, side) in [(a, 0), (b, 1)] {
+            let at = &mut s.offset[v as usize];
+            s.ends[*at as usize] = (e as u32) << 1 | side;
+            *at += 1;
+        }
+    }
+    s.offset.copy_within(0..n, 1);
+    s.offset[0] = 0;
+}
+
+/// [`springs`] on rayon's threads, the same bits: each edge's pull is computed once as the
+/// serial loop does, then each vertex adds the pulls of its edges in edge order (the order in
+/// which the serial loop adds them). Needs [`incidence`] of `level` in `s`.
+///
+/// # Runtime
+/// O(n + m); no allocation once the scratch has grown.
+fn springs_parallel(
+    level: &Level,
+    x: &[f32],
+    y: &[f32],
+    fx: &mut [f32],
+    fy: &mut [f32],
+    gain: f32,
+    s: &mut SpringScratch,
+) {
+    let m = level.src.len();
+    s.pull_x.resize(m, 0.0);
+    s.pull_y.resize(m, 0.0);
+    s.pull_x
+        .par_chunks_mut(SPRING_CHUNK)
+        .zip(s.pull_y.par_chunks_mut(SPRING_CHUNK))
+        .enumerate()
+        .for_each(|(c, (px, py))| {
+            let first = c * SPRING_CHUNK;
+            for (k, (px, py)) in px.iter_mut().zip(py.iter_mut()).enumerate() {
+                let e = first + k;
+                let (a, b) = (level.src[e] as usize, level.dst[e] as usize);
+                let (dx, dy) = (x[b] - x[a], y[b] - y[a]);
+                let d = (dx * dx + dy * dy).sqrt();
+                let s = gain * d / level.length[e];
+                (*px, *py) = (dx * s, dy * s);
+            }
+        });
+    let (offset, ends, pull_x, pull_y) = (&s.offset, &s.ends, &s.pull_x, &s.pull_y);
+    fx.par_chunks_mut(SPRING_CHUNK)
+        .zip(fy.par_chunks_mut(SPRING_CHUNK))
+        .enumerate()
+        .for_each(|(c, (fx, fy))| {
+            let first = c * SPRING_CHUNK;
+            for (k, (fx, fy)) in fx.iter_mut().zip(fy.iter_mut()).enumerate() {
+                let v = first + k;
+                for &end in &ends[offset[v] as usize..offset[v + 1] as usize] {
+                    let e = (end >> 1) as usize;
+                    if end & 1 == 0 {
+                        *fx += pull_x[e];
+                        *fy += pull_y[e];
+                    } else {
+                        *fx -= pull_x[e];
+                        *fy -= pull_y[e];
+                    }
+                }
+            }
+        });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::random_positions;
+
+    #[test]
+    fn parallel_springs_are_the_serial_springs() {
+        // A level-like graph, a self-loop and a doubled edge among them.
+        let n = 20_000;
+        let (mut src, mut dst) = crate::layout::level_like_graph(n, 3);
+        src.extend([5, 7, 7]);
+        dst.extend([5, 9, 9]);
+        let level = Level {
+            length: (0..src.len())
+                .map(|e| 1.0 + (e % 7) as f32 * 0.25)
+                .collect(),
+            src,
+            dst,
+            mass: vec![1.0; n],
+            radius: vec![0.0; n],
+        };
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        random_positions(n, 1.0, 8, &mut x, &mut y);
+        let start: Vec<f32> = (0..n).map(|v| (v % 13) as f32 * 0.1 - 0.6).collect();
+        let (mut ax, mut ay) = (start.clone(), start.clone());
+        springs(&level, &x, &y, &mut ax, &mut ay, 0.3);
+        let mut s = SpringScratch::default();
+        incidence(&level, &mut s);
+        let (mut bx, mut by) = (start.clone(), start);
+        springs_parallel(&level, &x, &y, &mut bx, &mut by, 0.3, &mut s);
+        let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+        assert!(bits(&ax) == bits(&bx) && bits(&ay) == bits(&by));
     }
 }
