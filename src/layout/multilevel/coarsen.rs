@@ -12,6 +12,8 @@
 //! several fine edges join the same two clusters), FM³'s rule for the desired edge lengths of a
 //! solar system: a path coarsened by pairs keeps its length.
 
+use rayon::prelude::*;
+
 use super::stages::{Level, Merger};
 use crate::core::rng::splitmix64;
 
@@ -92,11 +94,8 @@ impl Merger for MatchingMerger {
     fn coarsen(&self, fine: &Level, seed: u64) -> (Level, Vec<u32>) {
         let n = fine.mass.len();
         let adj = Adjacency::new(fine);
-        // Leaves first: a leaf pairs with its only neighbour before that neighbour is taken.
-        let mut order: Vec<u32> = (0..n as u32).collect();
-        let key =
-            |v: u32| (u64::from(adj.degree(v)) << 40) | (splitmix64(seed ^ u64::from(v)) >> 24);
-        order.sort_unstable_by_key(|&v| key(v));
+        let parallel = n >= PARALLEL_SORT_FROM;
+        let order = visit_order(&adj, n, seed, parallel);
 
         let mut parent = vec![NONE; n];
         // Each fine vertex's distance from its cluster's centre.
@@ -167,9 +166,38 @@ impl Merger for MatchingMerger {
                 }
             }
         }
-        let coarse = coarse_edges(fine, &parent, &offset, mass, radius);
+        let coarse = coarse_edges(fine, &parent, &offset, mass, radius, parallel);
         (coarse, parent)
     }
+}
+
+/// Vertices from which [`visit_order`] and [`coarse_edges`] sort on rayon's threads.
+const PARALLEL_SORT_FROM: usize = 1 << 16;
+
+/// The order in which [`MatchingMerger`] visits the vertices: leaves first (a leaf pairs with
+/// its only neighbour before that neighbour is taken), then by degree, ties broken by a seeded
+/// hash.
+///
+/// PERF: on many vertices the keys are computed once and sorted on rayon's threads. The keys
+/// are unique but for a hash collision, and then any sort gives the one sorted order; only if
+/// two keys tie is the serial sort redone, whose order of ties is the one the merger has always
+/// used.
+///
+/// # Runtime
+/// O(n log n); allocates the order and, on many vertices, the keyed pairs.
+fn visit_order(adj: &Adjacency, n: usize, seed: u64, parallel: bool) -> Vec<u32> {
+    let key = |v: u32| (u64::from(adj.degree(v)) << 40) | (splitmix64(seed ^ u64::from(v)) >> 24);
+    if parallel {
+        let mut keyed: Vec<(u64, u32)> =
+            (0..n as u32).into_par_iter().map(|v| (key(v), v)).collect();
+        keyed.par_sort_unstable();
+        if keyed.windows(2).all(|w| w[0].0 != w[1].0) {
+            return keyed.into_iter().map(|(_, v)| v).collect();
+        }
+    }
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    order.sort_unstable_by_key(|&v| key(v));
+    order
 }
 
 /// The coarse level over clusters `parent` with the given masses and radii: one edge per pair
@@ -184,24 +212,38 @@ fn coarse_edges(
     offset: &[f32],
     mass: Vec<f32>,
     radius: Vec<f32>,
+    parallel: bool,
 ) -> Level {
-    let mut keyed: Vec<(u64, f32, f32)> = fine
-        .src
-        .iter()
-        .zip(&fine.dst)
-        .zip(&fine.length)
-        .filter_map(|((&a, &b), &l)| {
-            let (ca, cb) = (parent[a as usize], parent[b as usize]);
-            (ca != cb).then(|| {
-                let (lo, hi) = (ca.min(cb), ca.max(cb));
-                let want = offset[a as usize] + l + offset[b as usize];
-                ((u64::from(lo) << 32) | u64::from(hi), want, l)
-            })
+    let inter_cluster = |((&a, &b), &l): ((&u32, &u32), &f32)| {
+        let (ca, cb) = (parent[a as usize], parent[b as usize]);
+        (ca != cb).then(|| {
+            let (lo, hi) = (ca.min(cb), ca.max(cb));
+            let want = offset[a as usize] + l + offset[b as usize];
+            ((u64::from(lo) << 32) | u64::from(hi), want, l)
         })
-        .collect();
+    };
+    let edges = (&fine.src, &fine.dst, &fine.length);
     // NOTE: a stable sort by key alone: equal keys keep the fine edge order, so the mean below
-    // adds its terms in one fixed order.
-    keyed.sort_by_key(|&(k, _, _)| k);
+    // adds its terms in one fixed order. rayon's stable sort and collect give the serial ones'
+    // results.
+    let keyed: Vec<(u64, f32, f32)> = if parallel {
+        let mut keyed: Vec<_> = edges
+            .into_par_iter()
+            .filter_map(|(a, b, l)| inter_cluster(((a, b), l)))
+            .collect();
+        keyed.par_sort_by_key(|&(k, _, _)| k);
+        keyed
+    } else {
+        let mut keyed: Vec<_> = fine
+            .src
+            .iter()
+            .zip(&fine.dst)
+            .zip(&fine.length)
+            .filter_map(inter_cluster)
+            .collect();
+        keyed.sort_by_key(|&(k, _, _)| k);
+        keyed
+    };
     let (mut src, mut dst, mut length) = (Vec::new(), Vec::new(), Vec::new());
     let mut i = 0;
     while i < keyed.len() {
@@ -272,6 +314,29 @@ mod tests {
         // The hub pairs with one leaf (each half an edge from the centre); every other leaf
         // sits one edge from the hub at right angles to the hub's offset: sqrt(1 + 0.5^2).
         assert_eq!(coarse.radius, vec![1.25f32.sqrt()]);
+    }
+
+    #[test]
+    fn parallel_sorts_give_the_serial_order_and_edges() {
+        let n = 5_000;
+        let (src, dst) = crate::layout::level_like_graph(n, 4);
+        let mut fine = unit_level(n, &[]);
+        fine.length = (0..src.len()).map(|e| 1.0 + (e % 5) as f32 * 0.5).collect();
+        (fine.src, fine.dst) = (src, dst);
+        let adj = Adjacency::new(&fine);
+        for seed in [1, 2, 3] {
+            assert_eq!(
+                visit_order(&adj, n, seed, true),
+                visit_order(&adj, n, seed, false)
+            );
+        }
+        let (coarse, parent) = MatchingMerger.coarsen(&fine, 9);
+        let offset: Vec<f32> = (0..n).map(|v| (v % 3) as f32 * 0.25).collect();
+        let edges = |parallel| {
+            let (mass, radius) = (coarse.mass.clone(), coarse.radius.clone());
+            coarse_edges(&fine, &parent, &offset, mass, radius, parallel)
+        };
+        assert_eq!(edges(true), edges(false));
     }
 
     #[test]
