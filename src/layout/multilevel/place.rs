@@ -8,8 +8,11 @@
 //! goes the radius in a direction drawn from the seed. Every vertex also gets a small seeded
 //! jitter, so no two start on one spot.
 
+use rayon::prelude::*;
+
 use super::stages::{Placement, Placer};
 use crate::core::rng::splitmix64;
+use crate::layout::PARALLEL_FROM;
 
 /// Barycentric placement toward neighbouring clusters.
 #[derive(Clone, Copy, Debug, Default)]
@@ -52,17 +55,13 @@ impl Placer for NeighbourPlacer {
             }
         }
         let mean_length = mean(&fine.length).max(f32::MIN_POSITIVE);
-        x.clear();
-        y.clear();
-        for v in 0..n {
+        let position = |v: usize| {
             let c = parent[v] as usize;
             let (px, py) = (cx[c], cy[c]);
             let (jx, jy) = draw(seed, v as u32);
             let jitter = 0.05 * mean_length;
             if members[c] == 1 {
-                x.push(px + jx * jitter);
-                y.push(py + jy * jitter);
-                continue;
+                return (px + jx * jitter, py + jy * jitter);
             }
             let r = coarse.radius[c].max(0.5 * mean_length);
             let (dx, dy) = if count[v] > 0 {
@@ -80,8 +79,19 @@ impl Placer for NeighbourPlacer {
             } else {
                 (jx * r, jy * r)
             };
-            x.push(px + dx + jx * jitter);
-            y.push(py + dy + jy * jitter);
+            (px + dx + jx * jitter, py + dy + jy * jitter)
+        };
+        x.clear();
+        y.clear();
+        if n >= PARALLEL_FROM {
+            // PERF: each vertex's position depends on its own sums only: rayon's ordered
+            // collect gives the serial loop's positions.
+            (0..n).into_par_iter().map(position).unzip_into_vecs(x, y);
+        } else {
+            for (px, py) in (0..n).map(position) {
+                x.push(px);
+                y.push(py);
+            }
         }
     }
 }
