@@ -68,7 +68,9 @@ impl LevelLayout for ForceRefiner {
     ) -> LevelReport {
         let n = x.len();
         let k = mean(&level.length).max(f32::MIN_POSITIVE);
-        let parallel = self.parallel && n >= PARALLEL_FROM;
+        // PERF: on one thread the serial tree build, walk and springs are the faster (and give
+        // the same bits).
+        let parallel = self.parallel && n >= PARALLEL_FROM && rayon::current_num_threads() > 1;
         let mut temp = plan.temperature * k;
         let (mut last_energy, mut progress) = (f64::INFINITY, 0u32);
         let mut report = LevelReport::default();
@@ -235,6 +237,41 @@ fn springs_parallel(
 mod tests {
     use super::*;
     use crate::layout::random_positions;
+
+    /// Above `PARALLEL_FROM` two threads take the parallel tree build, walk and springs, one
+    /// thread the serial ones: the same positions, bit for bit.
+    #[test]
+    fn one_and_two_threads_refine_to_the_same_bits() {
+        let n = 6_000;
+        let (src, dst) = crate::layout::level_like_graph(n, 5);
+        let level = Level {
+            length: vec![1.0; src.len()],
+            src,
+            dst,
+            mass: vec![1.0; n],
+            radius: vec![0.0; n],
+        };
+        let run = |threads| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let (mut x, mut y) = (Vec::new(), Vec::new());
+                random_positions(n, 1.0, 2, &mut x, &mut y);
+                let plan = LevelPlan {
+                    iterations: 4,
+                    temperature: 1.0,
+                    tolerance: 0.0,
+                };
+                let mut scratch = RefineScratch::default();
+                ForceRefiner::default().refine(&level, &mut x, &mut y, plan, &mut scratch);
+                let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+                (bits(&x), bits(&y))
+            })
+        };
+        assert!(run(1) == run(2), "1 and 2 threads refined differently");
+    }
 
     #[test]
     fn parallel_springs_are_the_serial_springs() {
