@@ -2,13 +2,14 @@
 //! vertices, rebuilt every step, in which a far cell acts as one body at its centre of mass.
 //!
 //! The tree is built by partitioning an index array in place (no per-node allocation; the node
-//! list is reused across steps). The walk is done once per leaf, not once per vertex (Barnes'
-//! grouping): a cell of width `w` whose centre of mass lies `d` from the leaf's bounding box is
-//! one body when `w / d < theta` (so it is one for every vertex of the leaf); otherwise its
-//! children are opened, and the vertices of opened leaves act one by one. The leaf's vertices
-//! then sum both lists on `wide::f32x8` lanes. With a cutoff, cells wholly beyond it are
-//! skipped. Each leaf's sums are independent, so rayon can split the leaves without changing
-//! results.
+//! list is reused across steps), serially (`build.rs`) or on rayon's threads
+//! (`build_parallel.rs`: the same tree, node for node, for any thread count). The walk is done
+//! once per leaf, not once per vertex (Barnes' grouping): a cell of width `w` whose centre of
+//! mass lies `d` from the leaf's bounding box is one body when `w / d < theta` (so it is one for
+//! every vertex of the leaf); otherwise its children are opened, and the vertices of opened
+//! leaves act one by one. The leaf's vertices then sum both lists on `wide::f32x8` lanes. With a
+//! cutoff, cells wholly beyond it are skipped. Each leaf's sums are independent, so rayon can
+//! split the leaves without changing results, and each vertex's force is added back once.
 
 mod build;
 mod build_parallel;
