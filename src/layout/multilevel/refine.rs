@@ -116,7 +116,12 @@ impl LevelLayout for ForceRefiner {
                 temp *= COOL;
             }
             last_energy = energy;
-            let largest = apply_moves(x, y, fx, fy, temp).sqrt();
+            let largest = if parallel {
+                apply_moves_parallel(x, y, fx, fy, temp)
+            } else {
+                apply_moves(x, y, fx, fy, temp)
+            }
+            .sqrt();
             report.iterations += 1;
             if largest < plan.tolerance * k {
                 report.converged = true;
@@ -144,7 +149,7 @@ fn springs(level: &Level, x: &[f32], y: &[f32], fx: &mut [f32], fy: &mut [f32], 
     }
 }
 
-/// Vertices or edges per chunk of the parallel springs.
+/// Vertices or edges per chunk of the parallel springs and moves.
 const SPRING_CHUNK: usize = 1 << 13;
 
 /// Lists each vertex's edge ends in edge order into `s` (`offset`, `ends`).
@@ -233,6 +238,16 @@ fn springs_parallel(
         });
 }
 
+/// [`apply_moves`] in chunks on rayon's threads: each vertex moves by the same arithmetic, and
+/// the largest squared move is a maximum (exact in any grouping; a NaN force never enters it).
+fn apply_moves_parallel(x: &mut [f32], y: &mut [f32], fx: &[f32], fy: &[f32], cap: f32) -> f32 {
+    x.par_chunks_mut(SPRING_CHUNK)
+        .zip(y.par_chunks_mut(SPRING_CHUNK))
+        .zip(fx.par_chunks(SPRING_CHUNK).zip(fy.par_chunks(SPRING_CHUNK)))
+        .map(|((x, y), (fx, fy))| apply_moves(x, y, fx, fy, cap))
+        .reduce(|| 0.0, f32::max)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,6 +286,21 @@ mod tests {
             })
         };
         assert!(run(1) == run(2), "1 and 2 threads refined differently");
+    }
+
+    #[test]
+    fn parallel_moves_are_the_serial_moves() {
+        let n = 30_001;
+        let (mut fx, mut fy) = (Vec::new(), Vec::new());
+        random_positions(n, 1.0, 6, &mut fx, &mut fy);
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        random_positions(n, 1.0, 7, &mut x, &mut y);
+        let (mut a, mut b) = ((x.clone(), y.clone()), (x, y));
+        let serial = apply_moves(&mut a.0, &mut a.1, &fx, &fy, 50.0);
+        let parallel = apply_moves_parallel(&mut b.0, &mut b.1, &fx, &fy, 50.0);
+        let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+        assert_eq!(serial.to_bits(), parallel.to_bits());
+        assert!(bits(&a.0) == bits(&b.0) && bits(&a.1) == bits(&b.1));
     }
 
     #[test]
