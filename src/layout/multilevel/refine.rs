@@ -17,13 +17,12 @@
 //! Positions are the same bits for any thread count: the tree is the serial build's whichever
 //! threads build it, the repulsion walk sums each leaf in one fixed order (see
 //! [`crate::layout::barnes_hut`]), the parallel springs add each vertex's pulls in edge order as
-//! the serial loop does, and the moves and the total force are serial.
+//! the serial loop does, the moves are per vertex, and the total force is summed serially.
 
 use rayon::prelude::*;
 
 use super::place::mean;
 pub use super::scratch::RefineScratch;
-use super::scratch::SpringScratch;
 use super::stages::{Level, LevelLayout, LevelPlan, LevelReport};
 use crate::layout::{PARALLEL_FROM, apply_moves};
 
@@ -74,16 +73,8 @@ impl LevelLayout for ForceRefiner {
         let mut temp = plan.temperature * k;
         let (mut last_energy, mut progress) = (f64::INFINITY, 0u32);
         let mut report = LevelReport::default();
-        if parallel {
-            incidence(level, &mut scratch.springs);
-        }
         for _ in 0..plan.iterations {
-            let RefineScratch {
-                tree,
-                fx,
-                fy,
-                springs: spring_scratch,
-            } = &mut *scratch;
+            let RefineScratch { tree, fx, fy } = &mut *scratch;
             fx.clear();
             fx.resize(n, 0.0);
             fy.clear();
@@ -96,7 +87,7 @@ impl LevelLayout for ForceRefiner {
             let c = self.repulsion * k * k * self.gain;
             tree.repulsion_inverse(fx, fy, c, self.theta, parallel);
             if parallel {
-                springs_parallel(level, x, y, fx, fy, self.gain, spring_scratch);
+                springs_parallel(level, x, y, fx, fy, self.gain);
             } else {
                 springs(level, x, y, fx, fy, self.gain);
             }
@@ -149,46 +140,25 @@ fn springs(level: &Level, x: &[f32], y: &[f32], fx: &mut [f32], fy: &mut [f32], 
     }
 }
 
-/// Vertices or edges per chunk of the parallel springs and moves.
-const SPRING_CHUNK: usize = 1 << 13;
+/// Vertices per chunk of the parallel moves.
+const MOVE_CHUNK: usize = 1 << 13;
 
-/// Lists each vertex's edge ends in edge order into `s` (`offset`, `ends`).
+/// [`springs`] on rayon's threads, the same bits: the vertices are cut into one range per
+/// thread, and each thread scans every edge in order and adds its pull to those of its ends in
+/// the thread's range (an edge between two ranges is computed by both), so each vertex adds its
+/// pulls in edge order, as in the serial loop.
+///
+/// NOTE: the ranges follow the thread count, which no result depends on: each vertex's sum is
+/// made by one thread in one order whatever the ranges.
+///
+/// PERF: a level's vertex order follows the graph (input order on the finest level), so most
+/// edges join vertices of one range and each thread computes little more than its share; the
+/// edges themselves are read by every thread, in order. Computing every pull once and having
+/// each vertex gather its own (through a per-level incidence list) was slower than the serial
+/// loop on two threads.
 ///
 /// # Runtime
-/// O(n + m); no allocation once the lists have grown.
-fn incidence(level: &Level, s: &mut SpringScratch) {
-    let n = level.mass.len();
-    assert!(level.src.len() < 1 << 31, "edge ids fit 31 bits");
-    s.offset.clear();
-    s.offset.resize(n + 1, 0);
-    for (&a, &b) in level.src.iter().zip(&level.dst) {
-        s.offset[a as usize + 1] += 1;
-        s.offset[b as usize + 1] += 1;
-    }
-    for v in 0..n {
-        s.offset[v + 1] += s.offset[v];
-    }
-    s.ends.clear();
-    s.ends.resize(s.offset[n] as usize, 0);
-    // NOTE: `offset[v]` serves as vertex v's cursor while filling (it ends at `v + 1`'s start),
-    // then every entry moves back one place.
-    for (e, (&a, &b)) in level.src.iter().zip(&level.dst).enumerate() {
-        for (v, side) in [(a, 0), (b, 1)] {
-            let at = &mut s.offset[v as usize];
-            s.ends[*at as usize] = (e as u32) << 1 | side;
-            *at += 1;
-        }
-    }
-    s.offset.copy_within(0..n, 1);
-    s.offset[0] = 0;
-}
-
-/// [`springs`] on rayon's threads, the same bits: each edge's pull is computed once as the
-/// serial loop does, then each vertex adds the pulls of its edges in edge order (the order in
-/// which the serial loop adds them). Needs [`incidence`] of `level` in `s`.
-///
-/// # Runtime
-/// O(n + m); no allocation once the scratch has grown.
+/// O(m) per thread; no allocation.
 fn springs_parallel(
     level: &Level,
     x: &[f32],
@@ -196,43 +166,32 @@ fn springs_parallel(
     fx: &mut [f32],
     fy: &mut [f32],
     gain: f32,
-    s: &mut SpringScratch,
 ) {
-    let m = level.src.len();
-    s.pull_x.resize(m, 0.0);
-    s.pull_y.resize(m, 0.0);
-    s.pull_x
-        .par_chunks_mut(SPRING_CHUNK)
-        .zip(s.pull_y.par_chunks_mut(SPRING_CHUNK))
+    let n = fx.len();
+    let range = n.div_ceil(rayon::current_num_threads()).max(1);
+    fx.par_chunks_mut(range)
+        .zip(fy.par_chunks_mut(range))
         .enumerate()
-        .for_each(|(c, (px, py))| {
-            let first = c * SPRING_CHUNK;
-            for (k, (px, py)) in px.iter_mut().zip(py.iter_mut()).enumerate() {
-                let e = first + k;
-                let (a, b) = (level.src[e] as usize, level.dst[e] as usize);
+        .for_each(|(r, (fx, fy))| {
+            let (first, len) = (r * range, fx.len());
+            let edges = level.src.iter().zip(&level.dst).zip(&level.length);
+            for ((&a, &b), &l) in edges {
+                let (a, b) = (a as usize, b as usize);
+                // Offsets into the range, out of it (wrapped around) when not below `len`.
+                let (ra, rb) = (a.wrapping_sub(first), b.wrapping_sub(first));
+                if ra >= len && rb >= len {
+                    continue;
+                }
                 let (dx, dy) = (x[b] - x[a], y[b] - y[a]);
                 let d = (dx * dx + dy * dy).sqrt();
-                let s = gain * d / level.length[e];
-                (*px, *py) = (dx * s, dy * s);
-            }
-        });
-    let (offset, ends, pull_x, pull_y) = (&s.offset, &s.ends, &s.pull_x, &s.pull_y);
-    fx.par_chunks_mut(SPRING_CHUNK)
-        .zip(fy.par_chunks_mut(SPRING_CHUNK))
-        .enumerate()
-        .for_each(|(c, (fx, fy))| {
-            let first = c * SPRING_CHUNK;
-            for (k, (fx, fy)) in fx.iter_mut().zip(fy.iter_mut()).enumerate() {
-                let v = first + k;
-                for &end in &ends[offset[v] as usize..offset[v + 1] as usize] {
-                    let e = (end >> 1) as usize;
-                    if end & 1 == 0 {
-                        *fx += pull_x[e];
-                        *fy += pull_y[e];
-                    } else {
-                        *fx -= pull_x[e];
-                        *fy -= pull_y[e];
-                    }
+                let s = gain * d / l;
+                if ra < len {
+                    fx[ra] += dx * s;
+                    fy[ra] += dy * s;
+                }
+                if rb < len {
+                    fx[rb] -= dx * s;
+                    fy[rb] -= dy * s;
                 }
             }
         });
@@ -241,9 +200,9 @@ fn springs_parallel(
 /// [`apply_moves`] in chunks on rayon's threads: each vertex moves by the same arithmetic, and
 /// the largest squared move is a maximum (exact in any grouping; a NaN force never enters it).
 fn apply_moves_parallel(x: &mut [f32], y: &mut [f32], fx: &[f32], fy: &[f32], cap: f32) -> f32 {
-    x.par_chunks_mut(SPRING_CHUNK)
-        .zip(y.par_chunks_mut(SPRING_CHUNK))
-        .zip(fx.par_chunks(SPRING_CHUNK).zip(fy.par_chunks(SPRING_CHUNK)))
+    x.par_chunks_mut(MOVE_CHUNK)
+        .zip(y.par_chunks_mut(MOVE_CHUNK))
+        .zip(fx.par_chunks(MOVE_CHUNK).zip(fy.par_chunks(MOVE_CHUNK)))
         .map(|((x, y), (fx, fy))| apply_moves(x, y, fx, fy, cap))
         .reduce(|| 0.0, f32::max)
 }
@@ -305,11 +264,12 @@ mod tests {
 
     #[test]
     fn parallel_springs_are_the_serial_springs() {
-        // A level-like graph, a self-loop and a doubled edge among them.
+        // A level-like graph, a self-loop, a doubled edge and edges across the threads' ranges
+        // among them.
         let n = 20_000;
         let (mut src, mut dst) = crate::layout::level_like_graph(n, 3);
-        src.extend([5, 7, 7]);
-        dst.extend([5, 9, 9]);
+        src.extend([5, 7, 7, 0, 19_999, 12_000]);
+        dst.extend([5, 9, 9, 19_999, 6_000, 12_000]);
         let level = Level {
             length: (0..src.len())
                 .map(|e| 1.0 + (e % 7) as f32 * 0.25)
@@ -324,10 +284,12 @@ mod tests {
         let start: Vec<f32> = (0..n).map(|v| (v % 13) as f32 * 0.1 - 0.6).collect();
         let (mut ax, mut ay) = (start.clone(), start.clone());
         springs(&level, &x, &y, &mut ax, &mut ay, 0.3);
-        let mut s = SpringScratch::default();
-        incidence(&level, &mut s);
         let (mut bx, mut by) = (start.clone(), start);
-        springs_parallel(&level, &x, &y, &mut bx, &mut by, 0.3, &mut s);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        pool.install(|| springs_parallel(&level, &x, &y, &mut bx, &mut by, 0.3));
         let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
         assert!(bits(&ax) == bits(&bx) && bits(&ay) == bits(&by));
     }
