@@ -116,31 +116,8 @@ pub struct QuadTree {
     /// Per-leaf forces in `order`'s sequence.
     pfx: Vec<f32>,
     pfy: Vec<f32>,
-    /// The parallel build's top cells, in order of their levels.
-    tops: Vec<TopCell>,
-    /// The parallel build's subtree roots (indices into `tops`), in order of their runs.
-    roots: Vec<u32>,
-    /// The parallel build's subtrees, one per root.
+    /// The parallel build's subtrees' vectors, reused.
     subtrees: Vec<Subtree>,
-}
-
-/// A cell of the parallel build's top levels: split there, or the root of a subtree that one
-/// thread builds.
-#[derive(Clone, Copy, Debug)]
-struct TopCell {
-    /// Its run of the permuted arrays.
-    start: u32,
-    end: u32,
-    /// Centre x, centre y, half width.
-    cell: [f32; 3],
-    depth: u32,
-    /// Child cells (indices into the top cells) in quadrant order, `NO_CHILD` for an empty
-    /// quadrant; for a subtree root `[subtree index, NO_CHILD, NO_CHILD, NO_CHILD]`.
-    child: [u32; 4],
-    /// Whether it is a subtree root.
-    subtree: bool,
-    /// Its node's index in the node list (for a subtree root, where the subtree starts).
-    node: u32,
 }
 
 /// A subtree of the parallel build, built apart and then spliced into the node list.
