@@ -47,8 +47,13 @@ impl Adjacency {
     /// The adjacency of the graph of `n` vertices and edges `src`-`dst`.
     ///
     /// # Runtime
-    /// O(n + m), three allocations.
+    /// O(n + m), three allocations; on many vertices the counts and entries are split over
+    /// rayon's threads (each scans every edge), with the same result.
     pub fn from_edges(n: usize, src: &[u32], dst: &[u32]) -> Self {
+        let threads = rayon::current_num_threads();
+        if n >= PARALLEL_SORT_FROM && threads > 1 {
+            return Self::from_edges_parallel(n, src, dst, n.div_ceil(threads));
+        }
         let mut offset = vec![0u32; n + 1];
         for (&a, &b) in src.iter().zip(dst) {
             offset[a as usize + 1] += 1;
@@ -68,6 +73,59 @@ impl Adjacency {
                 fill[from as usize] += 1;
             }
         }
+        Self { offset, next, edge }
+    }
+
+    /// [`Adjacency::from_edges`] with the vertices cut into ranges of `range`, one thread's
+    /// each: every thread scans the edges in order and counts, then fills, the entries of its
+    /// range's vertices, so each vertex's entries come in edge order as in the serial build.
+    fn from_edges_parallel(n: usize, src: &[u32], dst: &[u32], range: usize) -> Self {
+        let ends = || src.iter().zip(dst).flat_map(|(&a, &b)| [(a, b), (b, a)]);
+        let mut offset = vec![0u32; n + 1];
+        offset[1..]
+            .par_chunks_mut(range)
+            .enumerate()
+            .for_each(|(r, degree)| {
+                for (from, _) in ends() {
+                    if let Some(d) = degree.get_mut((from as usize).wrapping_sub(r * range)) {
+                        *d += 1;
+                    }
+                }
+            });
+        for v in 0..n {
+            offset[v + 1] += offset[v];
+        }
+        let total = offset[n] as usize;
+        let (mut next, mut edge) = (vec![0u32; total], vec![0u32; total]);
+        // Each range's entries are one block of `next` and `edge`.
+        let (mut rest_next, mut rest_edge) = (&mut next[..], &mut edge[..]);
+        let mut blocks = Vec::new();
+        for first in (0..n).step_by(range) {
+            let last = (first + range).min(n);
+            let len = (offset[last] - offset[first]) as usize;
+            let (a, b) = std::mem::take(&mut rest_next).split_at_mut(len);
+            let (c, d) = std::mem::take(&mut rest_edge).split_at_mut(len);
+            blocks.push((first, last, a, c));
+            (rest_next, rest_edge) = (b, d);
+        }
+        let offset_ref = &offset;
+        blocks
+            .into_par_iter()
+            .for_each(|(first, last, next, edge)| {
+                let base = offset_ref[first];
+                let mut fill: Vec<u32> =
+                    offset_ref[first..last].iter().map(|&o| o - base).collect();
+                let edges = src.iter().zip(dst).enumerate();
+                for (e, (&a, &b)) in edges {
+                    for (from, to) in [(a, b), (b, a)] {
+                        if let Some(at) = fill.get_mut((from as usize).wrapping_sub(first)) {
+                            next[*at as usize] = to;
+                            edge[*at as usize] = e as u32;
+                            *at += 1;
+                        }
+                    }
+                }
+            });
         Self { offset, next, edge }
     }
 
@@ -337,6 +395,21 @@ mod tests {
             coarse_edges(&fine, &parent, &offset, mass, radius, parallel)
         };
         assert_eq!(edges(true), edges(false));
+    }
+
+    #[test]
+    fn the_parallel_adjacency_is_the_serial_one() {
+        let n = 3_000;
+        let (mut src, mut dst) = crate::layout::level_like_graph(n, 8);
+        src.extend([4, 2_999, 1_500]);
+        dst.extend([4, 0, 1_500]);
+        let serial = Adjacency::from_edges(n, &src, &dst);
+        for range in [1, 700, 1_000, 3_000] {
+            let parallel = Adjacency::from_edges_parallel(n, &src, &dst, range);
+            assert_eq!(parallel.offset, serial.offset, "range {range}");
+            assert_eq!(parallel.next, serial.next, "range {range}");
+            assert_eq!(parallel.edge, serial.edge, "range {range}");
+        }
     }
 
     #[test]
