@@ -234,28 +234,32 @@ const PARALLEL_SORT_FROM: usize = 1 << 16;
 
 /// The order in which [`MatchingMerger`] visits the vertices: leaves first (a leaf pairs with
 /// its only neighbour before that neighbour is taken), then by degree, ties broken by a seeded
-/// hash.
+/// hash and, should two hashes tie too, by vertex id.
 ///
-/// PERF: on many vertices the keys are computed once and sorted on rayon's threads. The keys
-/// are unique but for a hash collision, and then any sort gives the one sorted order; only if
-/// two keys tie is the serial sort redone, whose order of ties is the one the merger has always
-/// used.
+/// NOTE: the id makes every key unique, so any sort gives the one sorted order: the serial
+/// and the parallel sort agree, and no result depends on how the standard library's unstable
+/// sort orders equal keys (which changed between Rust releases). Hashes tie rarely below a
+/// million vertices (40 bits each), but on ten million vertices a few ties are all but sure.
+///
+/// PERF: the keys are computed once, not in every comparison, and on many vertices computed
+/// and sorted on rayon's threads.
 ///
 /// # Runtime
-/// O(n log n); allocates the order and, on many vertices, the keyed pairs.
+/// O(n log n); allocates the keyed pairs and the order.
 fn visit_order(adj: &Adjacency, n: usize, seed: u64, parallel: bool) -> Vec<u32> {
-    let key = |v: u32| (u64::from(adj.degree(v)) << 40) | (splitmix64(seed ^ u64::from(v)) >> 24);
+    let key = |v: u32| {
+        let hash = splitmix64(seed ^ u64::from(v)) >> 24;
+        ((u64::from(adj.degree(v)) << 40) | hash, v)
+    };
     if parallel {
-        let mut keyed: Vec<(u64, u32)> =
-            (0..n as u32).into_par_iter().map(|v| (key(v), v)).collect();
+        let mut keyed: Vec<(u64, u32)> = (0..n as u32).into_par_iter().map(key).collect();
         keyed.par_sort_unstable();
-        if keyed.windows(2).all(|w| w[0].0 != w[1].0) {
-            return keyed.into_iter().map(|(_, v)| v).collect();
-        }
+        keyed.into_par_iter().map(|(_, v)| v).collect()
+    } else {
+        let mut keyed: Vec<(u64, u32)> = (0..n as u32).map(key).collect();
+        keyed.sort_unstable();
+        keyed.into_iter().map(|(_, v)| v).collect()
     }
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    order.sort_unstable_by_key(|&v| key(v));
-    order
 }
 
 /// The coarse level over clusters `parent` with the given masses and radii: one edge per pair
