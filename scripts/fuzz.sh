@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Long fuzzing run of every input parser: the tests of `tests/fuzz` (rule files, demirogue lua,
-# level XML with includes, level lists, edge lists, profiles and --set values, DMG tables,
-# archives) in release mode with many cases each.
+# level XML with includes, level lists, edge lists, layout positions files, profiles and --set
+# values, DMG tables, archives) in release mode with many cases each.
 #
 #   scripts/fuzz.sh [CASES] [FILTER]
 #

@@ -5,86 +5,21 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 
-use crate::layout::formats::VertexIds;
+use crate::layout::formats::{VertexIds, parse_positions};
 
-/// Reads positions as `--out` writes them: a header `id\tx\ty`, then `id x y` per row
-/// (separated by tabs, or by spaces in a line without tabs; further columns ignored), one row
-/// for every vertex of the graph, ids written as `--out` writes them. Returns them in the
-/// graph's vertex order. With `every`, a vertex without a row is an error; without, its
-/// position is NaN (the rows of `--pin`).
+/// Reads positions as `--out` writes them (the format of
+/// [`crate::layout::formats::parse_positions`]), in the graph's vertex order. With `every`, a
+/// vertex without a row is an error; without, its position is NaN (the rows of `--pin`).
 pub(super) fn read_positions(
     path: &Path,
     ids: &VertexIds,
     every: bool,
 ) -> Result<(Vec<f32>, Vec<f32>)> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("{}: cannot read positions", path.display()))?;
-    let index: std::collections::HashMap<String, usize> = ids
-        .iter()
-        .enumerate()
-        .map(|(i, id)| (id.tsv_field().to_string(), i))
-        .collect();
-    let (mut x, mut y) = (vec![f32::NAN; ids.len()], vec![f32::NAN; ids.len()]);
-    let mut seen = 0usize;
-    for (line_no, line) in text.lines().enumerate() {
-        let at = |col: usize, what: &str| {
-            anyhow::anyhow!("{}:{}:{col}: expected {what}", path.display(), line_no + 1)
-        };
-        let line = line.trim_end_matches('\r');
-        if line.trim().is_empty()
-            || line.starts_with('#')
-            || (line_no == 0 && line.starts_with("id"))
-        {
-            continue;
-        }
-        let mut fields = Vec::with_capacity(3);
-        let mut col = 1;
-        let tabs = line.contains('\t');
-        for token in line.split(|c: char| c == '\t' || (!tabs && c == ' ')) {
-            if !token.is_empty() {
-                fields.push((col, token));
-            }
-            col += token.chars().count() + 1;
-        }
-        if fields.len() < 3 {
-            return Err(at(
-                col.saturating_sub(1).max(1),
-                "three fields: id, x and y",
-            ));
-        }
-        let &v = index
-            .get(fields[0].1)
-            .ok_or_else(|| at(fields[0].0, "the id of a vertex of the graph"))?;
-        let coordinate = |k: usize| -> Result<f32> {
-            fields[k]
-                .1
-                .parse::<f32>()
-                .ok()
-                .filter(|c| c.is_finite())
-                .ok_or_else(|| at(fields[k].0, "a finite number"))
-        };
-        if x[v].is_nan() {
-            seen += 1;
-        }
-        x[v] = coordinate(1)?;
-        y[v] = coordinate(2)?;
-    }
-    if every && seen < ids.len() {
-        let missing = x
-            .iter()
-            .position(|c| c.is_nan())
-            .expect("a vertex without a row");
-        bail!(
-            "{}: no position for vertex {} ({} of {} vertices missing)",
-            path.display(),
-            ids.id(missing),
-            ids.len() - seen,
-            ids.len()
-        );
-    }
-    Ok((x, y))
+    let bytes =
+        std::fs::read(path).with_context(|| format!("{}: cannot read positions", path.display()))?;
+    Ok(parse_positions(&bytes, path, ids, every)?)
 }
 
 /// Positions as TSV: the header `id\tx\ty`, then one row per vertex with its file id (a

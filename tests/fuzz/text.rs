@@ -1,6 +1,7 @@
 //! Fuzz targets of the text formats: `.grammar` rule files (with `warren grammar check`'s rule
 //! checks), demirogue `.lua` rule sets, GraphColoring level XML (evaluated, with includes) and
-//! level lists, edge lists, profiles and `--set` values, and DMG tables.
+//! level lists, edge lists, `warren layout`'s positions files (`--positions`, `--start`,
+//! `--pin`), profiles and `--set` values, and DMG tables.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -9,6 +10,7 @@ use warren::dmg::tables::{KINDS as TABLE_KINDS, parse_table};
 use warren::grammar::rule::GrammarError;
 use warren::grammar::{format, lua};
 use warren::layout::edgelist::{EdgeList, EdgeListError};
+use warren::layout::formats::{PositionsError, VertexIds, VertexNames, parse_positions};
 use warren::levelxml::{
     EvalOptions, FolderIncludes, XmlError, evaluate, parse_level, parse_level_list,
 };
@@ -383,6 +385,55 @@ fn fuzz_edge_lists() {
         "é",
     ];
     fuzz("edge list", &seeds, &tokens, check_edge_list);
+}
+
+const POSITIONS_FILE: &str = "fuzz.tsv";
+
+/// A positions file against a graph with numeric ids and one with string ids, every vertex
+/// required and not (`--start` and `--pin`).
+fn check_positions(bytes: &[u8]) -> Result<(), String> {
+    static IDS: OnceLock<[VertexIds; 2]> = OnceLock::new();
+    let graphs = IDS.get_or_init(|| {
+        [
+            VertexIds::Numbers(vec![0, 7, 42, 18446744073709551615]),
+            VertexIds::Names(["a", "b c", "é"].into_iter().collect::<VertexNames>()),
+        ]
+    });
+    for ids in graphs {
+        for every in [true, false] {
+            match parse_positions(bytes, Path::new(POSITIONS_FILE), ids, every) {
+                Ok((x, y)) => {
+                    let free = x.iter().chain(&y).filter(|c| c.is_nan()).count();
+                    if x.len() != ids.len() || (every && free > 0) {
+                        return Err(format!("positions: {} rows, {free} NaN", x.len()));
+                    }
+                }
+                Err(e @ PositionsError::Syntax { .. }) => {
+                    expect_line_col("positions", &e.to_string(), POSITIONS_FILE)?;
+                }
+                Err(e @ PositionsError::Missing { .. }) if every => {
+                    let message = e.to_string();
+                    if !message.starts_with(POSITIONS_FILE) || message.contains('\n') {
+                        return Err(format!("positions: {message}"));
+                    }
+                }
+                Err(e) => return Err(format!("positions: unexpected error {e}")),
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn fuzz_positions_files() {
+    let seeds = vec![
+        b"id\tx\ty\n0\t1.5\t-2\n7\t0\t0\n42\t1e3\t-0\n18446744073709551615\t3\t4\n".to_vec(),
+        "a 1 2\r\nb c\t3\t4\textra\n# note\n\n\u{e9}\t5\t6\n".as_bytes().to_vec(),
+    ];
+    let tokens = [
+        " ", "\t", "\r", "\n", "#", "-", "+", "e", ".", "inf", "NaN", "1e39", "id", "é",
+    ];
+    fuzz("positions", &seeds, &tokens, check_positions);
 }
 
 const PROFILE_FILE: &str = "fuzz.toml";

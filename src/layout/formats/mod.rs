@@ -39,11 +39,13 @@ mod graphml;
 mod limits;
 mod mtx;
 mod names;
+mod positions;
 mod read;
 
 pub use error::GraphReadError;
 pub use limits::{MAX_GRAPH_BYTES, MAX_VERTICES};
 pub use names::{TsvField, VertexId, VertexIds, VertexNames};
+pub use positions::{PositionsError, parse_positions};
 pub use read::{
     GraphFormat, ReadOptions, parse_graph, parse_graph_with, read_graph, read_graph_with,
 };
