@@ -17,8 +17,8 @@ pub(super) fn read_positions(
     ids: &VertexIds,
     every: bool,
 ) -> Result<(Vec<f32>, Vec<f32>)> {
-    let bytes =
-        std::fs::read(path).with_context(|| format!("{}: cannot read positions", path.display()))?;
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("{}: cannot read positions", path.display()))?;
     Ok(parse_positions(&bytes, path, ids, every)?)
 }
 

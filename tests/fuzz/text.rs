@@ -428,7 +428,9 @@ fn check_positions(bytes: &[u8]) -> Result<(), String> {
 fn fuzz_positions_files() {
     let seeds = vec![
         b"id\tx\ty\n0\t1.5\t-2\n7\t0\t0\n42\t1e3\t-0\n18446744073709551615\t3\t4\n".to_vec(),
-        "a 1 2\r\nb c\t3\t4\textra\n# note\n\n\u{e9}\t5\t6\n".as_bytes().to_vec(),
+        "a 1 2\r\nb c\t3\t4\textra\n# note\n\n\u{e9}\t5\t6\n"
+            .as_bytes()
+            .to_vec(),
     ];
     let tokens = [
         " ", "\t", "\r", "\n", "#", "-", "+", "e", ".", "inf", "NaN", "1e39", "id", "é",

@@ -143,8 +143,11 @@ mod tests {
 
     #[test]
     fn rows_come_back_in_vertex_order() {
-        let (x, y) = parse(b"id\tx\ty\n30\t3\t-3\n10 1 -1\n# note\n\n20\t2\t-2\t9\r\n", true)
-            .unwrap();
+        let (x, y) = parse(
+            b"id\tx\ty\n30\t3\t-3\n10 1 -1\n# note\n\n20\t2\t-2\t9\r\n",
+            true,
+        )
+        .unwrap();
         assert_eq!((x, y), (vec![1.0, 2.0, 3.0], vec![-1.0, -2.0, -3.0]));
         let (x, _) = parse(b"20 2 2\n", false).unwrap();
         assert!(x[0].is_nan() && x[1] == 2.0 && x[2].is_nan());
@@ -153,11 +156,20 @@ mod tests {
     #[test]
     fn bad_rows_are_errors_at_their_place() {
         for (text, wanted) in [
-            (&b"10\t1\n"[..], "p.tsv:1:5: expected three fields: id, x and y"),
-            (b"10 1 1\n40 1 1\n", "p.tsv:2:1: expected the id of a vertex of the graph"),
+            (
+                &b"10\t1\n"[..],
+                "p.tsv:1:5: expected three fields: id, x and y",
+            ),
+            (
+                b"10 1 1\n40 1 1\n",
+                "p.tsv:2:1: expected the id of a vertex of the graph",
+            ),
             (b"10 1 inf\n", "p.tsv:1:6: expected a finite number"),
             (b"10 1 1\n20 \xff 1\n", "p.tsv:2:4: expected UTF-8 text"),
-            (b"10 1 1\n", "p.tsv: no position for vertex 20 (2 of 3 vertices missing)"),
+            (
+                b"10 1 1\n",
+                "p.tsv: no position for vertex 20 (2 of 3 vertices missing)",
+            ),
         ] {
             assert_eq!(parse(text, true).unwrap_err(), wanted);
         }

@@ -218,7 +218,7 @@ impl Full {
         let n = paths.len();
         let (blocks, len) = shape(n);
         let order = if local {
-            local_order(paths, seed)
+            local_order(paths, seed, (blocks, len))
         } else {
             let mut order: Vec<u32> = (0..n as u32).collect();
             WarrenRng::new(seed).shuffle(&mut order);
@@ -392,14 +392,52 @@ impl Full {
     }
 }
 
-/// The vertices in breadth-first order from one drawn from `seed` (neighbours in edge order),
-/// so each batch of [`BATCH`] slots holds vertices near each other: their searches reach most
-/// vertices at few distinct levels, which is what makes a batch cheap.
-fn local_order(paths: &Paths, seed: u64) -> Vec<u32> {
+/// The vertices in compact balls, one per batch of [`BATCH`] slots (`blocks` blocks of `l`
+/// slots, each cut into batches from its start): the vertices are swept in breadth-first
+/// order from one drawn from `seed`, and the first not yet placed grows a ball breadth-first
+/// through vertices not yet placed until it fills its batch (or another ball fills the rest). A ball's searches reach most
+/// vertices at few distinct levels (its radius is small), which is what makes a batch cheap;
+/// a breadth-first run of slots is a thin arc instead, reached at many levels.
+fn local_order(paths: &Paths, seed: u64, (blocks, l): (usize, usize)) -> Vec<u32> {
+    let n = paths.len();
+    let sweep = breadth_first(paths, WarrenRng::new(seed).below(n as u32));
+    let mut placed = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    let mut sizes = (0..blocks).flat_map(|_| (0..l).step_by(BATCH).map(move |k| BATCH.min(l - k)));
+    let mut next = 0;
+    while order.len() < n {
+        // A batch's end; a ball that runs out of unplaced neighbours is followed by another.
+        let end = (order.len() + sizes.next().unwrap_or(BATCH)).min(n);
+        while order.len() < end {
+            while placed[sweep[next] as usize] {
+                next += 1;
+            }
+            let mut head = order.len();
+            placed[sweep[next] as usize] = true;
+            order.push(sweep[next]);
+            while head < order.len() && order.len() < end {
+                let v = order[head];
+                head += 1;
+                for &w in paths.entries(v).0 {
+                    if order.len() == end {
+                        break;
+                    }
+                    if !placed[w as usize] {
+                        placed[w as usize] = true;
+                        order.push(w);
+                    }
+                }
+            }
+        }
+    }
+    order
+}
+
+/// The vertices in breadth-first order from `root` (neighbours in edge order).
+fn breadth_first(paths: &Paths, root: u32) -> Vec<u32> {
     let n = paths.len();
     let mut seen = vec![false; n];
     let mut order = Vec::with_capacity(n);
-    let root = WarrenRng::new(seed).below(n as u32);
     seen[root as usize] = true;
     order.push(root);
     let mut head = 0;
