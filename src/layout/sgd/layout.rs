@@ -205,35 +205,29 @@ fn refine_component(
         }
     }
     let parallel = params.parallel && n >= full::PARALLEL_FROM;
-    if n <= params.small_up_to {
-        let mut model = Small::new(&paths);
-        let (d_min, d_max) = model.range;
-        let etas = schedule(
-            d_max * d_max,
-            params.eps * d_min * d_min,
-            params.epochs,
-            skip,
-        );
-        model.run(&mut x, &mut y, &free, &etas, mix(seed, 4));
-        let report = StressReport {
-            epochs: etas.len() as u32,
-            pivots: 0,
-        };
-        return ((x, y), report);
-    }
     if n <= params.full_up_to {
-        let local = eccentricity(&paths, seed) >= LOCAL_FROM * unit;
-        let model = Full::new(&paths, mix(seed, 3), parallel, local);
-        let (d_min, d_max) = model.range;
-        let etas = schedule(
-            d_max * d_max,
-            params.eps * d_min * d_min,
-            params.epochs,
-            skip,
-        );
-        model.run(&mut x, &mut y, &free, &etas, mix(seed, 4), parallel);
+        let etas_for = |(d_min, d_max): (f32, f32)| {
+            schedule(
+                d_max * d_max,
+                params.eps * d_min * d_min,
+                params.epochs,
+                skip,
+            )
+        };
+        let epochs = if n <= params.small_up_to {
+            let mut model = Small::new(&paths);
+            let etas = etas_for(model.range);
+            model.run(&mut x, &mut y, &free, &etas, mix(seed, 4));
+            etas.len()
+        } else {
+            let local = eccentricity(&paths, seed) >= LOCAL_FROM * unit;
+            let model = Full::new(&paths, mix(seed, 3), parallel, local);
+            let etas = etas_for(model.range);
+            model.run(&mut x, &mut y, &free, &etas, mix(seed, 4), parallel);
+            etas.len()
+        };
         let report = StressReport {
-            epochs: etas.len() as u32,
+            epochs: epochs as u32,
             pivots: 0,
         };
         return ((x, y), report);
