@@ -59,21 +59,25 @@ use crate::layout::{
     LayoutGraph, LayoutParams, LayoutScratch, Repulsion, Spring, random_positions, relax,
 };
 
-/// Vertex count from which `--algorithm auto` takes the multilevel layout. Measured on
-/// level-like graphs, mean of seeds 1-3, one thread (single-level: 300 iterations from the
-/// curve start): at 100 vertices single 1.0 ms, stress 0.092, 44 crossings against multilevel
-/// 14.7 ms, 0.071, 32; at 200 vertices 3.9 ms, 0.151, 80 against 5.0 ms, 0.073, 51; at 500
-/// vertices 44.8 ms, 0.230, 176 against 2.5 ms, 0.066, 130.
-///
-/// NOTE: the stress layout (`--algorithm stress`) is not yet the default: it reaches far lower
-/// stress, but on generated graphs of 10,000 vertices and more it is still slower than the
-/// force drawing and OGDF's FME (issue 48).
-pub const MULTILEVEL_FROM: usize = 200;
+/// Largest graph `--algorithm auto` draws with full stress (every pair); larger ones get the
+/// multilevel force drawing refined by light sparse stress ([`StressParams::refine`]). Full
+/// stress costs about 5x the refinement at 1,000 vertices (level-like graph: 33 ms against
+/// 6 ms) and grows with the square of the vertices (a 4,941-vertex power grid: 285 ms against
+/// 55 ms, at 1.00x and 1.13x the stress of s_gd2's full-stress drawing): past 5,000 vertices
+/// the default gives up that last tenth of stress for speed, `--algorithm stress` keeps it up
+/// to 10,000.
+pub const AUTO_FULL_UP_TO: usize = 5_000;
+
+/// Finest-level iterations of the force drawing the default refines: the refinement does the
+/// fine work, so 8 instead of 15 (level-like graph of 100,000 vertices: stress 0.0006 either
+/// way, 190 ms less).
+pub const AUTO_ITERATIONS: u32 = 8;
 
 /// Which solver lays the graph out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Algorithm {
-    /// Single-level below `MULTILEVEL_FROM` (200) vertices, multilevel from there.
+    /// Stress: full stress up to `AUTO_FULL_UP_TO` (5,000) vertices, above it the multilevel
+    /// force drawing refined by light sparse stress (32 pivots and the pairs within six edges).
     Auto,
     /// Stress by stochastic gradient descent: full stress up to 10,000 vertices (from random
     /// positions up to 2,000), sparse pivot stress above, started from the multilevel drawing.
@@ -157,12 +161,14 @@ pub struct Args {
     /// against weighted distances and the edge-length cv over length / weight.
     #[arg(long)]
     weights: bool,
-    /// Solver: single-level for small graphs and multilevel for large ones by default;
-    /// `stress` for the stress layout (lower stress, slower on large graphs).
+    /// Solver: by default stress (full up to 5,000 vertices, the multilevel force drawing
+    /// refined by light sparse stress above); `stress` for the stress layout at its lowest
+    /// (full up to 10,000 vertices, sparse with 200 pivots above; slower on large graphs);
+    /// `multilevel` for the force drawing alone (fastest); `single` for seed 000's solver.
     #[arg(long, value_enum, default_value_t = Algorithm::Auto)]
     algorithm: Algorithm,
     /// Stress model of `--algorithm stress`: `full` (every pair), `sparse` (pivots) or `auto`
-    /// (full up to 10,000 vertices per component).
+    /// (full up to 10,000 vertices per component; 5,000 for `--algorithm auto`).
     #[arg(long, value_enum, default_value_t = StressModel::Auto)]
     stress_model: StressModel,
     /// Epochs of the stress schedule (default 30; a start from the force drawing runs its
@@ -173,8 +179,8 @@ pub struct Args {
     /// vertices would pass 40 million).
     #[arg(long)]
     pivots: Option<usize>,
-    /// Iteration cap (single-level: default 300; multilevel: of the finest level, default 60,
-    /// coarser levels get more).
+    /// Iteration cap (single-level: default 300; multilevel: of the finest level, default 15,
+    /// 8 under the default's refinement; coarser levels get more).
     #[arg(long)]
     iterations: Option<u32>,
     /// Threads for one layout (default: every core). Positions are the same bits for any
@@ -297,14 +303,11 @@ fn check_args(args: &Args) -> Result<()> {
     if args.pivots == Some(0) {
         bail!("--pivots 0: must be at least 1");
     }
-    if args.pin.is_some() && args.algorithm != Algorithm::Stress {
-        bail!("--pin: only the stress layout (--algorithm stress) holds pinned vertices");
+    if args.pin.is_some() && !matches!(args.algorithm, Algorithm::Stress | Algorithm::Auto) {
+        bail!("--pin: only the stress layouts (--algorithm auto or stress) hold pinned vertices");
     }
     if matches!(args.start, StartArg::File(_)) && args.algorithm == Algorithm::Multilevel {
         bail!("--start POS.tsv: the multilevel layout draws from nothing; use stress or single");
-    }
-    if matches!(args.start, StartArg::File(_)) && args.algorithm == Algorithm::Auto {
-        bail!("--start POS.tsv: name the solver that refines it, --algorithm stress or single");
     }
     Ok(())
 }
@@ -348,8 +351,25 @@ fn stress_params(args: &Args) -> StressParams {
     };
     StressParams {
         epochs: args.epochs.unwrap_or(d.epochs),
+        sparse_epochs: args.epochs.unwrap_or(d.sparse_epochs),
         pivots: args.pivots.unwrap_or(d.pivots),
         full_up_to,
+        ..d
+    }
+}
+
+/// The default's stress settings ([`StressParams::refine`]) from the arguments.
+fn auto_stress_params(args: &Args) -> StressParams {
+    let full_up_to = match args.stress_model {
+        StressModel::Auto => AUTO_FULL_UP_TO,
+        StressModel::Full => usize::MAX,
+        StressModel::Sparse => 0,
+    };
+    let d = StressParams::refine(full_up_to);
+    StressParams {
+        epochs: args.epochs.unwrap_or(d.epochs),
+        sparse_epochs: args.epochs.unwrap_or(d.sparse_epochs),
+        pivots: args.pivots.unwrap_or(d.pivots),
         ..d
     }
 }
@@ -450,11 +470,7 @@ fn summarise(args: &Args, list: &EdgeList) -> Result<Summary> {
             (x, y, RunReport::default(), Vec::new(), None)
         }
         None => {
-            let algorithm = match args.algorithm {
-                Algorithm::Auto if n >= MULTILEVEL_FROM => Algorithm::Multilevel,
-                Algorithm::Auto => Algorithm::Single,
-                a => a,
-            };
+            let algorithm = args.algorithm;
             let files = GivenFiles {
                 start: match &args.start {
                     StartArg::File(path) => Some(read_positions(path, &list.ids, true)?),
@@ -538,10 +554,14 @@ fn lay_out_once(
         files,
     } = run;
     let seed = mix(args.seed, u64::from(r));
-    if algorithm == Algorithm::Stress {
-        let params = multilevel_params(args);
+    if matches!(algorithm, Algorithm::Stress | Algorithm::Auto) {
+        let mut params = multilevel_params(args);
+        let mut stress = stress_params(args);
+        if algorithm == Algorithm::Auto {
+            stress = auto_stress_params(args);
+            params.iterations = args.iterations.unwrap_or(AUTO_ITERATIONS);
+        }
         let start = Instant::now();
-        let stress = stress_params(args);
         let (s, m) = layout_stress(n, graph, &stress, &params, seed, files.given(), x, y);
         let ms = start.elapsed().as_secs_f64() * 1e3;
         let report = RunReport {
@@ -608,7 +628,8 @@ fn algorithm_name(a: Option<Algorithm>) -> &'static str {
         None => "given",
         Some(Algorithm::Multilevel) => "multilevel",
         Some(Algorithm::Stress) => "stress",
-        Some(Algorithm::Single) | Some(Algorithm::Auto) => "single",
+        Some(Algorithm::Auto) => "auto",
+        Some(Algorithm::Single) => "single",
     }
 }
 

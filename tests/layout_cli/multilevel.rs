@@ -181,17 +181,19 @@ fn single_and_multilevel_both_run_and_name_themselves() {
     assert!(json_number(&object, "last_move") >= 0.0, "{object}");
 }
 
-/// `--algorithm auto` switches to the multilevel layout at `MULTILEVEL_FROM` vertices (in
-/// `src/cli/layout.rs`; private to the binary); `stress` starts from random positions or a
-/// pivot MDS drawing up to 100,000 vertices (one level), from the force drawing above.
-const MULTILEVEL_FROM: usize = 200;
+/// `--algorithm auto` draws full stress from one level up to `AUTO_FULL_UP_TO` vertices (in
+/// `src/cli/layout.rs`; private to the binary) and refines the multilevel force drawing
+/// above; `stress` starts from random positions or a pivot MDS drawing up to 100,000
+/// vertices (one level), from the force drawing above.
+const AUTO_FULL_UP_TO: usize = 5_000;
 
 #[test]
-fn auto_takes_single_below_multilevel_from_and_multilevel_from_there() {
+fn auto_draws_full_stress_up_to_its_limit_and_refines_the_force_drawing_above() {
     let dir = TempDir::new("layout-ml-auto");
     for (n, args, name, coarsened) in [
-        (MULTILEVEL_FROM - 1, &[][..], "single", false),
-        (MULTILEVEL_FROM, &[][..], "multilevel", true),
+        (150, &[][..], "auto", false),
+        (AUTO_FULL_UP_TO, &["--epochs", "4"][..], "auto", false),
+        (AUTO_FULL_UP_TO + 1, &[][..], "auto", true),
         (
             2_500,
             &["--algorithm", "stress", "--epochs", "4"][..],

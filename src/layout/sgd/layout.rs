@@ -5,7 +5,7 @@ use super::full::{self, Full};
 use super::paths::{PathScratch, Paths};
 use super::pivot_mds::pivot_mds;
 use super::small::Small;
-use super::sparse::Sparse;
+use super::sparse::{Near, Sparse};
 use super::{Given, StressParams, StressReport, schedule};
 use crate::core::rng::{WarrenRng, mix};
 use crate::layout::LayoutGraph;
@@ -233,9 +233,19 @@ fn refine_component(
         return ((x, y), report);
     }
     let pivots = params.pivots.min((params.max_terms / n).max(8));
-    let model = Sparse::new(&paths, pivots, mix(seed, 3), parallel);
+    // Near pairs within the same memory as the pivot terms: at most `max_terms` in all.
+    let near = Near {
+        radius: params.near.radius,
+        cap: params.near.cap.min(2 * params.max_terms / n),
+    };
+    let model = Sparse::new(&paths, pivots, near, mix(seed, 3), parallel);
     let (w_min, w_max) = model.range;
-    let etas = schedule(1.0 / w_min, params.sparse_eps / w_max, params.epochs, skip);
+    let etas = schedule(
+        1.0 / w_min,
+        params.sparse_eps / w_max,
+        params.sparse_epochs,
+        skip,
+    );
     model.run(&mut x, &mut y, &free, &etas, mix(seed, 4), parallel);
     let report = StressReport {
         epochs: etas.len() as u32,

@@ -17,7 +17,7 @@ use super::paths::{BATCH, PathScratch, Paths};
 use crate::core::rng::{WarrenRng, mix};
 
 /// Vertices per chunk of a pivot round.
-const CHUNK: usize = 4096;
+const CHUNK: usize = 1 << 14;
 
 /// The sparse stress model of a connected graph.
 pub struct Sparse {
@@ -27,8 +27,11 @@ pub struct Sparse {
     dist: Vec<f32>,
     /// Weight of each vertex's term with each pivot (0: no term), pivot-major.
     weight: Vec<f32>,
-    /// Edge terms in their fixed order: ends and target.
-    edges: Vec<(u32, u32, f32)>,
+    /// Pair terms (edges and near pairs) with both ends in one chunk, by chunk, in their
+    /// fixed order: ends (as offsets into the chunk) and target.
+    inner: Vec<Vec<(u32, u32, f32)>>,
+    /// Pair terms whose ends lie in two chunks, in their fixed order.
+    across: Vec<(u32, u32, f32)>,
     /// Smallest and largest positive weight.
     pub range: (f32, f32),
 }
@@ -39,7 +42,7 @@ impl Sparse {
     /// # Runtime
     /// O(h (n + m)) for the pivots' searches (serial, 64 pivots a search), O(h n log n) for the
     /// weights; memory `8 h n` bytes.
-    pub fn new(paths: &Paths, pivots: usize, seed: u64, parallel: bool) -> Self {
+    pub fn new(paths: &Paths, pivots: usize, near: Near, seed: u64, parallel: bool) -> Self {
         let n = paths.len();
         let Pivots {
             chosen,
@@ -47,21 +50,13 @@ impl Sparse {
             nearest,
         } = Pivots::draw(paths, pivots, seed);
         let weight = region_weights(paths, &chosen, &dist, &nearest, parallel);
-        let mut edges = Vec::with_capacity(paths.edge_count());
-        for v in 0..n as u32 {
-            let (next, len) = paths.entries(v);
-            for (&w, &l) in next.iter().zip(len) {
-                if v < w {
-                    edges.push((v, w, l));
-                }
-            }
-        }
-        WarrenRng::new(mix(seed, 1)).shuffle(&mut edges);
+        let (inner, across) = pair_terms(paths, near, seed, parallel);
         let mut range = (f32::INFINITY, 0.0f32);
+        let pairs = inner.iter().flatten().chain(&across);
         let positive = weight
             .iter()
             .copied()
-            .chain(edges.iter().map(|e| 1.0 / (e.2 * e.2)));
+            .chain(pairs.map(|e| 1.0 / (e.2 * e.2)));
         for w in positive.filter(|&w| w > 0.0) {
             range = (range.0.min(w), range.1.max(w));
         }
@@ -70,7 +65,8 @@ impl Sparse {
             pivots: chosen,
             dist,
             weight,
-            edges,
+            inner,
+            across,
             range,
         }
     }
@@ -106,9 +102,15 @@ impl Sparse {
                     &self.dist[k * n..(k + 1) * n],
                     &self.weight[k * n..(k + 1) * n],
                 );
+                // A chunk's pivot term, then its slice of the pair terms within it.
                 let chunk = |(c, (xs, ys)): (usize, (&mut [f32], &mut [f32]))| {
                     let r = c * CHUNK..c * CHUNK + xs.len();
-                    kernel::toward(xs, ys, &free[r.clone()], &d[r.clone()], &w[r], at, eta);
+                    let free = &free[r.clone()];
+                    kernel::toward(xs, ys, free, &d[r.clone()], &w[r], at, eta);
+                    let mut s = Slots { x: xs, y: ys, free };
+                    for &(a, b, l) in slice_of(&self.inner[c], t, h) {
+                        kernel::pair(&mut s, a as usize, b as usize, l, eta);
+                    }
                 };
                 if parallel {
                     x.par_chunks_mut(CHUNK)
@@ -121,15 +123,108 @@ impl Sparse {
                         .enumerate()
                         .for_each(chunk);
                 }
-                let slice = &self.edges[t * self.edges.len() / h..(t + 1) * self.edges.len() / h];
                 let mut s = Slots { x, y, free };
-                for &(a, b, l) in slice {
+                for &(a, b, l) in slice_of(&self.across, t, h) {
                     kernel::pair(&mut s, a as usize, b as usize, l, eta);
                 }
             }
         }
     }
 }
+
+/// The `t`-th of `h` equal slices of `terms`.
+fn slice_of<T>(terms: &[T], t: usize, h: usize) -> &[T] {
+    &terms[t * terms.len() / h..(t + 1) * terms.len() / h]
+}
+
+/// Largest degree of a vertex through which near pairs are found ([`pair_terms`]): a hub's
+/// neighbours would bring a number of terms quadratic in its degree, and the pivots stand for
+/// them well enough.
+pub const HUB_DEGREE: usize = 8;
+
+/// Which near pairs sparse stress keeps a term for besides the edges ([`pair_terms`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Near {
+    /// Most edges between the two (0 or 1: the edges only).
+    pub radius: u32,
+    /// Most vertices a vertex's search sees, itself included.
+    pub cap: usize,
+}
+
+/// The pair terms of sparse stress, in a fixed order drawn from `seed`: every edge, and for
+/// each vertex `a` every vertex `b > a` that a breadth-first search from `a` reaches within
+/// `near.radius` edges (not through a vertex of degree above [`HUB_DEGREE`]) and at least two
+/// edges away, until it has seen `near.cap` vertices, the target being the length of the
+/// search's path. Without the near pairs the pivot terms, which see a vertex's surroundings
+/// only as a blur, fold it onto its siblings, which stand at the same distances from every
+/// pivot. Returned by chunk of `CHUNK` vertices (the terms with both ends in the chunk, as
+/// offsets into it, shuffled by `mix(seed, chunk)`), and the terms across chunks (shuffled by
+/// `seed`).
+///
+/// # Runtime
+/// O(n cap + m), by chunks on rayon's threads when `parallel`; the same terms in the same
+/// order either way.
+fn pair_terms(paths: &Paths, near: Near, seed: u64, parallel: bool) -> (Vec<Vec<Term>>, Vec<Term>) {
+    let n = paths.len();
+    let chunk = |stamp: &mut Vec<u32>, c: usize| -> (Vec<Term>, Vec<Term>) {
+        let (mut inner, mut across) = (Vec::new(), Vec::new());
+        let base = c * CHUNK;
+        let mut put = |a: u32, b: u32, l: f32| {
+            if (b as usize) >= base && (b as usize) < base + CHUNK {
+                inner.push((a - base as u32, b - base as u32, l));
+            } else {
+                across.push((a, b, l));
+            }
+        };
+        // (vertex, hops, length) in breadth-first order; `stamp[v] == a` marks v seen from a.
+        let mut seen: Vec<(u32, u32, f32)> = Vec::new();
+        for a in (base..n.min(base + CHUNK)).map(|a| a as u32) {
+            seen.clear();
+            seen.push((a, 0, 0.0));
+            stamp[a as usize] = a;
+            let mut head = 0;
+            while head < seen.len() {
+                let (u, hops, du) = seen[head];
+                head += 1;
+                let (next, next_len) = paths.entries(u);
+                if hops >= near.radius.max(1) || (hops > 0 && next.len() > HUB_DEGREE) {
+                    continue;
+                }
+                for (&b, &l) in next.iter().zip(next_len) {
+                    if stamp[b as usize] != a && seen.len() < near.cap.max(2) {
+                        stamp[b as usize] = a;
+                        seen.push((b, hops + 1, du + l));
+                    } else if hops == 0 && b > a {
+                        // An edge the search could not take in: still a term.
+                        put(a, b, l);
+                    }
+                }
+            }
+            for &(b, _, l) in seen.iter().filter(|s| s.0 > a) {
+                put(a, b, l);
+            }
+        }
+        WarrenRng::new(mix(seed, c as u64)).shuffle(&mut inner);
+        (inner, across)
+    };
+    let chunks = n.div_ceil(CHUNK);
+    let parts: Vec<(Vec<Term>, Vec<Term>)> = if parallel {
+        (0..chunks)
+            .into_par_iter()
+            .map_init(|| vec![u32::MAX; n], chunk)
+            .collect()
+    } else {
+        let mut stamp = vec![u32::MAX; n];
+        (0..chunks).map(|c| chunk(&mut stamp, c)).collect()
+    };
+    let (inner, across): (Vec<Vec<Term>>, Vec<Vec<Term>>) = parts.into_iter().unzip();
+    let mut across = across.concat();
+    WarrenRng::new(seed).shuffle(&mut across);
+    (inner, across)
+}
+
+/// A pair term: its ends and target.
+type Term = (u32, u32, f32);
 
 /// Pivots drawn by [`Pivots::draw`], with their distances.
 pub struct Pivots {
@@ -255,7 +350,9 @@ mod tests {
         let src: Vec<u32> = (0..n - 1).collect();
         let dst: Vec<u32> = (1..n).collect();
         let paths = Paths::new(n as usize, &src, &dst, &vec![1.0; n as usize - 1]);
-        let model = Sparse::new(&paths, 10, 3, false);
+        // Near pairs two edges apart: one per vertex but the last two.
+        let near = Near { radius: 2, cap: 8 };
+        let model = Sparse::new(&paths, 10, near, 3, false);
         let mut p = model.pivots.clone();
         p.sort_unstable();
         p.dedup();
@@ -267,6 +364,9 @@ mod tests {
             let far = if pv < 100 { 199 } else { 0 };
             assert!(row[far] > 0.0);
         }
-        assert_eq!(model.edges.len(), 199);
+        assert_eq!(
+            model.inner.iter().map(Vec::len).sum::<usize>() + model.across.len(),
+            199 + 198
+        );
     }
 }
