@@ -9,8 +9,9 @@
 #   scripts/layout_peers.sh --quick          only the 1,000 and 10,000-vertex level-like graphs
 #   scripts/layout_peers.sh --sizes 1k,100k,grid   chosen graphs (1k 10k 100k 1m | 1000 ... |
 #                                            grid | ba | the names graphs.py takes)
-#   options: --tools warren,fme,fme2,fmmm,sfdp,drl,fr (the default; also sfdp-cli: the sfdp
-#            program on a DOT file, whole-process time), --timeout SEC (each process, default
+#   options: --tools warren,fme,fme2,fmmm,sfdp,drl,fr (the default; also warren-ml: warren's
+#            force drawing alone, --algorithm multilevel; sfdp-cli: the sfdp program on a DOT
+#            file, whole-process time), --timeout SEC (each process, default
 #            900), --seed S (every tool's seed, default 1)
 #   WARREN=path/to/warren  the binary to test and score with (default target/release/warren,
 #                          built with `cargo build --release` when missing)
@@ -85,7 +86,7 @@ fi
 IFS=, read -r -a tool_list <<<"$tools"
 has_tool() { [[ ,$tools, == *,$1,* ]]; }
 for t in "${tool_list[@]}"; do
-  case $t in warren|fme|fme2|fmmm|sfdp|sfdp-cli|drl|fr) ;;
+  case $t in warren|warren-ml|fme|fme2|fmmm|sfdp|sfdp-cli|drl|fr) ;;
     *) echo "layout_peers.sh: unknown tool '$t'" >&2; exit 2 ;; esac
 done
 
@@ -201,6 +202,7 @@ set_command() { # GRAPH TOOL POS: sets cmd, the command line
   local g=$1 pos=$3
   case $2 in
     warren) cmd=(env "${warren_env[@]}" "$warren" layout "$g" --json --out "$pos" --seed "$seed" "${warren_threads[@]}") ;;
+    warren-ml) cmd=(env "${warren_env[@]}" "$warren" layout "$g" --json --out "$pos" --seed "$seed" "${warren_threads[@]}" --algorithm multilevel) ;;
     fme) cmd=(target/peers/ogdf_layout fme "$g" "$pos" --seed "$seed" --no-affinity) ;;
     fme2) cmd=(target/peers/ogdf_layout fme "$g" "$pos" --seed "$seed" --threads 2 --no-affinity) ;;
     fmmm) cmd=(target/peers/ogdf_layout fmmm "$g" "$pos" --seed "$seed") ;;

@@ -19,6 +19,7 @@ import sys
 
 TOOL_NAMES = {
     "warren": "warren",
+    "warren-ml": "warren, force drawing alone",
     "fme": "OGDF FME",
     "fme2": "OGDF FME, 2 threads",
     "fmmm": "OGDF FM³",

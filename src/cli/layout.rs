@@ -4,14 +4,17 @@
 //!
 //! The graph is read with [`read_graph`], which chooses the format by extension: a SNAP /
 //! networkx edge list by default, Matrix Market (`.mtx`), GraphML (`.graphml`), GML (`.gml`) or
-//! DOT (`.dot`, `.gv`). From [`MULTILEVEL_FROM`] vertices it is laid out by the multilevel
-//! layout ([`layout_multilevel`]: coarsening, an MDS drawing of the coarsest level, placement
-//! and Fruchterman-Reingold refinement of each finer level on a Barnes-Hut quadtree); below,
-//! or with `--algorithm single`, by seed 000's solver, started from [`curve_positions`]
-//! (depth-first order along a Hilbert curve; `--start random` scatters the vertices instead,
-//! [`random_positions`]) and relaxed with [`relax`]. `--algorithm stress` lays it out at low
-//! stress ([`layout_stress`]: stochastic gradient descent on full stress up to 10,000
-//! vertices, on sparse pivot stress above; `--pin` and `--start POS.tsv` for it). Only the layout is timed: not reading, not
+//! DOT (`.dot`, `.gv`). By default (`--algorithm auto`) it is laid out at low stress by
+//! [`layout_stress`]: up to [`AUTO_FULL_UP_TO`] vertices by stochastic gradient descent on full
+//! stress, above by the multilevel force drawing ([`layout_multilevel`]: coarsening, an MDS
+//! drawing of the coarsest level, placement and Fruchterman-Reingold refinement of each finer
+//! level on a Barnes-Hut quadtree) refined by light sparse stress
+//! ([`StressParams::refine`]). `--algorithm stress` takes the stress layout at its lowest
+//! (full stress up to 10,000 vertices, sparse pivot stress with 200 pivots above);
+//! `--algorithm multilevel` the force drawing alone; `--algorithm single` seed 000's solver,
+//! started from [`curve_positions`] (depth-first order along a Hilbert curve; `--start random`
+//! scatters the vertices instead, [`random_positions`]) and relaxed with [`relax`]. `--pin`
+//! and `--start POS.tsv` work with the stress layouts. Only the layout is timed: not reading, not
 //! the single-level start positions, not the quality figures. With `--repeat R` the graph is
 //! laid out R times from the seeds `mix(S, 0..R)` and the median time is reported; every other
 //! figure, and the positions written, come from the first run. `--threads N` runs the layout
