@@ -259,7 +259,15 @@ fn both_starts_run_and_the_curve_start_untangles_a_grid() {
     let mut crossings = Vec::new();
     for start in ["curve", "random"] {
         let out = dir.join(&format!("{start}.tsv"));
-        let text = layout_ok(&graph, &out, &["--start", start, "--iterations", "300"]);
+        let args = [
+            "--algorithm",
+            "single",
+            "--start",
+            start,
+            "--iterations",
+            "300",
+        ];
+        let text = layout_ok(&graph, &out, &args);
         assert_eq!(figure(&text, "vertices "), "144", "{start}");
         crossings.push(figure(&text, "crossings ").parse::<u64>().unwrap());
     }

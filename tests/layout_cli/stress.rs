@@ -93,25 +93,43 @@ fn pinned_vertices_stay_exactly_where_the_pins_put_them() {
 
 #[test]
 fn a_start_drawing_is_refined_not_redrawn() {
+    // The stress layout (full stress at 3,000 vertices) and the default past its full-stress
+    // limit (the force drawing refined by sparse stress, at 6,000).
+    for (n, algorithm) in [(3_000, "stress"), (6_000, "auto")] {
+        start_is_refined(n, algorithm);
+    }
+}
+
+/// Lays a level-like graph of `n` vertices out with `algorithm`, then again from that drawing,
+/// and checks that the second run kept the stress (within 1%) and moved no vertex by 5% of the
+/// drawing's diameter.
+fn start_is_refined(n: usize, algorithm: &str) {
     let dir = TempDir::new("layout-stress-start");
-    let graph = level_like_file(&dir, 3_000);
+    let graph = level_like_file(&dir, n);
     let first = dir.join("first.tsv");
-    let before = layout_json(&graph, &["--out", first.to_str().unwrap()]);
+    let lay_out = |extra: &[&str]| {
+        let mut args = vec!["--json", "--algorithm", algorithm];
+        args.extend(extra);
+        let output = layout(&graph, &args);
+        assert_eq!(exit_code(&output), 0, "{}", stderr(&output));
+        stdout(&output)
+    };
+    let before = lay_out(&["--out", first.to_str().unwrap()]);
     let second = dir.join("second.tsv");
-    let after = layout_json(
-        &graph,
-        &[
-            "--start",
-            first.to_str().unwrap(),
-            "--out",
-            second.to_str().unwrap(),
-        ],
-    );
+    let after = lay_out(&[
+        "--start",
+        first.to_str().unwrap(),
+        "--out",
+        second.to_str().unwrap(),
+    ]);
     let (s0, s1) = (
         json_number(&before, "stress"),
         json_number(&after, "stress"),
     );
-    assert!((s1 - s0).abs() < 0.01 * s0, "stress {s0} then {s1}");
+    assert!(
+        (s1 - s0).abs() < 0.01 * s0,
+        "{algorithm}: stress {s0} then {s1}"
+    );
     let (a, b) = (read_tsv(&first), read_tsv(&second));
     let point = |p: &(String, String)| (p.0.parse::<f64>().unwrap(), p.1.parse::<f64>().unwrap());
     let (mut lo, mut hi) = ((f64::MAX, f64::MAX), (f64::MIN, f64::MIN));
@@ -124,7 +142,10 @@ fn a_start_drawing_is_refined_not_redrawn() {
         moved = moved.max((x2 - x).hypot(y2 - y));
     }
     let diameter = (hi.0 - lo.0).hypot(hi.1 - lo.1);
-    assert!(moved < 0.05 * diameter, "moved {moved} of {diameter}");
+    assert!(
+        moved < 0.05 * diameter,
+        "{algorithm}: moved {moved} of {diameter}"
+    );
 }
 
 #[test]

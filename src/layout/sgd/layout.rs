@@ -238,6 +238,12 @@ fn refine_component(
         radius: params.near.radius,
         cap: params.near.cap.min(2 * params.max_terms / n),
     };
+    if given {
+        // The caller's drawing runs the same number of small steps as under full stress.
+        skip = params
+            .sparse_epochs
+            .saturating_sub(params.epochs.saturating_sub(params.given_skip));
+    }
     let model = Sparse::new(&paths, pivots, near, mix(seed, 3), parallel);
     let (w_min, w_max) = model.range;
     let etas = schedule(
