@@ -101,8 +101,8 @@ fn a_start_drawing_is_refined_not_redrawn() {
 }
 
 /// Lays a level-like graph of `n` vertices out with `algorithm`, then again from that drawing,
-/// and checks that the second run kept the stress (within 1%) and moved no vertex by 5% of the
-/// drawing's diameter.
+/// and checks that the second run kept the stress (within 1%, or lower) and moved no vertex by
+/// 5% of the drawing's diameter.
 fn start_is_refined(n: usize, algorithm: &str) {
     let dir = TempDir::new("layout-stress-start");
     let graph = level_like_file(&dir, n);
@@ -126,10 +126,15 @@ fn start_is_refined(n: usize, algorithm: &str) {
         json_number(&before, "stress"),
         json_number(&after, "stress"),
     );
-    assert!(
-        (s1 - s0).abs() < 0.01 * s0,
-        "{algorithm}: stress {s0} then {s1}"
-    );
+    // The stress layout has converged, so its stress stays within 1%; the default's light
+    // refinement has not, and its small steps from its own drawing may only lower it
+    // (measured at 6,000 vertices: 0.00210 then 0.00196).
+    let kept = if algorithm == "stress" {
+        (s1 - s0).abs() < 0.01 * s0
+    } else {
+        s1 < 1.01 * s0
+    };
+    assert!(kept, "{algorithm}: stress {s0} then {s1}");
     let (a, b) = (read_tsv(&first), read_tsv(&second));
     let point = |p: &(String, String)| (p.0.parse::<f64>().unwrap(), p.1.parse::<f64>().unwrap());
     let (mut lo, mut hi) = ((f64::MAX, f64::MAX), (f64::MIN, f64::MIN));

@@ -232,6 +232,23 @@ fn refine_component(
         };
         return ((x, y), report);
     }
+    let report = sparse_stress(&paths, params, (&mut x, &mut y), &free, (skip, given), seed);
+    ((x, y), report)
+}
+
+/// Sparse stress on the drawing `x`, `y` of the connected graph `paths` (`free`: each
+/// vertex's freedom), the first `skip` epochs of the schedule left out; a `given` start (the
+/// caller's drawing) runs as many small steps as under full stress.
+fn sparse_stress(
+    paths: &Paths,
+    params: &StressParams,
+    (x, y): (&mut [f32], &mut [f32]),
+    free: &[f32],
+    (mut skip, given): (u32, bool),
+    seed: u64,
+) -> StressReport {
+    let n = paths.len();
+    let parallel = params.parallel && n >= full::PARALLEL_FROM;
     let pivots = params.pivots.min((params.max_terms / n).max(8));
     // Near pairs within the same memory as the pivot terms: at most `max_terms` in all.
     let near = Near {
@@ -244,7 +261,7 @@ fn refine_component(
             .sparse_epochs
             .saturating_sub(params.epochs.saturating_sub(params.given_skip));
     }
-    let model = Sparse::new(&paths, pivots, near, mix(seed, 3), parallel);
+    let model = Sparse::new(paths, pivots, near, mix(seed, 3), parallel);
     let (w_min, w_max) = model.range;
     let etas = schedule(
         1.0 / w_min,
@@ -252,12 +269,11 @@ fn refine_component(
         params.sparse_epochs,
         skip,
     );
-    model.run(&mut x, &mut y, &free, &etas, mix(seed, 4), parallel);
-    let report = StressReport {
+    model.run(x, y, free, &etas, mix(seed, 4), parallel);
+    StressReport {
         epochs: etas.len() as u32,
         pivots: model.pivot_count() as u32,
-    };
-    ((x, y), report)
+    }
 }
 
 /// `n` positions drawn from `seed` in a square of side `sqrt(n)` edge lengths `unit`.
