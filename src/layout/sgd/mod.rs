@@ -8,7 +8,9 @@
 //! - **full stress** up to [`StressParams::full_up_to`] vertices: every pair, its target the
 //!   shortest-path length (O(n^2) per epoch and O(n^2) memory);
 //! - **sparse stress** above: each vertex against `h` pivots, weighted by the regions they stand
-//!   for, plus every edge (Ortmann, Klimenta and Brandes' model; O(h n + m) per epoch).
+//!   for, plus every edge (Ortmann, Klimenta and Brandes' model; O(h n + m) per epoch) and, for
+//!   `warren layout`'s default refinement ([`StressParams::refine`]), the pairs a few edges
+//!   apart ([`Near`]).
 //!
 //! Small graphs start from seeded random positions and run the whole schedule (as s_gd2 does);
 //! larger ones start from the multilevel force drawing (which already has the global shape),

@@ -1,14 +1,16 @@
 //! Sparse stress (Ortmann, Klimenta and Brandes' pivot model, in Zheng, Pawar and Goodman's
 //! stochastic form): every vertex keeps a term with each of `h` pivots, weighted by how many
-//! vertices of the pivot's region the term stands for, and every edge keeps its own term. The
-//! pivots are drawn one after the other with probability proportional to their distance from
-//! the pivots drawn before (Zheng et al.'s random max-min), from the seed.
+//! vertices of the pivot's region the term stands for, and every edge keeps its own term, as
+//! do, when [`Near`] asks for them, the pairs a few edges apart. The pivots are drawn one
+//! after the other with probability proportional to their distance from the pivots drawn
+//! before (Zheng et al.'s random max-min), from the seed.
 //!
 //! A pivot's terms move only the other vertex (the pivot stands still for them, as in the
 //! model), so a round of one pivot's terms moves every vertex independently: it runs in fixed
 //! chunks of vertices on any number of threads with the same bits, eight vertices per lane
-//! step. Each pivot round is followed by one slice of the edge terms, in a shuffled order fixed
-//! at the start, one edge after the other.
+//! step. Within its chunk's task each pivot round is followed by one slice of the pair terms
+//! with both ends in the chunk, and after the round by one slice of the pair terms across
+//! chunks, each list in a shuffled order fixed at the start, one pair after the other.
 
 use rayon::prelude::*;
 
@@ -137,12 +139,12 @@ fn slice_of<T>(terms: &[T], t: usize, h: usize) -> &[T] {
     &terms[t * terms.len() / h..(t + 1) * terms.len() / h]
 }
 
-/// Largest degree of a vertex through which near pairs are found ([`pair_terms`]): a hub's
+/// Largest degree of a vertex through which near pairs are found (`pair_terms`): a hub's
 /// neighbours would bring a number of terms quadratic in its degree, and the pivots stand for
 /// them well enough.
 pub const HUB_DEGREE: usize = 8;
 
-/// Which near pairs sparse stress keeps a term for besides the edges ([`pair_terms`]).
+/// Which near pairs sparse stress keeps a term for besides the edges (`pair_terms`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Near {
     /// Most edges between the two (0 or 1: the edges only).
