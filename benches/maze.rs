@@ -5,6 +5,10 @@
 //! maze with merging. Each iteration generates a different level, `mix(SEED_1, i)` for a running
 //! counter `i`, as the batch engine does; the scratch is created outside the timed loop.
 //!
+//! Group `maze/shuffle`: the edge-order shuffle of an 801 x 801 lattice maze (its 1,281,600
+//! edges as 4-byte items, far larger than the cache), by `WarrenRng::shuffle` and by
+//! `WarrenRng::shuffle_prefetched` (the same permutation, picks drawn ahead and prefetched).
+//!
 //! Run with `cargo bench --bench maze`; for a quick pass add
 //! `-- --warm-up-time 1 --measurement-time 3`, and filter with e.g. `-- 32x32`.
 
@@ -13,7 +17,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use warren::maze::MazeTopology;
-use warren::{Generator, MazeConfig, MazeGenerator, mix};
+use warren::{Generator, MazeConfig, MazeGenerator, WarrenRng, mix};
 
 /// The fixed master seed of every bench level.
 const SEED_1: u64 = 0x5eed_0001_cafe_f00d;
@@ -81,6 +85,35 @@ fn generate(c: &mut Criterion) {
     group.finish();
 }
 
+/// Side of the lattice whose edge order `maze/shuffle` shuffles.
+const SHUFFLE_SIDE: u32 = 801;
+
+fn shuffle(c: &mut Criterion) {
+    let edges = (2 * SHUFFLE_SIDE * (SHUFFLE_SIDE - 1)) as usize;
+    let items: Vec<u32> = (0..edges as u32).collect();
+    let mut group = c.benchmark_group("maze/shuffle");
+    group.throughput(Throughput::Elements(edges as u64));
+    let mut work = items.clone();
+    let mut index = 0u64;
+    group.bench_function("801x801/shuffle", |b| {
+        b.iter(|| {
+            work.copy_from_slice(&items);
+            index += 1;
+            WarrenRng::new(mix(SEED_1, index)).shuffle(&mut work);
+            black_box(work[0])
+        })
+    });
+    group.bench_function("801x801/shuffle_prefetched", |b| {
+        b.iter(|| {
+            work.copy_from_slice(&items);
+            index += 1;
+            WarrenRng::new(mix(SEED_1, index)).shuffle_prefetched(&mut work);
+            black_box(work[0])
+        })
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     // NOTE: set on the runner, not the group, so `--sample-size`/`--measurement-time` on the
@@ -89,6 +122,6 @@ criterion_group! {
         .sample_size(20)
         .warm_up_time(Duration::from_secs(2))
         .measurement_time(Duration::from_secs(5));
-    targets = generate
+    targets = generate, shuffle
 }
 criterion_main!(benches);
