@@ -31,3 +31,4 @@ pub mod shard;
 pub mod sliver;
 pub mod symmetry;
 pub mod text;
+pub mod workers;

@@ -8,6 +8,7 @@ use super::scratch::RefineScratch;
 use super::stages::Level;
 use crate::core::rng::mix;
 use crate::core::sets::{UnionFind, joins};
+use crate::core::workers::on_workers;
 use crate::layout::LayoutGraph;
 
 /// Each vertex's component, numbered in order of the components' smallest vertices, and the
@@ -35,6 +36,8 @@ pub fn components(n: usize, src: &[u32], dst: &[u32]) -> (Vec<u32>, usize) {
 /// Lays out `graph` (`n` vertices) with the multilevel preset: each connected component apart
 /// ([`layout_components`]), packed side by side. Fills `x`, `y` with one position per vertex.
 ///
+/// Runs on rayon's workers ([`on_workers`]).
+///
 /// # Runtime
 /// About O((n log n + m) * iterations) over all levels; allocates each level's graph once.
 pub fn layout_multilevel(
@@ -45,7 +48,7 @@ pub fn layout_multilevel(
     x: &mut Vec<f32>,
     y: &mut Vec<f32>,
 ) -> MultilevelReport {
-    layout_components(n, graph, params, seed, x, y)
+    on_workers(|| layout_components(n, graph, params, seed, x, y))
 }
 
 /// Lays out every component of `graph` and packs them; see [`layout_multilevel`].

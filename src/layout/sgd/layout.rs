@@ -8,6 +8,7 @@ use super::small::Small;
 use super::sparse::{Near, Sparse};
 use super::{Given, StressParams, StressReport, schedule};
 use crate::core::rng::{WarrenRng, mix};
+use crate::core::workers::on_workers;
 use crate::layout::LayoutGraph;
 use crate::layout::multilevel::components::{components, pack};
 use crate::layout::multilevel::{
@@ -25,11 +26,28 @@ const LOCAL_FROM: f32 = 24.0;
 /// packed side by side (see [`Given`] for what a start drawing and pins change). Fills `x`,
 /// `y`.
 ///
+/// Runs on rayon's workers ([`on_workers`]).
+///
 /// # Runtime
 /// Per component, O(n^2) per epoch up to `full_up_to` vertices, O(h n + m) above, plus the
 /// start drawing.
 #[allow(clippy::too_many_arguments)]
 pub fn layout_stress(
+    n: usize,
+    graph: &LayoutGraph<'_>,
+    params: &StressParams,
+    force: &MultilevelParams,
+    seed: u64,
+    given: Given<'_>,
+    x: &mut Vec<f32>,
+    y: &mut Vec<f32>,
+) -> (StressReport, MultilevelReport) {
+    on_workers(|| stress_components(n, graph, params, force, seed, given, x, y))
+}
+
+/// [`layout_stress`] on the calling thread.
+#[allow(clippy::too_many_arguments)]
+fn stress_components(
     n: usize,
     graph: &LayoutGraph<'_>,
     params: &StressParams,
