@@ -193,12 +193,12 @@ fn refine_component(
             random_drawing(n, unit, seed)
         }
         None if n <= params.mds_up_to => {
-            pivot_mds(&paths, params.mds_pivots.min(n / 4).max(8), mix(seed, 6)).unwrap_or_else(
-                || {
-                    (skip, drawn) = (0, false);
-                    random_drawing(n, unit, seed)
-                },
-            )
+            let pivots = params.mds_pivots.min(n / 4).max(8);
+            let parallel = params.parallel && n >= full::PARALLEL_FROM;
+            pivot_mds(&paths, pivots, mix(seed, 6), parallel).unwrap_or_else(|| {
+                (skip, drawn) = (0, false);
+                random_drawing(n, unit, seed)
+            })
         }
         None => {
             let mut scratch = RefineScratch::default();

@@ -20,12 +20,17 @@ use crate::layout::multilevel::coarsest::leading_eigenvector;
 ///
 /// # Runtime
 /// O(pivots / 64) multi-source searches, O(n pivots^2) for `C^T C`.
-pub fn pivot_mds(paths: &Paths, pivots: usize, seed: u64) -> Option<(Vec<f32>, Vec<f32>)> {
+pub fn pivot_mds(
+    paths: &Paths,
+    pivots: usize,
+    seed: u64,
+    parallel: bool,
+) -> Option<(Vec<f32>, Vec<f32>)> {
     let n = paths.len();
     if n < 3 {
         return None;
     }
-    let drawn = Pivots::draw(paths, pivots, seed);
+    let drawn = Pivots::draw(paths, pivots, seed, parallel);
     let k = drawn.chosen.len();
     // C = -1/2 (D^2 - row means - column means + total mean), row-major n x k.
     let mut c: Vec<f64> = vec![0.0; n * k];
@@ -86,7 +91,7 @@ mod tests {
         let src: Vec<u32> = (0..n - 1).collect();
         let dst: Vec<u32> = (1..n).collect();
         let paths = Paths::new(n as usize, &src, &dst, &vec![1.0; n as usize - 1]);
-        let (x, y) = pivot_mds(&paths, 10, 4).expect("a drawing");
+        let (x, y) = pivot_mds(&paths, 10, 4, false).expect("a drawing");
         // Collinear and evenly spaced, up to scale: consecutive gaps all equal.
         let gap = |i: usize| (x[i + 1] - x[i]).hypot(y[i + 1] - y[i]);
         let g0 = gap(0);

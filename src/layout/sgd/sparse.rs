@@ -50,18 +50,10 @@ impl Sparse {
             chosen,
             dist,
             nearest,
-        } = Pivots::draw(paths, pivots, seed);
+        } = Pivots::draw(paths, pivots, seed, parallel);
         let weight = region_weights(paths, &chosen, &dist, &nearest, parallel);
         let (inner, across) = pair_terms(paths, near, seed, parallel);
-        let mut range = (f32::INFINITY, 0.0f32);
-        let pairs = inner.iter().flatten().chain(&across);
-        let positive = weight
-            .iter()
-            .copied()
-            .chain(pairs.map(|e| 1.0 / (e.2 * e.2)));
-        for w in positive.filter(|&w| w > 0.0) {
-            range = (range.0.min(w), range.1.max(w));
-        }
+        let range = weight_range(&weight, &inner, &across, parallel);
         Self {
             n,
             pivots: chosen,
@@ -228,6 +220,40 @@ fn pair_terms(paths: &Paths, near: Near, seed: u64, parallel: bool) -> (Vec<Vec<
 /// A pair term: its ends and target.
 type Term = (u32, u32, f32);
 
+/// The smallest and largest positive weight of the pivot terms (`weight`) and the pair terms
+/// (`1 / d^2`, from the longest and the shortest `d`: rounding keeps the order, so those give
+/// the same bits as every term's weight), on rayon's threads when `parallel` (least and
+/// greatest are exact, so the same either way).
+fn weight_range(
+    weight: &[f32],
+    inner: &[Vec<Term>],
+    across: &[Term],
+    parallel: bool,
+) -> (f32, f32) {
+    let widen = |r: (f32, f32), w: f32| {
+        if w > 0.0 { (r.0.min(w), r.1.max(w)) } else { r }
+    };
+    let join = |a: (f32, f32), b: (f32, f32)| (a.0.min(b.0), a.1.max(b.1));
+    let empty = (f32::INFINITY, 0.0f32);
+    let targets = |terms: &[Term]| terms.iter().fold(empty, |r, t| widen(r, t.2));
+    let (pivots, lengths) = if parallel {
+        let pivots = weight
+            .par_chunks(1 << 16)
+            .map(|c| c.iter().fold(empty, |r, &w| widen(r, w)))
+            .reduce(|| empty, join);
+        let lengths = inner.par_iter().map(|c| targets(c)).reduce(|| empty, join);
+        (pivots, lengths)
+    } else {
+        let pivots = weight.iter().fold(empty, |r, &w| widen(r, w));
+        (pivots, inner.iter().map(|c| targets(c)).fold(empty, join))
+    };
+    let (d_min, d_max) = join(lengths, targets(across));
+    if d_max == 0.0 {
+        return pivots;
+    }
+    join(pivots, (1.0 / (d_max * d_max), 1.0 / (d_min * d_min)))
+}
+
 /// Pivots drawn by [`Pivots::draw`], with their distances.
 pub struct Pivots {
     /// The pivots in the order drawn.
@@ -241,12 +267,12 @@ pub struct Pivots {
 impl Pivots {
     /// Up to `count` pivots of the connected graph `paths`: the first drawn from `seed`, then
     /// batches of up to [`BATCH`], each vertex drawn with probability proportional to its
-    /// distance from the pivots before (random max-min), each batch's distances from one
-    /// multi-source search.
+    /// distance from the pivots before (random max-min), each batch's distances by
+    /// [`search_rows`] (on rayon's threads when `parallel`, the same distances).
     ///
     /// # Runtime
     /// O(count / BATCH) searches and O(count n) draws; memory `4 count n` bytes.
-    pub fn draw(paths: &Paths, count: usize, seed: u64) -> Self {
+    pub fn draw(paths: &Paths, count: usize, seed: u64, parallel: bool) -> Self {
         let n = paths.len();
         let h = count.clamp(1, n);
         let mut rng = WarrenRng::new(seed);
@@ -254,13 +280,12 @@ impl Pivots {
         let mut nearest = vec![u32::MAX; n];
         let mut mins = vec![f32::INFINITY; n];
         let mut chosen: Vec<u32> = Vec::with_capacity(h);
-        let mut scratch = PathScratch::default();
         let mut batch = vec![rng.below(n as u32)];
         while !batch.is_empty() {
             let k0 = chosen.len();
             chosen.extend_from_slice(&batch);
             let rows = &mut dist[k0 * n..(k0 + batch.len()) * n];
-            paths.batch(&batch, &mut scratch, |v, k, d| rows[k * n + v as usize] = d);
+            search_rows(paths, &batch, rows, parallel);
             for (k, row) in rows.chunks(n).enumerate() {
                 for v in 0..n {
                     if row[v] < mins[v] {
@@ -277,6 +302,32 @@ impl Pivots {
             dist,
             nearest,
         }
+    }
+}
+
+/// Sources per search of [`search_rows`] on rayon's threads: pivots drawn by max-min lie far
+/// apart, so most vertices are reached at a different level from each of them and a search
+/// costs about as much per source whether it holds 8 or 64; in parts of 8 the searches of a
+/// batch spread over the threads (a level-like graph of 10^6 vertices: 31 pivots' distances
+/// in 1.4 s by one search, 0.75 s by four on two threads).
+const PART: usize = 8;
+
+/// Fills `rows` (`n` per source, `n` the vertex count) with the distances from `sources` (at
+/// most [`BATCH`]): by one multi-source search, or when `parallel` by one per [`PART`] of
+/// them on rayon's threads. Distances are exact, so the rows are the same either way.
+fn search_rows(paths: &Paths, sources: &[u32], rows: &mut [f32], parallel: bool) {
+    let n = paths.len();
+    let search = |(part, rows): (&[u32], &mut [f32])| {
+        let mut scratch = PathScratch::default();
+        paths.batch(part, &mut scratch, |v, k, d| rows[k * n + v as usize] = d);
+    };
+    if parallel && sources.len() > PART {
+        sources
+            .par_chunks(PART)
+            .zip(rows.par_chunks_mut(PART * n))
+            .for_each(search);
+    } else {
+        search((sources, rows));
     }
 }
 
