@@ -65,11 +65,14 @@ use crate::layout::{
 /// Largest graph `--algorithm auto` draws with full stress (every pair); larger ones get the
 /// multilevel force drawing refined by light sparse stress ([`StressParams::refine`]). Full
 /// stress costs about 5x the refinement at 1,000 vertices (level-like graph: 33 ms against
-/// 6 ms) and grows with the square of the vertices (a 4,941-vertex power grid: 285 ms against
-/// 55 ms, at 1.00x and 1.13x the stress of s_gd2's full-stress drawing): past 5,000 vertices
-/// the default gives up that last tenth of stress for speed, `--algorithm stress` keeps it up
-/// to 10,000.
-pub const AUTO_FULL_UP_TO: usize = 5_000;
+/// 6 ms) and grows with the square of the vertices, most of it the all-pairs searches; on the
+/// real graphs below the line it is what reaches the stress optimum (hep-th, 5,835 vertices:
+/// 318 ms at 0.99x s_gd2's full-stress drawing, against 43 ms at 1.18x refined; 4elt, 7,434
+/// vertices: 517 ms at 1.01x, against 56 ms at 1.25x; 2 threads). Past 8,000 vertices the
+/// default gives up that last tenth or fifth of stress for speed (a level-like graph of
+/// 10,000: 1.8 s of full stress against 66 ms refined); `--algorithm stress` keeps full stress
+/// up to 10,000.
+pub const AUTO_FULL_UP_TO: usize = 8_000;
 
 /// Finest-level iterations of the force drawing the default refines: the refinement does the
 /// fine work, so 8 instead of 15 (level-like graph of 100,000 vertices: stress 0.0006 either
@@ -79,7 +82,7 @@ pub const AUTO_ITERATIONS: u32 = 8;
 /// Which solver lays the graph out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Algorithm {
-    /// Stress: full stress up to `AUTO_FULL_UP_TO` (5,000) vertices, above it the multilevel
+    /// Stress: full stress up to `AUTO_FULL_UP_TO` (8,000) vertices, above it the multilevel
     /// force drawing refined by light sparse stress (32 pivots and the pairs within six edges).
     Auto,
     /// Stress by stochastic gradient descent: full stress up to 10,000 vertices (from random
@@ -164,14 +167,14 @@ pub struct Args {
     /// against weighted distances and the edge-length cv over length / weight.
     #[arg(long)]
     weights: bool,
-    /// Solver: by default stress (full up to 5,000 vertices, the multilevel force drawing
+    /// Solver: by default stress (full up to 8,000 vertices, the multilevel force drawing
     /// refined by light sparse stress above); `stress` for the stress layout at its lowest
     /// (full up to 10,000 vertices, sparse with 200 pivots above; slower on large graphs);
     /// `multilevel` for the force drawing alone (fastest); `single` for seed 000's solver.
     #[arg(long, value_enum, default_value_t = Algorithm::Auto)]
     algorithm: Algorithm,
     /// Stress model of `--algorithm stress`: `full` (every pair), `sparse` (pivots) or `auto`
-    /// (full up to 10,000 vertices per component; 5,000 for `--algorithm auto`).
+    /// (full up to 10,000 vertices per component; 8,000 for `--algorithm auto`).
     #[arg(long, value_enum, default_value_t = StressModel::Auto)]
     stress_model: StressModel,
     /// Epochs of the stress schedule (default 30; a start from the force drawing runs its

@@ -185,7 +185,7 @@ fn single_and_multilevel_both_run_and_name_themselves() {
 /// `src/cli/layout.rs`; private to the binary) and refines the multilevel force drawing
 /// above; `stress` starts from random positions or a pivot MDS drawing up to 100,000
 /// vertices (one level), from the force drawing above.
-const AUTO_FULL_UP_TO: usize = 5_000;
+const AUTO_FULL_UP_TO: usize = 8_000;
 
 #[test]
 fn auto_draws_full_stress_up_to_its_limit_and_refines_the_force_drawing_above() {

@@ -94,8 +94,8 @@ fn pinned_vertices_stay_exactly_where_the_pins_put_them() {
 #[test]
 fn a_start_drawing_is_refined_not_redrawn() {
     // The stress layout (full stress at 3,000 vertices) and the default past its full-stress
-    // limit (the force drawing refined by sparse stress, at 6,000).
-    for (n, algorithm) in [(3_000, "stress"), (6_000, "auto")] {
+    // limit (the force drawing refined by sparse stress, at 9,000).
+    for (n, algorithm) in [(3_000, "stress"), (9_000, "auto")] {
         start_is_refined(n, algorithm);
     }
 }
