@@ -104,18 +104,21 @@ impl Default for StressParams {
 impl StressParams {
     /// The refinement of `warren layout`'s default above [`StressParams::full_up_to`]: the
     /// multilevel force drawing refined by sparse stress with few pivots (32), the pairs
-    /// within six edges of each other (up to 96 vertices a search: what keeps each vertex's
+    /// within six edges of each other (up to 48 vertices a search: what keeps each vertex's
     /// surroundings in place) and the last 9 of 22 epochs. Measured on a level-like graph of
     /// 100,000 vertices, 2 threads: stress 0.0024 to 0.0006 and neighbourhood preservation
-    /// 0.36 to 0.39 against the force drawing alone, in 550 ms against 420 ms; with the
-    /// edges as the only pair terms neighbourhood preservation falls to 0.17.
+    /// 0.36 to 0.37 against the force drawing alone; with the edges as the only pair terms
+    /// neighbourhood preservation falls to 0.17. Searches of 96 vertices keep it at 0.39 and
+    /// the stress 3 to 6% lower (level-like graphs of 10^4 and 10^5 vertices), but cost the
+    /// 316 x 316 grid 590 ms against 498 ms and the preferential-attachment graph of 10^5
+    /// vertices 893 ms against 758 ms (medians of 7, same run), at the same stress there.
     pub fn refine(full_up_to: usize) -> Self {
         Self {
             sparse_epochs: 22,
             mds_up_to: full_up_to,
             full_up_to,
             pivots: 32,
-            near: Near { radius: 6, cap: 96 },
+            near: Near { radius: 6, cap: 48 },
             ..Self::default()
         }
     }
