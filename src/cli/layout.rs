@@ -376,6 +376,12 @@ fn auto_stress_params(args: &Args) -> StressParams {
         epochs: args.epochs.unwrap_or(d.epochs),
         sparse_epochs: args.epochs.unwrap_or(d.sparse_epochs),
         pivots: args.pivots.unwrap_or(d.pivots),
+        // `--pivots P` asks for exactly P.
+        small_world_terms: if args.pivots.is_some() {
+            0
+        } else {
+            d.small_world_terms
+        },
         ..d
     }
 }

@@ -6,7 +6,7 @@ use super::paths::{PathScratch, Paths};
 use super::pivot_mds::pivot_mds;
 use super::small::Small;
 use super::sparse::{Near, Sparse};
-use super::{Given, StressParams, StressReport, schedule};
+use super::{Given, SMALL_WORLD_PIVOTS, StressParams, StressReport, schedule};
 use crate::core::rng::{WarrenRng, mix};
 use crate::core::workers::on_workers;
 use crate::layout::LayoutGraph;
@@ -250,13 +250,22 @@ fn refine_component(
         };
         return ((x, y), report);
     }
-    let report = sparse_stress(&paths, params, (&mut x, &mut y), &free, (skip, given), seed);
+    let report = sparse_stress(
+        &paths,
+        params,
+        (&mut x, &mut y),
+        &free,
+        (skip, given),
+        seed,
+        unit,
+    );
     ((x, y), report)
 }
 
 /// Sparse stress on the drawing `x`, `y` of the connected graph `paths` (`free`: each
 /// vertex's freedom), the first `skip` epochs of the schedule left out; a `given` start (the
-/// caller's drawing) runs as many small steps as under full stress.
+/// caller's drawing) runs as many small steps as under full stress. `unit` is the mean edge
+/// length, the measure of the small-world test ([`StressParams::small_world_terms`]).
 fn sparse_stress(
     paths: &Paths,
     params: &StressParams,
@@ -264,10 +273,16 @@ fn sparse_stress(
     free: &[f32],
     (mut skip, given): (u32, bool),
     seed: u64,
+    unit: f32,
 ) -> StressReport {
     let n = paths.len();
     let parallel = params.parallel && n >= full::PARALLEL_FROM;
-    let pivots = params.pivots.min((params.max_terms / n).max(8));
+    let mut pivots = params.pivots;
+    if params.small_world_terms > 0 && eccentricity(paths, seed) < LOCAL_FROM * unit {
+        let wide = (params.small_world_terms / n).min(SMALL_WORLD_PIVOTS);
+        pivots = pivots.max(wide);
+    }
+    let pivots = pivots.min((params.max_terms / n).max(8));
     // Near pairs within the same memory as the pivot terms: at most `max_terms` in all.
     let near = Near {
         radius: params.near.radius,
@@ -369,5 +384,56 @@ fn fit_scale(paths: &Paths, x: &mut [f32], y: &mut [f32], seed: u64) {
         for v in x.iter_mut().chain(y.iter_mut()) {
             *v *= a;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::level_like_graph;
+
+    /// The pivots the default's refinement gives the connected graph `src`-`dst`.
+    fn refined_pivots(n: usize, src: &[u32], dst: &[u32]) -> u32 {
+        let graph = LayoutGraph {
+            src,
+            dst,
+            length_factor: None,
+        };
+        let params = StressParams {
+            parallel: false,
+            ..StressParams::refine(1_000)
+        };
+        let force = MultilevelParams {
+            iterations: 2,
+            ..MultilevelParams::default()
+        };
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        let given = Given::default();
+        let (report, _) = layout_stress(n, &graph, &params, &force, 3, given, &mut x, &mut y);
+        assert_eq!(x.len(), n);
+        report.pivots
+    }
+
+    #[test]
+    fn small_world_components_get_more_pivots_long_ones_keep_the_default() {
+        // A ring with chords to random vertices: eccentricity about 10 edges.
+        let n = 20_000;
+        let mut rng = WarrenRng::new(9);
+        let (mut src, mut dst) = (Vec::new(), Vec::new());
+        for v in 0..n as u32 {
+            src.extend([v, v]);
+            dst.extend([(v + 1) % n as u32, rng.below(n as u32)]);
+        }
+        let (s, d): (Vec<u32>, Vec<u32>) = src
+            .iter()
+            .zip(&dst)
+            .filter(|(a, b)| a != b)
+            .map(|(&a, &b)| (a, b))
+            .unzip();
+        // 3,200,000 pivot terms over 20,000 vertices.
+        assert_eq!(refined_pivots(n as usize, &s, &d), 160);
+        // A level-like graph: long chains, eccentricity in the hundreds.
+        let (src, dst) = level_like_graph(n as usize, 4);
+        assert_eq!(refined_pivots(n as usize, &src, &dst), 32);
     }
 }
