@@ -83,7 +83,8 @@ pub const AUTO_ITERATIONS: u32 = 8;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Algorithm {
     /// Stress: full stress up to `AUTO_FULL_UP_TO` (8,000) vertices, above it the multilevel
-    /// force drawing refined by light sparse stress (32 pivots and the pairs within six edges).
+    /// force drawing refined by light sparse stress (32 pivots, more on small-world graphs, and
+    /// the pairs within six edges).
     Auto,
     /// Stress by stochastic gradient descent: full stress up to 10,000 vertices (from random
     /// positions up to 2,000), sparse pivot stress above, started from the multilevel drawing.
