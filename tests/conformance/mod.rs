@@ -49,6 +49,9 @@ const SEED: u64 = 0x5eed_c0f0;
 /// changed on purpose, its splits now drawn from that canonical identity. `map` was re-minted
 /// once more when its `canonical_hash` became the floor plan's up to the 8 grid symmetries
 /// (its level graph is the run's input, the same for every level): only that column changed.
+/// `map` and `grammar-edgar` were re-minted when the map builder went to conflict-directed backjumping, steered by
+/// the graph's stress drawing and by each room's placed neighbours (issue 49): different
+/// layouts of the same graphs, every one verified, fewer attempts on all of Edgar's inputs.
 const GOLDEN: &[(&str, u64)] = &[
     ("coloring-chromatic.toml", 0x9077ca1c00010588),
     ("coloring-edge.toml", 0x6aaeb5f600011f88),
@@ -59,11 +62,11 @@ const GOLDEN: &[(&str, u64)] = &[
     ("grammar-catacomb.toml", 0xdc0a054c00058e08),
     ("grammar-demirogue.toml", 0x73e4f4650005ce48),
     ("grammar-dungeon.toml", 0xf7f8622d000a5c88),
-    ("grammar-edgar.toml", 0x53909472000e8608),
+    ("grammar-edgar.toml", 0x5655abe0000e11c8),
     ("grammar-keylock.toml", 0x8f2eb48b000e3fc8),
     ("grammar-ring.toml", 0x0d72b85600056c08),
     ("grammar.toml", 0x39a5b7e100067488),
-    ("map.toml", 0x3bcefa5000031e48),
+    ("map.toml", 0xef054f5300032988),
     ("maze-braided-gradient.toml", 0x859c00720001ed08),
     ("maze-delaunay.toml", 0x79b274310003ccc8),
     ("maze.toml", 0x778568cb0000fa08),

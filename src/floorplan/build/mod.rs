@@ -3,12 +3,16 @@
 //! between parallel walls.
 //!
 //! # Algorithm
-//! 1. **Target drawing.** The graph's classical MDS drawing (computed once per graph, edges
-//!    about one room long), turned by a seeded angle, maybe mirrored, shaken, and settled by a
-//!    few iterations of the force solver (`crate::layout::relax`). It only steers: rooms are
-//!    placed near their drawn positions, so that the arms of a cycle curl towards each other and
-//!    close. Without it (random targets) the 41-room graph of Edgar's paper failed 70% of its
-//!    seeds; from a random start with 300 force iterations it needs 1.5 times the attempts.
+//! 1. **Target drawing.** The graph's stress drawing (`crate::layout::sgd`, computed once per
+//!    graph, edges about one room long), turned by a seeded angle, maybe mirrored, shaken, and
+//!    settled by a few iterations of the force solver (`crate::layout::relax`). It only steers:
+//!    rooms are placed near their drawn positions, so that the arms of a cycle curl towards
+//!    each other and close. Without it (random targets) the 41-room graph of Edgar's paper
+//!    failed 70% of its seeds; the classical MDS drawing used before folds the branches of
+//!    graphs of a few hundred rooms onto each other. A room's target moves with the placed
+//!    rooms it is steered by (its ear's nearest placed rooms on both sides, weighted by how
+//!    close along the ear it is to each; in a tree its placed neighbours), not with the
+//!    whole map, so the arms of a cycle grow towards where the other arm really is.
 //! 2. **Order.** The graph's cycles first, ear by ear (see `room_order`), then the trees hanging
 //!    off them, breadth-first, the room with most placed neighbours first.
 //! 3. **Configuration spaces.** Where a shape may go so that it touches (or faces, across a
@@ -19,7 +23,8 @@
 //! 4. **Search.** Candidates (the point of each offset rectangle nearest the room's target, and
 //!    a random one) are sorted by their distance to the target plus seeded noise and tried in
 //!    order against the placed rooms and corridors; a room with none left sends the search back
-//!    to the room before (depth-first). An attempt that spends its work budget starts over from
+//!    to the latest placed room that ruled out one of its candidates (conflict-directed
+//!    backjumping), skipping the rooms that had no part in the dead end. An attempt that spends its work budget starts over from
 //!    a new drawing; after `max_attempts` the seed fails with a counted reason. Work is bounded:
 //!    never a timeout.
 //!

@@ -76,7 +76,7 @@ pub(super) fn draw_targets(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratc
 }
 
 /// Rooms up to which the order is built ear by ear (above it: breadth-first, cheaper).
-const EARS_UP_TO: usize = 256;
+const EARS_UP_TO: usize = 4096;
 
 /// The room order of one attempt: the graph's cycles first, ear by ear (Edgar's chains: a
 /// shortest cycle, then again and again the shortest path of unplaced rooms between two placed
@@ -85,6 +85,7 @@ const EARS_UP_TO: usize = 256;
 pub(super) fn room_order(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) {
     let n = plan.rooms();
     s.order.clear();
+    s.steer.clear();
     s.placed.clear();
     s.placed.resize(n, false);
     let cores: Vec<u32> = (0..n as u32).filter(|&v| plan.core[v as usize]).collect();
@@ -94,9 +95,24 @@ pub(super) fn room_order(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch)
         // The cycle's rooms from both ends of the path inwards.
         let rotate = rng.below(path.len() as u32) as usize;
         path.rotate_left(rotate);
-        push_inwards(&path, s);
+        // The cycle closes on its first room.
+        path.push(path[0]);
+        push_inwards(&path, 0, s);
         while let Some(ear) = shortest_ear(plan, rng, s) {
-            push_inwards(&ear, s);
+            // The ear between the placed rooms it leaves from and comes back to.
+            let anchor = |v: u32| {
+                plan.adj[v as usize]
+                    .iter()
+                    .map(|&(u, _)| u)
+                    .find(|&u| s.placed[u as usize])
+                    .expect("an ear's ends touch placed rooms")
+            };
+            let (a, b) = (anchor(ear[0]), anchor(ear[ear.len() - 1]));
+            let mut seq = Vec::with_capacity(ear.len() + 2);
+            seq.push(a);
+            seq.extend_from_slice(&ear);
+            seq.push(b);
+            push_inwards(&seq, 1, s);
         }
     }
     if s.order.is_empty() {
@@ -106,6 +122,7 @@ pub(super) fn room_order(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch)
             cores[rng.below(cores.len() as u32) as usize]
         };
         s.order.push(first);
+        s.steer.push(NO_STEER);
         s.placed[first as usize] = true;
     }
     // Placed-neighbour counts and first-seen times of the rooms next to the placed ones.
@@ -133,29 +150,57 @@ pub(super) fn room_order(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch)
             })
             .expect("the graph is connected");
         s.order.push(next);
+        let mut by = plan.adj[next as usize]
+            .iter()
+            .map(|&(u, _)| u)
+            .filter(|&u| s.placed[u as usize]);
+        let first = by.next().expect("a placed neighbour");
+        s.steer.push(match by.next() {
+            Some(second) => [(first, 0.5), (second, 0.5)],
+            None => [(first, 1.0), (first, 0.0)],
+        });
         s.placed[next as usize] = true;
         touch(next, &mut count, &mut seen, &mut clock);
     }
     s.placed.iter_mut().for_each(|p| *p = false);
 }
 
-/// Appends `path` to the order from both ends inwards (`p0, pL, p1, pL-1, ...`).
-fn push_inwards(path: &[u32], s: &mut BuildScratch) {
-    let (mut lo, mut hi) = (0usize, path.len());
+/// Appends the rooms `seq[skip..len - skip]` (the first and last `skip` are placed already,
+/// or `seq` is a cycle whose last room is its first) to the order from both ends inwards
+/// (`p0, pL, p1, pL-1, ...`), each steered by the nearest placed rooms of `seq` on either side
+/// of it: its target moves with them, in proportion to how close along `seq` it is to each, so
+/// that the two arms of a cycle grow towards each other from where they really are.
+fn push_inwards(seq: &[u32], skip: usize, s: &mut BuildScratch) {
+    let (mut lo, mut hi) = (skip, seq.len() - skip.max(1));
     let mut front = true;
     while lo < hi {
-        let v = if front {
+        let i = if front {
             lo += 1;
-            path[lo - 1]
+            lo - 1
         } else {
             hi -= 1;
-            path[hi]
+            hi
         };
         front = !front;
+        let v = seq[i];
+        let left = (0..i).rev().find(|&j| s.placed[seq[j] as usize]);
+        let right = (i + 1..seq.len()).find(|&j| s.placed[seq[j] as usize]);
+        s.steer.push(match (left, right) {
+            (Some(l), Some(r)) => {
+                let t = (i - l) as f32 / (r - l) as f32;
+                [(seq[l], 1.0 - t), (seq[r], t)]
+            }
+            (Some(l), None) => [(seq[l], 1.0), (seq[l], 0.0)],
+            (None, Some(r)) => [(seq[r], 1.0), (seq[r], 0.0)],
+            (None, None) => NO_STEER,
+        });
         s.order.push(v);
         s.placed[v as usize] = true;
     }
 }
+
+/// The steering of a room placed with no placed room to steer by (the first).
+pub(super) const NO_STEER: [(u32, f32); 2] = [(u32::MAX, 0.0); 2];
 
 /// A shortest cycle through core room `start` (its rooms in cycle order, `start` first).
 fn shortest_cycle(plan: &Plan, start: u32) -> Vec<u32> {

@@ -22,6 +22,9 @@ pub struct BuildScratch {
     pub(super) tx: Vec<f32>,
     pub(super) ty: Vec<f32>,
     pub(super) order: Vec<u32>,
+    /// Per depth, the two placed rooms whose offsets from their drawn positions, weighted,
+    /// move the room's target (`order::NO_STEER` for the first room).
+    pub(super) steer: Vec<[(u32, f32); 2]>,
     pub(super) placed: Vec<bool>,
     /// Per depth, its candidates (sorted) and the next one to try.
     pub(super) candidates: Vec<Vec<Candidate>>,
@@ -30,6 +33,10 @@ pub struct BuildScratch {
     pub(super) zones: Vec<Zone>,
     pub(super) met: Vec<Zone>,
     pub(super) corridors: Vec<(Rect, u32)>,
+    /// Per room, its depth in this attempt's order.
+    pub(super) depth_of: Vec<u32>,
+    /// Per depth, the depths of the placed rooms that ruled out one of its candidates.
+    pub(super) conflicts: Vec<Vec<u32>>,
     /// The result.
     pub out: Layout,
 }

@@ -59,18 +59,33 @@ pub fn build(plan: &Plan, seed: u64, s: &mut BuildScratch) -> Result<(), String>
 /// made the 41-room graph fail 4% of its seeds, so trees are not pulled.
 const CORE_PULL: f32 = 0.5;
 
-/// One attempt: a drawing, an order and a bounded depth-first search.
+/// One attempt: a drawing, an order and a bounded depth-first search with conflict-directed
+/// backjumping (Prosser 1993): every depth keeps the depths of the placed rooms that ruled out
+/// one of its candidates (a room it would overlap or lie too far from, a corridor in the way, a
+/// neighbour whose configuration space it must meet), and a room with no candidate left sends
+/// the search back to the latest of those, not to the room placed just before it. The rooms in
+/// between had nothing to do with the dead end; going back through them one by one (as
+/// chronological backtracking does) spends the work bound on their combinations, which is
+/// where searches of a few hundred rooms used to die.
 fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool {
     let n = plan.rooms();
     draw_targets(plan, rng, s);
     room_order(plan, rng, s);
     s.corridors.clear();
+    s.depth_of.clear();
+    s.depth_of.resize(n, 0);
+    for (d, &v) in s.order.iter().enumerate() {
+        s.depth_of[v as usize] = d as u32;
+    }
+    if s.conflicts.len() < n {
+        s.conflicts.resize_with(n, Vec::new);
+    }
+    s.conflicts[..n].iter_mut().for_each(Vec::clear);
     // Translation from drawing to lattice: running sums of (placed centre - drawn position).
-    let (mut dx, mut dy, mut k) = (0.0f32, 0.0f32, 0u32);
+    let mut at = Steer::default();
     let budget = s.out.work + plan.attempt_work;
     let mut depth = 0usize;
-    let mut cs = (0.0f32, 0.0f32);
-    candidates_for(plan, depth, rng, s, (0.0, 0.0, 0), cs);
+    candidates_for(plan, depth, rng, s, at);
     loop {
         if depth == n {
             return true;
@@ -89,45 +104,98 @@ fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool 
             s.candidates[depth].get(s.cursor[depth])
         };
         let Some(&c) = next else {
-            // Nothing left here: back to the room before.
-            if depth == 0 {
+            // Nothing left here: back to the latest room that took part in the dead end.
+            let Some(back) = jump_target(depth, s) else {
                 return false;
+            };
+            while depth > back {
+                depth -= 1;
+                let u = s.order[depth] as usize;
+                unplace(plan, u, s);
+                at.remove(plan, u, s);
+                if depth > back {
+                    s.conflicts[depth].clear();
+                }
             }
-            depth -= 1;
-            let u = s.order[depth] as usize;
-            unplace(plan, u, s);
-            let sh = &plan.cat.shapes[s.out.shape[u] as usize];
-            let (ux, uy) = (
-                s.out.x[u] as f32 + sh.w as f32 / 2.0,
-                s.out.y[u] as f32 + sh.h as f32 / 2.0,
-            );
-            dx -= ux - s.tx[u];
-            dy -= uy - s.ty[u];
-            cs.0 -= ux;
-            cs.1 -= uy;
-            k -= 1;
             continue;
         };
         s.cursor[depth] += 1;
         s.out.work += 1;
-        if !fits(plan, v, c, rng, s) {
+        if let Err(culprit) = fits(plan, v, c, rng, s) {
+            note_conflict(&mut s.conflicts[depth], culprit);
             continue;
         }
         s.retries[depth] += 1;
-        let sh = &plan.cat.shapes[c.shape as usize];
-        let (vx, vy) = (
-            c.x as f32 + sh.w as f32 / 2.0,
-            c.y as f32 + sh.h as f32 / 2.0,
-        );
-        dx += vx - s.tx[v];
-        dy += vy - s.ty[v];
-        cs.0 += vx;
-        cs.1 += vy;
-        k += 1;
+        at.add(plan, v, s);
         depth += 1;
         if depth < n {
-            candidates_for(plan, depth, rng, s, (dx, dy, k), cs);
+            candidates_for(plan, depth, rng, s, at);
         }
+    }
+}
+
+/// Where the search goes back to from a dead end at `depth`: the latest depth in its conflict
+/// set, which inherits the rest of the set (`None` at depth 0, or with nothing to blame).
+fn jump_target(depth: usize, s: &mut BuildScratch) -> Option<usize> {
+    let mut set = std::mem::take(&mut s.conflicts[depth]);
+    let back = match set.iter().max() {
+        Some(&b) => b as usize,
+        None if depth > 0 => depth - 1,
+        None => return None,
+    };
+    for &c in &set {
+        if c as usize != back {
+            note_conflict(&mut s.conflicts[back], c);
+        }
+    }
+    set.clear();
+    s.conflicts[depth] = set;
+    Some(back)
+}
+
+/// Adds `depth` to a conflict set (kept without repeats; sets stay a few entries long).
+fn note_conflict(set: &mut Vec<u32>, depth: u32) {
+    if !set.contains(&depth) {
+        set.push(depth);
+    }
+}
+
+/// The drawing-to-lattice translation and the centroid of the placed rooms, kept as running
+/// sums over the placed rooms.
+#[derive(Clone, Copy, Debug, Default)]
+struct Steer {
+    dx: f32,
+    dy: f32,
+    cx: f32,
+    cy: f32,
+    k: u32,
+}
+
+impl Steer {
+    fn centre(plan: &Plan, v: usize, s: &BuildScratch) -> (f32, f32) {
+        let sh = &plan.cat.shapes[s.out.shape[v] as usize];
+        (
+            s.out.x[v] as f32 + sh.w as f32 / 2.0,
+            s.out.y[v] as f32 + sh.h as f32 / 2.0,
+        )
+    }
+
+    fn add(&mut self, plan: &Plan, v: usize, s: &BuildScratch) {
+        let (x, y) = Self::centre(plan, v, s);
+        self.dx += x - s.tx[v];
+        self.dy += y - s.ty[v];
+        self.cx += x;
+        self.cy += y;
+        self.k += 1;
+    }
+
+    fn remove(&mut self, plan: &Plan, v: usize, s: &BuildScratch) {
+        let (x, y) = Self::centre(plan, v, s);
+        self.dx -= x - s.tx[v];
+        self.dy -= y - s.ty[v];
+        self.cx -= x;
+        self.cy -= y;
+        self.k -= 1;
     }
 }
 
@@ -142,23 +210,35 @@ fn unplace(plan: &Plan, v: usize, s: &mut BuildScratch) {
 }
 
 /// The candidates of the room at `depth`, sorted, its cursor reset.
-fn candidates_for(
-    plan: &Plan,
-    depth: usize,
-    rng: &mut WarrenRng,
-    s: &mut BuildScratch,
-    (dx, dy, k): (f32, f32, u32),
-    cs: (f32, f32),
-) {
+fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildScratch, at: Steer) {
     let v = s.order[depth] as usize;
+    let (dx, dy, k) = (at.dx, at.dy, at.k);
+    let cs = (at.cx, at.cy);
+    // The placed neighbours shape this room's configuration space: each takes part in any
+    // dead end here.
+    for &(u, _) in &plan.adj[v] {
+        if s.placed[u as usize] {
+            let d = s.depth_of[u as usize];
+            note_conflict(&mut s.conflicts[depth], d);
+        }
+    }
     let mut list = std::mem::take(&mut s.candidates[depth]);
     list.clear();
     s.cursor[depth] = 0;
     s.retries[depth] = 0;
     let (gx, gy) = if k == 0 {
         (0.0, 0.0)
-    } else {
+    } else if s.steer[depth][0].0 == u32::MAX {
         (s.tx[v] + dx / k as f32, s.ty[v] + dy / k as f32)
+    } else {
+        // Moved with the rooms it is steered by.
+        let (mut ox, mut oy) = (0.0f32, 0.0f32);
+        for (u, w) in s.steer[depth] {
+            let (x, y) = Steer::centre(plan, u as usize, s);
+            ox += w * (x - s.tx[u as usize]);
+            oy += w * (y - s.ty[u as usize]);
+        }
+        (s.tx[v] + ox, s.ty[v] + oy)
     };
     let noise = plan.length * plan.noise;
     let pull = if plan.core[v] { CORE_PULL } else { 0.0 };
@@ -259,8 +339,15 @@ fn zones_for(plan: &Plan, v: usize, si: u32, s: &mut BuildScratch) {
     }
 }
 
-/// Whether candidate `c` of room `v` fits; if so, places it with its links and corridors.
-fn fits(plan: &Plan, v: usize, c: Candidate, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool {
+/// Whether candidate `c` of room `v` fits; if so, places it with its links and corridors, if
+/// not, names the depth of a placed room that rules it out (the earliest placed one found).
+fn fits(
+    plan: &Plan,
+    v: usize,
+    c: Candidate,
+    rng: &mut WarrenRng,
+    s: &mut BuildScratch,
+) -> Result<(), u32> {
     let sh = &plan.cat.shapes[c.shape as usize];
     // Rooms.
     for &u in s.order.iter() {
@@ -272,7 +359,7 @@ fn fits(plan: &Plan, v: usize, c: Candidate, rng: &mut WarrenRng, s: &mut BuildS
         let gap = if joined { 0 } else { plan.min_distance };
         let other = &plan.cat.shapes[s.out.shape[u] as usize];
         if sh.near(c.x, c.y, other, s.out.x[u], s.out.y[u], gap) {
-            return false;
+            return Err(s.depth_of[u]);
         }
         if !plan.reach.is_empty() {
             let (ux, uy) = (s.out.x[u], s.out.y[u]);
@@ -281,7 +368,7 @@ fn fits(plan: &Plan, v: usize, c: Candidate, rng: &mut WarrenRng, s: &mut BuildS
                 .max(uy - (c.y + sh.h))
                 .max(c.y - (uy + other.h));
             if apart > plan.reach[v * plan.rooms() + u] {
-                return false;
+                return Err(s.depth_of[u]);
             }
         }
     }
@@ -291,7 +378,7 @@ fn fits(plan: &Plan, v: usize, c: Candidate, rng: &mut WarrenRng, s: &mut BuildS
         let end = a as usize == v || b as usize == v;
         let gap = if end { 0 } else { plan.min_distance };
         if sh.rects.iter().any(|q| q.near(c.x, c.y, &r, 0, 0, gap)) {
-            return false;
+            return Err(corridor_depth(plan, j, s));
         }
     }
     // Links to the placed neighbours, and their corridors.
@@ -310,12 +397,12 @@ fn fits(plan: &Plan, v: usize, c: Candidate, rng: &mut WarrenRng, s: &mut BuildS
             rng,
         ) else {
             s.corridors.truncate(before);
-            return false;
+            return Err(s.depth_of[u]);
         };
         if let Some(r) = link.corridor() {
-            if !corridor_clear(plan, r, j, s) {
+            if let Err(culprit) = corridor_clear(plan, r, j, s) {
                 s.corridors.truncate(before);
-                return false;
+                return Err(culprit);
             }
             s.corridors.push((r, j));
         }
@@ -325,13 +412,19 @@ fn fits(plan: &Plan, v: usize, c: Candidate, rng: &mut WarrenRng, s: &mut BuildS
     s.out.x[v] = c.x;
     s.out.y[v] = c.y;
     s.placed[v] = true;
-    true
+    Ok(())
+}
+
+/// The depth at which connection `j`'s corridor was made: its later-placed end's.
+fn corridor_depth(plan: &Plan, j: u32, s: &BuildScratch) -> u32 {
+    let (a, b) = plan.conns[j as usize];
+    s.depth_of[a as usize].max(s.depth_of[b as usize])
 }
 
 /// Whether a new corridor `r` of connection `j` keeps clear of every placed room but its ends
 /// and of the other corridors (the room being placed, one of its ends, is checked against the
-/// corridors by `fits`).
-fn corridor_clear(plan: &Plan, r: Rect, j: u32, s: &BuildScratch) -> bool {
+/// corridors by `fits`); if not, the depth of what is in the way.
+fn corridor_clear(plan: &Plan, r: Rect, j: u32, s: &BuildScratch) -> Result<(), u32> {
     let (a, b) = plan.conns[j as usize];
     for &u in &s.order {
         let u = u as usize;
@@ -344,10 +437,13 @@ fn corridor_clear(plan: &Plan, r: Rect, j: u32, s: &BuildScratch) -> bool {
             .iter()
             .any(|q| q.near(s.out.x[u], s.out.y[u], &r, 0, 0, plan.min_distance))
         {
-            return false;
+            return Err(s.depth_of[u]);
         }
     }
-    s.corridors.iter().all(|(q, _)| !q.near(0, 0, &r, 0, 0, 0))
+    match s.corridors.iter().find(|(q, _)| q.near(0, 0, &r, 0, 0, 0)) {
+        Some(&(_, k)) => Err(corridor_depth(plan, k, s)),
+        None => Ok(()),
+    }
 }
 
 /// How connection `j` joins placed room `u` and the room being placed (shape `sv` at its
