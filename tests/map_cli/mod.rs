@@ -253,3 +253,41 @@ fn rooms_whose_doors_never_match_name_the_graph_file() {
     );
     assert_says(&err, &["pair.json:3:"]);
 }
+
+/// A `k` x `k` grid of rooms, each connected to its 4 neighbours, as level-graph JSON.
+fn grid_graph(k: usize) -> String {
+    let rooms: Vec<String> = (0..k * k)
+        .map(|i| format!("{{\"id\": \"r{i}\"}}"))
+        .collect();
+    let mut conns = Vec::new();
+    for y in 0..k {
+        for x in 0..k {
+            let i = y * k + x;
+            if x + 1 < k {
+                conns.push(format!("[\"r{i}\", \"r{}\"]", i + 1));
+            }
+            if y + 1 < k {
+                conns.push(format!("[\"r{i}\", \"r{}\"]", i + k));
+            }
+        }
+    }
+    format!(
+        "{{\"rooms\": [{}], \"connections\": [{}]}}",
+        rooms.join(", "),
+        conns.join(", ")
+    )
+}
+
+#[test]
+fn grids_of_rooms_lay_out_without_corridors() {
+    // 8 x 8 rooms: 49 four-cycles, every one closed by rooms touching at a corner point (the
+    // builder before issue 49 placed these by chronological backtracking from an MDS drawing).
+    let dir = TempDir::new("map-grid");
+    let graph = dir.join("grid.json");
+    std::fs::write(&graph, grid_graph(8)).unwrap();
+    let out = dir.join("g.arrow");
+    let graph_set = format!("map.graph={}", graph.display());
+    generate_kind("map", &out, &["--count", "20", "--set", &graph_set]);
+    assert_eq!(column_u32(&out, "rooms"), vec![64; 20]);
+    verify_passes(&out, 20);
+}

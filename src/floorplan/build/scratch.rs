@@ -37,6 +37,8 @@ pub struct BuildScratch {
     pub(super) depth_of: Vec<u32>,
     /// Per depth, the depths of the placed rooms that ruled out one of its candidates.
     pub(super) conflicts: Vec<Vec<u32>>,
+    /// Per depth, the dead ends there since the attempt's last rewind.
+    pub(super) dead: Vec<u32>,
     /// The result.
     pub out: Layout,
 }

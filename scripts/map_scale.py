@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""The map builder on random planar level graphs (issue 49): for each size, GRAPHS graphs from
+`scripts/level_graphs.py random ROOMS SEED` (seeds 1..GRAPHS), LAYOUTS layouts of each (seeds
+0..LAYOUTS-1) with Edgar's paper blocks, one thread, without corridors and with 2-tile corridor
+rooms; every archive verified. Prints one JSON line per run and a table.
+
+    cargo build --release && scripts/map_scale.py [--sizes 100,300] [--graphs 20] [--layouts 10]
+
+Per graph: levels made, failures by reason, whole-run wall time over the levels (ms/layout;
+the run includes reading the graph and its stress drawing, made once), verify's verdict.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WARREN = os.path.join(ROOT, "target", "release", "warren")
+
+
+def arg(name, default):
+    if name in sys.argv:
+        return sys.argv[sys.argv.index(name) + 1]
+    return default
+
+
+def run(graph, corridors, layouts, out):
+    t0 = time.perf_counter()
+    p = subprocess.run(
+        [WARREN, "generate", "map", "--set", f"map.graph={graph}", "--set",
+         f"map.corridors={corridors}", "--count", str(layouts), "--threads", "1", "--out", out],
+        capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if p.returncode != 0:
+        sys.exit(f"map_scale: warren failed on {graph}: {p.stderr.strip()}")
+    line = p.stderr.strip().splitlines()[-1]
+    made = int(line.split(" map levels")[0].split()[-1].replace(",", ""))
+    failures = {}
+    if "failures {" in line:
+        failures = json.loads(line[line.index("{"):line.index("}") + 1])
+    v = subprocess.run([WARREN, "verify", out], capture_output=True, text=True)
+    verdict = v.stdout.strip().splitlines()[-1] if v.stdout.strip() else v.stderr.strip()
+    return made, failures, wall, verdict
+
+
+def main():
+    sizes = [int(s) for s in arg("--sizes", "100,300").split(",")]
+    graphs = int(arg("--graphs", "20"))
+    layouts = int(arg("--layouts", "10"))
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for rooms in sizes:
+            for corridors in ("none", "templates"):
+                per = []
+                for seed in range(1, graphs + 1):
+                    g = os.path.join(tmp, f"g{rooms}-{seed}.json")
+                    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "level_graphs.py"),
+                                    "random", str(rooms), str(seed), g], check=True)
+                    made, failures, wall, verdict = run(g, corridors, layouts, os.path.join(tmp, "m.arrow"))
+                    row = {"rooms": rooms, "corridors": corridors, "graph_seed": seed,
+                           "layouts": layouts, "made": made, "failures": failures,
+                           "ms_per_layout": round(1000 * wall / layouts, 2), "verify": verdict}
+                    print(json.dumps(row), flush=True)
+                    per.append(row)
+                rows.append(per)
+    print()
+    print("| rooms | corridors | layouts ok | graphs all ok | ms/layout, median graph | ms/layout, slowest graph | verify |")
+    print("|---|---|---|---|---|---|---|")
+    for per in rows:
+        ok = sum(r["made"] for r in per)
+        total = sum(r["layouts"] for r in per)
+        allok = sum(r["made"] == r["layouts"] for r in per)
+        ms = sorted(r["ms_per_layout"] for r in per)
+        bad = sum("0 violations" not in r["verify"] for r in per if r["made"])
+        print(f"| {per[0]['rooms']} | {per[0]['corridors']} | {ok}/{total} | {allok}/{len(per)} | "
+              f"{ms[len(ms) // 2]:.1f} | {ms[-1]:.1f} | {'0 violations' if bad == 0 else f'{bad} runs with violations'} |")
+
+
+if __name__ == "__main__":
+    main()
