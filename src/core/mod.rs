@@ -19,6 +19,7 @@ pub mod graph;
 pub mod grid;
 pub mod hash;
 pub mod identity;
+pub mod kuratowski;
 pub mod metrics;
 pub mod output;
 pub mod planar;

@@ -15,8 +15,10 @@ use std::path::Path;
 
 use crate::core::csr::Adjacency;
 use crate::core::files;
+use crate::core::kuratowski::kuratowski_subdivision;
 use crate::core::text::{LineIndex, Pos};
 use crate::floorplan::json::{self, Json, JsonError, Member, Node, one_line};
+use crate::floorplan::proofs::not_planar;
 use crate::floorplan::shape::template_problem;
 use crate::floorplan::spec::{
     Connection, CorridorSpec, Doors, LevelGraph, Library, RoomSpec, Template, Transforms,
@@ -343,11 +345,8 @@ pub fn parse_graph(
         return Err(cx.at(id_at[r], message));
     }
     let (src, dst): (Vec<u32>, Vec<u32>) = graph.connections.iter().map(|c| (c.a, c.b)).unzip();
-    if !crate::core::planar::is_planar(graph.rooms.len(), &src, &dst) {
-        return Err(cx.at(
-            root.start,
-            "the graph is not planar: its rooms cannot be laid out without crossing connections",
-        ));
+    if let Some(w) = kuratowski_subdivision(graph.rooms.len(), &src, &dst) {
+        return Err(cx.at(root.start, not_planar(&graph, &w)));
     }
     Ok(graph)
 }

@@ -611,7 +611,9 @@ fn planarity_and_size_limits() {
     assert_eq!(
         graph_err(&format!("  {k5}")),
         "g.json:1:3: the graph is not planar: its rooms cannot be laid out without crossing \
-         connections"
+         connections: rooms `0`, `1`, `2`, `3` and `4` are each joined to the other four (a K5), \
+         by the paths `0` - `1`, `0` - `2`, `0` - `3`, `0` - `4`, `1` - `2`, `1` - `3`, `1` - `4`, \
+         `2` - `3`, `2` - `4`, `3` - `4`"
     );
     let k5_less = format!(
         "{{\"rooms\": [{}],\n \"connections\": [{}]}}",

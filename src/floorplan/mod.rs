@@ -10,6 +10,8 @@
 //!   steered by a force drawing);
 //! - [`raster`]: a layout as tiles and the owner grid;
 //! - [`columns`]: how a floor plan is stored in a level (extra columns, corridor flag);
+//! - `proofs`: proofs made up front that a graph cannot be laid out (a K5 or K3,3 subdivision,
+//!   a room with more connections than its templates have room for doors);
 //! - `check`: the tile checks both kinds' `verify` run on a stored floor plan.
 
 pub mod build;
@@ -17,6 +19,7 @@ pub(crate) mod check;
 pub mod columns;
 pub mod input;
 mod json;
+pub(crate) mod proofs;
 pub mod raster;
 pub mod shape;
 pub mod spec;

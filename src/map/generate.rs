@@ -10,6 +10,7 @@ use crate::core::route::RouteScratch;
 use crate::floorplan::build::{BuildScratch, Gaps, NO_LAYOUT, Plan, build};
 use crate::floorplan::columns::{CORRIDOR_FLAG, MAP_COLUMNS};
 use crate::floorplan::input::{MapInputError, load_graph, load_library};
+use crate::floorplan::proofs::too_many_doors;
 use crate::floorplan::raster::{Tiles, rasterise};
 use crate::floorplan::shape::shapes_of;
 use crate::floorplan::spec::{CorridorSpec, LevelGraph, Library};
@@ -141,6 +142,10 @@ pub fn plan_for(
             },
         })
         .collect();
+    let touching: Vec<bool> = gaps.iter().map(|g| g.ranges == [(0, 0)]).collect();
+    if let Some(why) = too_many_doors(graph, library, &shapes, &room_shapes, &touching) {
+        return Err(MapSetupError::Unusable(format!("{}: {why}", cfg.graph)));
+    }
     // Every connection needs two shapes whose doors can meet (door lengths agree).
     for (j, c) in graph.connections.iter().enumerate() {
         let lens = |room: u32| -> Vec<u32> {

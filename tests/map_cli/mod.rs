@@ -3,6 +3,8 @@
 //! files travel in the archive, and every bad graph or library is a one-line error naming its
 //! file, line and column.
 
+mod proofs;
+
 use std::path::Path;
 
 use crate::common::{

@@ -1,0 +1,93 @@
+//! Graphs that cannot be laid out are refused up front, in one line naming the rooms at fault:
+//! a non-planar graph with its K3,3 subdivision, a room with more connections than its
+//! templates have room for doors.
+
+use super::{assert_says, map_error, verify_passes};
+use crate::common::{TempDir, column_u32, generate_kind};
+
+/// Level-graph JSON with these room ids and connections.
+fn graph(rooms: &[&str], conns: &[(&str, &str)]) -> String {
+    let rooms: Vec<String> = rooms
+        .iter()
+        .map(|r| format!("{{\"id\": \"{r}\"}}"))
+        .collect();
+    let conns: Vec<String> = conns
+        .iter()
+        .map(|(a, b)| format!("[\"{a}\", \"{b}\"]"))
+        .collect();
+    format!(
+        "{{\n  \"rooms\": [{}],\n  \"connections\": [{}]\n}}\n",
+        rooms.join(", "),
+        conns.join(", ")
+    )
+}
+
+#[test]
+fn a_non_planar_graph_is_refused_with_its_k33_by_room_names() {
+    // The utility graph (halls h1..h3 to wells w1..w3), the h3 - w3 connection passing through
+    // a corridor room `c`, and a planar tail (`s` - `t` - `h1`) that is no part of the witness.
+    let rooms = ["s", "h1", "h2", "h3", "w1", "w2", "w3", "c", "t"];
+    let mut conns = vec![("s", "t"), ("t", "h1")];
+    for h in ["h1", "h2", "h3"] {
+        for w in ["w1", "w2", "w3"] {
+            if (h, w) != ("h3", "w3") {
+                conns.push((h, w));
+            }
+        }
+    }
+    conns.extend([("h3", "c"), ("c", "w3"), ("s", "w1")]);
+    let err = map_error(
+        &[("k33.json", &graph(&rooms, &conns))],
+        &["map.graph=k33.json"],
+    );
+    assert_says(
+        &err,
+        &[
+            "k33.json:1:1: the graph is not planar",
+            "rooms `h1`, `h2` and `h3` are each joined to each of rooms `w1`, `w2` and `w3` \
+             (a K3,3)",
+            "`h3` - `c` - `w3`",
+            "`h1` - `w1`",
+        ],
+    );
+    // Exactly the nine paths, and nothing of the tail.
+    assert_eq!(err.matches(" - ").count(), 10, "{err}");
+    assert!(!err.contains("`s`") && !err.contains("`t`"), "{err}");
+}
+
+/// A hub joined to a ring of `k` rooms.
+fn wheel(k: usize) -> String {
+    let ring: Vec<String> = (0..k).map(|i| format!("r{i}")).collect();
+    let mut rooms = vec!["hub"];
+    rooms.extend(ring.iter().map(String::as_str));
+    let mut conns = Vec::new();
+    for i in 0..k {
+        conns.push(("hub", ring[i].as_str()));
+        conns.push((ring[i].as_str(), ring[(i + 1) % k].as_str()));
+    }
+    graph(&rooms, &conns)
+}
+
+#[test]
+fn a_hub_with_more_connections_than_doors_is_refused() {
+    // Edgar's paper templates, doors 2 tiles long and 1 tile off each corner: the 12 x 18 room
+    // holds at most 3 doors on a long wall and 2 on a short one when its neighbours touch it
+    // (3 tiles between two doors), 10 in all, and a hub of 10 does lay out.
+    let err = map_error(&[("wheel.json", &wheel(11))], &["map.graph=wheel.json"]);
+    assert_says(
+        &err,
+        &[
+            "wheel.json: room `hub` has 11 connections, but none of its templates has room for \
+             more than 10 doors along its walls (3 tile(s) between doors): `12x12` 8, `8x8` 4, \
+             `12x18` 10",
+        ],
+    );
+    let dir = TempDir::new("map-wheel");
+    let file = dir.join("wheel.json");
+    std::fs::write(&file, wheel(10)).unwrap();
+    let out = dir.join("w.arrow");
+    let set = format!("map.graph={}", file.display());
+    generate_kind("map", &out, &["--count", "5", "--set", &set]);
+    assert_eq!(column_u32(&out, "rooms"), vec![11; 5]);
+    verify_passes(&out, 5);
+}
