@@ -666,7 +666,7 @@ mod tests {
             }
             if seed == mix(0, self.fail_at) {
                 return Err(GenError {
-                    reason: "deliberate",
+                    reason: "deliberate".into(),
                     detail: String::new(),
                 });
             }

@@ -83,10 +83,10 @@ impl Selection {
 }
 
 /// Why a level of a chunk is not in its batches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Skip {
     /// The seed failed, for this reason.
-    Failed(&'static str),
+    Failed(std::borrow::Cow<'static, str>),
     /// The filter left it out, or its value lies in no `--quota` bin.
     Filtered,
     /// Its `--quota` bin was full (counted as filtered out, and as over the quota).
@@ -247,7 +247,8 @@ impl Keeper {
             cutoff = cutoff.or(last);
             out.extend(kept);
         }
-        for &(index, skip) in skipped {
+        for (index, skip) in skipped {
+            let index = *index;
             if cutoff.is_some_and(|c| index > c) {
                 break;
             }
@@ -372,13 +373,13 @@ mod tests {
     #[test]
     fn unique_keeps_the_first_of_each_hash_and_stops_at_the_target() {
         let mut k = Keeper::new(0, Some(HashSet::new()), Some(4), true);
-        let skipped = [(2, Skip::Filtered), (4, Skip::Failed("x"))];
+        let skipped = [(2, Skip::Filtered), (4, Skip::Failed("x".into()))];
         let out = k
             .take(0..6, vec![batch(&[0, 1, 3, 5], &[7, 7, 8, 9])], &skipped)
             .unwrap();
         assert_eq!(indices(&out), [0, 3, 5]);
         assert!(!k.done);
-        let skipped = [(7, Skip::Filtered), (9, Skip::Failed("y"))];
+        let skipped = [(7, Skip::Filtered), (9, Skip::Failed("y".into()))];
         let out = k
             .take(6..12, vec![batch(&[6, 8, 10, 11], &[9, 1, 2, 3])], &skipped)
             .unwrap();
@@ -412,7 +413,7 @@ mod tests {
             .take(
                 10..13,
                 vec![batch(&[10, 12], &[1, 1])],
-                &[(11, Skip::Failed("x"))],
+                &[(11, Skip::Failed("x".into()))],
             )
             .unwrap();
         assert_eq!(indices(&out), [10, 12]);

@@ -9,8 +9,9 @@ use thiserror::Error;
 #[derive(Debug, Clone, Error, PartialEq)]
 #[error("{reason}: {detail}")]
 pub struct GenError {
-    /// A short, stable reason used as the histogram key (e.g. "below min_vertices").
-    pub reason: &'static str,
+    /// A short, stable reason used as the histogram key (e.g. "below min_vertices"); the `map`
+    /// kind's names the cycle or chain where the search met most dead ends.
+    pub reason: std::borrow::Cow<'static, str>,
     /// Details for this seed.
     pub detail: String,
 }

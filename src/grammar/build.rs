@@ -279,7 +279,7 @@ pub fn build(
     let n = s.host.vertex_count();
     if n < params.min_vertices as usize {
         return Err(GenError {
-            reason: "below min_vertices",
+            reason: "below min_vertices".into(),
             detail: format!(
                 "{n} vertices after {} rewrites (min_vertices {}){}",
                 report.rewrites,

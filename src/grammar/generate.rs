@@ -171,7 +171,7 @@ impl GrammarGenerator {
                 }
                 Err(e) => {
                     return Err(GenError {
-                        reason: e.reason(),
+                        reason: e.reason().into(),
                         detail: e.to_string(),
                     });
                 }
@@ -427,7 +427,7 @@ impl Generator for GrammarGenerator {
         }
         if spread > MAX_CORRIDOR_SPREAD {
             return Err(GenError {
-                reason: "corridor spread",
+                reason: "corridor spread".into(),
                 detail: format!(
                     "the longest corridor is {spread:.1} times the median (at most {MAX_CORRIDOR_SPREAD})"
                 ),

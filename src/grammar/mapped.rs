@@ -259,7 +259,7 @@ pub(crate) fn draw(
     let rooms = s.vertex_of.len();
     if !is_planar_with(&mut s.planarity, rooms, &s.src, &s.dst) {
         return Err(GenError {
-            reason: "non-planar corridor graph",
+            reason: "non-planar corridor graph".into(),
             detail: format!(
                 "{rooms} rooms and {} corridors that no map can draw without crossings",
                 conns.len()
@@ -276,9 +276,9 @@ pub(crate) fn draw(
         Some((&s.tx, &s.ty)),
     );
     plan.max_attempts = MAX_ATTEMPTS;
-    build(&plan, seed, &mut s.build).map_err(|detail| GenError {
-        reason: NO_LAYOUT,
-        detail,
+    build(&plan, seed, &mut s.build).map_err(|f| GenError {
+        reason: NO_LAYOUT.into(),
+        detail: f.detail(&plan, |v| format!("{v}")),
     })?;
     let layout = &s.build.out;
     rasterise(&plan, layout, &mut s.tiles);
@@ -286,7 +286,7 @@ pub(crate) fn draw(
     let [max_w, max_h] = cfg.max_grid;
     if t.width > max_w || t.height > max_h {
         return Err(GenError {
-            reason: "map over max_grid",
+            reason: "map over max_grid".into(),
             detail: format!(
                 "the map needs {} x {} tiles, over max_grid {max_w} x {max_h}",
                 t.width, t.height
@@ -362,7 +362,7 @@ fn builder_connections(
         );
         if a == u32::MAX || b == u32::MAX {
             return Err(GenError {
-                reason: "corridor to a cosmetic vertex",
+                reason: "corridor to a cosmetic vertex".into(),
                 detail: format!("edge {j} is walkable but joins a vertex without a room"),
             });
         }

@@ -7,7 +7,7 @@ use crate::core::generator::{
 use crate::core::graph::Graph;
 use crate::core::grid::GridView;
 use crate::core::route::RouteScratch;
-use crate::floorplan::build::{BuildScratch, Gaps, NO_LAYOUT, Plan, build};
+use crate::floorplan::build::{BuildScratch, Gaps, Plan, build};
 use crate::floorplan::columns::{CORRIDOR_FLAG, MAP_COLUMNS};
 use crate::floorplan::input::{MapInputError, load_graph, load_library};
 use crate::floorplan::proofs::too_many_doors;
@@ -234,16 +234,19 @@ impl Generator for MapGenerator {
 
     fn generate<'s>(&self, seed: u64, s: &'s mut MapScratch) -> Result<Level<'s>, GenError> {
         let plan = &self.plan;
-        build(plan, seed, &mut s.build).map_err(|detail| GenError {
-            reason: NO_LAYOUT,
-            detail,
+        build(plan, seed, &mut s.build).map_err(|f| {
+            let name = |v: u32| format!("`{}`", self.graph.rooms[v as usize].id);
+            GenError {
+                reason: f.reason(name).into(),
+                detail: f.detail(plan, name),
+            }
         })?;
         let layout = &s.build.out;
         rasterise(plan, layout, &mut s.tiles);
         let t = &s.tiles;
         if t.width > u32::from(u16::MAX) || t.height > u32::from(u16::MAX) {
             return Err(GenError {
-                reason: "map too large",
+                reason: "map too large".into(),
                 detail: format!("{} x {} tiles (at most 65535 a side)", t.width, t.height),
             });
         }

@@ -213,7 +213,7 @@ impl MazeGenerator {
     ) -> Result<(crate::core::grid::GridView<'s>, u32), GenError> {
         if self.cfg.topology != config::Topology::Lattice {
             return Err(GenError {
-                reason: "no grid",
+                reason: "no grid".into(),
                 detail: "a Delaunay maze is a graph, not a grid".into(),
             });
         }
@@ -328,12 +328,12 @@ fn delaunay_topology<'b>(
     g.clear();
     physical::jittered_points(cfg.width, cfg.height, cfg.jitter, rng, g);
     let slivers = physical::delaunay_edges(g, 0, bump).map_err(|e| GenError {
-        reason: "triangulation failed",
+        reason: "triangulation failed".into(),
         detail: e.to_string(),
     })?;
     if slivers > 0 {
         return Err(GenError {
-            reason: "sliver edge needed",
+            reason: "sliver edge needed".into(),
             detail: format!(
                 "{slivers} edge(s) passing a room by less than {} cell widths join parts of the maze no other edge joins",
                 physical::SLIVER_GAP
@@ -352,7 +352,7 @@ fn delaunay_topology<'b>(
     };
     if topo.max_degree() > topology::MAX_SLOTS {
         return Err(GenError {
-            reason: "room with too many neighbours",
+            reason: "room with too many neighbours".into(),
             detail: format!(
                 "a room has {} neighbours (at most {})",
                 topo.max_degree(),

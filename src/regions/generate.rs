@@ -116,7 +116,7 @@ impl Generator for RegionsGenerator {
             Ok(()) => {}
             Err(TreeError::TooManyRegions(cap)) => {
                 return Err(GenError {
-                    reason: "too many regions",
+                    reason: "too many regions".into(),
                     detail: format!("more than max_regions = {cap}"),
                 });
             }

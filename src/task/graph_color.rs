@@ -120,7 +120,7 @@ impl GraphColorTasks {
             rejected.gave_up += 1;
         }
         Err(GenError {
-            reason: "chromatic number not met",
+            reason: "chromatic number not met".into(),
             detail: format!(
                 "no graph on {n} vertices kept in {ATTEMPTS} draws: {} outside split {}, {} \
                  greedy-colourable with {k}, {} colourable with {}, {} beyond the solver's budget",

@@ -135,7 +135,7 @@ impl GridTasks {
             return Ok(());
         }
         Err(last.unwrap_or(GenError {
-            reason: "distance not in band",
+            reason: "distance not in band".into(),
             detail: format!(
                 "no {} level with a path of {lo}..={hi} steps in {ATTEMPTS} tries",
                 cfg.source.name()
@@ -215,7 +215,7 @@ fn load<G: Generator>(
     let names = g.columns().metrics;
     let level: Level<'_> = g.generate(seed, scratch)?;
     let grid = level.grid.ok_or_else(|| GenError {
-        reason: "no grid",
+        reason: "no grid".into(),
         detail: "the source level has no tile grid".into(),
     })?;
     let metric = |name: &str| {
@@ -232,7 +232,7 @@ fn load<G: Generator>(
         metric("path_length"),
     ) else {
         return Err(GenError {
-            reason: "no start and goal",
+            reason: "no start and goal".into(),
             detail: "the source kind stores no start_x .. path_length metrics".into(),
         });
     };
@@ -248,7 +248,7 @@ fn load<G: Generator>(
     p.goal = (gy, gx);
     if d == 0 || d == UNREACHED {
         return Err(GenError {
-            reason: "goal not reached",
+            reason: "goal not reached".into(),
             detail: "the source level's goal cannot be reached".into(),
         });
     }

@@ -191,7 +191,7 @@ impl MazeTasks {
             return Ok(());
         }
         Err(GenError {
-            reason: "distance not placed",
+            reason: "distance not placed".into(),
             detail: format!("no start and goal {d} steps apart in {ATTEMPTS} mazes"),
         })
     }

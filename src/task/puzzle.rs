@@ -180,7 +180,7 @@ impl PuzzleTasks {
             return Ok(());
         }
         Err(GenError {
-            reason: "no puzzle in split",
+            reason: "no puzzle in split".into(),
             detail: format!(
                 "none of {DRAWS} {} puzzles lies in split {}",
                 self.coloring.puzzle.name(),

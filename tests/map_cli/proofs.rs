@@ -3,7 +3,7 @@
 //! templates have room for doors.
 
 use super::{assert_says, map_error, verify_passes};
-use crate::common::{TempDir, column_u32, generate_kind};
+use crate::common::{TempDir, column_u32, generate_kind, stderr, warren};
 
 /// Level-graph JSON with these room ids and connections.
 fn graph(rooms: &[&str], conns: &[(&str, &str)]) -> String {
@@ -90,4 +90,51 @@ fn a_hub_with_more_connections_than_doors_is_refused() {
     generate_kind("map", &out, &["--count", "5", "--set", &set]);
     assert_eq!(column_u32(&out, "rooms"), vec![11; 5]);
     verify_passes(&out, 5);
+}
+
+#[test]
+fn a_seed_that_fails_names_the_cycle_it_failed_on() {
+    // A hub of 12 with 2-tile corridors: no count proves it impossible (corridors need only a
+    // tile between doors), and the builder finds no layout. Each failed seed's reason, the key
+    // of the archive's failure histogram, names the cycle where its search met most dead ends:
+    // a triangle of the hub and two neighbouring rim rooms.
+    let dir = TempDir::new("map-fail");
+    let file = dir.join("wheel.json");
+    std::fs::write(&file, wheel(12)).unwrap();
+    let out = dir.join("w.arrow");
+    let set = format!("map.graph={}", file.display());
+    let args = [
+        "generate",
+        "map",
+        "--count",
+        "3",
+        "--threads",
+        "1",
+        "--set",
+        &set,
+        "--set",
+        "map.corridors=templates",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let output = warren(args);
+    let err = stderr(&output);
+    assert!(output.status.success(), "{err}");
+    assert!(err.contains("0 map levels, 3 failures"), "{err}");
+    let json = &err[err.find('{').unwrap()..=err.rfind('}').unwrap()];
+    let reasons: std::collections::BTreeMap<String, u64> = serde_json::from_str(json).unwrap();
+    assert_eq!(reasons.values().sum::<u64>(), 3, "{err}");
+    for r in reasons.keys() {
+        let cycle = r
+            .strip_prefix("no layout within the work bound: most dead ends on the cycle ")
+            .unwrap_or_else(|| panic!("{r}"));
+        assert!(cycle.starts_with("`hub` - `r"), "{r}");
+        assert_eq!(cycle.matches(" - ").count(), 2, "{r}");
+    }
+    let report = warren(["inspect", out.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&report.stdout).to_string();
+    assert!(
+        text.contains("failures     {\"no layout within the work bound: most dead ends on the cycle `hub` - `r"),
+        "{text}"
+    );
 }

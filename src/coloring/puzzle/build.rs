@@ -19,7 +19,7 @@ pub fn build_puzzle(
 ) -> Result<Puzzle, GenError> {
     let mut rng = WarrenRng::new(seed);
     let mut last = GenError {
-        reason: "no attempt",
+        reason: "no attempt".into(),
         detail: String::new(),
     };
     for attempt in 1..=cfg.max_attempts {

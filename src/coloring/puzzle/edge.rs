@@ -116,7 +116,7 @@ pub(super) fn attempt(
     s: &mut PuzzleScratch,
 ) -> Result<Puzzle, GenError> {
     connected_graph(cfg, rng, &mut s.graph, &mut s.planar).map_err(|e| GenError {
-        reason: "degenerate points",
+        reason: "degenerate points".into(),
         detail: e.to_string(),
     })?;
     let (g, k) = (&s.graph, cfg.colors);

@@ -20,7 +20,10 @@ use crate::core::rng::WarrenRng;
 use crate::levelxml::model::Protect;
 
 fn fail(reason: &'static str, detail: String) -> GenError {
-    GenError { reason, detail }
+    GenError {
+        reason: reason.into(),
+        detail,
+    }
 }
 
 /// Adjacency lists of `(edge, other end)`, in edge order.

@@ -12,7 +12,10 @@ use crate::core::rng::WarrenRng;
 use crate::levelxml::model::{Bound, ColorSel, Item, Protect, Rule};
 
 fn fail(reason: &'static str, detail: String) -> GenError {
-    GenError { reason, detail }
+    GenError {
+        reason: reason.into(),
+        detail,
+    }
 }
 
 /// One graph drawn and proven, or why it was rejected.

@@ -46,7 +46,7 @@ mod spaces;
 pub use layout::{Layout, Link};
 pub use plan::{PRUNE_UP_TO, Plan};
 pub use scratch::BuildScratch;
-pub use search::{NO_LAYOUT, build};
+pub use search::{Failure, NO_LAYOUT, build};
 pub use spaces::{Catalogue, Gaps};
 
 #[cfg(test)]

@@ -203,7 +203,7 @@ fn push_inwards(seq: &[u32], skip: usize, s: &mut BuildScratch) {
 pub(super) const NO_STEER: [(u32, f32); 2] = [(u32::MAX, 0.0); 2];
 
 /// A shortest cycle through core room `start` (its rooms in cycle order, `start` first).
-fn shortest_cycle(plan: &Plan, start: u32) -> Vec<u32> {
+pub(super) fn shortest_cycle(plan: &Plan, start: u32) -> Vec<u32> {
     let n = plan.rooms();
     let mut parent = vec![u32::MAX; n];
     let mut branch = vec![u32::MAX; n];

@@ -39,6 +39,8 @@ pub struct BuildScratch {
     pub(super) conflicts: Vec<Vec<u32>>,
     /// Per depth, the dead ends there since the attempt's last rewind.
     pub(super) dead: Vec<u32>,
+    /// Per room, its dead ends over all attempts of the seed (for the failure reason).
+    pub(super) room_dead: Vec<u32>,
     /// The result.
     pub out: Layout,
 }

@@ -3,7 +3,7 @@
 //! has none.
 
 use super::layout::Link;
-use super::order::{draw_targets, room_order};
+use super::order::{draw_targets, room_order, shortest_cycle};
 use super::plan::Plan;
 use super::scratch::{BuildScratch, Candidate};
 use super::spaces::Zone;
@@ -20,8 +20,47 @@ const SORTED_FIRST: usize = 24;
 /// Why a seed produced no layout.
 pub const NO_LAYOUT: &str = "no layout within the work bound";
 
-/// Builds a layout for `plan` from `seed`, or says why not after bounded work.
-pub fn build(plan: &Plan, seed: u64, s: &mut BuildScratch) -> Result<(), String> {
+/// Where a seed that found no layout met most of its dead ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// Attempts made.
+    pub attempts: u32,
+    /// The room the search most often found nowhere to put, over all attempts.
+    pub room: u32,
+    /// Its dead ends.
+    pub dead_ends: u32,
+    /// A shortest cycle through it, from its lowest-numbered room in the direction of the lower
+    /// neighbour (`[room]` when the room is on no cycle).
+    pub cycle: Vec<u32>,
+}
+
+impl Failure {
+    /// The failure reason, with rooms named by `name`: the cycle (or the room) where the search
+    /// met most dead ends. Stable across seeds that fail at the same cycle, so that the
+    /// failure histogram counts seeds per cycle.
+    pub fn reason(&self, name: impl Fn(u32) -> String) -> String {
+        if self.cycle.len() >= 3 {
+            let rooms: Vec<String> = self.cycle.iter().map(|&v| name(v)).collect();
+            format!("{NO_LAYOUT}: most dead ends on the cycle {}", rooms.join(" - "))
+        } else {
+            format!("{NO_LAYOUT}: most dead ends at room {}", name(self.room))
+        }
+    }
+
+    /// The details of this seed.
+    pub fn detail(&self, plan: &Plan, name: impl Fn(u32) -> String) -> String {
+        format!(
+            "{} attempts of {} placements each found no layout; {} dead ends at room {}",
+            self.attempts,
+            plan.attempt_work,
+            self.dead_ends,
+            name(self.room)
+        )
+    }
+}
+
+/// Builds a layout for `plan` from `seed`, or says where it failed after bounded work.
+pub fn build(plan: &Plan, seed: u64, s: &mut BuildScratch) -> Result<(), Failure> {
     let n = plan.rooms();
     let m = plan.conns.len();
     s.out.shape.clear();
@@ -40,6 +79,8 @@ pub fn build(plan: &Plan, seed: u64, s: &mut BuildScratch) -> Result<(), String>
     s.cursor.resize(n, 0);
     s.retries.clear();
     s.retries.resize(n, 0);
+    s.room_dead.clear();
+    s.room_dead.resize(n, 0);
     let mut rng = WarrenRng::new(seed);
     for attempt in 1..=plan.max_attempts {
         s.out.attempts = attempt;
@@ -47,10 +88,24 @@ pub fn build(plan: &Plan, seed: u64, s: &mut BuildScratch) -> Result<(), String>
             return Ok(());
         }
     }
-    Err(format!(
-        "{} attempts of {} placements each found no layout",
-        plan.max_attempts, plan.attempt_work
-    ))
+    let room = (0..n).max_by_key(|&v| (s.room_dead[v], n - v)).unwrap_or(0);
+    Err(Failure {
+        attempts: plan.max_attempts,
+        room: room as u32,
+        dead_ends: s.room_dead.get(room).copied().unwrap_or(0),
+        cycle: canonical_cycle(shortest_cycle(plan, room as u32)),
+    })
+}
+
+/// `cycle` from its lowest room, towards the lower of that room's two neighbours on it.
+fn canonical_cycle(mut cycle: Vec<u32>) -> Vec<u32> {
+    if let Some(low) = (0..cycle.len()).min_by_key(|&i| cycle[i]) {
+        cycle.rotate_left(low);
+    }
+    if cycle.len() >= 3 && cycle[cycle.len() - 1] < cycle[1] {
+        cycle[1..].reverse();
+    }
+    cycle
 }
 
 /// Weight of a cycle room's distance from the placed rooms' centroid in its candidates' score
@@ -139,6 +194,7 @@ fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool 
         let Some(&c) = next else {
             // Nothing left here: back to the latest room that took part in the dead end.
             s.dead[depth] += 1;
+            s.room_dead[v] += 1;
             let Some(back) = jump_target(depth, s) else {
                 return false;
             };
