@@ -65,6 +65,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let schema = archive.schema().clone();
     let (mut metrics, rows) = metric_values(archive)?;
     print_run(&args, archive, &run, &footer, rows)?;
+    super::inspect_variety::print_variety(archive, &run.generator)?;
     println!("\nschema");
     for f in schema.fields() {
         let is_metric = metrics.iter().any(|m| m.name == *f.name());

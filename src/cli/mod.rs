@@ -9,6 +9,7 @@ mod flamegraph;
 mod generate;
 mod grammar;
 mod inspect;
+mod inspect_variety;
 mod kinds;
 mod layout;
 mod layout_positions;

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::error::ConfigError;
+use crate::core::error::{ConfigError, check};
 use crate::floorplan::spec::check_corridor_keys;
 
 /// How connections become passages, unless a connection says otherwise.
@@ -37,6 +37,12 @@ pub struct MapConfig {
     /// Least distance between the outlines of two rooms no connection joins (0: they may share
     /// a wall; 1: walls side by side; 2: a tile of void between them, ...).
     pub min_room_distance: u32,
+    /// How different the layouts of one graph are from each other: a factor (0 to 4) on the
+    /// builder's seeded noise (candidates' scores) and on how far each attempt shakes the
+    /// drawing it steers by. 1 is the builder's own setting; 0 keeps to the drawing, which
+    /// still turns and mirrors with the seed. See `docs/map.md` for what it does to the
+    /// variety figures `warren inspect` prints.
+    pub variety: f32,
 }
 
 impl Default for MapConfig {
@@ -48,6 +54,7 @@ impl Default for MapConfig {
             corridor_lengths: vec![2],
             max_corridor: 8,
             min_room_distance: 0,
+            variety: 1.0,
         }
     }
 }
@@ -64,6 +71,9 @@ impl MapConfig {
             &self.corridor_lengths,
             self.max_corridor,
             self.min_room_distance,
-        )
+        )?;
+        check((0.0..=1.0).contains(&self.variety), "map.variety", || {
+            format!("= {} is out of range 0..=1", self.variety)
+        })
     }
 }

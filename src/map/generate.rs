@@ -177,13 +177,23 @@ pub fn plan_for(
             )));
         }
     }
-    Ok(Plan::new(
+    let mut plan = Plan::new(
         shapes,
         room_shapes,
         graph.connections.iter().map(|c| (c.a, c.b)).collect(),
         gaps,
         cfg.min_room_distance as i32,
-    ))
+    );
+    plan.noise *= cfg.variety;
+    plan.shake *= cfg.variety;
+    // The drawing's direction saturates (up to the grid's symmetries) from a mix weight of
+    // about 0.41 (a turn of up to 45 degrees); 0.45 spreads the knob's range over it.
+    plan.turn_spread = if cfg.variety < 1.0 {
+        0.45 * cfg.variety
+    } else {
+        1.0
+    };
+    Ok(plan)
 }
 
 /// Per-worker memory.

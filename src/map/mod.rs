@@ -6,11 +6,13 @@
 //! - [`config`]: the profile section;
 //! - [`metrics`]: what a map measures, its start and goal;
 //! - [`generate`]: the generator (its plan, columns and levels);
+//! - [`variety`]: how different a run's maps are;
 //! - `verify`: re-checks a stored level.
 
 pub mod config;
 pub mod generate;
 pub mod metrics;
+pub mod variety;
 mod verify;
 
 pub use config::{CorridorMode, MapConfig};

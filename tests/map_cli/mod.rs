@@ -4,6 +4,7 @@
 //! file, line and column.
 
 mod proofs;
+mod variety;
 
 use std::path::Path;
 

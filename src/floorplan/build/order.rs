@@ -6,10 +6,6 @@ use super::scratch::BuildScratch;
 use crate::core::rng::WarrenRng;
 use crate::layout::{LayoutGraph, LayoutParams, random_positions, relax};
 
-/// How far each room's MDS position is shaken at random before the force solver settles the
-/// drawing, in target edge lengths.
-const SHAKE: f32 = 0.5;
-
 /// Force iterations after the shaken MDS start (measured on Edgar's inputs, `build::tests`: 10
 /// to 30 iterations need a third fewer attempts than 0 and cost less than 100; from a random
 /// start 300 were needed).
@@ -35,6 +31,16 @@ pub(super) fn draw_targets(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratc
                     break (a / d, b / d);
                 }
             };
+            // Below full variety the direction leans towards the drawing's own: the uniform
+            // one mixed with (1, 0), normalised again (a square root, no trigonometry).
+            let (cos, sin) = if plan.turn_spread < 1.0 {
+                let t = plan.turn_spread.max(0.0);
+                let (a, b) = (1.0 - t + t * cos, t * sin);
+                let d = (a * a + b * b).sqrt();
+                if d > 1e-3 { (a / d, b / d) } else { (1.0, 0.0) }
+            } else {
+                (cos, sin)
+            };
             let flip = if r.below(2) == 0 { 1.0 } else { -1.0 };
             // A given drawing keeps its orientation.
             let (cos, sin, flip) = if plan.turn {
@@ -42,7 +48,7 @@ pub(super) fn draw_targets(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratc
             } else {
                 (1.0, 0.0, 1.0)
             };
-            let shake = plan.length * SHAKE;
+            let shake = plan.length * plan.shake;
             s.tx.clear();
             s.ty.clear();
             for (&x, &y) in mx.iter().zip(my) {

@@ -53,6 +53,12 @@ pub struct Plan {
     pub max_rewinds: u32,
     /// Seeded noise added to a candidate's distance from its target, in target edge lengths.
     pub noise: f32,
+    /// How far each attempt shakes the drawing's rooms at random before the force solver
+    /// settles it, in target edge lengths.
+    pub shake: f32,
+    /// How widely each attempt turns the drawing: 1 (or more) in any direction, 0 not at all,
+    /// between: the uniform direction mixed with the drawing's own.
+    pub turn_spread: f32,
     /// Placements of one room the search may undo before it goes back further.
     pub max_retries: u32,
 }
@@ -125,6 +131,8 @@ impl Plan {
             max_attempts: 200,
             max_rewinds: 4,
             noise: 3.0,
+            shake: 0.5,
+            turn_spread: 1.0,
             max_retries: MAX_RETRIES,
         }
     }

@@ -41,7 +41,10 @@ impl Failure {
     pub fn reason(&self, name: impl Fn(u32) -> String) -> String {
         if self.cycle.len() >= 3 {
             let rooms: Vec<String> = self.cycle.iter().map(|&v| name(v)).collect();
-            format!("{NO_LAYOUT}: most dead ends on the cycle {}", rooms.join(" - "))
+            format!(
+                "{NO_LAYOUT}: most dead ends on the cycle {}",
+                rooms.join(" - ")
+            )
         } else {
             format!("{NO_LAYOUT}: most dead ends at room {}", name(self.room))
         }
