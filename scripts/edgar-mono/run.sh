@@ -9,8 +9,9 @@
 #   BUDGET=s         seconds per input (default 60)
 #   FILTER=substr    only time inputs whose name contains substr (default: all)
 #   EDGAR_GIT, GPT_GIT, RANGETREE_GIT, BENCHUTILS_GIT
-#                    git directories of the four source repositories (default: the /work/.mirror
-#                    copies if present, else a `git clone --bare` from GitHub into $WORK)
+#                    git directories of the four source repositories (default: $MIRROR/<owner>+<name>/repo
+#                    if present, else a `git clone --bare` from https://github.com/<owner>/<name> into $WORK/git)
+#   MIRROR=dir       where to look for those mirrors (default /work/.mirror)
 # Needs: apt-get install -y mono-devel libnewtonsoft-json-cil-dev
 set -euo pipefail
 
@@ -19,7 +20,7 @@ BUILD_ONLY=0
 for a in "$@"; do
   case "$a" in
     --build-only) BUILD_ONLY=1 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "unknown argument: $a (use --build-only)" >&2; exit 1 ;;
   esac
 done
@@ -56,7 +57,7 @@ echo "mcs: $(mcs --version); Newtonsoft.Json: $NEWTONSOFT"
 # Source repositories: env var, else the local mirror, else a bare clone from GitHub.
 repo_dir() { # $1 = env value, $2 = owner, $3 = name
   if [ -n "$1" ]; then echo "$1"; return; fi
-  local m="/work/.mirror/$2+$3/repo"
+  local m="${MIRROR:-/work/.mirror}/$2+$3/repo"
   if [ -d "$m" ]; then echo "$m"; return; fi
   local c="$WORK/git/$3.git"
   if [ ! -d "$c" ]; then
@@ -84,25 +85,29 @@ cd "$WORK"
 rm -rf src deps build bench
 mkdir -p src deps/gpt deps/rangetree deps/benchmarkutils build bench
 
-# 1. Edgar's library source, blob by blob: `git archive` of the whole tree fails in the mirror
-#    because two PNG blobs (src/Resources/Images/texture_*.png) are absent; only src/Edgar is needed.
-echo "extracting Edgar-DotNet $EDGAR_COMMIT (src/Edgar)"
-n=0
-while read -r mode type sha path; do
-  [ "$type" = blob ] || continue
-  mkdir -p "src/$(dirname "$path")"
-  if git --git-dir="$EDGAR_GIT" cat-file blob "$sha" > "src/$path" 2>/dev/null; then
-    n=$((n + 1))
-  else
-    echo "  missing blob, skipped: $path"; rm -f "src/$path"
-  fi
-done < <(git --git-dir="$EDGAR_GIT" ls-tree -r "$EDGAR_COMMIT" -- src/Edgar)
-echo "  $n files"
+# 1. Sources, blob by blob: `git archive` fails (or prints "invalid object") in the mirrors because a
+#    few blobs outside the needed folders are absent there (Edgar's src/Resources/Images/texture_*.png,
+#    GraphPlanarityTesting.Tests/Resources/*.txt). Only the library folders are extracted.
+extract() { # $1 = git dir, $2 = commit, $3 = folder in the repository, $4 = destination
+  local n=0 mode type sha path
+  while read -r mode type sha path; do
+    [ "$type" = blob ] || continue
+    mkdir -p "$4/$(dirname "$path")"
+    if git --git-dir="$1" cat-file blob "$sha" > "$4/$path" 2>/dev/null; then
+      n=$((n + 1))
+    else
+      echo "  missing blob, skipped: $path"; rm -f "$4/$path"
+    fi
+  done < <(git --git-dir="$1" ls-tree -r "$2" -- "$3/")
+  echo "  $3 @ ${2:0:8}: $n files"
+  [ "$n" -gt 0 ] || { echo "nothing extracted from $1 $3" >&2; exit 1; }
+}
+echo "extracting sources"
+extract "$EDGAR_GIT" "$EDGAR_COMMIT" src/Edgar src
+extract "$GPT_GIT" "$GPT_COMMIT" GraphPlanarityTesting deps/gpt
+extract "$RANGETREE_GIT" "$RANGETREE_COMMIT" RangeTree deps/rangetree
+extract "$BENCHUTILS_GIT" "$BENCHUTILS_COMMIT" BenchmarkUtils deps/benchmarkutils
 (cd src/src/Edgar && patch -p3 --quiet < "$HERE/edgar-mono.patch")
-
-git --git-dir="$GPT_GIT" archive "$GPT_COMMIT" GraphPlanarityTesting | tar -x -C deps/gpt
-git --git-dir="$RANGETREE_GIT" archive "$RANGETREE_COMMIT" RangeTree | tar -x -C deps/rangetree
-git --git-dir="$BENCHUTILS_GIT" archive "$BENCHUTILS_COMMIT" BenchmarkUtils | tar -x -C deps/benchmarkutils
 
 # 2. Dependency assemblies: NuGet packages rebuilt from source, plus the ImmutableArray shim.
 echo "compiling dependencies"
