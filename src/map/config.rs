@@ -43,7 +43,14 @@ pub struct MapConfig {
     /// still turns and mirrors with the seed. See `docs/map.md` for what it does to the
     /// variety figures `warren inspect` prints.
     pub variety: f32,
+    /// A complete search, for graphs of at most [`EXHAUSTIVE_ROOMS`] rooms whose connections
+    /// take no corridor: the run first proves that the graph has a layout or refuses it with
+    /// "no layout exists", then every seed searches completely too.
+    pub exhaustive: bool,
 }
+
+/// The most rooms `map.exhaustive` takes.
+pub const EXHAUSTIVE_ROOMS: usize = 12;
 
 impl Default for MapConfig {
     fn default() -> Self {
@@ -55,6 +62,7 @@ impl Default for MapConfig {
             max_corridor: 8,
             min_room_distance: 0,
             variety: 1.0,
+            exhaustive: false,
         }
     }
 }

@@ -7,14 +7,14 @@ use crate::core::generator::{
 use crate::core::graph::Graph;
 use crate::core::grid::GridView;
 use crate::core::route::RouteScratch;
-use crate::floorplan::build::{BuildScratch, Gaps, Plan, build};
+use crate::floorplan::build::{BuildScratch, Gaps, NO_LAYOUT_EXISTS, Plan, build};
 use crate::floorplan::columns::{CORRIDOR_FLAG, MAP_COLUMNS};
 use crate::floorplan::input::{MapInputError, load_graph, load_library};
 use crate::floorplan::proofs::too_many_doors;
 use crate::floorplan::raster::{Tiles, rasterise};
 use crate::floorplan::shape::shapes_of;
 use crate::floorplan::spec::{CorridorSpec, LevelGraph, Library};
-use crate::map::config::{CorridorMode, MapConfig};
+use crate::map::config::{CorridorMode, EXHAUSTIVE_ROOMS, MapConfig};
 use crate::map::metrics::{MAP_METRICS, MapMetrics, ends};
 use crate::map::verify::{self, MapSetting};
 
@@ -38,6 +38,8 @@ pub struct MapGenerator {
     pub(crate) graph: LevelGraph,
     pub(crate) library: Library,
     pub(crate) plan: Plan,
+    /// With `map.exhaustive`: the complete search, for the seeds the plan's own search fails.
+    complete: Option<Plan>,
     /// Tag names: `room`, then every tag the graph uses (a room's vertex tag is its first).
     tags: Vec<String>,
     vertex_tags: Vec<u16>,
@@ -54,6 +56,11 @@ impl MapGenerator {
         let library = load_library(&cfg.templates)?;
         let graph = load_graph(&cfg.graph, &library)?;
         let plan = plan_for(&cfg, &graph, &library)?;
+        let complete = if cfg.exhaustive {
+            Some(exhaustive_plan(&cfg, &graph, plan.clone())?)
+        } else {
+            None
+        };
         let mut tags = vec!["room".to_string()];
         let vertex_tags = graph
             .rooms
@@ -74,6 +81,7 @@ impl MapGenerator {
             graph,
             library,
             plan,
+            complete,
             tags,
             vertex_tags,
         })
@@ -196,6 +204,46 @@ pub fn plan_for(
     Ok(plan)
 }
 
+/// `plan` with a complete search (`map.exhaustive`), after running it once: a graph with no
+/// layout is refused here, with the proof's size.
+fn exhaustive_plan(
+    cfg: &MapConfig,
+    graph: &LevelGraph,
+    mut plan: Plan,
+) -> Result<Plan, MapSetupError> {
+    let n = graph.rooms.len();
+    if n > EXHAUSTIVE_ROOMS {
+        return Err(MapSetupError::Unusable(format!(
+            "{}: map.exhaustive takes graphs of at most {EXHAUSTIVE_ROOMS} rooms, this one has {n}",
+            cfg.graph
+        )));
+    }
+    if let Some(j) = (0..plan.conns.len()).find(|&j| plan.gaps(j).ranges != [(0, 0)]) {
+        let (a, b) = plan.conns[j];
+        return Err(MapSetupError::Unusable(format!(
+            "{}: map.exhaustive takes connections without corridors only, and connection {} \
+             (`{}` - `{}`) may take one (map.corridors = \"none\" or \"corridor\": \"none\")",
+            cfg.graph,
+            j + 1,
+            graph.rooms[a as usize].id,
+            graph.rooms[b as usize].id
+        )));
+    }
+    plan.make_exhaustive();
+    let started = std::time::Instant::now();
+    match build(&plan, 0, &mut BuildScratch::default()) {
+        Err(f) if f.proved => Err(MapSetupError::Unusable(format!(
+            "{}: {NO_LAYOUT_EXISTS}: a complete search found none ({} placements, {:.2} s; most \
+             dead ends at room `{}`)",
+            cfg.graph,
+            f.work,
+            started.elapsed().as_secs_f64(),
+            graph.rooms[f.room as usize].id
+        ))),
+        _ => Ok(plan),
+    }
+}
+
 /// Per-worker memory.
 #[derive(Default)]
 pub struct MapScratch {
@@ -244,7 +292,12 @@ impl Generator for MapGenerator {
 
     fn generate<'s>(&self, seed: u64, s: &'s mut MapScratch) -> Result<Level<'s>, GenError> {
         let plan = &self.plan;
-        build(plan, seed, &mut s.build).map_err(|f| {
+        let built = match (build(plan, seed, &mut s.build), &self.complete) {
+            // The builder's own search first; the complete one where that fails.
+            (Err(_), Some(complete)) => build(complete, seed, &mut s.build),
+            (result, _) => result,
+        };
+        built.map_err(|f| {
             let name = |v: u32| format!("`{}`", self.graph.rooms[v as usize].id);
             GenError {
                 reason: f.reason(name).into(),

@@ -7,8 +7,11 @@
 /// levels are 32,640 pairs.
 pub const VARIETY_SAMPLE: usize = 256;
 
+/// A map of the plane.
+type PointMap = fn((f64, f64)) -> (f64, f64);
+
 /// The 8 symmetries of the grid, as maps of a point.
-const SYMMETRIES: [fn((f64, f64)) -> (f64, f64); 8] = [
+const SYMMETRIES: [PointMap; 8] = [
     |(x, y)| (x, y),
     |(x, y)| (-y, x),
     |(x, y)| (-x, -y),

@@ -44,9 +44,9 @@ mod search;
 mod spaces;
 
 pub use layout::{Layout, Link};
-pub use plan::{PRUNE_UP_TO, Plan};
+pub use plan::{EXHAUSTIVE_WORK, PRUNE_UP_TO, Plan};
 pub use scratch::BuildScratch;
-pub use search::{Failure, NO_LAYOUT, build};
+pub use search::{Failure, NO_LAYOUT, NO_LAYOUT_EXISTS, build};
 pub use spaces::{Catalogue, Gaps};
 
 #[cfg(test)]

@@ -32,14 +32,24 @@ pub struct Failure {
     /// A shortest cycle through it, from its lowest-numbered room in the direction of the lower
     /// neighbour (`[room]` when the room is on no cycle).
     pub cycle: Vec<u32>,
+    /// Whether a complete search ([`Plan::make_exhaustive`]) ran out of candidates: no layout
+    /// exists.
+    pub proved: bool,
+    /// Candidate placements checked.
+    pub work: u64,
 }
+
+/// What a seed's search proved when it found no layout: that none exists.
+pub const NO_LAYOUT_EXISTS: &str = "no layout exists";
 
 impl Failure {
     /// The failure reason, with rooms named by `name`: the cycle (or the room) where the search
     /// met most dead ends. Stable across seeds that fail at the same cycle, so that the
     /// failure histogram counts seeds per cycle.
     pub fn reason(&self, name: impl Fn(u32) -> String) -> String {
-        if self.cycle.len() >= 3 {
+        if self.proved {
+            NO_LAYOUT_EXISTS.to_string()
+        } else if self.cycle.len() >= 3 {
             let rooms: Vec<String> = self.cycle.iter().map(|&v| name(v)).collect();
             format!(
                 "{NO_LAYOUT}: most dead ends on the cycle {}",
@@ -52,6 +62,13 @@ impl Failure {
 
     /// The details of this seed.
     pub fn detail(&self, plan: &Plan, name: impl Fn(u32) -> String) -> String {
+        if self.proved {
+            return format!(
+                "a complete search of {} placements found none; most dead ends at room {}",
+                self.work,
+                name(self.room)
+            );
+        }
         format!(
             "{} attempts of {} placements each found no layout; {} dead ends at room {}",
             self.attempts,
@@ -85,15 +102,23 @@ pub fn build(plan: &Plan, seed: u64, s: &mut BuildScratch) -> Result<(), Failure
     s.room_dead.clear();
     s.room_dead.resize(n, 0);
     let mut rng = WarrenRng::new(seed);
+    let mut proved = false;
     for attempt in 1..=plan.max_attempts {
         s.out.attempts = attempt;
-        if attempt_once(plan, &mut rng, s) {
-            return Ok(());
+        match attempt_once(plan, &mut rng, s) {
+            Outcome::Found => return Ok(()),
+            Outcome::Exhausted if plan.exhaustive => {
+                proved = true;
+                break;
+            }
+            _ => {}
         }
     }
     let room = (0..n).max_by_key(|&v| (s.room_dead[v], n - v)).unwrap_or(0);
     Err(Failure {
-        attempts: plan.max_attempts,
+        proved,
+        work: u64::from(s.out.work),
+        attempts: s.out.attempts,
         room: room as u32,
         dead_ends: s.room_dead.get(room).copied().unwrap_or(0),
         cycle: canonical_cycle(shortest_cycle(plan, room as u32)),
@@ -135,7 +160,7 @@ const REWIND: usize = 16;
 /// between had nothing to do with the dead end; going back through them one by one (as
 /// chronological backtracking does) spends the work bound on their combinations, which is
 /// where searches of a few hundred rooms used to die.
-fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool {
+fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> Outcome {
     let n = plan.rooms();
     draw_targets(plan, rng, s);
     room_order(plan, rng, s);
@@ -159,7 +184,7 @@ fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool 
     let mut rewinds = 0u32;
     loop {
         if depth == n {
-            return true;
+            return Outcome::Found;
         }
         if s.out.work >= budget && rewinds < plan.max_rewinds {
             // A rewind: the rooms from a stretch before the worst dead end on are taken up and
@@ -182,7 +207,7 @@ fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool 
             continue;
         }
         if s.out.work >= budget {
-            return false;
+            return Outcome::Budget;
         }
         let v = s.order[depth] as usize;
         if s.cursor[depth] == SORTED_FIRST {
@@ -199,7 +224,7 @@ fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool 
             s.dead[depth] += 1;
             s.room_dead[v] += 1;
             let Some(back) = jump_target(depth, s) else {
-                return false;
+                return Outcome::Exhausted;
             };
             while depth > back {
                 depth -= 1;
@@ -225,6 +250,17 @@ fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> bool 
             candidates_for(plan, depth, rng, s, at);
         }
     }
+}
+
+/// How an attempt ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    /// Every room placed.
+    Found,
+    /// Its work budget ran out.
+    Budget,
+    /// The first room ran out of candidates: with complete candidate lists, no layout exists.
+    Exhausted,
 }
 
 /// Where the search goes back to from a dead end at `depth`: the latest depth in its conflict
@@ -358,6 +394,22 @@ fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildS
             continue;
         }
         zones_for(plan, v, si, s);
+        if plan.exhaustive {
+            for z in &s.zones {
+                for y in z.y0..=z.y1 {
+                    for x in z.x0..=z.x1 {
+                        let d = ((x as f32 - ox).powi(2) + (y as f32 - oy).powi(2)).sqrt();
+                        list.push(Candidate {
+                            score: d,
+                            shape: si,
+                            x,
+                            y,
+                        });
+                    }
+                }
+            }
+            continue;
+        }
         for z in &s.zones {
             let near = (
                 (ox.round() as i32).clamp(z.x0, z.x1),
@@ -391,7 +443,9 @@ fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildS
     } else {
         list.sort_unstable_by(|a, b| a.score.total_cmp(&b.score));
     }
-    list.truncate(MAX_CANDIDATES);
+    if !plan.exhaustive {
+        list.truncate(MAX_CANDIDATES);
+    }
     s.candidates[depth] = list;
 }
 
