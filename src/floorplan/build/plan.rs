@@ -9,7 +9,8 @@ use crate::core::csr::Adjacency;
 use crate::floorplan::shape::Shape;
 
 /// The placements a complete search ([`Plan::make_exhaustive`]) may check before it gives up
-/// undecided: about 10 s on this project's 2-core machine (1.2 µs a placement).
+/// undecided: 0.6 to 7 s on this project's machine, depending on the graph (a placement that
+/// overlaps at once is cheaper than one checked against every placed room).
 pub const EXHAUSTIVE_WORK: u32 = 8_000_000;
 
 /// Everything the builder needs about one level graph, built once and shared by the workers.
