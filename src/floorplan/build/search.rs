@@ -395,19 +395,7 @@ fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildS
         }
         zones_for(plan, v, si, s);
         if plan.exhaustive {
-            for z in &s.zones {
-                for y in z.y0..=z.y1 {
-                    for x in z.x0..=z.x1 {
-                        let d = ((x as f32 - ox).powi(2) + (y as f32 - oy).powi(2)).sqrt();
-                        list.push(Candidate {
-                            score: d,
-                            shape: si,
-                            x,
-                            y,
-                        });
-                    }
-                }
-            }
+            every_position(&s.zones, si, (ox, oy), &mut list);
             continue;
         }
         for z in &s.zones {
@@ -447,6 +435,24 @@ fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildS
         list.truncate(MAX_CANDIDATES);
     }
     s.candidates[depth] = list;
+}
+
+/// Every lattice position of `zones` as a candidate for shape `si`, scored by its distance to
+/// the offset `(ox, oy)` that puts the shape on its target (a complete search's list).
+fn every_position(zones: &[Zone], si: u32, (ox, oy): (f32, f32), list: &mut Vec<Candidate>) {
+    for z in zones {
+        for y in z.y0..=z.y1 {
+            for x in z.x0..=z.x1 {
+                let d = ((x as f32 - ox).powi(2) + (y as f32 - oy).powi(2)).sqrt();
+                list.push(Candidate {
+                    score: d,
+                    shape: si,
+                    x,
+                    y,
+                });
+            }
+        }
+    }
 }
 
 /// Where shape `sh` of room `v` may go against all its placed neighbours, into `s.zones`.
