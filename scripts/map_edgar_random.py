@@ -11,6 +11,14 @@ and corridor mode, and a table.
 
     cargo build --release && scripts/map_edgar_random.py [--git EDGAR_GIT_DIR | --dir RANDOM_GRAPHS_DIR]
         [--graphs 20] [--layouts 10] [--templates LIBRARY] [--corridors none,templates]
+        [--ranks 0,1,2,3,4,5] [--bands 10,20,30,40]
+    scripts/map_edgar_random.py --edgar-inputs FILE [--ranks ..] [--bands ..] [--graphs 20]
+    scripts/map_edgar_random.py --compare EDGAR_TABLE.md [--with RESULTS.jsonl]
+
+`--edgar-inputs` writes the same graphs for Edgar's own generator under Mono
+(`scripts/edgar-mono/Bench.cs`, its `random_*` inputs: the same blocks); `--compare` puts the
+graphs Edgar lays out (its Markdown table) beside those warren lays out (this script's JSON
+lines), per set.
         [--out docs/map-edgar-random/results.jsonl]
 
 The files come from a git directory of Edgar-DotNet (commit 209490052a48, branch `dev`; default:
@@ -89,21 +97,76 @@ def run(graph, templates, corridors, layouts, out):
     return made, failures, wall, verdict
 
 
+def edgar_inputs(path, ranks, bands, graphs_per_set, git, folder):
+    """Writes the graphs as input lines for `scripts/edgar-mono/Bench.cs` (`random_*`: Edgar's
+    random-benchmark blocks), one per graph: `random_K_A_gI ROOMS a-b c-d ...`."""
+    with open(path, "w") as f:
+        for k in ranks:
+            for band in bands:
+                _, graphs = read_set(k, band, git, folder)
+                for gi, (n, edges) in enumerate(graphs[:graphs_per_set]):
+                    f.write(f"random_{k}_{band[0]}_g{gi} {n} "
+                            + " ".join(f"{a}-{b}" for a, b in edges) + "\n")
+
+
+def compare(edgar_md, warren_jsonl):
+    """Per set, the graphs Edgar (Bench.cs's table) and warren (this script's JSON lines) lay
+    out at least once, and how their sets of graphs agree."""
+    edgar = {}
+    for line in open(edgar_md):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) > 3 and cells[0].startswith("random_"):
+            _, k, lo, g = cells[0].split("_")
+            ok, runs = cells[3].split("/")
+            edgar[(int(k), int(lo), int(g[1:]))] = (int(ok), int(runs))
+    print("| cycle rank | rooms | graphs | Edgar lays out | warren lays out | both | neither "
+          "| Edgar only | warren only |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    total = [0] * 7
+    for line in open(warren_jsonl):
+        r = json.loads(line)
+        k, lo = r["cycle_rank"], int(r["rooms"].split("-")[0])
+        failed = {}
+        for key, c in r["failures"].items():
+            g = int(key.split(":")[0].split()[1])
+            failed[g] = failed.get(g, 0) + c
+        per = r["layouts"] // r["graphs"]
+        keys = [g for (kk, ll, g) in edgar if (kk, ll) == (k, lo)]
+        if not keys:
+            continue
+        e = {g for g in keys if edgar[(k, lo, g)][0] > 0}
+        w = {g for g in keys if failed.get(g, 0) < per}
+        row = [len(keys), len(e), len(w), len(e & w), len(set(keys) - e - w), len(e - w),
+               len(w - e)]
+        total = [a + b for a, b in zip(total, row)]
+        print(f"| {k} | {r['rooms']} | " + " | ".join(map(str, row)) + " |")
+    print("| all | | " + " | ".join(map(str, total)) + " |")
+
+
 def main():
+    if "--compare" in sys.argv:
+        compare(arg("--compare", None), arg("--with", os.path.join(
+            ROOT, "docs", "map-edgar-random", "results.jsonl")))
+        return
     folder = arg("--dir", None)
     git = arg("--git", MIRROR)
     graphs_per_set, layouts = int(arg("--graphs", "20")), int(arg("--layouts", "10"))
     out_path = arg("--out", None)
     templates = arg("--templates", os.path.join(ROOT, "data", "map", "edgar-basic.json"))
     modes = arg("--corridors", "none").split(",")
+    ranks = [int(k) for k in arg("--ranks", "0,1,2,3,4,5").split(",")]
+    bands = [b for b in BANDS if str(b[0]) in arg("--bands", "10,20,30,40").split(",")]
     rows = []
+    if "--edgar-inputs" in sys.argv:
+        edgar_inputs(arg("--edgar-inputs", None), ranks, bands, graphs_per_set, git, folder)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         if not folder and not os.path.isdir(git):
             git = os.path.join(tmp, "edgar.git")
             subprocess.run(["git", "clone", "-q", "--bare",
                             "https://github.com/OndrejNepozitek/Edgar-DotNet", git], check=True)
-        for k in range(6):
-            for band in BANDS:
+        for k in ranks:
+            for band in bands:
                 name, graphs = read_set(k, band, git, folder)
                 for corridors in modes:
                     row = {"set": name, "templates": os.path.basename(templates), "cycle_rank": k, "rooms": f"{band[0]}-{band[1]}",

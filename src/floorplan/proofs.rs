@@ -2,10 +2,13 @@
 //! line naming the rooms or templates at fault:
 //! - a non-planar graph, with its K5 or K3,3 subdivision ([`not_planar`]);
 //! - a room with more connections than any of its templates has room for doors
-//!   ([`too_many_doors`], from [`door_capacity`]).
+//!   ([`too_many_doors`], from [`door_capacity`]);
+//! - a connection whose rooms' templates have no pair of doors that can meet: no common door
+//!   width, or no door of one facing a door of the same width on the other under any allowed
+//!   transform ([`no_door_between`]).
 
 use crate::core::kuratowski::{Kuratowski, Witness};
-use crate::floorplan::shape::Shape;
+use crate::floorplan::shape::{Shape, side};
 use crate::floorplan::spec::{Doors, LevelGraph, Library};
 
 /// The refusal of a non-planar graph, naming the rooms of its K5 or K3,3 subdivision and the
@@ -134,6 +137,87 @@ pub(crate) fn too_many_doors(
         ));
     }
     None
+}
+
+/// The first connection (in file order) whose two rooms can never share a door, with why: their
+/// templates' doors have no width in common, or no door of one faces (across a shared wall or
+/// a straight corridor) a door of the same width on the other under any allowed transform.
+pub(crate) fn no_door_between(
+    graph: &LevelGraph,
+    shapes: &[Shape],
+    room_shapes: &[Vec<u32>],
+) -> Option<(usize, String)> {
+    // Per room, the (width, facing) pairs of all its shapes' door sides.
+    let doors = |room: u32| -> Vec<(u32, u8)> {
+        let mut v: Vec<(u32, u8)> = room_shapes[room as usize]
+            .iter()
+            .flat_map(|&s| shapes[s as usize].doors.iter().map(|d| (d.len, d.side)))
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    for (j, c) in graph.connections.iter().enumerate() {
+        let (a, b) = (doors(c.a), doors(c.b));
+        let meets = a
+            .iter()
+            .any(|&(len, side)| b.contains(&(len, side::opposite(side))));
+        if meets {
+            continue;
+        }
+        let name = |v: u32| &graph.rooms[v as usize].id;
+        let widths = |v: &[(u32, u8)]| {
+            let mut w: Vec<u32> = v.iter().map(|d| d.0).collect();
+            w.dedup();
+            w.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+        };
+        let (wa, wb) = (widths(&a), widths(&b));
+        let why = if a.iter().any(|d| b.iter().any(|e| e.0 == d.0)) {
+            format!(
+                "no door of room `{}`'s templates faces a door of the same width on room `{}`'s,                  under any allowed transform: `{}`'s doors face {}, `{}`'s face {}",
+                name(c.a),
+                name(c.b),
+                name(c.a),
+                facings(&a),
+                name(c.b),
+                facings(&b)
+            )
+        } else {
+            format!(
+                "the templates of room `{}` have doors {wa} tile(s) wide, those of room `{}`                  {wb} tile(s) wide",
+                name(c.a),
+                name(c.b)
+            )
+        };
+        return Some((
+            j,
+            format!(
+                "connection {} (`{}` - `{}`) can never get a door: {why}",
+                j + 1,
+                name(c.a),
+                name(c.b)
+            ),
+        ));
+    }
+    None
+}
+
+/// The directions doors face, per width: `east and south (1 tile wide), north (2 tiles wide)`.
+fn facings(doors: &[(u32, u8)]) -> String {
+    const NAMES: [&str; 4] = ["east", "south", "west", "north"];
+    let mut parts = Vec::new();
+    let mut k = 0;
+    while k < doors.len() {
+        let len = doors[k].0;
+        let sides: Vec<String> = doors[k..]
+            .iter()
+            .take_while(|d| d.0 == len)
+            .map(|d| NAMES[d.1 as usize & 3].to_string())
+            .collect();
+        k += sides.len();
+        parts.push(format!("{} ({len} tile(s) wide)", and_list(&sides)));
+    }
+    parts.join(", ")
 }
 
 /// The fewest tiles between two of room `v`'s doors on one wall line: 1, or when no connection

@@ -10,7 +10,7 @@ use crate::core::route::RouteScratch;
 use crate::floorplan::build::{BuildScratch, Gaps, NO_LAYOUT_EXISTS, Plan, build};
 use crate::floorplan::columns::{CORRIDOR_FLAG, MAP_COLUMNS};
 use crate::floorplan::input::{MapInputError, load_graph, load_library};
-use crate::floorplan::proofs::too_many_doors;
+use crate::floorplan::proofs::{no_door_between, too_many_doors};
 use crate::floorplan::raster::{Tiles, rasterise};
 use crate::floorplan::shape::shapes_of;
 use crate::floorplan::spec::{CorridorSpec, LevelGraph, Library};
@@ -154,36 +154,13 @@ pub fn plan_for(
     if let Some(why) = too_many_doors(graph, library, &shapes, &room_shapes, &touching) {
         return Err(MapSetupError::Unusable(format!("{}: {why}", cfg.graph)));
     }
-    // Every connection needs two shapes whose doors can meet (door lengths agree).
-    for (j, c) in graph.connections.iter().enumerate() {
-        let lens = |room: u32| -> Vec<u32> {
-            let mut v: Vec<u32> = room_shapes[room as usize]
-                .iter()
-                .flat_map(|&s| shapes[s as usize].doors.iter().map(|d| d.len))
-                .collect();
-            v.sort_unstable();
-            v.dedup();
-            v
+    // Every connection needs two shapes whose doors can meet (same width, facing).
+    if let Some((j, why)) = no_door_between(graph, &shapes, &room_shapes) {
+        let place = match graph.connections[j].at {
+            Some(at) => format!("{}:{at}", cfg.graph),
+            None => cfg.graph.clone(),
         };
-        let (a, b) = (lens(c.a), lens(c.b));
-        if !a.iter().any(|l| b.contains(l)) {
-            let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
-            let place = match c.at {
-                Some(at) => format!("{}:{at}", cfg.graph),
-                None => cfg.graph.clone(),
-            };
-            return Err(MapSetupError::Unusable(format!(
-                "{place}: connection {} (`{}` - `{}`) can never get a door: the templates of \
-                 room `{}` have doors {} tile(s) wide, those of room `{}` {} tile(s) wide",
-                j + 1,
-                graph.rooms[c.a as usize].id,
-                graph.rooms[c.b as usize].id,
-                graph.rooms[c.a as usize].id,
-                list(&a),
-                graph.rooms[c.b as usize].id,
-                list(&b)
-            )));
-        }
+        return Err(MapSetupError::Unusable(format!("{place}: {why}")));
     }
     let mut plan = Plan::new(
         shapes,

@@ -187,11 +187,18 @@ fn the_complete_search_proves_three_small_graphs_impossible() {
         ],
     );
     refused(&exhaustive_error(&k4, &squares(12)));
-    // Two rooms whose only door is in their north wall, not turned: no wall of one ever faces
-    // a door of the other.
-    let north = "{\"library\": \"north\", \"transforms\": [], \"templates\": [{\"name\": \"n\", \
-                 \"size\": [8, 8], \"doors\": {\"positions\": [[[3, 0], [4, 0]]]}}]}\n";
-    refused(&exhaustive_error(&graph(&["a", "b"], &[("a", "b")]), north));
+    // Room `a`'s doors are one in its north wall and one in its south wall, `b`'s and `c`'s one
+    // each in their south wall, nothing turned: `b` and `c` must both sit against `a`'s north
+    // wall with their doors over its one north door, and so overlap. (Each room has room for
+    // its doors and every connection has a facing pair, so no up-front proof sees it.)
+    let one_door = "{\"library\": \"one-door\", \"transforms\": [], \"templates\": [\
+                    {\"name\": \"ns\", \"size\": [8, 8], \"doors\": {\"positions\": \
+                    [[[3, 0], [4, 0]], [[3, 7], [4, 7]]]}}, {\"name\": \"s\", \"size\": [8, 8], \
+                    \"doors\": {\"positions\": [[[3, 7], [4, 7]]]}}]}\n";
+    let fork = "{\"rooms\": [{\"id\": \"a\", \"templates\": [\"ns\"]}, \
+                {\"id\": \"b\", \"templates\": [\"s\"]}, {\"id\": \"c\", \"templates\": [\"s\"]}], \
+                \"connections\": [[\"a\", \"b\"], [\"a\", \"c\"]]}\n";
+    refused(&exhaustive_error(fork, one_door));
     // The builder's own search fails these without a proof.
     let dir = TempDir::new("map-tri");
     let (g, l) = (dir.join("tri.json"), dir.join("lib.json"));
@@ -218,6 +225,27 @@ fn the_complete_search_proves_three_small_graphs_impossible() {
         stderr(&output).contains("0 map levels, 2 failures"),
         "{}",
         stderr(&output)
+    );
+}
+
+#[test]
+fn doors_that_never_face_each_other_are_refused_up_front() {
+    // Two rooms whose only door is in their north wall, not turned: no wall of one ever faces
+    // a door of the other.
+    let north = "{\"library\": \"north\", \"transforms\": [], \"templates\": [{\"name\": \"n\", \
+                 \"size\": [8, 8], \"doors\": {\"positions\": [[[3, 0], [4, 0]]]}}]}\n";
+    let err = map_error(
+        &[("g.json", &graph(&["a", "b"], &[("a", "b")])), ("lib.json", north)],
+        &["map.graph=g.json", "map.templates=lib.json"],
+    );
+    assert_says(
+        &err,
+        &[
+            "g.json:",
+            "connection 1 (`a` - `b`) can never get a door: no door of room `a`'s templates \
+             faces a door of the same width on room `b`'s",
+            "`a`'s doors face north (2 tile(s) wide), `b`'s face north (2 tile(s) wide)",
+        ],
     );
 }
 
