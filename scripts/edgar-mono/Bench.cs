@@ -17,7 +17,9 @@
 // that fails this check counts as a failure and in the "invalid" column (first 3 go to stderr).
 // Output: one Markdown table row per (input, corridors) on stdout.
 //
-// Usage: mono Bench.exe INPUTS_FILE [maxRuns=100] [budgetSecondsPerInput=60] [perLayoutTimeoutSeconds=20] [filter]
+//   * random_* inputs: the blocks of Edgar's random-graph benchmark (RandomBenchRooms below),
+//     no corridors (scripts/map_edgar_random.py --edgar writes such a file).
+// Usage: mono Bench.exe INPUTS_FILE [maxRuns=100] [budgetSecondsPerInput=60] [perLayoutTimeoutSeconds=20] [filter|-] [warmup=2]
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -72,6 +74,25 @@ public static class Bench
         });
         var t = new RoomTemplateGrid2D(Poly(0,0, 0,2, 2,2, 2,0), doors, name: "2-square corridor", allowedTransformations: AllRotations());
         return new RoomDescriptionGrid2D(isCorridor: true, roomTemplates: new List<RoomTemplateGrid2D> { t });
+    }
+
+    // Edgar's random-graph benchmark blocks (Legacy MapDescriptionUtils.GetBasicRoomTemplates,
+    // scale 1): a 6x6 square, a 6x9 rectangle, two Ls and a T with 3-wide arms, door length 1,
+    // corner distance 0, all 8 rotations and mirrors.
+    static RoomDescriptionGrid2D RandomBenchRooms()
+    {
+        var doors = new SimpleDoorModeGrid2D(doorLength: 1, cornerDistance: 0);
+        var shapes = new List<Tuple<string, PolygonGrid2D>>
+        {
+            Tuple.Create("square", Poly(0,0, 0,6, 6,6, 6,0)),
+            Tuple.Create("rectangle", Poly(0,0, 0,9, 6,9, 6,0)),
+            Tuple.Create("L-shape", Poly(0,0, 0,6, 3,6, 3,3, 6,3, 6,0)),
+            Tuple.Create("L-shape long", Poly(0,0, 0,9, 3,9, 3,3, 6,3, 6,0)),
+            Tuple.Create("T-shape", Poly(0,0, 0,3, 3,3, 3,6, 6,6, 6,3, 9,3, 9,0)),
+        };
+        var all = TransformationGrid2DHelper.GetAll();
+        var templates = shapes.Select(s => new RoomTemplateGrid2D(s.Item2, doors, name: s.Item1, allowedTransformations: all)).ToList();
+        return new RoomDescriptionGrid2D(isCorridor: false, roomTemplates: templates);
     }
 
     // Edgar.Examples/Grid2D/BasicsExample.cs
@@ -181,8 +202,8 @@ public static class Bench
         int maxRuns = args.Length > 1 ? int.Parse(args[1]) : 100;
         double budget = args.Length > 2 ? double.Parse(args[2]) : 60;
         double perLayoutTimeout = args.Length > 3 ? double.Parse(args[3]) : 20;
-        string filter = args.Length > 4 ? args[4] : null;
-        const int warmup = 2;
+        string filter = args.Length > 4 && args[4] != "-" ? args[4] : null;
+        int warmup = args.Length > 5 ? int.Parse(args[5]) : 2;
 
         var cases = new List<Tuple<string, int, List<int[]>, bool>>();
         foreach (var line in File.ReadAllLines(inputsFile))
@@ -191,7 +212,7 @@ public static class Bench
             if (parts.Length < 2) continue;
             var edges = parts.Skip(2).Select(p => p.Split('-').Select(int.Parse).ToArray()).ToList();
             cases.Add(Tuple.Create(parts[0], int.Parse(parts[1]), edges, false));
-            if (!parts[0].StartsWith("docs_")) cases.Add(Tuple.Create(parts[0], int.Parse(parts[1]), edges, true));
+            if (!parts[0].StartsWith("docs_") && !parts[0].StartsWith("random_")) cases.Add(Tuple.Create(parts[0], int.Parse(parts[1]), edges, true));
         }
 
         Console.WriteLine("| input | corridors | runs | success | gen median ms | gen p90 ms | gen mean ms | gen max ms | setup median ms | iterations median | invalid |");
@@ -200,7 +221,8 @@ public static class Bench
         {
             string name = cs.Item1; int rooms = cs.Item2; var edges = cs.Item3; bool corridors = cs.Item4;
             if (filter != null && !name.Contains(filter)) continue;
-            RoomDescriptionGrid2D roomDesc = name.StartsWith("docs_basics") ? BasicsRooms() : PaperRooms();
+            RoomDescriptionGrid2D roomDesc = name.StartsWith("docs_basics") ? BasicsRooms()
+                : name.StartsWith("random_") ? RandomBenchRooms() : PaperRooms();
             RoomDescriptionGrid2D corr = corridors ? PaperCorridor() : null;
 
             var genMs = new List<double>(); var setupMs = new List<double>(); var iters = new List<double>();
