@@ -15,8 +15,8 @@ const MDS_ITERATIONS: u32 = 20;
 pub(super) fn draw_targets(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) {
     let n = plan.rooms();
     let seed = rng.next_u64();
-    let iterations = match &plan.mds {
-        // The graph's MDS drawing, turned, maybe mirrored and shaken: a good shape every time,
+    let iterations = match &plan.drawing {
+        // The graph's stress drawing, turned, maybe mirrored and shaken: a good shape every time,
         // a different one each attempt.
         Some((mx, my)) => {
             let mut r = WarrenRng::new(seed);

@@ -31,7 +31,7 @@ pub struct Plan {
     pub(super) dst: Vec<u32>,
     /// The drawing the targets start from: the graph's stress drawing (`None` for fewer than
     /// 3 rooms), or a drawing given with the graph ([`Plan::with_catalogue`]).
-    pub(super) mds: Option<(Vec<f32>, Vec<f32>)>,
+    pub(super) drawing: Option<(Vec<f32>, Vec<f32>)>,
     /// Whether each attempt turns and mirrors the drawing (a stress drawing has no orientation;
     /// a given drawing keeps its own).
     pub(super) turn: bool,
@@ -72,7 +72,7 @@ pub struct Plan {
 
 impl Plan {
     /// A plan for rooms with the given allowed shapes and connections, each connection with its
-    /// own gaps; the targets start from the graph's MDS drawing.
+    /// own gaps; the targets start from the graph's stress drawing.
     pub fn new(
         shapes: Vec<Shape>,
         room_shapes: Vec<Vec<u32>>,
@@ -97,7 +97,7 @@ impl Plan {
 
     /// A plan over a shared catalogue: per room its allowed shapes, per connection its gap
     /// setting (an index into `cat.gap_sets`). `drawing` (one position per room, any scale)
-    /// steers the search in place of the MDS drawing, keeping its orientation.
+    /// steers the search in place of the stress drawing, keeping its orientation.
     pub fn with_catalogue(
         cat: Arc<Catalogue>,
         room_shapes: Vec<Vec<u32>>,
@@ -117,7 +117,7 @@ impl Plan {
         let work = 500 + 60 * n as u32;
         let reach = reach_table(&adj, &room_shapes, shapes, |j| gap_of(j));
         let (src, dst): (Vec<u32>, Vec<u32>) = conns.iter().copied().unzip();
-        let (mds, turn) = start_drawing(drawing, &src, &dst, length, n);
+        let (start, turn) = start_drawing(drawing, &src, &dst, length, n);
         let adjacency = adjacency_bits(n, &conns);
         Plan {
             cat,
@@ -127,7 +127,7 @@ impl Plan {
             adj,
             src,
             dst,
-            mds,
+            drawing: start,
             turn,
             adjacency,
             min_distance,
