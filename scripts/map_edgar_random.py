@@ -34,7 +34,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-WARREN = os.path.join(ROOT, "target", "release", "warren")
+WARREN = os.environ.get("WARREN", os.path.join(ROOT, "target", "release", "warren"))
 MIRROR = "/work/.mirror/OndrejNepozitek+Edgar-DotNet/repo"
 COMMIT = "209490052a4884c854d39d5799f8e43c9f73dda7"
 BANDS = [(10, 19), (20, 29), (30, 39), (40, 49)]

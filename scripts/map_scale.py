@@ -5,6 +5,9 @@
 rooms; every archive verified. Prints one JSON line per run and a table.
 
     cargo build --release && scripts/map_scale.py [--sizes 100,300] [--graphs 20] [--layouts 10]
+        [--corridors none,templates]
+
+(`WARREN=PATH` runs another build of warren.)
 
 Per graph: levels made, failures by reason, whole-run wall time over the levels (ms/layout;
 the run includes reading the graph and its stress drawing, made once), verify's verdict.
@@ -17,7 +20,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-WARREN = os.path.join(ROOT, "target", "release", "warren")
+WARREN = os.environ.get("WARREN", os.path.join(ROOT, "target", "release", "warren"))
 
 
 def arg(name, default):
@@ -49,10 +52,11 @@ def main():
     sizes = [int(s) for s in arg("--sizes", "100,300").split(",")]
     graphs = int(arg("--graphs", "20"))
     layouts = int(arg("--layouts", "10"))
+    modes = arg("--corridors", "none,templates").split(",")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for rooms in sizes:
-            for corridors in ("none", "templates"):
+            for corridors in modes:
                 per = []
                 for seed in range(1, graphs + 1):
                     g = os.path.join(tmp, f"g{rooms}-{seed}.json")

@@ -9,7 +9,7 @@
 //! have a door) points at its place as a syntax error does. Files named by path are read through
 //! [`crate::core::files::read_to_string`], so that archives carry them.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::RangeInclusive;
 use std::path::Path;
 
@@ -524,10 +524,17 @@ impl<'a> Ctx<'a> {
             return Err(self.at(positions.value.start, "`positions` lists no doors"));
         }
         let mut doors = Vec::with_capacity(list.len());
+        let mut seen = HashSet::new();
         for door in list {
             let [first, last] =
                 self.tuple(door, "a door `[[x, y], [x, y]]` (its first and last tile)")?;
-            doors.push([self.point(first)?, self.point(last)?]);
+            let (a, b) = (self.point(first)?, self.point(last)?);
+            // NOTE: a door listed again (either end first) is kept once: every copy adds the same
+            // configuration spaces, and the builder intersects those of a room's placed
+            // neighbours pairwise, so the copies multiply (160 copies of 4 doors: 4 s a level).
+            if seen.insert((a.min(b), a.max(b))) {
+                doors.push([a, b]);
+            }
         }
         Ok(Doors::Listed(doors))
     }

@@ -174,7 +174,8 @@ pub(crate) fn no_door_between(
         let (wa, wb) = (widths(&a), widths(&b));
         let why = if a.iter().any(|d| b.iter().any(|e| e.0 == d.0)) {
             format!(
-                "no door of room `{}`'s templates faces a door of the same width on room `{}`'s,                  under any allowed transform: `{}`'s doors face {}, `{}`'s face {}",
+                "no door of room `{}`'s templates faces a door of the same width on room `{}`'s, \
+                 under any allowed transform: `{}`'s doors face {}, `{}`'s face {}",
                 name(c.a),
                 name(c.b),
                 name(c.a),
@@ -184,7 +185,8 @@ pub(crate) fn no_door_between(
             )
         } else {
             format!(
-                "the templates of room `{}` have doors {wa} tile(s) wide, those of room `{}`                  {wb} tile(s) wide",
+                "the templates of room `{}` have doors {wa} tile(s) wide, those of room `{}` \
+                 {wb} tile(s) wide",
                 name(c.a),
                 name(c.b)
             )

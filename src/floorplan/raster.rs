@@ -2,6 +2,7 @@
 //! every room), the `owner` grid (0 for walls, doors and void; `1 + i` for room `i`'s floor;
 //! `1 + rooms + j` for connection `j`'s corridor floor) and each room's box.
 
+use crate::core::error::GenError;
 use crate::core::grid::cell;
 use crate::floorplan::build::{Layout, Plan};
 use crate::floorplan::shape::{side, tile};
@@ -29,8 +30,28 @@ pub struct Tiles {
     pub corridor_len: Vec<u32>,
 }
 
-/// Draws `layout` into `t`.
-pub fn rasterise(plan: &Plan, layout: &Layout, t: &mut Tiles) {
+/// The longest side of a map, in tiles.
+pub const MAX_MAP_SIDE: u64 = u16::MAX as u64;
+/// The most tiles a map may have in all (an 8,192 x 8,192 map; its cells and owners take
+/// 192 MiB).
+pub const MAX_MAP_TILES: u64 = 1 << 26;
+
+/// The failure of a map of `w` x `h` tiles too large to draw ([`rasterise`]'s error).
+pub fn too_large((w, h): (u64, u64)) -> GenError {
+    GenError {
+        reason: "map too large".into(),
+        detail: format!(
+            "{w} x {h} tiles (at most {MAX_MAP_SIDE} a side and {MAX_MAP_TILES} in all)"
+        ),
+    }
+}
+
+/// Draws `layout` into `t`; a map longer than [`MAX_MAP_SIDE`] a side or larger than
+/// [`MAX_MAP_TILES`] is not drawn, and its width and height in tiles are the error.
+///
+/// # Errors
+/// The map's size, when it is too large.
+pub fn rasterise(plan: &Plan, layout: &Layout, t: &mut Tiles) -> Result<(), (u64, u64)> {
     let n = plan.rooms();
     let (mut mx, mut my, mut xx, mut xy) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
     for v in 0..n {
@@ -41,7 +62,14 @@ pub fn rasterise(plan: &Plan, layout: &Layout, t: &mut Tiles) {
         xy = xy.max(layout.y[v] + sh.h);
     }
     // Corridors lie between their rooms, inside this box.
-    let (w, h) = ((xx - mx + 1) as u32, (xy - my + 1) as u32);
+    let (w, h) = (
+        (i64::from(xx) - i64::from(mx) + 1) as u64,
+        (i64::from(xy) - i64::from(my) + 1) as u64,
+    );
+    if w > MAX_MAP_SIDE || h > MAX_MAP_SIDE || w * h > MAX_MAP_TILES {
+        return Err((w, h));
+    }
+    let (w, h) = (w as u32, h as u32);
     t.width = w;
     t.height = h;
     t.cells.clear();
@@ -113,4 +141,5 @@ pub fn rasterise(plan: &Plan, layout: &Layout, t: &mut Tiles) {
             0
         });
     }
+    Ok(())
 }

@@ -281,7 +281,7 @@ pub(crate) fn draw(
         detail: f.detail(&plan, |v| format!("{v}")),
     })?;
     let layout = &s.build.out;
-    rasterise(&plan, layout, &mut s.tiles);
+    rasterise(&plan, layout, &mut s.tiles).map_err(crate::floorplan::raster::too_large)?;
     let t = &mut s.tiles;
     let [max_w, max_h] = cfg.max_grid;
     if t.width > max_w || t.height > max_h {

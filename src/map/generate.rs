@@ -11,7 +11,7 @@ use crate::floorplan::build::{BuildScratch, Gaps, NO_LAYOUT_EXISTS, Plan, build}
 use crate::floorplan::columns::{CORRIDOR_FLAG, MAP_COLUMNS};
 use crate::floorplan::input::{MapInputError, load_graph, load_library};
 use crate::floorplan::proofs::{no_door_between, too_many_doors};
-use crate::floorplan::raster::{Tiles, rasterise};
+use crate::floorplan::raster::{Tiles, rasterise, too_large};
 use crate::floorplan::shape::shapes_of;
 use crate::floorplan::spec::{CorridorSpec, LevelGraph, Library};
 use crate::map::config::{CorridorMode, EXHAUSTIVE_ROOMS, MapConfig};
@@ -282,14 +282,8 @@ impl Generator for MapGenerator {
             }
         })?;
         let layout = &s.build.out;
-        rasterise(plan, layout, &mut s.tiles);
+        rasterise(plan, layout, &mut s.tiles).map_err(too_large)?;
         let t = &s.tiles;
-        if t.width > u32::from(u16::MAX) || t.height > u32::from(u16::MAX) {
-            return Err(GenError {
-                reason: "map too large".into(),
-                detail: format!("{} x {} tiles (at most 65535 a side)", t.width, t.height),
-            });
-        }
         let n = plan.rooms();
         s.graph.clear();
         s.template.clear();

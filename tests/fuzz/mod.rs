@@ -14,6 +14,7 @@
 
 mod answers;
 mod archive;
+mod map_inputs;
 mod shape;
 mod text;
 

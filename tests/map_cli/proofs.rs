@@ -235,7 +235,10 @@ fn doors_that_never_face_each_other_are_refused_up_front() {
     let north = "{\"library\": \"north\", \"transforms\": [], \"templates\": [{\"name\": \"n\", \
                  \"size\": [8, 8], \"doors\": {\"positions\": [[[3, 0], [4, 0]]]}}]}\n";
     let err = map_error(
-        &[("g.json", &graph(&["a", "b"], &[("a", "b")])), ("lib.json", north)],
+        &[
+            ("g.json", &graph(&["a", "b"], &[("a", "b")])),
+            ("lib.json", north),
+        ],
         &["map.graph=g.json", "map.templates=lib.json"],
     );
     assert_says(
@@ -292,5 +295,48 @@ fn the_complete_search_lays_out_what_can_be_and_says_what_it_takes() {
         &[
             "map.exhaustive takes connections without corridors only, and connection 1 (`hub` - `r0`)",
         ],
+    );
+}
+
+#[test]
+fn a_map_too_large_to_draw_is_a_named_failure_not_a_crash() {
+    // Five 4,000 x 4,000 rooms cover 80 million tiles, over the 67,108,864 a map may have: each
+    // seed fails with `map too large` before any grid is allocated.
+    let dir = TempDir::new("map-huge");
+    let (g, l) = (dir.join("g.json"), dir.join("lib.json"));
+    let rooms = ["a", "b", "c", "d", "e"];
+    std::fs::write(
+        &g,
+        graph(&rooms, &[("a", "b"), ("b", "c"), ("c", "d"), ("d", "e")]),
+    )
+    .unwrap();
+    std::fs::write(
+        &l,
+        "{\"library\": \"huge\", \"transforms\": [], \"templates\": \
+         [{\"name\": \"huge\", \"size\": [4000, 4000]}]}\n",
+    )
+    .unwrap();
+    let out = dir.join("h.arrow");
+    let sets = [
+        format!("map.graph={}", g.display()),
+        format!("map.templates={}", l.display()),
+    ];
+    let output = warren([
+        "generate",
+        "map",
+        "--count",
+        "2",
+        "--set",
+        &sets[0],
+        "--set",
+        &sets[1],
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = stderr(&output);
+    assert!(output.status.success(), "{err}");
+    assert!(
+        err.contains("0 map levels, 2 failures {\"map too large\":2}"),
+        "{err}"
     );
 }

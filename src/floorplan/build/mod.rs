@@ -13,7 +13,8 @@
 //!    rooms it is steered by (its ear's nearest placed rooms on both sides, weighted by how
 //!    close along the ear it is to each; in a tree its placed neighbours), not with the
 //!    whole map, so the arms of a cycle grow towards where the other arm really is.
-//! 2. **Order.** The graph's cycles first, ear by ear (see `room_order`), then the trees hanging
+//! 2. **Order.** The graph's cycles first, ear by ear (see `room_order`), following the paths
+//!    that lead from one block of cycles to the next a room at a time, then the trees hanging
 //!    off them, breadth-first, the room with most placed neighbours first.
 //! 3. **Configuration spaces.** Where a shape may go so that it touches (or faces, across a
 //!    corridor) a placed neighbour with room for a door is a short list of offset rectangles,

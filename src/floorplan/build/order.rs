@@ -87,7 +87,8 @@ const EARS_UP_TO: usize = 4096;
 /// The room order of one attempt: the graph's cycles first, ear by ear (Edgar's chains: a
 /// shortest cycle, then again and again the shortest path of unplaced rooms between two placed
 /// ones, each path placed from both ends inwards so that its last room closes the cycle next
-/// to the rooms placed just before it), then the trees, breadth-first.
+/// to the rooms placed just before it; a path that leads only onwards, to another block of
+/// the graph, one room at a time until ears appear again), then the trees, breadth-first.
 pub(super) fn room_order(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) {
     let n = plan.rooms();
     s.order.clear();
@@ -104,7 +105,17 @@ pub(super) fn room_order(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch)
         // The cycle closes on its first room.
         path.push(path[0]);
         push_inwards(&path, 0, s);
-        while let Some(ear) = shortest_ear(plan, rng, s) {
+        loop {
+            let Some(ear) = shortest_ear(plan, rng, s) else {
+                // No ear: the core rooms left are reached only through paths of unplaced rooms
+                // (bridges between the graph's blocks). One more room of such a path, then the
+                // ears again, so that each block's cycles are placed as cycles when the path
+                // gets there.
+                if bridge_step(plan, s) {
+                    continue;
+                }
+                break;
+            };
             // The ear between the placed rooms it leaves from and comes back to.
             let anchor = |v: u32| {
                 plan.adj[v as usize]
@@ -169,6 +180,25 @@ pub(super) fn room_order(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch)
         touch(next, &mut count, &mut seen, &mut clock);
     }
     s.placed.iter_mut().for_each(|p| *p = false);
+}
+
+/// Appends to the order the unplaced core room next to the latest placed room that has one,
+/// steered by that room; `false` when no unplaced core room touches a placed one.
+fn bridge_step(plan: &Plan, s: &mut BuildScratch) -> bool {
+    for k in (0..s.order.len()).rev() {
+        let u = s.order[k];
+        let next = plan.adj[u as usize]
+            .iter()
+            .map(|&(x, _)| x)
+            .find(|&x| !s.placed[x as usize] && plan.core[x as usize]);
+        if let Some(v) = next {
+            s.order.push(v);
+            s.steer.push([(u, 1.0), (u, 0.0)]);
+            s.placed[v as usize] = true;
+            return true;
+        }
+    }
+    false
 }
 
 /// Appends the rooms `seq[skip..len - skip]` (the first and last `skip` are placed already,

@@ -74,7 +74,7 @@ fn edgar_inputs_success_and_time() {
                 times.push(t0.elapsed().as_secs_f64());
                 if built {
                     ok += 1;
-                    rasterise(&plan, &s.out, &mut t);
+                    rasterise(&plan, &s.out, &mut t).expect("a map of a few rooms");
                     let floor = t.owner.iter().filter(|&&o| o != 0).count();
                     compact += floor as f64 / (t.width * t.height) as f64;
                 }
