@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Long fuzzing run of every input parser: the tests of `tests/fuzz` (rule files, demirogue lua,
 # level XML with includes, level lists, edge lists, layout positions files, profiles and --set
-# values, DMG tables, archives) in release mode with many cases each.
+# values, DMG tables, archives, the map kind's level graphs and template libraries) in release
+# mode with many cases each.
 #
 #   scripts/fuzz.sh [CASES] [FILTER]
 #
