@@ -292,12 +292,8 @@ impl Shape {
         let outline: Vec<(i32, i32)> = lattice.iter().map(|&(x, y)| (x as i32, y as i32)).collect();
         let w = outline.iter().map(|q| q.0).max().unwrap_or(0);
         let h = outline.iter().map(|q| q.1).max().unwrap_or(0);
-        let rects = decompose(&outline);
-        let mask = rasterise(&outline, &rects, w, h);
-        let floor = mask.iter().filter(|&&c| c == tile::FLOOR).count() as u32;
-        if floor == 0 || !floor_connected(&mask, w + 1) || !walls_next_to_floor(&mask, w + 1) {
-            return Err("the outline is too thin: its floor is empty or falls apart".into());
-        }
+        // The doors first: a template with none is refused before its tiles are drawn (a
+        // 4,096-tile square takes most of a second).
         let doors = door_sides(template, &outline, t, (mx, my))?;
         if doors.is_empty() {
             return Err(match template.doors {
@@ -310,6 +306,12 @@ impl Shape {
                 ),
                 Doors::Listed(_) => "the template lists no doors".into(),
             });
+        }
+        let rects = decompose(&outline);
+        let mask = rasterise(&outline, &rects, w, h);
+        let floor = mask.iter().filter(|&&c| c == tile::FLOOR).count() as u32;
+        if floor == 0 || !floor_connected(&mask, w + 1) || !walls_next_to_floor(&mask, w + 1) {
+            return Err("the outline is too thin: its floor is empty or falls apart".into());
         }
         Ok(Shape {
             template: index,
