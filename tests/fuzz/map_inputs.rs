@@ -26,7 +26,7 @@ use warren::floorplan::raster::{Tiles, rasterise};
 use warren::floorplan::spec::{LevelGraph, Library};
 use warren::map::{CorridorMode, MapConfig, MapSetupError, plan_for};
 
-use super::{Check, expect_line_col, files_in, fuzz, run_case};
+use super::{Check, expect_line_col, files_in, fuzz, run_case_within};
 
 /// The origin of a mutated library.
 const LIBRARY_FILE: &str = "fuzz-library.json";
@@ -578,7 +578,11 @@ fn sweep(parser: &str, seeds: &[Vec<u8>], check: Check) -> usize {
     for seed in seeds {
         for mutant in sweep_mutants(seed) {
             count += 1;
-            if let Err(e) = run_case(check, mutant) {
+            // The sweep's structural mutants (outlines of 1,024 corners, 100 copies of every
+            // door) build levels of the largest templates: well under a second alone, but a
+            // loaded CI machine has taken over 2 s, so the sweep allows 10 s a case (a hang is
+            // still a failure).
+            if let Err(e) = run_case_within(check, mutant, 10_000) {
                 panic!("fuzz {parser} sweep: {e}");
             }
         }

@@ -159,7 +159,13 @@ fn runner() -> TestRunner {
 /// Runs `check` on one input on a thread of its own: its panic or its running past the time
 /// limit is a failure that shows the input.
 pub fn run_case(check: Check, input: Vec<u8>) -> Result<(), String> {
-    let limit = Duration::from_millis(env_number("WARREN_FUZZ_TIMEOUT_MS", 2000));
+    run_case_within(check, input, 2000)
+}
+
+/// [`run_case`] with a time limit of `default_ms` milliseconds unless
+/// `$WARREN_FUZZ_TIMEOUT_MS` says otherwise.
+pub fn run_case_within(check: Check, input: Vec<u8>, default_ms: u64) -> Result<(), String> {
+    let limit = Duration::from_millis(env_number("WARREN_FUZZ_TIMEOUT_MS", default_ms));
     let (tx, rx) = mpsc::channel();
     let shown = input.clone();
     let worker = std::thread::spawn(move || {
