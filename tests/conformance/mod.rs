@@ -51,7 +51,10 @@ const SEED: u64 = 0x5eed_c0f0;
 /// (its level graph is the run's input, the same for every level): only that column changed.
 /// `map` and `grammar-edgar` were re-minted when the map builder went to conflict-directed backjumping, steered by
 /// the graph's stress drawing and by each room's placed neighbours (issue 49): different
-/// layouts of the same graphs, every one verified, fewer attempts on all of Edgar's inputs.
+/// layouts of the same graphs, every one verified, fewer attempts on all of Edgar's inputs;
+/// and again when it went to forward checking (a placement that leaves an unplaced room with
+/// no free spot is refused, and that spot is a candidate of the room): different layouts,
+/// every one verified.
 const GOLDEN: &[(&str, u64)] = &[
     ("coloring-chromatic.toml", 0x9077ca1c00010588),
     ("coloring-edge.toml", 0x6aaeb5f600011f88),
@@ -62,11 +65,11 @@ const GOLDEN: &[(&str, u64)] = &[
     ("grammar-catacomb.toml", 0xdc0a054c00058e08),
     ("grammar-demirogue.toml", 0x73e4f4650005ce48),
     ("grammar-dungeon.toml", 0xf7f8622d000a5c88),
-    ("grammar-edgar.toml", 0x5655abe0000e11c8),
+    ("grammar-edgar.toml", 0x59c91726000d27c8),
     ("grammar-keylock.toml", 0x8f2eb48b000e3fc8),
     ("grammar-ring.toml", 0x0d72b85600056c08),
     ("grammar.toml", 0x39a5b7e100067488),
-    ("map.toml", 0xef054f5300032988),
+    ("map.toml", 0x2046341b000346c8),
     ("maze-braided-gradient.toml", 0x859c00720001ed08),
     ("maze-delaunay.toml", 0x79b274310003ccc8),
     ("maze.toml", 0x778568cb0000fa08),

@@ -25,18 +25,22 @@
 //!    a random one) are sorted by their distance to the target plus seeded noise and tried in
 //!    order against the placed rooms and corridors; a room with none left sends the search back
 //!    to the latest placed room that ruled out one of its candidates (conflict-directed
-//!    backjumping), skipping the rooms that had no part in the dead end. An attempt that spends its work budget starts over from
-//!    a new drawing; after `max_attempts` the seed fails with a counted reason. Work is bounded:
-//!    never a timeout.
+//!    backjumping), skipping the rooms that had no part in the dead end. A candidate that fits
+//!    is still refused when it leaves an unplaced room next to a placed one with no free spot
+//!    (forward checking); the spot found for a room is one of its candidates when its turn
+//!    comes. An attempt that spends its work budget starts over from a new drawing; after
+//!    `max_attempts` the seed fails with a counted reason. Work is bounded: never a timeout.
 //!
 //! # Files
 //! - `plan`: the [`Plan`], built once per graph (2-core, start drawing, reach table);
 //! - `spaces`: the configuration spaces ([`Catalogue`]);
+//! - `forward`: where an unplaced room may go, and forward checking;
 //! - `order`: each attempt's target drawing and room order;
 //! - `search`: the bounded depth-first search ([`build`]);
 //! - `scratch`: the per-worker memory ([`BuildScratch`]);
 //! - `layout`: the result ([`Layout`], [`Link`]).
 
+mod forward;
 mod layout;
 mod order;
 mod plan;

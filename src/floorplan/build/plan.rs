@@ -45,6 +45,9 @@ pub struct Plan {
     /// Per pair of rooms `(a, b)` (row-major, only below [`PRUNE_UP_TO`] rooms), how far apart
     /// their boxes may be: the rooms of a shortest path between them lie in a row at most.
     pub(super) reach: Vec<i32>,
+    /// How far apart the boxes of a room and a neighbour touching it (or facing it across a
+    /// corridor) can be: the largest shape's extent plus the largest gap (forward checking).
+    pub(super) spot_reach: i32,
     /// Target distance between connected rooms' centres, for the drawing.
     pub(super) length: f32,
     /// Work budget of one attempt (candidate placements checked).
@@ -119,6 +122,18 @@ impl Plan {
         let (src, dst): (Vec<u32>, Vec<u32>) = conns.iter().copied().unzip();
         let (start, turn) = start_drawing(drawing, &src, &dst, length, n);
         let adjacency = adjacency_bits(n, &conns);
+        let spot_reach = shapes
+            .iter()
+            .map(|s| s.w.max(s.h))
+            .max()
+            .unwrap_or(0)
+            .saturating_add(
+                cat.gap_sets
+                    .iter()
+                    .flat_map(|g| g.ranges.iter().map(|r| r.1))
+                    .max()
+                    .unwrap_or(0),
+            );
         Plan {
             cat,
             room_shapes,
@@ -133,6 +148,7 @@ impl Plan {
             min_distance,
             core,
             reach,
+            spot_reach,
             length,
             attempt_work: work,
             max_attempts: 200,

@@ -41,6 +41,14 @@ pub struct BuildScratch {
     pub(super) dead: Vec<u32>,
     /// Per room, its dead ends over all attempts of the seed (for the failure reason).
     pub(super) room_dead: Vec<u32>,
+    /// Forward checking's rooms looked at this placement, rooms near the one checked, and
+    /// depths blamed.
+    pub(super) checked: Vec<u32>,
+    pub(super) near: Vec<u32>,
+    pub(super) blamed: Vec<u32>,
+    /// Per unplaced room, a free spot forward checking last found for it (shape, x, y), or
+    /// `forward::NO_SPOT`.
+    pub(super) spot: Vec<(u32, i32, i32)>,
     /// The result.
     pub out: Layout,
 }

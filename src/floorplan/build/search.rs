@@ -2,6 +2,7 @@
 //! one at candidates near their targets, backtracking over a room's candidates when a later room
 //! has none.
 
+use super::forward::{NO_SPOT, forward_check, note_conflict, zones_for};
 use super::layout::Link;
 use super::order::{draw_targets, room_order, shortest_cycle};
 use super::plan::Plan;
@@ -165,6 +166,8 @@ fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> Outco
     draw_targets(plan, rng, s);
     room_order(plan, rng, s);
     s.corridors.clear();
+    s.spot.clear();
+    s.spot.resize(n, NO_SPOT);
     s.depth_of.clear();
     s.depth_of.resize(n, 0);
     for (d, &v) in s.order.iter().enumerate() {
@@ -280,13 +283,6 @@ fn jump_target(depth: usize, s: &mut BuildScratch) -> Option<usize> {
     set.clear();
     s.conflicts[depth] = set;
     Some(back)
-}
-
-/// Adds `depth` to a conflict set (kept without repeats; sets stay a few entries long).
-fn note_conflict(set: &mut Vec<u32>, depth: u32) {
-    if !set.contains(&depth) {
-        set.push(depth);
-    }
 }
 
 /// The drawing-to-lattice translation and the centroid of the placed rooms, kept as running
@@ -423,6 +419,9 @@ fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildS
             }
         }
     }
+    if k > 0 && !plan.exhaustive {
+        push_spot(plan, s.spot[v], (gx, gy), noise, rng, &mut list);
+    }
     // Most rooms fit one of their first few candidates: sort only the best ones now, the rest
     // when the search gets to them (`next_candidate`).
     if list.len() > SORTED_FIRST {
@@ -435,6 +434,33 @@ fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildS
         list.truncate(MAX_CANDIDATES);
     }
     s.candidates[depth] = list;
+}
+
+/// The free spot forward checking found for a room (`spot`, if any) as one more candidate,
+/// scored like the others by its distance to the target `(gx, gy)`: the two candidates drawn
+/// from each configuration-space rectangle may both miss it. On random planar level graphs of
+/// 300 rooms (`scripts/level_graphs.py`, seeds 1 to 20, 3 layouts each) forward checking
+/// alone laid out 59 of 60; with its spots as candidates 60 of 60 in two thirds of the time.
+fn push_spot(
+    plan: &Plan,
+    (si, x, y): (u32, i32, i32),
+    (gx, gy): (f32, f32),
+    noise: f32,
+    rng: &mut WarrenRng,
+    list: &mut Vec<Candidate>,
+) {
+    if si == u32::MAX {
+        return;
+    }
+    let sh = &plan.cat.shapes[si as usize];
+    let (ox, oy) = (gx - sh.w as f32 / 2.0, gy - sh.h as f32 / 2.0);
+    let d = ((x as f32 - ox).powi(2) + (y as f32 - oy).powi(2)).sqrt();
+    list.push(Candidate {
+        score: d + noise * rng.unit_f32(),
+        shape: si,
+        x,
+        y,
+    });
 }
 
 /// Every lattice position of `zones` as a candidate for shape `si`, scored by its distance to
@@ -451,47 +477,6 @@ fn every_position(zones: &[Zone], si: u32, (ox, oy): (f32, f32), list: &mut Vec<
                     y,
                 });
             }
-        }
-    }
-}
-
-/// Where shape `sh` of room `v` may go against all its placed neighbours, into `s.zones`.
-fn zones_for(plan: &Plan, v: usize, si: u32, s: &mut BuildScratch) {
-    let count = plan.cat.shapes.len();
-    let mut first = true;
-    s.zones.clear();
-    for &(u, j) in &plan.adj[v] {
-        let u = u as usize;
-        if !s.placed[u] {
-            continue;
-        }
-        let k = (plan.gap_set[j as usize] as usize * count + s.out.shape[u] as usize) * count
-            + si as usize;
-        let here =
-            &plan.cat.zones[plan.cat.zone_start[k] as usize..plan.cat.zone_start[k + 1] as usize];
-        let (ux, uy) = (s.out.x[u], s.out.y[u]);
-        let moved = |z: &Zone| Zone {
-            x0: z.x0 + ux,
-            y0: z.y0 + uy,
-            x1: z.x1 + ux,
-            y1: z.y1 + uy,
-        };
-        if first {
-            s.zones.extend(here.iter().map(moved));
-            first = false;
-        } else {
-            s.met.clear();
-            for a in &s.zones {
-                for b in here {
-                    if let Some(z) = a.meet(&moved(b)) {
-                        s.met.push(z);
-                    }
-                }
-            }
-            std::mem::swap(&mut s.zones, &mut s.met);
-        }
-        if s.zones.is_empty() {
-            return;
         }
     }
 }
@@ -569,6 +554,13 @@ fn fits(
     s.out.x[v] = c.x;
     s.out.y[v] = c.y;
     s.placed[v] = true;
+    // Rooms placed while `v` is are not checked against its spot.
+    s.spot[v] = NO_SPOT;
+    if let Err(culprit) = forward_check(plan, v, s) {
+        s.placed[v] = false;
+        s.corridors.truncate(before);
+        return Err(culprit);
+    }
     Ok(())
 }
 
