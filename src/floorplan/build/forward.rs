@@ -8,6 +8,10 @@
 //! had one placed neighbour and no free place beside it, boxed in by rooms placed after that
 //! neighbour. Without this check the search found out only when it got to the room, often
 //! dozens of rooms later, and went back through all of them.
+//!
+//! Not in the complete search (`map.exhaustive`), where it is sound but slower: K4 with Edgar's
+//! paper blocks took 1.6 million placements instead of 3.6 million, but 4.6 s instead of 2.6 s,
+//! and the wheel of 8 rooms found its layout in 7.6 s instead of 1.5 s.
 
 use super::plan::Plan;
 use super::scratch::BuildScratch;

@@ -556,7 +556,9 @@ fn fits(
     s.placed[v] = true;
     // Rooms placed while `v` is are not checked against its spot.
     s.spot[v] = NO_SPOT;
-    if let Err(culprit) = forward_check(plan, v, s) {
+    if !plan.exhaustive
+        && let Err(culprit) = forward_check(plan, v, s)
+    {
         s.placed[v] = false;
         s.corridors.truncate(before);
         return Err(culprit);
