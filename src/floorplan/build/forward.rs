@@ -32,22 +32,13 @@ const MAX_SPOTS: i64 = 256;
 /// its spots out (its placed neighbours, and per spot one room in the way, `v` aside) join the
 /// conflict set of `v`'s depth, and the latest of them is returned.
 pub(super) fn forward_check(plan: &Plan, v: usize, s: &mut BuildScratch) -> Result<(), u32> {
-    let sv = &plan.cat.shapes[s.out.shape[v] as usize];
-    let (vx, vy) = (s.out.x[v], s.out.y[v]);
     s.checked.clear();
-    for k in 0..s.order.len() {
-        let u = s.order[k] as usize;
-        if !s.placed[u] {
-            continue;
-        }
-        let su = &plan.cat.shapes[s.out.shape[u] as usize];
-        // `v` can take a spot beside `u` only when it lies within a room's reach of `u`.
-        if apart(sv, vx, vy, su, s.out.x[u], s.out.y[u])
-            > plan.spot_reach.saturating_add(plan.min_distance)
-        {
-            continue;
-        }
-        for &(w, _) in &plan.adj[u] {
+    // `v` can take a spot beside `u` only when it lies within a room's reach of `u`.
+    let mut around = std::mem::take(&mut s.around);
+    placed_near(plan, v, s, &mut around);
+    let mut verdict = Ok(());
+    'rooms: for &u in &around {
+        for &(w, _) in &plan.adj[u as usize] {
             if s.placed[w as usize] || s.checked.contains(&w) {
                 continue;
             }
@@ -55,12 +46,17 @@ pub(super) fn forward_check(plan: &Plan, v: usize, s: &mut BuildScratch) -> Resu
             if still_free(plan, v, w as usize, s) {
                 continue;
             }
-            if !has_spot(plan, w as usize, u, s) {
-                return Err(blame(plan, v, w as usize, s));
+            let mut near = std::mem::take(&mut s.near);
+            placed_near(plan, u as usize, s, &mut near);
+            s.near = near;
+            if !has_spot(plan, w as usize, s) {
+                verdict = Err(blame(plan, v, w as usize, s));
+                break 'rooms;
             }
         }
     }
-    Ok(())
+    s.around = around;
+    verdict
 }
 
 /// The gap between two placed boxes (negative when they overlap).
@@ -71,21 +67,22 @@ fn apart(a: &Shape, ax: i32, ay: i32, b: &Shape, bx: i32, by: i32) -> i32 {
         .max(ay - (by + b.h))
 }
 
-/// Collects into `s.near` the placed rooms that a room touching placed room `u` may come near.
-fn gather_near(plan: &Plan, u: usize, s: &mut BuildScratch) {
-    let su = &plan.cat.shapes[s.out.shape[u] as usize];
-    let (ux, uy) = (s.out.x[u], s.out.y[u]);
-    s.near.clear();
-    for k in 0..s.order.len() {
-        let o = s.order[k] as usize;
+/// Collects into `out`, in placing order, the placed rooms (`r` among them) that a room
+/// touching placed room `r` may come near.
+fn placed_near(plan: &Plan, r: usize, s: &BuildScratch, out: &mut Vec<u32>) {
+    let sr = &plan.cat.shapes[s.out.shape[r] as usize];
+    let (rx, ry) = (s.out.x[r], s.out.y[r]);
+    out.clear();
+    for &o in &s.order {
+        let o = o as usize;
         if !s.placed[o] {
             continue;
         }
         let so = &plan.cat.shapes[s.out.shape[o] as usize];
-        if apart(su, ux, uy, so, s.out.x[o], s.out.y[o])
+        if apart(sr, rx, ry, so, s.out.x[o], s.out.y[o])
             <= plan.spot_reach.saturating_add(plan.min_distance)
         {
-            s.near.push(o as u32);
+            out.push(o as u32);
         }
     }
 }
@@ -104,10 +101,9 @@ fn still_free(plan: &Plan, v: usize, w: usize, s: &BuildScratch) -> bool {
     !sh.near(x, y, sv, s.out.x[v], s.out.y[v], plan.min_distance)
 }
 
-/// Whether unplaced room `w`, a neighbour of placed room `u`, has a free spot (kept in
-/// `s.spot[w]`).
-fn has_spot(plan: &Plan, w: usize, u: usize, s: &mut BuildScratch) -> bool {
-    gather_near(plan, u, s);
+/// Whether unplaced room `w` has a free spot (kept in `s.spot[w]`), `s.near` holding the
+/// placed rooms near one of its placed neighbours.
+fn has_spot(plan: &Plan, w: usize, s: &mut BuildScratch) -> bool {
     for &si in &plan.room_shapes[w] {
         zones_for(plan, w, si, s);
         let sh = &plan.cat.shapes[si as usize];
