@@ -50,7 +50,7 @@ pub(super) fn forward_check(plan: &Plan, v: usize, s: &mut BuildScratch) -> Resu
             placed_near(plan, u as usize, s, &mut near);
             s.near = near;
             if !has_spot(plan, w as usize, s) {
-                verdict = Err(blame(plan, v, w as usize, s));
+                verdict = Err(blame(v, s));
                 break 'rooms;
             }
         }
@@ -104,26 +104,42 @@ fn still_free(plan: &Plan, v: usize, w: usize, s: &BuildScratch) -> bool {
 /// Whether unplaced room `w` has a free spot (kept in `s.spot[w]`), `s.near` holding the
 /// placed rooms near one of its placed neighbours.
 fn has_spot(plan: &Plan, w: usize, s: &mut BuildScratch) -> bool {
-    for &si in &plan.room_shapes[w] {
-        zones_for(plan, w, si, s);
-        let sh = &plan.cat.shapes[si as usize];
-        for z in &s.zones {
-            let count = i64::from(z.x1 - z.x0 + 1) * i64::from(z.y1 - z.y0 + 1);
-            if count > MAX_SPOTS {
-                s.spot[w] = NO_SPOT;
-                return true;
-            }
-            for y in z.y0..=z.y1 {
-                for x in z.x0..=z.x1 {
-                    if blocker(plan, w, sh, x, y, s).is_none() {
-                        s.spot[w] = (si, x, y);
-                        return true;
+    // The depths that rule the spots out, for `blame`: `w`'s placed neighbours, then per spot
+    // the room in the way.
+    let mut culprits = std::mem::take(&mut s.blamed);
+    culprits.clear();
+    for &(u, _) in &plan.adj[w] {
+        if s.placed[u as usize] {
+            culprits.push(s.depth_of[u as usize]);
+        }
+    }
+    let found = 'shapes: {
+        for &si in &plan.room_shapes[w] {
+            zones_for(plan, w, si, s);
+            let sh = &plan.cat.shapes[si as usize];
+            for z in &s.zones {
+                let count = i64::from(z.x1 - z.x0 + 1) * i64::from(z.y1 - z.y0 + 1);
+                if count > MAX_SPOTS {
+                    s.spot[w] = NO_SPOT;
+                    break 'shapes true;
+                }
+                for y in z.y0..=z.y1 {
+                    for x in z.x0..=z.x1 {
+                        match blocker(plan, w, sh, x, y, s) {
+                            Some(d) => culprits.push(d),
+                            None => {
+                                s.spot[w] = (si, x, y);
+                                break 'shapes true;
+                            }
+                        }
                     }
                 }
             }
         }
-    }
-    false
+        false
+    };
+    s.blamed = culprits;
+    found
 }
 
 /// The earliest placed room of `s.near` that shape `sh` of room `w` at `(x, y)` overlaps (or
@@ -148,32 +164,13 @@ fn blocker(plan: &Plan, w: usize, sh: &Shape, x: i32, y: i32, s: &BuildScratch) 
     first
 }
 
-/// Notes why unplaced room `w` has no spot once `v` is placed: its placed neighbours shape its
-/// configuration spaces, and each spot in them is ruled out by a room in the way. Every depth
-/// but `v`'s joins the conflict set of `v`'s depth; returns the latest.
-fn blame(plan: &Plan, v: usize, w: usize, s: &mut BuildScratch) -> u32 {
+/// Notes why the room [`has_spot`] last looked at has no spot once `v` is placed: its placed
+/// neighbours shape its configuration spaces, and each spot in them is ruled out by a room in
+/// the way (`s.blamed`). Every depth but `v`'s joins the conflict set of `v`'s depth; returns
+/// the latest.
+fn blame(v: usize, s: &mut BuildScratch) -> u32 {
     let depth = s.depth_of[v];
-    let mut culprits = std::mem::take(&mut s.blamed);
-    culprits.clear();
-    for &(u, _) in &plan.adj[w] {
-        if s.placed[u as usize] {
-            culprits.push(s.depth_of[u as usize]);
-        }
-    }
-    // `s.near` is still the set gathered for `w`.
-    for &si in &plan.room_shapes[w] {
-        zones_for(plan, w, si, s);
-        let sh = &plan.cat.shapes[si as usize];
-        for z in &s.zones {
-            for y in z.y0..=z.y1 {
-                for x in z.x0..=z.x1 {
-                    if let Some(d) = blocker(plan, w, sh, x, y, s) {
-                        culprits.push(d);
-                    }
-                }
-            }
-        }
-    }
+    let culprits = std::mem::take(&mut s.blamed);
     let mut latest = 0;
     for &d in &culprits {
         if d != depth {
