@@ -113,6 +113,7 @@ fn has_spot(plan: &Plan, w: usize, s: &mut BuildScratch) -> bool {
             culprits.push(s.depth_of[u as usize]);
         }
     }
+    let mut local = std::mem::take(&mut s.local);
     let found = 'shapes: {
         for &si in &plan.room_shapes[w] {
             zones_for(plan, w, si, s);
@@ -123,9 +124,10 @@ fn has_spot(plan: &Plan, w: usize, s: &mut BuildScratch) -> bool {
                     s.spot[w] = NO_SPOT;
                     break 'shapes true;
                 }
+                in_reach_of(plan, sh, z, s, &mut local);
                 for y in z.y0..=z.y1 {
                     for x in z.x0..=z.x1 {
-                        match blocker(plan, w, sh, x, y, s) {
+                        match blocker(plan, w, sh, (x, y), &local, s) {
                             Some(d) => culprits.push(d),
                             None => {
                                 s.spot[w] = (si, x, y);
@@ -139,14 +141,40 @@ fn has_spot(plan: &Plan, w: usize, s: &mut BuildScratch) -> bool {
         false
     };
     s.blamed = culprits;
+    s.local = local;
     found
 }
 
-/// The earliest placed room of `s.near` that shape `sh` of room `w` at `(x, y)` overlaps (or
-/// comes nearer than the least distance to, when they are not connected).
-fn blocker(plan: &Plan, w: usize, sh: &Shape, x: i32, y: i32, s: &BuildScratch) -> Option<u32> {
-    let mut first: Option<u32> = None;
+/// Collects into `out` the rooms of `s.near` that shape `sh` may come near at some position of
+/// `z` (the others cannot rule any of them out), in the order of `s.near`.
+fn in_reach_of(plan: &Plan, sh: &Shape, z: &Zone, s: &BuildScratch, out: &mut Vec<u32>) {
+    let g = plan.min_distance.max(0);
+    out.clear();
     for &o in &s.near {
+        let so = &plan.cat.shapes[s.out.shape[o as usize] as usize];
+        let (ox, oy) = (s.out.x[o as usize], s.out.y[o as usize]);
+        let apart = z.x0 >= ox + so.w + g
+            || ox >= z.x1 + sh.w + g
+            || z.y0 >= oy + so.h + g
+            || oy >= z.y1 + sh.h + g;
+        if !apart {
+            out.push(o);
+        }
+    }
+}
+
+/// The earliest placed room of `rooms` that shape `sh` of room `w` at `(x, y)` overlaps (or
+/// comes nearer than the least distance to, when they are not connected).
+fn blocker(
+    plan: &Plan,
+    w: usize,
+    sh: &Shape,
+    (x, y): (i32, i32),
+    rooms: &[u32],
+    s: &BuildScratch,
+) -> Option<u32> {
+    let mut first: Option<u32> = None;
+    for &o in rooms {
         let o = o as usize;
         let gap = if plan.adjacent(w, o) {
             0

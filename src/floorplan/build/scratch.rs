@@ -41,10 +41,11 @@ pub struct BuildScratch {
     pub(super) dead: Vec<u32>,
     /// Per room, its dead ends over all attempts of the seed (for the failure reason).
     pub(super) room_dead: Vec<u32>,
-    /// Forward checking's rooms looked at this placement, placed rooms near the one placed and
-    /// near the one checked, and depths blamed.
+    /// Forward checking's rooms looked at this placement, placed rooms near the one placed,
+    /// near the one checked and near one of its spaces, and depths blamed.
     pub(super) checked: Vec<u32>,
     pub(super) around: Vec<u32>,
+    pub(super) local: Vec<u32>,
     pub(super) near: Vec<u32>,
     pub(super) blamed: Vec<u32>,
     /// Per unplaced room, a free spot forward checking last found for it (shape, x, y), or
