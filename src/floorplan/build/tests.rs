@@ -96,3 +96,61 @@ fn edgar_inputs_success_and_time() {
         }
     }
 }
+
+/// Forward checking refuses the room that takes the last free spot beside a placed room whose
+/// neighbour is still unplaced, and blames the rooms that took the others: room 0 (an 8 x 8
+/// square) has rooms against three of its sides; room 5 against the fourth leaves its
+/// unplaced neighbour, room 1, nowhere to go.
+#[test]
+fn forward_checking_refuses_the_room_that_boxes_a_neighbour_in() {
+    let squares: Vec<Template> = edgar_paper()
+        .into_iter()
+        .filter(|t| t.name == "8x8")
+        .collect();
+    let shapes = shapes_of(&squares).unwrap();
+    // One square (its transforms may count as shapes of their own).
+    let size = (shapes[0].w, shapes[0].h);
+    assert!(shapes.iter().all(|sh| (sh.w, sh.h) == size) && size.0 == size.1);
+    let all: Vec<u32> = (0..shapes.len() as u32).collect();
+    let conns = vec![(0, 1), (0, 2), (2, 3), (3, 4), (4, 5)];
+    let gaps = vec![
+        Gaps {
+            ranges: vec![(0, 0)]
+        };
+        conns.len()
+    ];
+    let plan = Plan::new(shapes, vec![all; 6], conns, gaps, 0);
+    let mut s = BuildScratch::default();
+    let order = [0u32, 2, 3, 4, 5, 1];
+    let k = size.0;
+    let at = [(0, 0), (0, 0), (k, 0), (-k, 0), (0, k), (0, -k)];
+    s.order = order.to_vec();
+    s.placed = vec![false; 6];
+    s.depth_of = vec![0; 6];
+    for (d, &v) in order.iter().enumerate() {
+        s.depth_of[v as usize] = d as u32;
+    }
+    s.out.shape = vec![0; 6];
+    s.out.x = at.iter().map(|p| p.0).collect();
+    s.out.y = at.iter().map(|p| p.1).collect();
+    s.spot = vec![super::forward::NO_SPOT; 6];
+    s.conflicts = vec![Vec::new(); 6];
+    for v in [0, 2, 3, 4] {
+        s.placed[v] = true;
+    }
+    // Three sides taken: room 1 still has the fourth.
+    assert_eq!(super::forward::forward_check(&plan, 4, &mut s), Ok(()));
+    assert_ne!(
+        s.spot[1].0,
+        u32::MAX,
+        "a spot above room 0 is kept for room 1"
+    );
+    s.placed[5] = true;
+    let culprit = super::forward::forward_check(&plan, 5, &mut s);
+    // Blamed: room 0 (depth 0, room 1's neighbour) and the rooms on the other sides (depths 1
+    // to 3), not room 5 itself (depth 4).
+    assert_eq!(culprit, Err(3));
+    let mut set = s.conflicts[4].clone();
+    set.sort_unstable();
+    assert_eq!(set, vec![0, 1, 2, 3]);
+}
