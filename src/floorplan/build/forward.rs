@@ -113,7 +113,16 @@ fn has_spot(plan: &Plan, w: usize, s: &mut BuildScratch) -> bool {
             culprits.push(s.depth_of[u as usize]);
         }
     }
+    // Earliest first: the first room in the way at a spot is the one to blame.
     let mut local = std::mem::take(&mut s.local);
+    local.clear();
+    local.extend_from_slice(&s.near);
+    local.sort_unstable_by_key(|&o| s.depth_of[o as usize]);
+    let mut cover = Cover {
+        rooms: std::mem::take(&mut s.cover_rooms),
+        rects: std::mem::take(&mut s.cover_rects),
+        at: std::mem::take(&mut s.cover_at),
+    };
     let found = 'shapes: {
         for &si in &plan.room_shapes[w] {
             zones_for(plan, w, si, s);
@@ -124,17 +133,10 @@ fn has_spot(plan: &Plan, w: usize, s: &mut BuildScratch) -> bool {
                     s.spot[w] = NO_SPOT;
                     break 'shapes true;
                 }
-                in_reach_of(plan, sh, z, s, &mut local);
-                for y in z.y0..=z.y1 {
-                    for x in z.x0..=z.x1 {
-                        match blocker(plan, w, sh, (x, y), &local, s) {
-                            Some(d) => culprits.push(d),
-                            None => {
-                                s.spot[w] = (si, x, y);
-                                break 'shapes true;
-                            }
-                        }
-                    }
+                cover.fill(plan, w, sh, z, &local, s);
+                if let Some((x, y)) = cover.first_free(z, s, &mut culprits) {
+                    s.spot[w] = (si, x, y);
+                    break 'shapes true;
                 }
             }
         }
@@ -142,54 +144,119 @@ fn has_spot(plan: &Plan, w: usize, s: &mut BuildScratch) -> bool {
     };
     s.blamed = culprits;
     s.local = local;
+    s.cover_rooms = cover.rooms;
+    s.cover_rects = cover.rects;
+    s.cover_at = cover.at;
     found
 }
 
-/// Collects into `out` the rooms of `s.near` that shape `sh` may come near at some position of
-/// `z` (the others cannot rule any of them out), in the order of `s.near`.
-fn in_reach_of(plan: &Plan, sh: &Shape, z: &Zone, s: &BuildScratch, out: &mut Vec<u32>) {
-    let g = plan.min_distance.max(0);
-    out.clear();
-    for &o in &s.near {
-        let so = &plan.cat.shapes[s.out.shape[o as usize] as usize];
-        let (ox, oy) = (s.out.x[o as usize], s.out.y[o as usize]);
-        let apart = z.x0 >= ox + so.w + g
-            || ox >= z.x1 + sh.w + g
-            || z.y0 >= oy + so.h + g
-            || oy >= z.y1 + sh.h + g;
-        if !apart {
-            out.push(o);
-        }
-    }
+/// Per room of a list, the positions of a zone at which a shape would come too near it, as
+/// closed rectangles `[x0, y0, x1, y1]`: room `i`'s are `rects[at[i]..at[i + 1]]`.
+#[derive(Default)]
+pub(super) struct Cover {
+    rooms: Vec<u32>,
+    rects: Vec<[i32; 4]>,
+    at: Vec<u32>,
 }
 
-/// The earliest placed room of `rooms` that shape `sh` of room `w` at `(x, y)` overlaps (or
-/// comes nearer than the least distance to, when they are not connected).
-fn blocker(
-    plan: &Plan,
-    w: usize,
-    sh: &Shape,
-    (x, y): (i32, i32),
-    rooms: &[u32],
-    s: &BuildScratch,
-) -> Option<u32> {
-    let mut first: Option<u32> = None;
-    for &o in rooms {
-        let o = o as usize;
-        let gap = if plan.adjacent(w, o) {
-            0
-        } else {
-            plan.min_distance
-        };
-        let so = &plan.cat.shapes[s.out.shape[o] as usize];
-        if sh.near(x, y, so, s.out.x[o], s.out.y[o], gap) {
-            let d = s.depth_of[o];
-            if first.is_none_or(|f| d < f) {
-                first = Some(d);
+impl Cover {
+    /// The rooms of `rooms` that shape `sh` of room `w` overlaps at some position of zone `z`
+    /// (or comes nearer than the least distance to, when they are not connected; see
+    /// [`Shape::near`]), in the order of `rooms`, and those positions, clipped to `z`.
+    pub(super) fn fill(
+        &mut self,
+        plan: &Plan,
+        w: usize,
+        sh: &Shape,
+        z: &Zone,
+        rooms: &[u32],
+        s: &BuildScratch,
+    ) {
+        self.rooms.clear();
+        self.rects.clear();
+        self.at.clear();
+        self.at.push(0);
+        for &o in rooms {
+            let before = self.rects.len();
+            let o = o as usize;
+            let gap = if plan.adjacent(w, o) {
+                0
+            } else {
+                plan.min_distance
+            };
+            let so = &plan.cat.shapes[s.out.shape[o] as usize];
+            let (bx, by) = (s.out.x[o], s.out.y[o]);
+            if z.x0 >= bx + so.w + gap
+                || bx >= z.x1 + sh.w + gap
+                || z.y0 >= by + so.h + gap
+                || by >= z.y1 + sh.h + gap
+            {
+                continue;
+            }
+            for a in &sh.rects {
+                for b in &so.rects {
+                    // `Rect::near` of `a` at (x, y) and `b` at (bx, by), solved for x and y.
+                    let c = [
+                        (b.x0 + bx - a.x1 - gap + 1).max(z.x0),
+                        (b.y0 + by - a.y1 - gap + 1).max(z.y0),
+                        (b.x1 + bx + gap - a.x0 - 1).min(z.x1),
+                        (b.y1 + by + gap - a.y0 - 1).min(z.y1),
+                    ];
+                    if c[0] <= c[2] && c[1] <= c[3] {
+                        self.rects.push(c);
+                    }
+                }
+            }
+            if self.rects.len() > before {
+                self.rooms.push(o as u32);
+                self.at.push(self.rects.len() as u32);
             }
         }
     }
-    first
+
+    fn of(&self, i: usize) -> &[[i32; 4]] {
+        &self.rects[self.at[i] as usize..self.at[i + 1] as usize]
+    }
+
+    /// The first position of zone `z` (the zone filled for), row by row, that no room covers
+    /// (the rooms sorted by depth). Every position before it is blamed on the earliest room covering it: that room's
+    /// depth joins `culprits`. A run of positions the same room is first to cover is stepped
+    /// over at once: it ends where that room's rectangle ends or where an earlier room's begins.
+    pub(super) fn first_free(
+        &self,
+        z: &Zone,
+        s: &BuildScratch,
+        culprits: &mut Vec<u32>,
+    ) -> Option<(i32, i32)> {
+        for y in z.y0..=z.y1 {
+            let mut x = z.x0;
+            while x <= z.x1 {
+                let first = (0..self.rooms.len()).find_map(|i| {
+                    self.of(i)
+                        .iter()
+                        .find(|c| c[0] <= x && x <= c[2] && c[1] <= y && y <= c[3])
+                        .map(|c| (i, c[2]))
+                });
+                let Some((i, mut end)) = first else {
+                    return Some((x, y));
+                };
+                for e in 0..i {
+                    for c in self.of(e) {
+                        if c[1] <= y && y <= c[3] && c[0] > x {
+                            end = end.min(c[0] - 1);
+                        }
+                    }
+                }
+                let d = s.depth_of[self.rooms[i] as usize];
+                // Neighbouring runs are mostly blocked by the same room.
+                if culprits.last() != Some(&d) {
+                    culprits.push(d);
+                }
+                x = end + 1;
+            }
+        }
+        None
+    }
 }
 
 /// Notes why the room [`has_spot`] last looked at has no spot once `v` is placed: its placed

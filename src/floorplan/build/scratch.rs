@@ -51,6 +51,11 @@ pub struct BuildScratch {
     /// Per unplaced room, a free spot forward checking last found for it (shape, x, y), or
     /// `forward::NO_SPOT`.
     pub(super) spot: Vec<(u32, i32, i32)>,
+    /// Forward checking's rooms in the way of a zone, the positions each rules out (closed
+    /// rectangles) and where each room's rectangles begin (`forward::Cover`).
+    pub(super) cover_rooms: Vec<u32>,
+    pub(super) cover_rects: Vec<[i32; 4]>,
+    pub(super) cover_at: Vec<u32>,
     /// The result.
     pub out: Layout,
 }
