@@ -87,10 +87,10 @@ fn preempted(command: impl Fn() -> Command, out: &Path) {
             let group = format!("-{}", child.id());
             let killed = Command::new("kill").args(["-KILL", "--", &group]).status();
             assert!(killed.is_ok_and(|s| s.success()), "kill {group}");
-            child.wait().unwrap();
-            if tmp.exists() && !out.exists() {
-                return;
-            }
+        }
+        child.wait().unwrap();
+        if !finished && tmp.exists() && !out.exists() {
+            return;
         }
         for file in [out, tmp.as_path(), progress.as_path()] {
             let _ = std::fs::remove_file(file);
