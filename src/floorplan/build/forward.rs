@@ -219,9 +219,10 @@ impl Cover {
     }
 
     /// The first position of zone `z` (the zone filled for), row by row, that no room covers
-    /// (the rooms sorted by depth). Every position before it is blamed on the earliest room covering it: that room's
-    /// depth joins `culprits`. A run of positions the same room is first to cover is stepped
-    /// over at once: it ends where that room's rectangle ends or where an earlier room's begins.
+    /// (the rooms sorted by depth). Every position before it is blamed on the earliest room
+    /// covering it: that room's depth joins `culprits`. A run of positions the same room is
+    /// first to cover is stepped over at once: it ends where that room's rectangle ends or
+    /// where an earlier room's begins.
     pub(super) fn first_free(
         &self,
         z: &Zone,
