@@ -13,7 +13,7 @@ use crate::floorplan::input::{MapInputError, load_graph, load_library};
 use crate::floorplan::proofs::{no_door_between, too_many_doors};
 use crate::floorplan::raster::{Tiles, rasterise, too_large};
 use crate::floorplan::shape::shapes_of;
-use crate::floorplan::spec::{CorridorSpec, LevelGraph, Library};
+use crate::floorplan::spec::{CorridorSpec, LevelGraph, Library, Template};
 use crate::map::config::{CorridorMode, EXHAUSTIVE_ROOMS, MapConfig};
 use crate::map::metrics::{MAP_METRICS, MapMetrics, ends};
 use crate::map::verify::{self, MapSetting};
@@ -57,7 +57,7 @@ impl MapGenerator {
         let graph = load_graph(&cfg.graph, &library)?;
         let plan = plan_for(&cfg, &graph, &library)?;
         let complete = if cfg.exhaustive {
-            Some(exhaustive_plan(&cfg, &graph, plan.clone())?)
+            Some(exhaustive_plan(&cfg, &graph, &library, plan.clone())?)
         } else {
             None
         };
@@ -186,6 +186,7 @@ pub fn plan_for(
 fn exhaustive_plan(
     cfg: &MapConfig,
     graph: &LevelGraph,
+    library: &Library,
     mut plan: Plan,
 ) -> Result<Plan, MapSetupError> {
     let n = graph.rooms.len();
@@ -207,6 +208,8 @@ fn exhaustive_plan(
         )));
     }
     plan.make_exhaustive();
+    let all = |f: fn(&Template) -> bool| library.templates.iter().all(f);
+    plan.first_room_up_to_symmetry(all(|t| t.transforms.rotate), all(|t| t.transforms.mirror));
     let started = std::time::Instant::now();
     match build(&plan, 0, &mut BuildScratch::default()) {
         Err(f) if f.proved => Err(MapSetupError::Unusable(format!(

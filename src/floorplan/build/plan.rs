@@ -71,6 +71,9 @@ pub struct Plan {
     pub max_retries: u32,
     /// Whether the search is complete ([`Plan::make_exhaustive`]).
     pub exhaustive: bool,
+    /// Per shape, whether the complete search tries it for the first room it places (empty:
+    /// every shape; [`Plan::first_room_up_to_symmetry`]).
+    pub(super) first_shapes: Vec<bool>,
 }
 
 impl Plan {
@@ -158,6 +161,7 @@ impl Plan {
             turn_spread: 1.0,
             max_retries: MAX_RETRIES,
             exhaustive: false,
+            first_shapes: Vec::new(),
         }
     }
 
@@ -172,6 +176,38 @@ impl Plan {
         self.max_rewinds = 0;
         self.max_retries = u32::MAX;
         self.attempt_work = EXHAUSTIVE_WORK;
+    }
+
+    /// Lets the complete search place its first room in one orientation per class of the
+    /// grid's symmetries every template allows (`rotate`: every template turns; `mirror`: every
+    /// template mirrors too), instead of in all of them: any layout turned or mirrored as a
+    /// whole is a layout (overlap, doors meeting and distances do not depend on the direction),
+    /// and when every room may take every turn (and mirror image) of its templates, one of
+    /// those copies puts the first room in the orientation kept. With both, one shape per
+    /// template is kept (K4 with Edgar's paper blocks: `docs/map.md`); with turns only, one per
+    /// template and mirror image; without turns, all.
+    pub fn first_room_up_to_symmetry(&mut self, rotate: bool, mirror: bool) {
+        if !rotate {
+            self.first_shapes.clear();
+            return;
+        }
+        let shapes = &self.cat.shapes;
+        self.first_shapes = (0..shapes.len())
+            .map(|i| {
+                let same_class = |j: usize| {
+                    shapes[j].template == shapes[i].template
+                        && (mirror || shapes[j].transform & 4 == shapes[i].transform & 4)
+                };
+                // The first shape of its class.
+                !(0..i).any(same_class)
+            })
+            .collect();
+    }
+
+    /// Whether the complete search tries shape `si` for its first room.
+    #[inline]
+    pub(super) fn first_shape_tried(&self, si: u32) -> bool {
+        self.first_shapes.get(si as usize).is_none_or(|&b| b)
     }
 
     /// Connection `j`'s gaps.

@@ -381,6 +381,9 @@ fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildS
         // Offsets that put the shape's centre on the target.
         let (ox, oy) = (gx - sh.w as f32 / 2.0, gy - sh.h as f32 / 2.0);
         if k == 0 {
+            if plan.exhaustive && !plan.first_shape_tried(si) {
+                continue;
+            }
             list.push(Candidate {
                 score: rng.unit_f32(),
                 shape: si,
