@@ -317,14 +317,31 @@ fn the_complete_search_up_to_symmetry_agrees_with_the_full_one() {
     let big: &[&str] = &["12x12"];
     let shaped: &[&str] = &["L12x12", "L12x18", "T18x12"];
     let ls: &[&str] = &["L12x18", "T18x12", "8x8"];
-    let cases: Vec<(&[Template], Vec<&[&str]>, &[(u32, u32)], bool)> = vec![
+    // (library, each room's templates, connections, whether a layout exists)
+    type Case<'a> = (&'a [Template], Vec<&'a [&'a str]>, &'a [(u32, u32)], bool);
+    let cases: Vec<Case> = vec![
         (&paper, vec![squares; 3], &triangle, false),
         (&paper, vec![big; 4], &k4, false),
         (&paper, vec![shaped; 3], &triangle, true),
         (&paper, vec![squares, shaped, shaped], &triangle, true),
-        (&paper, vec![ls, squares, squares, squares, squares], &wheel, false),
-        (&paper, vec![squares, shaped, shaped, shaped, shaped], &wheel, true),
-        (&paper, vec![big, big, big, big], &[(0, 1), (1, 2), (2, 3), (3, 0), (0, 2)], true),
+        (
+            &paper,
+            vec![ls, squares, squares, squares, squares],
+            &wheel,
+            false,
+        ),
+        (
+            &paper,
+            vec![squares, shaped, shaped, shaped, shaped],
+            &wheel,
+            true,
+        ),
+        (
+            &paper,
+            vec![big, big, big, big],
+            &[(0, 1), (1, 2), (2, 3), (3, 0), (0, 2)],
+            true,
+        ),
         (&mixed, vec![shaped, ls, ls], &triangle, true),
         (&mixed, vec![squares, ls, ls, ls, ls], &wheel, true),
         (&mixed, vec![big; 4], &k4, false),
