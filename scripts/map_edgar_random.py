@@ -10,7 +10,7 @@ and mirror), without corridors as in its `RandomGraphs` feature. Prints one JSON
 and corridor mode, and a table.
 
     cargo build --release && scripts/map_edgar_random.py [--git EDGAR_GIT_DIR | --dir RANDOM_GRAPHS_DIR]
-        [--graphs 20] [--layouts 10] [--templates LIBRARY] [--corridors none,templates]
+        [--graphs 20] [--layouts 10] [--templates LIBRARY] [--corridors none,templates] [--effort 1]
         [--ranks 0,1,2,3,4,5] [--bands 10,20,30,40]
     scripts/map_edgar_random.py --edgar-inputs FILE [--ranks ..] [--bands ..] [--graphs 20]
     scripts/map_edgar_random.py --compare EDGAR_TABLE.md [--with RESULTS.jsonl]
@@ -38,6 +38,8 @@ WARREN = os.environ.get("WARREN", os.path.join(ROOT, "target", "release", "warre
 MIRROR = "/work/.mirror/OndrejNepozitek+Edgar-DotNet/repo"
 COMMIT = "209490052a4884c854d39d5799f8e43c9f73dda7"
 BANDS = [(10, 19), (20, 29), (30, 39), (40, 49)]
+# `map.effort` for every run (`--effort`).
+EFFORT = 1
 
 
 def arg(name, default):
@@ -80,8 +82,8 @@ def run(graph, templates, corridors, layouts, out):
     t0 = time.perf_counter()
     p = subprocess.run(
         [WARREN, "generate", "map", "--set", f"map.graph={graph}", "--set",
-         f"map.templates={templates}", "--set", f"map.corridors={corridors}", "--count",
-         str(layouts), "--threads", "1", "--out", out],
+         f"map.templates={templates}", "--set", f"map.corridors={corridors}", "--set",
+         f"map.effort={EFFORT}", "--count", str(layouts), "--threads", "1", "--out", out],
         capture_output=True, text=True)
     wall = time.perf_counter() - t0
     if p.returncode != 0:
@@ -151,6 +153,8 @@ def main():
     folder = arg("--dir", None)
     git = arg("--git", MIRROR)
     graphs_per_set, layouts = int(arg("--graphs", "20")), int(arg("--layouts", "10"))
+    global EFFORT
+    EFFORT = int(arg("--effort", "1"))
     out_path = arg("--out", None)
     templates = arg("--templates", os.path.join(ROOT, "data", "map", "edgar-basic.json"))
     modes = arg("--corridors", "none").split(",")
@@ -170,7 +174,7 @@ def main():
                 name, graphs = read_set(k, band, git, folder)
                 for corridors in modes:
                     row = {"set": name, "templates": os.path.basename(templates), "cycle_rank": k, "rooms": f"{band[0]}-{band[1]}",
-                           "corridors": corridors, "graphs": 0, "layouts": 0, "made": 0,
+                           "corridors": corridors, "effort": EFFORT, "graphs": 0, "layouts": 0, "made": 0,
                            "failures": {}, "ms_per_layout": [], "verify": []}
                     for gi, (n, edges) in enumerate(graphs[:graphs_per_set]):
                         path = os.path.join(tmp, "g.json")

@@ -37,7 +37,7 @@ pub struct MapConfig {
     /// Least distance between the outlines of two rooms no connection joins (0: they may share
     /// a wall; 1: walls side by side; 2: a tile of void between them, ...).
     pub min_room_distance: u32,
-    /// How different the layouts of one graph are from each other: a factor (0 to 4) on the
+    /// How different the layouts of one graph are from each other: a factor (0 to 1) on the
     /// builder's seeded noise (candidates' scores) and on how far each attempt shakes the
     /// drawing it steers by. 1 is the builder's own setting; 0 keeps to the drawing, which
     /// still turns and mirrors with the seed. See `docs/map.md` for what it does to the
@@ -47,6 +47,10 @@ pub struct MapConfig {
     /// take no corridor: the run first proves that the graph has a layout or refuses it with
     /// "no layout exists", then every seed searches completely too.
     pub exhaustive: bool,
+    /// How long a seed searches before it fails: a factor (1 to 1000) on the work bound of
+    /// each of its attempts. A seed that fails at 1 may lay out at 10, in up to 10 times the
+    /// time (`docs/map.md`).
+    pub effort: u32,
 }
 
 /// The most rooms `map.exhaustive` takes.
@@ -63,6 +67,7 @@ impl Default for MapConfig {
             min_room_distance: 0,
             variety: 1.0,
             exhaustive: false,
+            effort: 1,
         }
     }
 }
@@ -82,6 +87,9 @@ impl MapConfig {
         )?;
         check((0.0..=1.0).contains(&self.variety), "map.variety", || {
             format!("= {} is out of range 0..=1", self.variety)
+        })?;
+        check((1..=1000).contains(&self.effort), "map.effort", || {
+            format!("= {} is out of range 1..=1000", self.effort)
         })
     }
 }

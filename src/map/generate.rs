@@ -169,6 +169,7 @@ pub fn plan_for(
         gaps,
         cfg.min_room_distance as i32,
     );
+    plan.attempt_work = plan.attempt_work.saturating_mul(cfg.effort);
     plan.noise *= cfg.variety;
     plan.shake *= cfg.variety;
     // The drawing's direction saturates (up to the grid's symmetries) from a mix weight of

@@ -330,3 +330,42 @@ fn a_graph_of_three_nearly_equal_paths_between_two_rooms_lays_out() {
     assert_eq!(column_u32(&out, "rooms"), vec![25; 4]);
     verify_passes(&out, 4);
 }
+
+#[test]
+fn more_effort_lays_out_a_seed_that_fails_without_it() {
+    // Edgar's random graph 3 of cycle rank 5 and 10 to 19 rooms (`e_5_5_v_10_19` in
+    // Edgar-DotNet), with the blocks of its random-graph benchmark: one of seeds 0 to 3 fails
+    // at `map.effort = 1` and names its cycle; ten times the work bound lays out all four.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let graph = root.join("tests/map_cli/edgar-random-5-10-3.json");
+    let library = root.join("data/map/edgar-basic.json");
+    let dir = TempDir::new("map-effort");
+    let graph_set = format!("map.graph={}", graph.display());
+    let library_set = format!("map.templates={}", library.display());
+    let made = |effort: &str| {
+        let out = dir.join(&format!("e{effort}.arrow"));
+        let effort_set = format!("map.effort={effort}");
+        generate_kind(
+            "map",
+            &out,
+            &[
+                "--count",
+                "4",
+                "--set",
+                &graph_set,
+                "--set",
+                &library_set,
+                "--set",
+                &effort_set,
+            ],
+        );
+        column_u32(&out, "rooms").len()
+    };
+    assert_eq!(made("1"), 3);
+    assert_eq!(made("10"), 4);
+    let err = map_error(&[], &["map.effort=0"]);
+    assert!(
+        err.contains("map.effort = 0 is out of range 1..=1000"),
+        "{err}"
+    );
+}

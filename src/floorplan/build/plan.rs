@@ -71,8 +71,9 @@ pub struct Plan {
     pub max_retries: u32,
     /// Whether the search is complete ([`Plan::make_exhaustive`]).
     pub exhaustive: bool,
-    /// Per shape, whether the complete search tries it for the first room it places (empty:
-    /// every shape; [`Plan::first_room_up_to_symmetry`]).
+    /// Per shape, whether the complete search tries it for the first room it places (empty,
+    /// as in every search that is not complete: every shape;
+    /// [`Plan::first_room_up_to_symmetry`]).
     pub(super) first_shapes: Vec<bool>,
 }
 
@@ -204,7 +205,8 @@ impl Plan {
             .collect();
     }
 
-    /// Whether the complete search tries shape `si` for its first room.
+    /// Whether the search tries shape `si` for its first room (only a complete one leaves any
+    /// out).
     #[inline]
     pub(super) fn first_shape_tried(&self, si: u32) -> bool {
         self.first_shapes.get(si as usize).is_none_or(|&b| b)

@@ -337,7 +337,7 @@ fn unplace(plan: &Plan, v: usize, s: &mut BuildScratch) {
 /// The candidates of the room at `depth`, sorted, its cursor reset.
 fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildScratch, at: Steer) {
     let v = s.order[depth] as usize;
-    let (dx, dy, k) = (at.dx, at.dy, at.k);
+    let k = at.k;
     let cs = (at.cx, at.cy);
     // The placed neighbours shape this room's configuration space: each takes part in any
     // dead end here.
@@ -351,20 +351,7 @@ fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildS
     list.clear();
     s.cursor[depth] = 0;
     s.retries[depth] = 0;
-    let (gx, gy) = if k == 0 {
-        (0.0, 0.0)
-    } else if s.steer[depth][0].0 == u32::MAX {
-        (s.tx[v] + dx / k as f32, s.ty[v] + dy / k as f32)
-    } else {
-        // Moved with the rooms it is steered by.
-        let (mut ox, mut oy) = (0.0f32, 0.0f32);
-        for (u, w) in s.steer[depth] {
-            let (x, y) = Steer::centre(plan, u as usize, s);
-            ox += w * (x - s.tx[u as usize]);
-            oy += w * (y - s.ty[u as usize]);
-        }
-        (s.tx[v] + ox, s.ty[v] + oy)
-    };
+    let (gx, gy) = target(plan, depth, s, at);
     let noise = plan.length * plan.noise;
     let pull = if plan.core[v] && plan.rooms() <= PULL_UP_TO {
         CORE_PULL
@@ -381,7 +368,7 @@ fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildS
         // Offsets that put the shape's centre on the target.
         let (ox, oy) = (gx - sh.w as f32 / 2.0, gy - sh.h as f32 / 2.0);
         if k == 0 {
-            if plan.exhaustive && !plan.first_shape_tried(si) {
+            if !plan.first_shape_tried(si) {
                 continue;
             }
             list.push(Candidate {
@@ -437,6 +424,27 @@ fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildS
         list.truncate(MAX_CANDIDATES);
     }
     s.candidates[depth] = list;
+}
+
+/// Where the room at `depth` is aimed: its drawn position moved with the rooms it is steered
+/// by, or with all placed rooms on average (the origin for the first room).
+fn target(plan: &Plan, depth: usize, s: &BuildScratch, at: Steer) -> (f32, f32) {
+    let v = s.order[depth] as usize;
+    let k = at.k;
+    if k == 0 {
+        (0.0, 0.0)
+    } else if s.steer[depth][0].0 == u32::MAX {
+        (s.tx[v] + at.dx / k as f32, s.ty[v] + at.dy / k as f32)
+    } else {
+        // Moved with the rooms it is steered by.
+        let (mut ox, mut oy) = (0.0f32, 0.0f32);
+        for (u, w) in s.steer[depth] {
+            let (x, y) = Steer::centre(plan, u as usize, s);
+            ox += w * (x - s.tx[u as usize]);
+            oy += w * (y - s.ty[u as usize]);
+        }
+        (s.tx[v] + ox, s.ty[v] + oy)
+    }
 }
 
 /// The free spot forward checking found for a room (`spot`, if any) as one more candidate,
