@@ -308,24 +308,39 @@ fn a_random_planar_graph_of_150_rooms_lays_out() {
     verify_passes(&out, 10);
 }
 
+/// Lays out `count` seeds of one of Edgar's random benchmark graphs (a file in
+/// `tests/map_cli/`) with the blocks of its random-graph benchmark (`data/map/edgar-basic.json`)
+/// and the `map.*` settings `sets`, into `out`; the levels made.
+fn edgar_random_map(graph: &str, out: &Path, count: usize, sets: &[&str]) -> usize {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let graph = format!(
+        "map.graph={}",
+        root.join("tests/map_cli").join(graph).display()
+    );
+    let library = format!(
+        "map.templates={}",
+        root.join("data/map/edgar-basic.json").display()
+    );
+    let count = count.to_string();
+    let mut args = vec!["--count", &count, "--set", &graph, "--set", &library];
+    for set in sets {
+        args.extend(["--set", set]);
+    }
+    generate_kind("map", out, &args);
+    column_u32(out, "rooms").len()
+}
+
 #[test]
 fn a_graph_of_three_nearly_equal_paths_between_two_rooms_lays_out() {
     // Edgar's random graph 15 of cycle rank 2 and 20 to 29 rooms (`e_2_2_v_20_29` in
-    // Edgar-DotNet), with the blocks of its random-graph benchmark: three paths of 5, 4 and 5
-    // connections between rooms `r8` and `r0`, trees hanging off them. Its stress drawing lays
-    // the paths over each other; with the drawing's shake fixed, 0 of 10 seeds laid out, with
-    // the shake growing over the attempts 10 of 10.
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let graph = root.join("tests/map_cli/edgar-random-2-20-15.json");
-    let library = root.join("data/map/edgar-basic.json");
+    // Edgar-DotNet): three paths of 5, 4 and 5 connections between rooms `r8` and `r0`, trees
+    // hanging off them. Its stress drawing lays the paths over each other; with the drawing's
+    // shake fixed, 0 of 10 seeds laid out, with the shake growing over the attempts 10 of 10.
     let dir = TempDir::new("map-theta");
     let out = dir.join("t.arrow");
-    let graph_set = format!("map.graph={}", graph.display());
-    let library_set = format!("map.templates={}", library.display());
-    generate_kind(
-        "map",
-        &out,
-        &["--count", "4", "--set", &graph_set, "--set", &library_set],
+    assert_eq!(
+        edgar_random_map("edgar-random-2-20-15.json", &out, 4, &[]),
+        4
     );
     assert_eq!(column_u32(&out, "rooms"), vec![25; 4]);
     verify_passes(&out, 4);
@@ -334,35 +349,15 @@ fn a_graph_of_three_nearly_equal_paths_between_two_rooms_lays_out() {
 #[test]
 fn more_effort_lays_out_a_seed_that_fails_without_it() {
     // Edgar's random graph 3 of cycle rank 5 and 10 to 19 rooms (`e_5_5_v_10_19` in
-    // Edgar-DotNet), with the blocks of its random-graph benchmark: one of seeds 0 to 3 fails
-    // at `map.effort = 1` and names its cycle; ten times the work bound lays out all four.
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let graph = root.join("tests/map_cli/edgar-random-5-10-3.json");
-    let library = root.join("data/map/edgar-basic.json");
+    // Edgar-DotNet): one of seeds 0 to 3 fails at `map.effort = 1`; ten times the work bound
+    // lays out all four.
     let dir = TempDir::new("map-effort");
-    let graph_set = format!("map.graph={}", graph.display());
-    let library_set = format!("map.templates={}", library.display());
-    let made = |effort: &str| {
-        let out = dir.join(&format!("e{effort}.arrow"));
-        let effort_set = format!("map.effort={effort}");
-        generate_kind(
-            "map",
-            &out,
-            &[
-                "--count",
-                "4",
-                "--set",
-                &graph_set,
-                "--set",
-                &library_set,
-                "--set",
-                &effort_set,
-            ],
-        );
-        column_u32(&out, "rooms").len()
-    };
-    assert_eq!(made("1"), 3);
-    assert_eq!(made("10"), 4);
+    let graph = "edgar-random-5-10-3.json";
+    let at_1 = edgar_random_map(graph, &dir.join("e1.arrow"), 4, &["map.effort=1"]);
+    assert_eq!(at_1, 3);
+    let at_10 = edgar_random_map(graph, &dir.join("e10.arrow"), 4, &["map.effort=10"]);
+    assert_eq!(at_10, 4);
+    verify_passes(&dir.join("e10.arrow"), 4);
     let err = map_error(&[], &["map.effort=0"]);
     assert!(
         err.contains("map.effort = 0 is out of range 1..=1000"),
