@@ -34,6 +34,7 @@ const SHAKE_GROWS_UP_TO_ROOMS: usize = 64;
 /// and 20 to 29 rooms laid out 0 of 10 seeds with the shake fixed at 0.5 edge lengths, 8 of 10
 /// at 4, 10 of 10 with it growing from 0.5 by 0.5 every 4 attempts up to 4. The first attempt,
 /// which lays out most seeds, is unchanged.
+///
 /// Larger graphs ([`SHAKE_GROWS_UP_TO_ROOMS`]) keep the first shake.
 fn shake_growth(rooms: usize, attempt: u32) -> f32 {
     if rooms > SHAKE_GROWS_UP_TO_ROOMS {
