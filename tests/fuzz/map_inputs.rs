@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 use warren::floorplan::build::{BuildScratch, Layout, Plan, build};
 use warren::floorplan::input::{MAX_CORNERS, MapInputError, parse_graph, parse_library};
 use warren::floorplan::raster::{Tiles, rasterise};
-use warren::floorplan::spec::{LevelGraph, Library};
+use warren::floorplan::spec::{LevelGraph, Library, Template};
 use warren::map::{CorridorMode, MapConfig, MapSetupError, plan_for};
 
 use super::{Check, expect_line_col, files_in, fuzz, run_case_within};
@@ -287,6 +287,9 @@ fn generate(graph: &LevelGraph, library: &Library, origin: &str, key: u64) -> Re
     let complete = cfg.corridors == CorridorMode::None && (key >> 8).is_multiple_of(4);
     if complete && (0..plan.conns.len()).all(|j| plan.gaps(j).ranges == [(0, 0)]) {
         plan.make_exhaustive();
+        // As `generate map` does: the first room once per symmetry class every template allows.
+        let all = |f: fn(&Template) -> bool| library.templates.iter().all(f);
+        plan.first_room_up_to_symmetry(all(|t| t.transforms.rotate), all(|t| t.transforms.mirror));
     }
     plan.attempt_work = plan.attempt_work.min(ATTEMPT_WORK);
     plan.max_attempts = plan.max_attempts.min(2);
