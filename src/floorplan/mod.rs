@@ -12,11 +12,14 @@
 //! - [`columns`]: how a floor plan is stored in a level (extra columns, corridor flag);
 //! - `proofs`: proofs made up front that a graph cannot be laid out (a K5 or K3,3 subdivision,
 //!   a room with more connections than its templates have room for doors);
+//! - `cycles`: proofs made up front that a cycle of the graph can never close (steps that the
+//!   doors fix up to a lattice, rectangles whose doors all face one quarter of the compass);
 //! - `check`: the tile checks both kinds' `verify` run on a stored floor plan.
 
 pub mod build;
 pub(crate) mod check;
 pub mod columns;
+pub(crate) mod cycles;
 pub mod input;
 mod json;
 pub(crate) mod proofs;

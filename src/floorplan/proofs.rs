@@ -5,7 +5,11 @@
 //!   ([`too_many_doors`], from [`door_capacity`]);
 //! - a connection whose rooms' templates have no pair of doors that can meet: no common door
 //!   width, or no door of one facing a door of the same width on the other under any allowed
-//!   transform ([`no_door_between`]).
+//!   transform ([`no_door_between`]);
+//! - two rooms no connection joins, both joined to a room too small to keep them
+//!   `map.min_room_distance` apart ([`too_close`]).
+//!
+//! Cycles that can never close are proved in `floorplan::cycles`.
 
 use crate::core::kuratowski::{Kuratowski, Witness};
 use crate::floorplan::shape::{Shape, side};
@@ -200,6 +204,61 @@ pub(crate) fn no_door_between(
                 name(c.b)
             ),
         ));
+    }
+    None
+}
+
+/// Two rooms that no connection joins but that are both joined to one room, whose templates
+/// (with the longest corridors of both connections) are too small to keep them
+/// `min_distance` apart, said in one line. Each of the two has a door tile on that room's
+/// walls, or at the far end of a straight corridor from them, so the two are at most the room's
+/// larger side plus both corridors apart along either axis, and keeping their distance needs
+/// `min_distance` along one.
+pub(crate) fn too_close(
+    graph: &LevelGraph,
+    (shapes, room_shapes): (&[Shape], &[Vec<u32>]),
+    longest: &[i32],
+    min_distance: i32,
+) -> Option<String> {
+    if min_distance <= 0 {
+        return None;
+    }
+    let n = graph.rooms.len();
+    let mut joined: std::collections::HashSet<(u32, u32)> = std::collections::HashSet::new();
+    let mut near: Vec<Vec<(u32, i32)>> = vec![Vec::new(); n];
+    for (j, c) in graph.connections.iter().enumerate() {
+        joined.insert((c.a.min(c.b), c.a.max(c.b)));
+        near[c.a as usize].push((c.b, longest[j]));
+        near[c.b as usize].push((c.a, longest[j]));
+    }
+    for (u, around) in near.iter().enumerate() {
+        let size = room_shapes[u]
+            .iter()
+            .map(|&s| shapes[s as usize].w.max(shapes[s as usize].h))
+            .max()?;
+        for (i, &(v, gv)) in around.iter().enumerate() {
+            for &(w, gw) in &around[i + 1..] {
+                let most = size + gv + gw;
+                if v == w || most >= min_distance || joined.contains(&(v.min(w), v.max(w))) {
+                    continue;
+                }
+                let name = |r: u32| &graph.rooms[r as usize].id;
+                let corridors = match gv.max(gw) {
+                    0 => String::new(),
+                    g => format!(", with corridors of at most {} tile(s)", g - 1),
+                };
+                return Some(format!(
+                    "rooms `{}` and `{}` are not joined, so map.min_room_distance = \
+                     {min_distance} keeps them apart, but both are joined to room `{}`, whose \
+                     templates are at most {} tiles across{corridors}: the two are never more \
+                     than {most} apart",
+                    name(v),
+                    name(w),
+                    graph.rooms[u].id,
+                    size + 1
+                ));
+            }
+        }
     }
     None
 }

@@ -9,10 +9,11 @@ use crate::core::grid::GridView;
 use crate::core::route::RouteScratch;
 use crate::floorplan::build::{BuildScratch, Gaps, NO_LAYOUT_EXISTS, Plan, build};
 use crate::floorplan::columns::{CORRIDOR_FLAG, MAP_COLUMNS};
+use crate::floorplan::cycles::{blocked_cycle, lattice_cycle};
 use crate::floorplan::input::{MapInputError, load_graph, load_library};
-use crate::floorplan::proofs::{no_door_between, too_many_doors};
+use crate::floorplan::proofs::{no_door_between, too_close, too_many_doors};
 use crate::floorplan::raster::{Tiles, rasterise, too_large};
-use crate::floorplan::shape::shapes_of;
+use crate::floorplan::shape::{Shape, shapes_of};
 use crate::floorplan::spec::{CorridorSpec, LevelGraph, Library, Template};
 use crate::map::config::{CorridorMode, EXHAUSTIVE_ROOMS, MapConfig};
 use crate::map::metrics::{MAP_METRICS, MapMetrics, ends};
@@ -150,22 +151,12 @@ pub fn plan_for(
             },
         })
         .collect();
-    let touching: Vec<bool> = gaps.iter().map(|g| g.ranges == [(0, 0)]).collect();
-    if let Some(why) = too_many_doors(graph, library, &shapes, &room_shapes, &touching) {
-        return Err(MapSetupError::Unusable(format!("{}: {why}", cfg.graph)));
-    }
-    // Every connection needs two shapes whose doors can meet (same width, facing).
-    if let Some((j, why)) = no_door_between(graph, &shapes, &room_shapes) {
-        let place = match graph.connections[j].at {
-            Some(at) => format!("{}:{at}", cfg.graph),
-            None => cfg.graph.clone(),
-        };
-        return Err(MapSetupError::Unusable(format!("{place}: {why}")));
-    }
+    refuse_the_impossible(cfg, graph, library, (&shapes, &room_shapes), &gaps)?;
+    let conns: Vec<(u32, u32)> = graph.connections.iter().map(|c| (c.a, c.b)).collect();
     let mut plan = Plan::new(
         shapes,
         room_shapes,
-        graph.connections.iter().map(|c| (c.a, c.b)).collect(),
+        conns,
         gaps,
         cfg.min_room_distance as i32,
     );
@@ -180,6 +171,61 @@ pub fn plan_for(
         1.0
     };
     Ok(plan)
+}
+
+/// Refuses, in one line naming the rooms at fault, a graph that the proofs made before any
+/// search show cannot be laid out: a room with more connections than doors, a connection that
+/// can never get a door, two rooms that cannot keep `map.min_room_distance`, a cycle that can
+/// never close.
+fn refuse_the_impossible(
+    cfg: &MapConfig,
+    graph: &LevelGraph,
+    library: &Library,
+    (shapes, room_shapes): (&[Shape], &[Vec<u32>]),
+    gaps: &[Gaps],
+) -> Result<(), MapSetupError> {
+    let touching: Vec<bool> = gaps.iter().map(|g| g.ranges == [(0, 0)]).collect();
+    if let Some(why) = too_many_doors(graph, library, shapes, room_shapes, &touching) {
+        return Err(MapSetupError::Unusable(format!("{}: {why}", cfg.graph)));
+    }
+    // Every connection needs two shapes whose doors can meet (same width, facing).
+    if let Some((j, why)) = no_door_between(graph, shapes, room_shapes) {
+        let place = match graph.connections[j].at {
+            Some(at) => format!("{}:{at}", cfg.graph),
+            None => cfg.graph.clone(),
+        };
+        return Err(MapSetupError::Unusable(format!("{place}: {why}")));
+    }
+    let longest: Vec<i32> = gaps
+        .iter()
+        .map(|g| g.ranges.iter().map(|r| r.1).max().unwrap_or(0))
+        .collect();
+    if let Some(why) = too_close(
+        graph,
+        (shapes, room_shapes),
+        &longest,
+        cfg.min_room_distance as i32,
+    ) {
+        return Err(MapSetupError::Unusable(format!("{}: {why}", cfg.graph)));
+    }
+    let conns: Vec<(u32, u32)> = graph.connections.iter().map(|c| (c.a, c.b)).collect();
+    let cycle = blocked_cycle(&conns, shapes, room_shapes)
+        .or_else(|| lattice_cycle(&conns, shapes, room_shapes, gaps));
+    if let Some(c) = cycle {
+        let names: Vec<String> = c
+            .rooms
+            .iter()
+            .chain(c.rooms.first())
+            .map(|&r| format!("`{}`", graph.rooms[r as usize].id))
+            .collect();
+        return Err(MapSetupError::Unusable(format!(
+            "{}: the cycle {} can never close: {}",
+            cfg.graph,
+            names.join(" - "),
+            c.why
+        )));
+    }
+    Ok(())
 }
 
 /// `plan` with a complete search (`map.exhaustive`), after running it once: a graph with no

@@ -1,6 +1,7 @@
 //! Graphs that cannot be laid out are refused up front, in one line naming the rooms at fault:
 //! a non-planar graph with its K3,3 subdivision, a room with more connections than its
-//! templates have room for doors.
+//! templates have room for doors, cycles that can never close, rooms that cannot keep their
+//! distance.
 
 use super::{assert_says, map_error, verify_passes};
 use crate::common::{TempDir, column_u32, generate_kind, stderr, warren};
@@ -314,4 +315,130 @@ fn a_map_too_large_to_draw_is_a_named_failure_not_a_crash() {
         err.contains("0 map levels, 2 failures {\"map too large\":2}"),
         "{err}"
     );
+}
+
+/// An 8 x 8 room with a 2-tile door in the middle of each wall, turned any way.
+const ISAAC: &str = "{\"library\": \"isaac\", \"templates\": [{\"name\": \"isaac\", \"size\": \
+                     [8, 8], \"doors\": {\"positions\": [[[3, 0], [4, 0]], [[7, 3], [7, 4]], \
+                     [[3, 7], [4, 7]], [[0, 3], [0, 4]]]}}]}\n";
+
+/// A ring of `k` rooms.
+fn ring(k: usize) -> String {
+    let rooms: Vec<String> = (0..k).map(|i| format!("r{i}")).collect();
+    let names: Vec<&str> = rooms.iter().map(String::as_str).collect();
+    let conns: Vec<(&str, &str)> = (0..k).map(|i| (names[i], names[(i + 1) % k])).collect();
+    graph(&names, &conns)
+}
+
+#[test]
+fn an_odd_ring_of_rooms_with_doors_in_the_middle_of_their_walls_is_refused() {
+    // Every step from one such room to the next is one room across, so only an even number of
+    // steps comes back (the complete search agrees: see `floorplan::cycles`).
+    let err = map_error(
+        &[("g.json", &ring(5)), ("lib.json", ISAAC)],
+        &["map.graph=g.json", "map.templates=lib.json"],
+    );
+    assert_says(
+        &err,
+        &[
+            "g.json: the cycle `r",
+            "` can never close: wherever their templates' doors put them, the steps from room \
+             to room around it add up to (",
+            "plus whole multiples of (7, 7) and (0, 14), and never to (0, 0)",
+        ],
+    );
+    assert_eq!(err.matches("` - `").count(), 5, "{err}");
+    // A ring of six lays out.
+    let dir = TempDir::new("map-isaac");
+    let (g, l) = (dir.join("g.json"), dir.join("lib.json"));
+    std::fs::write(&g, ring(6)).unwrap();
+    std::fs::write(&l, ISAAC).unwrap();
+    let out = dir.join("i.arrow");
+    let sets = [
+        format!("map.graph={}", g.display()),
+        format!("map.templates={}", l.display()),
+    ];
+    generate_kind(
+        "map",
+        &out,
+        &["--count", "4", "--set", &sets[0], "--set", &sets[1]],
+    );
+    assert_eq!(column_u32(&out, "rooms"), vec![6; 4]);
+    verify_passes(&out, 4);
+}
+
+#[test]
+fn rectangles_whose_doors_all_turn_one_way_round_a_cycle_are_refused() {
+    // Door widths fix each connection's direction: `a` east to `b` (1 tile), `b` south to `c`
+    // (2 tiles), `c` east to `a` (3 tiles). Around the triangle every room lies east or south
+    // of the one before it, which rectangles cannot do.
+    let lib = "{\"library\": \"turns\", \"transforms\": [], \"templates\": [\
+               {\"name\": \"a\", \"size\": [10, 10], \"doors\": {\"positions\": \
+               [[[9, 2], [9, 2]], [[0, 5], [0, 7]]]}}, \
+               {\"name\": \"b\", \"size\": [10, 10], \"doors\": {\"positions\": \
+               [[[0, 2], [0, 2]], [[2, 9], [3, 9]]]}}, \
+               {\"name\": \"c\", \"size\": [10, 10], \"doors\": {\"positions\": \
+               [[[2, 0], [3, 0]], [[9, 5], [9, 7]]]}}]}\n";
+    let g = "{\"rooms\": [{\"id\": \"a\", \"templates\": [\"a\"]}, \
+             {\"id\": \"b\", \"templates\": [\"b\"]}, {\"id\": \"c\", \"templates\": [\"c\"]}], \
+             \"connections\": [[\"a\", \"b\"], [\"b\", \"c\"], [\"c\", \"a\"]]}\n";
+    let err = map_error(
+        &[("g.json", g), ("lib.json", lib)],
+        &["map.graph=g.json", "map.templates=lib.json"],
+    );
+    assert_says(
+        &err,
+        &[
+            "g.json: the cycle `a` - `b` - `c` - `a` can never close: its rooms are rectangles, \
+             and their doors put each one east or south of the one before it, all the way round",
+        ],
+    );
+}
+
+#[test]
+fn two_rooms_a_small_room_joins_cannot_be_kept_further_apart_than_it_is_wide() {
+    // `a` and `c` both touch 8 x 8 room `b`, so they are at most 7 apart (`b`'s walls are 7
+    // tiles apart): 8 is refused, 7 lays out (they sit on opposite sides of `b`).
+    let path = graph(&["a", "b", "c"], &[("a", "b"), ("b", "c")]);
+    let err = map_error(
+        &[("g.json", &path), ("lib.json", &squares(8))],
+        &[
+            "map.graph=g.json",
+            "map.templates=lib.json",
+            "map.min_room_distance=8",
+        ],
+    );
+    assert_says(
+        &err,
+        &[
+            "g.json: rooms `a` and `c` are not joined, so map.min_room_distance = 8 keeps them \
+             apart, but both are joined to room `b`, whose templates are at most 8 tiles across: \
+             the two are never more than 7 apart",
+        ],
+    );
+    let dir = TempDir::new("map-apart");
+    let (g, l) = (dir.join("g.json"), dir.join("lib.json"));
+    std::fs::write(&g, &path).unwrap();
+    std::fs::write(&l, squares(8)).unwrap();
+    let out = dir.join("a.arrow");
+    let sets = [
+        format!("map.graph={}", g.display()),
+        format!("map.templates={}", l.display()),
+    ];
+    generate_kind(
+        "map",
+        &out,
+        &[
+            "--count",
+            "4",
+            "--set",
+            &sets[0],
+            "--set",
+            &sets[1],
+            "--set",
+            "map.min_room_distance=7",
+        ],
+    );
+    assert_eq!(column_u32(&out, "rooms"), vec![3; 4]);
+    verify_passes(&out, 4);
 }
