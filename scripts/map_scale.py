@@ -2,10 +2,11 @@
 """The map builder on random planar level graphs (issue 49): for each size, GRAPHS graphs from
 `scripts/level_graphs.py random ROOMS SEED` (seeds 1..GRAPHS), LAYOUTS layouts of each (seeds
 0..LAYOUTS-1) with Edgar's paper blocks, one thread, without corridors and with 2-tile corridor
-rooms; every archive verified. Prints one JSON line per run and a table.
+rooms; every archive verified. Prints one JSON line per run and a table. `--effort N` sets
+`map.effort` (a factor on each attempt's work bound; 1 by default).
 
     cargo build --release && scripts/map_scale.py [--sizes 100,300] [--graphs 20] [--layouts 10]
-        [--corridors none,templates]
+        [--corridors none,templates] [--effort 1]
 
 (`WARREN=PATH` runs another build of warren.)
 
@@ -21,6 +22,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WARREN = os.environ.get("WARREN", os.path.join(ROOT, "target", "release", "warren"))
+# `map.effort` for every run (`--effort`).
+EFFORT = 1
 
 
 def arg(name, default):
@@ -33,7 +36,8 @@ def run(graph, corridors, layouts, out):
     t0 = time.perf_counter()
     p = subprocess.run(
         [WARREN, "generate", "map", "--set", f"map.graph={graph}", "--set",
-         f"map.corridors={corridors}", "--count", str(layouts), "--threads", "1", "--out", out],
+         f"map.corridors={corridors}", "--set", f"map.effort={EFFORT}", "--count", str(layouts),
+         "--threads", "1", "--out", out],
         capture_output=True, text=True)
     wall = time.perf_counter() - t0
     if p.returncode != 0:
@@ -53,6 +57,8 @@ def main():
     graphs = int(arg("--graphs", "20"))
     layouts = int(arg("--layouts", "10"))
     modes = arg("--corridors", "none,templates").split(",")
+    global EFFORT
+    EFFORT = int(arg("--effort", "1"))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for rooms in sizes:
@@ -63,8 +69,8 @@ def main():
                     subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "level_graphs.py"),
                                     "random", str(rooms), str(seed), g], check=True)
                     made, failures, wall, verdict = run(g, corridors, layouts, os.path.join(tmp, "m.arrow"))
-                    row = {"rooms": rooms, "corridors": corridors, "graph_seed": seed,
-                           "layouts": layouts, "made": made, "failures": failures,
+                    row = {"rooms": rooms, "corridors": corridors, "effort": EFFORT,
+                           "graph_seed": seed, "layouts": layouts, "made": made, "failures": failures,
                            "ms_per_layout": round(1000 * wall / layouts, 2), "verify": verdict}
                     print(json.dumps(row), flush=True)
                     per.append(row)
