@@ -441,4 +441,41 @@ fn two_rooms_a_small_room_joins_cannot_be_kept_further_apart_than_it_is_wide() {
     );
     assert_eq!(column_u32(&out, "rooms"), vec![3; 4]);
     verify_passes(&out, 4);
+    // With 2-tile corridors (3 lattice steps from wall to wall) both may sit 3 further out, so
+    // 14 is refused. (The builder also keeps each corridor that far from the rooms it does not
+    // join, which `a` and the corridor from `b` to `c` cannot be beyond 10: 10 lays out, and
+    // 11 to 13 fail in the search, not up front.)
+    let err = map_error(
+        &[("g.json", &path), ("lib.json", &squares(8))],
+        &[
+            "map.graph=g.json",
+            "map.templates=lib.json",
+            "map.corridors=templates",
+            "map.min_room_distance=14",
+        ],
+    );
+    assert_says(
+        &err,
+        &[
+            "whose templates are at most 8 tiles across, with corridors of at most 2 tile(s): \
+           the two are never more than 13 apart",
+        ],
+    );
+    generate_kind(
+        "map",
+        &out,
+        &[
+            "--count",
+            "4",
+            "--set",
+            &sets[0],
+            "--set",
+            &sets[1],
+            "--set",
+            "map.corridors=templates",
+            "--set",
+            "map.min_room_distance=10",
+        ],
+    );
+    verify_passes(&out, 4);
 }
