@@ -317,6 +317,30 @@ fn a_map_too_large_to_draw_is_a_named_failure_not_a_crash() {
     );
 }
 
+/// Lays out `graph` over `library` `count` times with the extra `sets`, checks that every seed
+/// gives a level of `rooms` rooms and that the archive verifies.
+fn lays_out(graph: &str, library: &str, sets: &[&str], count: usize, rooms: u32) {
+    let dir = TempDir::new("map-lays-out");
+    let (g, l) = (dir.join("g.json"), dir.join("lib.json"));
+    std::fs::write(&g, graph).unwrap();
+    std::fs::write(&l, library).unwrap();
+    let out = dir.join("m.arrow");
+    let files = [
+        format!("map.graph={}", g.display()),
+        format!("map.templates={}", l.display()),
+    ];
+    let count_arg = count.to_string();
+    let mut args = vec![
+        "--count", &count_arg, "--set", &files[0], "--set", &files[1],
+    ];
+    for set in sets {
+        args.extend(["--set", set]);
+    }
+    generate_kind("map", &out, &args);
+    assert_eq!(column_u32(&out, "rooms"), vec![rooms; count]);
+    verify_passes(&out, count);
+}
+
 /// An 8 x 8 room with a 2-tile door in the middle of each wall, turned any way.
 const ISAAC: &str = "{\"library\": \"isaac\", \"templates\": [{\"name\": \"isaac\", \"size\": \
                      [8, 8], \"doors\": {\"positions\": [[[3, 0], [4, 0]], [[7, 3], [7, 4]], \
@@ -349,22 +373,7 @@ fn an_odd_ring_of_rooms_with_doors_in_the_middle_of_their_walls_is_refused() {
     );
     assert_eq!(err.matches("` - `").count(), 5, "{err}");
     // A ring of six lays out.
-    let dir = TempDir::new("map-isaac");
-    let (g, l) = (dir.join("g.json"), dir.join("lib.json"));
-    std::fs::write(&g, ring(6)).unwrap();
-    std::fs::write(&l, ISAAC).unwrap();
-    let out = dir.join("i.arrow");
-    let sets = [
-        format!("map.graph={}", g.display()),
-        format!("map.templates={}", l.display()),
-    ];
-    generate_kind(
-        "map",
-        &out,
-        &["--count", "4", "--set", &sets[0], "--set", &sets[1]],
-    );
-    assert_eq!(column_u32(&out, "rooms"), vec![6; 4]);
-    verify_passes(&out, 4);
+    lays_out(&ring(6), ISAAC, &[], 4, 6);
 }
 
 #[test]
@@ -416,31 +425,7 @@ fn two_rooms_a_small_room_joins_cannot_be_kept_further_apart_than_it_is_wide() {
              the two are never more than 7 apart",
         ],
     );
-    let dir = TempDir::new("map-apart");
-    let (g, l) = (dir.join("g.json"), dir.join("lib.json"));
-    std::fs::write(&g, &path).unwrap();
-    std::fs::write(&l, squares(8)).unwrap();
-    let out = dir.join("a.arrow");
-    let sets = [
-        format!("map.graph={}", g.display()),
-        format!("map.templates={}", l.display()),
-    ];
-    generate_kind(
-        "map",
-        &out,
-        &[
-            "--count",
-            "4",
-            "--set",
-            &sets[0],
-            "--set",
-            &sets[1],
-            "--set",
-            "map.min_room_distance=7",
-        ],
-    );
-    assert_eq!(column_u32(&out, "rooms"), vec![3; 4]);
-    verify_passes(&out, 4);
+    lays_out(&path, &squares(8), &["map.min_room_distance=7"], 4, 3);
     // With 2-tile corridors (3 lattice steps from wall to wall) both may sit 3 further out, so
     // 14 is refused. (The builder also keeps each corridor that far from the rooms it does not
     // join, which `a` and the corridor from `b` to `c` cannot be beyond 10: 10 lays out, and
@@ -461,21 +446,11 @@ fn two_rooms_a_small_room_joins_cannot_be_kept_further_apart_than_it_is_wide() {
            the two are never more than 13 apart",
         ],
     );
-    generate_kind(
-        "map",
-        &out,
-        &[
-            "--count",
-            "4",
-            "--set",
-            &sets[0],
-            "--set",
-            &sets[1],
-            "--set",
-            "map.corridors=templates",
-            "--set",
-            "map.min_room_distance=10",
-        ],
+    lays_out(
+        &path,
+        &squares(8),
+        &["map.corridors=templates", "map.min_room_distance=10"],
+        4,
+        3,
     );
-    verify_passes(&out, 4);
 }
