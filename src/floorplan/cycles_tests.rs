@@ -5,7 +5,7 @@ use super::*;
 use crate::core::rng::WarrenRng;
 use crate::floorplan::build::{BuildScratch, Plan, build};
 use crate::floorplan::shape::shapes_of;
-use crate::floorplan::spec::{Doors, Template, Transforms};
+use crate::floorplan::spec::{Doors, Repeat, Template, Transforms};
 
 #[test]
 fn the_lattice_holds_exactly_the_combinations_of_its_generators() {
@@ -93,6 +93,7 @@ fn rect(name: &str, (w, h): (i32, i32), doors: Vec<[(i32, i32); 2]>, rotate: boo
             rotate,
             mirror: false,
         },
+        repeat: Repeat::Allow,
     }
 }
 

@@ -21,7 +21,7 @@ use crate::floorplan::json::{self, Json, JsonError, Member, Node, one_line};
 use crate::floorplan::proofs::not_planar;
 use crate::floorplan::shape::template_problem;
 use crate::floorplan::spec::{
-    Connection, CorridorSpec, Doors, LevelGraph, Library, RoomSpec, Template, Transforms,
+    Connection, CorridorSpec, Doors, LevelGraph, Library, Repeat, RoomSpec, Template, Transforms,
 };
 
 /// The names of the built-in template libraries.
@@ -211,18 +211,26 @@ fn read_named_file(name: &str) -> Option<Result<String, MapInputError>> {
 pub fn parse_library(text: &str, origin: &str) -> Result<Library, MapInputError> {
     let cx = Ctx::new(text, origin);
     let root = cx.parse()?;
-    let [schema, label, doors, transforms, templates] = cx.fields(
+    let [schema, label, doors, transforms, repeat, templates] = cx.fields(
         &root,
-        ["$schema", "library", "doors", "transforms", "templates"],
+        [
+            "$schema",
+            "library",
+            "doors",
+            "transforms",
+            "repeat",
+            "templates",
+        ],
         "a template library",
     )?;
     for m in [schema, label].into_iter().flatten() {
         cx.str(&m.value)?;
     }
-    let defaults = (
-        doors.map_or(Ok(DEFAULT_DOORS), |m| cx.doors(&m.value))?,
-        transforms.map_or(Ok(DEFAULT_TRANSFORMS), |m| cx.transforms(&m.value))?,
-    );
+    let defaults = Defaults {
+        doors: doors.map_or(Ok(DEFAULT_DOORS), |m| cx.doors(&m.value))?,
+        transforms: transforms.map_or(Ok(DEFAULT_TRANSFORMS), |m| cx.transforms(&m.value))?,
+        repeat: repeat.map_or(Ok(Repeat::Allow), |m| cx.repeat(&m.value))?,
+    };
     let templates = templates
         .ok_or_else(|| cx.at(root.start, "a template library needs a `templates` list"))?;
     let list = cx.arr(&templates.value)?;
@@ -368,6 +376,13 @@ fn unreachable_room(graph: &LevelGraph) -> Option<usize> {
         }
     }
     seen.iter().position(|&s| !s)
+}
+
+/// A library's defaults for the templates that do not say.
+struct Defaults {
+    doors: Doors,
+    transforms: Transforms,
+    repeat: Repeat,
 }
 
 /// One file being read: its name and line index, and the typed readers of its values.
@@ -559,15 +574,27 @@ impl<'a> Ctx<'a> {
         Ok(out)
     }
 
+    /// A repeat mode: `"allow"`, `"no_immediate"` or `"no_repeat"`.
+    fn repeat(&self, node: &Node) -> Result<Repeat, MapInputError> {
+        let modes = [Repeat::Allow, Repeat::NoImmediate, Repeat::NoRepeat];
+        let name = self.str(node)?;
+        modes.into_iter().find(|r| r.name() == name).ok_or_else(|| {
+            let message = format!(
+                "unknown repeat mode `{name}` (expected `allow`, `no_immediate` or `no_repeat`)"
+            );
+            self.at(node.start, message)
+        })
+    }
+
     /// One template and the offset of its name, checked with [`template_problem`].
     fn template(
         &self,
         node: &Node,
-        defaults: &(Doors, Transforms),
+        defaults: &Defaults,
     ) -> Result<(Template, usize), MapInputError> {
-        let [name, size, outline, doors, transforms] = self.fields(
+        let [name, size, outline, doors, transforms, repeat] = self.fields(
             node,
-            ["name", "size", "outline", "doors", "transforms"],
+            ["name", "size", "outline", "doors", "transforms", "repeat"],
             "a template",
         )?;
         let name_m = name.ok_or_else(|| self.at(node.start, "a template needs a `name`"))?;
@@ -608,11 +635,15 @@ impl<'a> Ctx<'a> {
             outline,
             doors: match doors {
                 Some(m) => self.doors(&m.value)?,
-                None => defaults.0.clone(),
+                None => defaults.doors.clone(),
             },
             transforms: match transforms {
                 Some(m) => self.transforms(&m.value)?,
-                None => defaults.1,
+                None => defaults.transforms,
+            },
+            repeat: match repeat {
+                Some(m) => self.repeat(&m.value)?,
+                None => defaults.repeat,
             },
         };
         if let Some(problem) = template_problem(&template) {

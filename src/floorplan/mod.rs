@@ -14,6 +14,8 @@
 //!   a room with more connections than its templates have room for doors);
 //! - `cycles`: proofs made up front that a cycle of the graph can never close (steps that the
 //!   doors fix up to a lattice, rectangles whose doors all face one quarter of the compass);
+//! - `repeat`: repeat modes decided without a search (a counting proof that none can be kept,
+//!   the check of a stored layout);
 //! - `check`: the tile checks both kinds' `verify` run on a stored floor plan.
 
 pub mod build;
@@ -24,5 +26,6 @@ pub mod input;
 mod json;
 pub(crate) mod proofs;
 pub mod raster;
+pub(crate) mod repeat;
 pub mod shape;
 pub mod spec;

@@ -40,7 +40,33 @@ pub enum Doors {
     Listed(Vec<[(i32, i32); 2]>),
 }
 
-/// A room template: a rectilinear outline, its door rules and allowed transforms.
+/// How often a template may be used in one layout (Edgar's repeat modes).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Repeat {
+    /// Any number of rooms may take it.
+    #[default]
+    Allow,
+    /// No two connected rooms may both take it.
+    NoImmediate,
+    /// At most one room of a layout may take it.
+    NoRepeat,
+}
+
+impl Repeat {
+    /// The name used in files and profiles.
+    pub fn name(self) -> &'static str {
+        match self {
+            Repeat::Allow => "allow",
+            Repeat::NoImmediate => "no_immediate",
+            Repeat::NoRepeat => "no_repeat",
+        }
+    }
+}
+
+/// A room template: a rectilinear outline, its door rules, allowed transforms and repeat mode.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Template {
     /// The name rooms use to ask for it (unique in its library).
@@ -52,6 +78,8 @@ pub struct Template {
     pub doors: Doors,
     /// Allowed transforms.
     pub transforms: Transforms,
+    /// How often a layout may use it.
+    pub repeat: Repeat,
 }
 
 /// A named set of templates.

@@ -34,7 +34,7 @@ use crate::floorplan::columns::CORRIDOR_FLAG;
 use crate::floorplan::input::load_library;
 use crate::floorplan::raster::{Tiles, rasterise};
 use crate::floorplan::shape::{Shape, shapes_of};
-use crate::floorplan::spec::{Doors, Library, Template, Transforms};
+use crate::floorplan::spec::{Doors, Library, Repeat, Template, Transforms};
 use crate::grammar::config::GrammarConfig;
 use crate::grammar::config::MapMode;
 use crate::grammar::rule::Grammar;
@@ -188,6 +188,7 @@ fn rules_library(cfg: &GrammarConfig, grammar: &Grammar) -> (Library, Vec<Option
                             rotate: w != h,
                             mirror: false,
                         },
+                        repeat: Repeat::Allow,
                     });
                     sizes.len() - 1
                 }

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::core::error::{ConfigError, check};
-use crate::floorplan::spec::check_corridor_keys;
+use crate::floorplan::spec::{Repeat, Template, check_corridor_keys};
 
 /// How connections become passages, unless a connection says otherwise.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -17,6 +17,22 @@ pub enum CorridorMode {
     Templates,
     /// A straight corridor per connection, of any length from 1 to `map.max_corridor` tiles.
     Routed,
+}
+
+/// How often one layout may use a template (`map.repeat`): as each template says, or one mode
+/// for all of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RepeatMode {
+    /// Each template's own `repeat` (default `allow`).
+    #[default]
+    Template,
+    /// Any number of rooms may take any template.
+    Allow,
+    /// No two connected rooms take the same template.
+    NoImmediate,
+    /// No two rooms take the same template.
+    NoRepeat,
 }
 
 /// The `[map]` profile section.
@@ -51,6 +67,9 @@ pub struct MapConfig {
     /// each of its attempts. A seed that fails at 1 may lay out at 10, in up to 10 times the
     /// time (`docs/map.md`).
     pub effort: u32,
+    /// Repeat modes: `template` (each template's own), or `allow`, `no_immediate` or
+    /// `no_repeat` for every template.
+    pub repeat: RepeatMode,
 }
 
 /// The most rooms `map.exhaustive` takes.
@@ -68,11 +87,22 @@ impl Default for MapConfig {
             variety: 1.0,
             exhaustive: false,
             effort: 1,
+            repeat: RepeatMode::Template,
         }
     }
 }
 
 impl MapConfig {
+    /// The repeat mode template `t` is laid out under: `map.repeat`, or the template's own.
+    pub fn repeat_of(&self, t: &Template) -> Repeat {
+        match self.repeat {
+            RepeatMode::Template => t.repeat,
+            RepeatMode::Allow => Repeat::Allow,
+            RepeatMode::NoImmediate => Repeat::NoImmediate,
+            RepeatMode::NoRepeat => Repeat::NoRepeat,
+        }
+    }
+
     /// Checks value ranges; the error names the key.
     pub fn validate(&self) -> Result<(), ConfigError> {
         check_corridor_keys(

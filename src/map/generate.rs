@@ -13,8 +13,9 @@ use crate::floorplan::cycles::{blocked_cycle, lattice_cycle};
 use crate::floorplan::input::{MapInputError, load_graph, load_library};
 use crate::floorplan::proofs::{no_door_between, too_close, too_many_doors};
 use crate::floorplan::raster::{Tiles, rasterise, too_large};
+use crate::floorplan::repeat::repeat_impossible;
 use crate::floorplan::shape::{Shape, shapes_of};
-use crate::floorplan::spec::{CorridorSpec, LevelGraph, Library, Template};
+use crate::floorplan::spec::{CorridorSpec, LevelGraph, Library, Repeat, Template};
 use crate::map::config::{CorridorMode, EXHAUSTIVE_ROOMS, MapConfig};
 use crate::map::metrics::{MAP_METRICS, MapMetrics, ends};
 use crate::map::verify::{self, MapSetting};
@@ -152,6 +153,10 @@ pub fn plan_for(
         })
         .collect();
     refuse_the_impossible(cfg, graph, library, (&shapes, &room_shapes), &gaps)?;
+    let repeat: Vec<_> = library.templates.iter().map(|t| cfg.repeat_of(t)).collect();
+    if let Some(why) = repeat_impossible(graph, library, &repeat) {
+        return Err(MapSetupError::Unusable(format!("{}: {why}", cfg.graph)));
+    }
     let conns: Vec<(u32, u32)> = graph.connections.iter().map(|c| (c.a, c.b)).collect();
     let mut plan = Plan::new(
         shapes,
@@ -160,6 +165,9 @@ pub fn plan_for(
         gaps,
         cfg.min_room_distance as i32,
     );
+    if repeat.iter().any(|&r| r != Repeat::Allow) {
+        plan.repeat = repeat;
+    }
     plan.attempt_work = plan.attempt_work.saturating_mul(cfg.effort);
     plan.noise *= cfg.variety;
     plan.shake *= cfg.variety;

@@ -15,6 +15,6 @@ pub mod metrics;
 pub mod variety;
 mod verify;
 
-pub use config::{CorridorMode, MapConfig};
+pub use config::{CorridorMode, MapConfig, RepeatMode};
 pub use generate::{MapGenerator, MapScratch, MapSetupError, plan_for};
 pub use metrics::{MAP_METRICS, MapMetrics};

@@ -2,7 +2,7 @@
 //! graph columns are the level graph's, the tiles pass the floor-plan checks
 //! ([`check_tiles`]: one owner per floor tile, each room its template's floor at its box, doors
 //! only between connected owners, every connection realised, `map.min_room_distance` kept, all
-//! floor one piece), and the metrics, edge flags, vertex tags and positions, start and goal
+//! floor one piece), the templates keep their repeat modes, and the metrics, edge flags, vertex tags and positions, start and goal
 //! agree with the map.
 
 use crate::core::error::Violation;
@@ -13,6 +13,7 @@ use crate::ensure_level;
 use crate::floorplan::build::Plan;
 use crate::floorplan::check::{MapRules, check_tiles};
 use crate::floorplan::columns::{CORRIDOR_FLAG, MAP_COLUMNS};
+use crate::floorplan::repeat::repeat_broken;
 use crate::floorplan::shape::Shape;
 use crate::floorplan::spec::{LevelGraph, Library};
 use crate::map::config::MapConfig;
@@ -147,6 +148,16 @@ pub(crate) fn verify(g: &MapSetting<'_>, record: &LevelRecord<'_>) -> Result<(),
         "the stored edges are not the graph's connections"
     );
     let tally = check_tiles(g, &grid, &rooms, level.extra, 0)?;
+    let modes: Vec<_> = g
+        .library
+        .templates
+        .iter()
+        .map(|t| g.cfg.repeat_of(t))
+        .collect();
+    let taken = level.extra[0].as_u16s().unwrap_or_default();
+    if let Some(why) = repeat_broken(g.graph, g.library, &modes, taken) {
+        return Err(Violation::new(why));
+    }
     check_summary(
         g,
         record,

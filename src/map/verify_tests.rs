@@ -536,6 +536,41 @@ fn rooms_closer_than_min_room_distance_are_found() {
     }
 }
 
+#[test]
+fn broken_repeat_modes_are_found() {
+    use crate::map::RepeatMode;
+    let loose = fig1(CorridorMode::None);
+    let with = |repeat| {
+        MapGenerator::new(MapConfig {
+            graph: "edgar-fig1".into(),
+            repeat,
+            ..MapConfig::default()
+        })
+        .unwrap()
+    };
+    let (map, err) = Map::search(&loose, |map| {
+        map.check(&with(RepeatMode::NoImmediate)).err()
+    });
+    assert!(err.0.starts_with("connected rooms `"), "{}", err.0);
+    assert!(
+        err.0.ends_with("whose repeat mode is no_immediate"),
+        "{}",
+        err.0
+    );
+    // The same level under `allow`, and the generators' own levels under their modes.
+    map.check(&with(RepeatMode::Allow)).unwrap();
+    let strict = with(RepeatMode::NoImmediate);
+    for i in 0..3 {
+        let map = Map::generate(&strict, i);
+        assert!(
+            map.src
+                .iter()
+                .zip(&map.dst)
+                .all(|(&a, &b)| { map.template[a as usize] != map.template[b as usize] })
+        );
+    }
+}
+
 fn g_index(g: &MapGenerator, room: &str) -> usize {
     g.graph.rooms.iter().position(|r| r.id == room).unwrap()
 }

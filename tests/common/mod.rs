@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{UInt32Type, UInt64Type};
-use arrow_array::{Array, ArrayRef};
+use arrow_array::{Array, ArrayRef, ArrowPrimitiveType};
 use warren::archive::Archive;
 
 #[path = "../../src/levelxml/corpus_tests.rs"]
@@ -230,6 +230,23 @@ pub fn column_u64(path: &Path, name: &str) -> Vec<u64> {
                 .as_primitive::<UInt64Type>()
                 .values()
                 .to_vec()
+        })
+        .collect()
+}
+
+/// A list column across all batches, one `Vec` per level.
+pub fn list_column<T: ArrowPrimitiveType>(path: &Path, name: &str) -> Vec<Vec<T::Native>> {
+    batches(path)
+        .iter()
+        .flat_map(|b| {
+            let list = b
+                .column_by_name(name)
+                .unwrap_or_else(|| panic!("no column `{name}`"))
+                .as_list::<i32>()
+                .clone();
+            (0..list.len())
+                .map(|r| list.value(r).as_primitive::<T>().values().to_vec())
+                .collect::<Vec<_>>()
         })
         .collect()
 }

@@ -8,9 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Int32Type, UInt16Type, UInt32Type};
-use arrow_array::{Array, ArrowPrimitiveType};
 use warren::archive::{
     Archive, ArchiveColumns, ArchiveWriter, BatchView, ChunkBuilder, FOOTER_BATCH_CRC32, RunMeta,
 };
@@ -21,7 +19,7 @@ use warren::{Generator, GraphView, GridView, Level, LevelRecord, RoomsView};
 
 use crate::common::{
     TempDir, assert_one_line_error, assert_same_rows, assert_verifies, batches, column_u32,
-    column_u64, exit_code, generate_kind, rows_of, stderr, stdout, warren, warren_bin,
+    column_u64, exit_code, generate_kind, list_column, rows_of, stderr, stdout, warren, warren_bin,
     warren_fails,
 };
 
@@ -153,23 +151,6 @@ fn generate_fails(dir: &TempDir, args: &[&str], mentions: &[&str]) -> String {
 /// The profile file `name` of this crate.
 fn profile(name: &str) -> String {
     format!("{}/profiles/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A list column across all batches, one `Vec` per level.
-fn list_column<T: ArrowPrimitiveType>(path: &Path, name: &str) -> Vec<Vec<T::Native>> {
-    batches(path)
-        .iter()
-        .flat_map(|b| {
-            let list = b
-                .column_by_name(name)
-                .unwrap_or_else(|| panic!("no column `{name}`"))
-                .as_list::<i32>()
-                .clone();
-            (0..list.len())
-                .map(|r| list.value(r).as_primitive::<T>().values().to_vec())
-                .collect::<Vec<_>>()
-        })
-        .collect()
 }
 
 /// Whether the half-open rectangles `[x0, x1) x [y0, y1)` of rooms `a` and `b` overlap (an

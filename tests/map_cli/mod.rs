@@ -3,6 +3,7 @@
 //! files travel in the archive, and every bad graph or library is a one-line error naming its
 //! file, line and column.
 
+mod controls;
 mod proofs;
 mod variety;
 

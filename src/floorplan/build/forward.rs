@@ -17,6 +17,7 @@ use super::plan::Plan;
 use super::scratch::BuildScratch;
 use super::spaces::Zone;
 use crate::floorplan::shape::Shape;
+use crate::floorplan::spec::Repeat;
 
 /// No free spot known.
 pub(super) const NO_SPOT: (u32, i32, i32) = (u32::MAX, 0, 0);
@@ -125,6 +126,10 @@ fn has_spot(plan: &Plan, w: usize, s: &mut BuildScratch) -> bool {
     };
     let found = 'shapes: {
         for &si in &plan.room_shapes[w] {
+            if let Some(d) = repeat_conflict(plan, w, si, s) {
+                culprits.push(d);
+                continue;
+            }
             zones_for(plan, w, si, s);
             let sh = &plan.cat.shapes[si as usize];
             for z in &s.zones {
@@ -317,6 +322,23 @@ pub(super) fn zones_for(plan: &Plan, v: usize, si: u32, s: &mut BuildScratch) {
             return;
         }
     }
+}
+
+/// The depth of a placed room that rules shape `si` out for room `v` under the repeat modes
+/// (it takes the same template, connected to `v` under `no_immediate`, anywhere under
+/// `no_repeat`), if any.
+pub(super) fn repeat_conflict(plan: &Plan, v: usize, si: u32, s: &BuildScratch) -> Option<u32> {
+    let t = plan.cat.shapes[si as usize].template;
+    let same = |u: usize| s.placed[u] && plan.cat.shapes[s.out.shape[u] as usize].template == t;
+    let culprit = match plan.repeat_of(t) {
+        Repeat::Allow => None,
+        Repeat::NoImmediate => plan.adj[v]
+            .iter()
+            .map(|&(u, _)| u as usize)
+            .find(|&u| same(u)),
+        Repeat::NoRepeat => s.order.iter().map(|&u| u as usize).find(|&u| same(u)),
+    };
+    culprit.map(|u| s.depth_of[u])
 }
 
 /// Adds `depth` to a conflict set (kept without repeats; sets stay a few entries long).

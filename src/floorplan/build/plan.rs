@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::spaces::{Catalogue, Gaps};
 use crate::core::csr::Adjacency;
 use crate::floorplan::shape::Shape;
+use crate::floorplan::spec::Repeat;
 
 /// The placements a complete search ([`Plan::make_exhaustive`]) may check before it gives up
 /// undecided: 0.6 to 7 s on this project's machine, depending on the graph (a placement that
@@ -75,6 +76,8 @@ pub struct Plan {
     /// as in every search that is not complete: every shape;
     /// [`Plan::first_room_up_to_symmetry`]).
     pub(super) first_shapes: Vec<bool>,
+    /// Per template, how often one layout may use it (empty: any number of times).
+    pub repeat: Vec<Repeat>,
 }
 
 impl Plan {
@@ -163,6 +166,7 @@ impl Plan {
             max_retries: MAX_RETRIES,
             exhaustive: false,
             first_shapes: Vec::new(),
+            repeat: Vec::new(),
         }
     }
 
@@ -210,6 +214,12 @@ impl Plan {
     #[inline]
     pub(super) fn first_shape_tried(&self, si: u32) -> bool {
         self.first_shapes.get(si as usize).is_none_or(|&b| b)
+    }
+
+    /// How often one layout may use template `t`.
+    #[inline]
+    pub fn repeat_of(&self, t: u32) -> Repeat {
+        self.repeat.get(t as usize).copied().unwrap_or_default()
     }
 
     /// Connection `j`'s gaps.

@@ -2,7 +2,7 @@
 //! one at candidates near their targets, backtracking over a room's candidates when a later room
 //! has none.
 
-use super::forward::{NO_SPOT, forward_check, note_conflict, zones_for};
+use super::forward::{NO_SPOT, forward_check, note_conflict, repeat_conflict, zones_for};
 use super::layout::Link;
 use super::order::{draw_targets, room_order, shortest_cycle};
 use super::plan::Plan;
@@ -364,6 +364,10 @@ fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildS
         (cs.0 / k as f32, cs.1 / k as f32)
     };
     for &si in &plan.room_shapes[v] {
+        if let Some(d) = repeat_conflict(plan, v, si, s) {
+            note_conflict(&mut s.conflicts[depth], d);
+            continue;
+        }
         let sh = &plan.cat.shapes[si as usize];
         // Offsets that put the shape's centre on the target.
         let (ox, oy) = (gx - sh.w as f32 / 2.0, gy - sh.h as f32 / 2.0);
@@ -502,6 +506,10 @@ fn fits(
     s: &mut BuildScratch,
 ) -> Result<(), u32> {
     let sh = &plan.cat.shapes[c.shape as usize];
+    // The repeat modes (the free spot forward checking found may take a template used since).
+    if let Some(d) = repeat_conflict(plan, v, c.shape, s) {
+        return Err(d);
+    }
     // Rooms.
     for &u in s.order.iter() {
         let u = u as usize;
