@@ -2,6 +2,7 @@
 //! and no panic on hostile input.
 
 use super::*;
+use crate::floorplan::spec::{CorridorSpec, RoomSpec, Template};
 use proptest::prelude::*;
 
 fn paper() -> Library {
@@ -294,7 +295,7 @@ fn library_errors_name_their_place() {
         (
             r#"{"name": "x", "size": [8, 8], "colour": "red"}"#,
             "lib.json:2:33: unknown key `colour` in a template (expected `name`, `size`, \
-             `outline`, `doors` or `transforms`)",
+             `outline`, `doors`, `transforms` or `repeat`)",
         ),
         (
             r#"{"name": "x", "size": [8, 8], "doors": {"length": 0}}"#,
@@ -366,7 +367,7 @@ fn library_file_level_errors() {
     assert_eq!(
         lib_err("{\n  \"templates\": [],\n  \"door\": {}\n}"),
         "lib.json:3:3: unknown key `door` in a template library (expected `$schema`, `library`, \
-         `doors`, `transforms` or `templates`)"
+         `doors`, `transforms`, `repeat` or `templates`)"
     );
     assert_eq!(
         lib_err("{\"doors\": {\"length\": 1, \"corners\": 1}, \"templates\": []}"),
@@ -714,7 +715,7 @@ proptest! {
 /// The examples in `data/map/README.md` are valid.
 #[test]
 fn the_readme_examples_parse() {
-    let readme = include_str!("../../data/map/README.md");
+    let readme = include_str!("../../../data/map/README.md");
     let blocks: Vec<&str> = readme
         .split("```json\n")
         .skip(1)

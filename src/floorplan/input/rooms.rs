@@ -1,0 +1,161 @@
+//! The readers of a level graph's values: room ids, rooms and connections with their corridor
+//! settings.
+
+use std::collections::HashMap;
+
+use super::read::{Ctx, MAX_TILES, MapInputError};
+use crate::floorplan::json::{Json, Node};
+use crate::floorplan::spec::{Connection, CorridorSpec, Library, RoomSpec};
+
+impl Ctx<'_> {
+    /// A room id: a non-empty string, or an integer as its decimal string.
+    pub(super) fn id(&self, node: &Node) -> Result<String, MapInputError> {
+        let id = match &node.value {
+            Json::Str(s) => s.clone(),
+            // NOTE: 2^53 bounds the integers an f64 holds exactly.
+            Json::Num(v) if v.fract() == 0.0 && v.abs() <= 9_007_199_254_740_992.0 => {
+                format!("{}", *v as i64)
+            }
+            _ => return Err(self.expected(node, "a room id (a string or an integer)")),
+        };
+        if id.is_empty() {
+            return Err(self.at(node.start, "a room id cannot be empty"));
+        }
+        Ok(id)
+    }
+
+    /// One room and the offset of its id.
+    pub(super) fn room(
+        &self,
+        node: &Node,
+        library: &Library,
+        names: &HashMap<&str, u32>,
+    ) -> Result<(RoomSpec, usize), MapInputError> {
+        let [id, templates, name, tags] =
+            self.fields(node, ["id", "templates", "name", "tags"], "a room")?;
+        let id_m = id.ok_or_else(|| self.at(node.start, "a room needs an `id`"))?;
+        let mut room = RoomSpec {
+            id: self.id(&id_m.value)?,
+            ..RoomSpec::default()
+        };
+        if let Some(m) = name {
+            room.name = Some(self.str(&m.value)?.to_owned());
+        }
+        if let Some(m) = tags {
+            for tag in self.arr(&m.value)? {
+                room.tags.push(self.str(tag)?.to_owned());
+            }
+        }
+        if let Some(m) = templates {
+            let list = self.arr(&m.value)?;
+            if list.is_empty() {
+                let message =
+                    "a room's `templates` cannot be empty (leave it out for any template)";
+                return Err(self.at(m.value.start, message));
+            }
+            let mut chosen = Vec::with_capacity(list.len());
+            for item in list {
+                let wanted = self.str(item)?;
+                let Some(&i) = names.get(wanted) else {
+                    return Err(self.at(item.start, unknown_template(wanted, library)));
+                };
+                if chosen.contains(&i) {
+                    return Err(self.at(item.start, format!("template `{wanted}` is listed twice")));
+                }
+                chosen.push(i);
+            }
+            room.templates = Some(chosen);
+        }
+        Ok((room, id_m.value.start))
+    }
+
+    /// Connection `j` (0-based): a pair of ids or an object with `from`, `to` and `corridor`.
+    pub(super) fn connection(
+        &self,
+        j: usize,
+        node: &Node,
+        ids: &HashMap<String, u32>,
+    ) -> Result<Connection, MapInputError> {
+        const WHAT: &str =
+            "a connection (a pair of room ids `[\"a\", \"b\"]` or an object with `from` and `to`)";
+        let (from, to, corridor) = match &node.value {
+            Json::Arr(_) => {
+                let [a, b] = self.tuple(node, WHAT)?;
+                (a, b, CorridorSpec::Default)
+            }
+            Json::Obj(_) => {
+                let [from, to, corridor] =
+                    self.fields(node, ["from", "to", "corridor"], "a connection")?;
+                let (Some(from), Some(to)) = (from, to) else {
+                    let message = format!("connection {}: needs both `from` and `to`", j + 1);
+                    return Err(self.at(node.start, message));
+                };
+                let corridor = match corridor {
+                    Some(m) => self.corridor(&m.value)?,
+                    None => CorridorSpec::Default,
+                };
+                (&from.value, &to.value, corridor)
+            }
+            _ => return Err(self.expected(node, WHAT)),
+        };
+        let room = |n: &Node| -> Result<u32, MapInputError> {
+            let id = self.id(n)?;
+            ids.get(&id).copied().ok_or_else(|| {
+                self.at(
+                    n.start,
+                    format!("connection {}: unknown room `{id}`", j + 1),
+                )
+            })
+        };
+        Ok(Connection {
+            a: room(from)?,
+            b: room(to)?,
+            corridor,
+            at: Some(self.lines.pos(node.start)),
+        })
+    }
+
+    /// A connection's `corridor`: `true`, `false` or `{"lengths": [...]}`.
+    pub(super) fn corridor(&self, node: &Node) -> Result<CorridorSpec, MapInputError> {
+        match &node.value {
+            Json::Bool(true) => Ok(CorridorSpec::Default),
+            Json::Bool(false) => Ok(CorridorSpec::None),
+            Json::Obj(_) => {
+                let [lengths] = self.fields(node, ["lengths"], "`corridor`")?;
+                let lengths = lengths.ok_or_else(|| {
+                    self.at(
+                        node.start,
+                        "`corridor` needs `lengths` (or is `true` or `false`)",
+                    )
+                })?;
+                let list = self.arr(&lengths.value)?;
+                if list.is_empty() {
+                    return Err(self.at(lengths.value.start, "`lengths` lists no lengths"));
+                }
+                let lengths = list
+                    .iter()
+                    .map(|n| {
+                        self.int(n, 1..=MAX_TILES, "a corridor's length")
+                            .map(|v| v as u32)
+                    })
+                    .collect::<Result<_, _>>()?;
+                Ok(CorridorSpec::Lengths(lengths))
+            }
+            _ => Err(self.expected(node, "`true`, `false` or an object with `lengths`")),
+        }
+    }
+}
+
+/// "unknown template `x` in library `l` (its templates: a, b, ...)", naming at most 10.
+fn unknown_template(wanted: &str, library: &Library) -> String {
+    const SHOWN: usize = 10;
+    let known: Vec<&str> = library.templates.iter().map(|t| t.name.as_str()).collect();
+    let mut list = known[..known.len().min(SHOWN)].join(", ");
+    if known.len() > SHOWN {
+        list += &format!(" and {} more", known.len() - SHOWN);
+    }
+    format!(
+        "unknown template `{wanted}` in library `{}` (its templates: {list})",
+        library.name
+    )
+}
