@@ -16,8 +16,10 @@
 //!   doors fix up to a lattice, rectangles whose doors all face one quarter of the compass);
 //! - `repeat`: repeat modes decided without a search (a counting proof that none can be kept,
 //!   the check of a stored layout);
+//! - `bounds`: the shapes that fit `map.bounds`, and a proof that the rooms cannot;
 //! - `check`: the tile checks both kinds' `verify` run on a stored floor plan.
 
+pub(crate) mod bounds;
 pub mod build;
 pub(crate) mod check;
 pub mod columns;

@@ -70,6 +70,8 @@ pub struct MapConfig {
     /// Repeat modes: `template` (each template's own), or `allow`, `no_immediate` or
     /// `no_repeat` for every template.
     pub repeat: RepeatMode,
+    /// The largest floor plan, `[width, height]` in tiles, walls included (empty: any size).
+    pub bounds: Vec<u32>,
 }
 
 /// The most rooms `map.exhaustive` takes.
@@ -88,6 +90,7 @@ impl Default for MapConfig {
             exhaustive: false,
             effort: 1,
             repeat: RepeatMode::Template,
+            bounds: Vec::new(),
         }
     }
 }
@@ -120,6 +123,27 @@ impl MapConfig {
         })?;
         check((1..=1000).contains(&self.effort), "map.effort", || {
             format!("= {} is out of range 1..=1000", self.effort)
-        })
+        })?;
+        check(
+            self.bounds.is_empty()
+                || (self.bounds.len() == 2
+                    && self.bounds.iter().all(|&b| (3..=65_535).contains(&b))),
+            "map.bounds",
+            || {
+                format!(
+                    "= {:?} must be empty (any size) or [width, height] in tiles, each from 3 \
+                     to 65535",
+                    self.bounds
+                )
+            },
+        )
+    }
+
+    /// `map.bounds` as `(width, height)`, if set.
+    pub fn bounds(&self) -> Option<(u32, u32)> {
+        match self.bounds[..] {
+            [w, h] => Some((w, h)),
+            _ => None,
+        }
     }
 }

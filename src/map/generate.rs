@@ -7,6 +7,7 @@ use crate::core::generator::{
 use crate::core::graph::Graph;
 use crate::core::grid::GridView;
 use crate::core::route::RouteScratch;
+use crate::floorplan::bounds::fit_bounds;
 use crate::floorplan::build::{BuildScratch, Gaps, NO_LAYOUT_EXISTS, Plan, build};
 use crate::floorplan::columns::{CORRIDOR_FLAG, MAP_COLUMNS};
 use crate::floorplan::cycles::{blocked_cycle, lattice_cycle};
@@ -117,7 +118,7 @@ pub fn plan_for(
             library.name, library.templates[i].name
         ))
     })?;
-    let room_shapes: Vec<Vec<u32>> = graph
+    let mut room_shapes: Vec<Vec<u32>> = graph
         .rooms
         .iter()
         .map(|r| {
@@ -152,6 +153,10 @@ pub fn plan_for(
             },
         })
         .collect();
+    if let Some(bounds) = cfg.bounds() {
+        room_shapes = fit_bounds(graph, library, (&shapes, &room_shapes), bounds)
+            .map_err(|why| MapSetupError::Unusable(format!("{}: {why}", cfg.graph)))?;
+    }
     refuse_the_impossible(cfg, graph, library, (&shapes, &room_shapes), &gaps)?;
     let repeat: Vec<_> = library.templates.iter().map(|t| cfg.repeat_of(t)).collect();
     if let Some(why) = repeat_impossible(graph, library, &repeat) {
@@ -168,6 +173,7 @@ pub fn plan_for(
     if repeat.iter().any(|&r| r != Repeat::Allow) {
         plan.repeat = repeat;
     }
+    plan.bounds = cfg.bounds().map(|(w, h)| (w as i32, h as i32));
     plan.attempt_work = plan.attempt_work.saturating_mul(cfg.effort);
     plan.noise *= cfg.variety;
     plan.shake *= cfg.variety;
@@ -334,8 +340,12 @@ impl Generator for MapGenerator {
         };
         built.map_err(|f| {
             let name = |v: u32| format!("`{}`", self.graph.rooms[v as usize].id);
+            let mut reason = f.reason(name);
+            if let Some((w, h)) = self.cfg.bounds() {
+                reason += &format!(" (within map.bounds = [{w}, {h}])");
+            }
             GenError {
-                reason: f.reason(name).into(),
+                reason: reason.into(),
                 detail: f.detail(plan, name),
             }
         })?;

@@ -2,7 +2,7 @@
 //! graph columns are the level graph's, the tiles pass the floor-plan checks
 //! ([`check_tiles`]: one owner per floor tile, each room its template's floor at its box, doors
 //! only between connected owners, every connection realised, `map.min_room_distance` kept, all
-//! floor one piece), the templates keep their repeat modes, and the metrics, edge flags, vertex tags and positions, start and goal
+//! floor one piece), the templates keep their repeat modes, the map fits `map.bounds`, and the metrics, edge flags, vertex tags and positions, start and goal
 //! agree with the map.
 
 use crate::core::error::Violation;

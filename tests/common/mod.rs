@@ -6,7 +6,7 @@ use std::process::{Command, Output};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{UInt32Type, UInt64Type};
+use arrow_array::types::{UInt16Type, UInt32Type, UInt64Type};
 use arrow_array::{Array, ArrayRef, ArrowPrimitiveType};
 use warren::archive::Archive;
 
@@ -247,6 +247,19 @@ pub fn list_column<T: ArrowPrimitiveType>(path: &Path, name: &str) -> Vec<Vec<T:
             (0..list.len())
                 .map(|r| list.value(r).as_primitive::<T>().values().to_vec())
                 .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// A `u16` column across all batches.
+pub fn column_u16(path: &Path, name: &str) -> Vec<u16> {
+    batches(path)
+        .iter()
+        .flat_map(|b| {
+            column(b, name)
+                .as_primitive::<UInt16Type>()
+                .values()
+                .to_vec()
         })
         .collect()
 }

@@ -5,7 +5,7 @@
 use arrow_array::types::{UInt16Type, UInt32Type};
 
 use super::{assert_says, map_error, verify_passes};
-use crate::common::{TempDir, generate_kind, list_column};
+use crate::common::{TempDir, column_u16, generate_kind, list_column};
 
 /// The example library with repeat modes: `12x12` (index 0) `no_immediate`, `L12x18` and
 /// `T18x12` (4 and 5) `no_repeat`, the rest `allow`.
@@ -105,5 +105,45 @@ fn repeat_modes_no_layout_can_keep_are_refused() {
             "lib.json:2:43: unknown repeat mode `once` (expected `allow`, `no_immediate` or \
            `no_repeat`)",
         ],
+    );
+}
+
+#[test]
+fn every_layout_fits_the_bounds() {
+    let dir = TempDir::new("map-bounds");
+    let out = dir.join("b.arrow");
+    // The 1st percentile of the unbounded layouts' larger side is 65 tiles (docs/map.md).
+    let args = ["--count", "40", "--set", "map.bounds=[62, 60]"];
+    generate_kind("map", &out, &args);
+    verify_passes(&out, 40);
+    let (w, h) = (
+        column_u16(&out, "grid_width"),
+        column_u16(&out, "grid_height"),
+    );
+    assert_eq!(w.len(), 40);
+    for (w, h) in w.into_iter().zip(h) {
+        assert!(w <= 62 && h <= 60, "a map of {w} x {h} tiles");
+    }
+}
+
+#[test]
+fn bounds_no_room_fits_are_refused() {
+    assert_says(
+        &map_error(&[], &["map.bounds=[7, 40]"]),
+        &[
+            "edgar-fig8-17: room `0` fits none of its templates within map.bounds = [7, 40]: the \
+           smallest, `8x8`, is 8 x 8 tiles",
+        ],
+    );
+    assert_says(
+        &map_error(&[], &["map.bounds=[25, 25]"]),
+        &[
+            "edgar-fig8-17: the rooms' floors need at least 612 tiles, more than the 23 x 23 = \
+           529 tiles inside the walls of map.bounds = [25, 25]",
+        ],
+    );
+    assert_says(
+        &map_error(&[], &["map.bounds=[2]"]),
+        &["map.bounds = [2] must be empty (any size) or [width, height] in tiles"],
     );
 }

@@ -78,6 +78,8 @@ pub struct Plan {
     pub(super) first_shapes: Vec<bool>,
     /// Per template, how often one layout may use it (empty: any number of times).
     pub repeat: Vec<Repeat>,
+    /// The largest floor plan, `(width, height)` in tiles, walls included (`None`: any size).
+    pub bounds: Option<(i32, i32)>,
 }
 
 impl Plan {
@@ -167,6 +169,7 @@ impl Plan {
             exhaustive: false,
             first_shapes: Vec::new(),
             repeat: Vec::new(),
+            bounds: None,
         }
     }
 

@@ -533,6 +533,9 @@ fn fits(
             }
         }
     }
+    if let Some(bounds) = plan.bounds {
+        out_of_bounds(plan, bounds, sh, c, s)?;
+    }
     // Corridors already there.
     for &(r, j) in &s.corridors {
         let (a, b) = plan.conns[j as usize];
@@ -581,6 +584,52 @@ fn fits(
         s.placed[v] = false;
         s.corridors.truncate(before);
         return Err(culprit);
+    }
+    Ok(())
+}
+
+/// Whether shape `sh` at candidate `c` keeps the floor plan within `bounds` (width and height
+/// in tiles); if not, the depth of the placed room at the far end of the box it would stretch
+/// (the two of them alone do not fit; corridors lie between their rooms, inside the rooms' box).
+fn out_of_bounds(
+    plan: &Plan,
+    (width, height): (i32, i32),
+    sh: &Shape,
+    c: Candidate,
+    s: &BuildScratch,
+) -> Result<(), u32> {
+    // Per axis: the lowest start and the highest end of a placed room, and those rooms.
+    let (mut lo, mut hi) = ([i32::MAX; 2], [i32::MIN; 2]);
+    let (mut lo_room, mut hi_room) = ([0usize; 2], [0usize; 2]);
+    for &u in &s.order {
+        let u = u as usize;
+        if !s.placed[u] {
+            continue;
+        }
+        let other = &plan.cat.shapes[s.out.shape[u] as usize];
+        let start = [s.out.x[u], s.out.y[u]];
+        let end = [start[0] + other.w, start[1] + other.h];
+        for k in 0..2 {
+            if start[k] < lo[k] {
+                (lo[k], lo_room[k]) = (start[k], u);
+            }
+            if end[k] > hi[k] {
+                (hi[k], hi_room[k]) = (end[k], u);
+            }
+        }
+    }
+    let (start, end) = ([c.x, c.y], [c.x + sh.w, c.y + sh.h]);
+    for (k, most) in [width, height].into_iter().enumerate() {
+        if lo[k] == i32::MAX {
+            break;
+        }
+        // A box from a to b holds b - a + 1 tiles.
+        if end[k] - lo[k] + 1 > most {
+            return Err(s.depth_of[lo_room[k]]);
+        }
+        if hi[k] - start[k] + 1 > most {
+            return Err(s.depth_of[hi_room[k]]);
+        }
     }
     Ok(())
 }
