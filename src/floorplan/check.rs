@@ -5,7 +5,9 @@
 //!   stored box, and its wall ring is wall or door;
 //! - two floor tiles of different owners never touch: passing between owners takes a door;
 //! - every door joins two owners the graph connects (two rooms joined without a corridor, or a
-//!   room and its connection's corridor), and every connection has its door(s);
+//!   room and its connection's corridor), and every connection has its door(s), of rules with
+//!   the same socket on both sides that let a directed connection out of its first room and
+//!   into its second;
 //! - rooms no connection joins keep their least distance apart;
 //! - all floor and doors are one 4-connected piece.
 
@@ -15,7 +17,7 @@ use crate::core::grid::GridView;
 use crate::core::grid::cell;
 use crate::ensure_level;
 use crate::floorplan::columns::MAP_COLUMNS;
-use crate::floorplan::shape::{Shape, side, tile};
+use crate::floorplan::shape::{DoorSide, Flow, Shape, side, tile};
 
 /// What a map level is checked against: its rooms and connections, and the templates,
 /// transforms and gaps they may take. The `map` kind reads them from its graph and library;
@@ -36,6 +38,10 @@ pub(crate) trait MapRules {
     fn gaps(&self, j: usize) -> &[(i32, i32)];
     /// Least distance between rooms no connection joins.
     fn min_distance(&self) -> i32;
+    /// Whether connection `j` runs from its first room to its second only.
+    fn directed(&self, _j: usize) -> bool {
+        false
+    }
     /// The profile key that sets it, for messages.
     fn min_distance_key(&self) -> &'static str;
 }
@@ -423,8 +429,8 @@ fn check_one_piece(grid: &GridView<'_>) -> Result<(), Violation> {
 /// A door run: tiles, then the box of their positions `(x0, y0, x1, y1)`.
 type Run = (usize, usize, usize, usize, usize);
 
-/// Whether a door run of `shape` placed at `(ox, oy)` is one its door rules allow.
-fn door_allowed(shape: &Shape, ox: i32, oy: i32, run: Run) -> bool {
+/// The door sides of `shape` placed at `(ox, oy)` that allow a door run.
+fn matching(shape: &Shape, ox: i32, oy: i32, run: Run) -> impl Iterator<Item = &DoorSide> {
     let (count, x0, y0, x1, y1) = run;
     let (x0, y0, x1, y1) = (
         x0 as i32 - ox,
@@ -432,7 +438,7 @@ fn door_allowed(shape: &Shape, ox: i32, oy: i32, run: Run) -> bool {
         x1 as i32 - ox,
         y1 as i32 - oy,
     );
-    shape.doors.iter().any(|d| {
+    shape.doors.iter().filter(move |d| {
         let (fixed, lo, hi) = if side::vertical(d.side) {
             (x0 == x1 && x0 == d.fixed, y0, y1)
         } else {
@@ -443,6 +449,11 @@ fn door_allowed(shape: &Shape, ox: i32, oy: i32, run: Run) -> bool {
             && (hi - lo + 1) as usize == count
             && (d.lo..=d.hi).contains(&lo)
     })
+}
+
+/// Whether a door run of `shape` placed at `(ox, oy)` is one its door rules allow.
+fn door_allowed(shape: &Shape, ox: i32, oy: i32, run: Run) -> bool {
+    matching(shape, ox, oy, run).next().is_some()
 }
 
 /// Every connection is realised the way the profile and its door rules allow: a door between the
@@ -505,6 +516,27 @@ fn check_links(
             );
             Ok(())
         };
+        // The rules of the two doors meet: one socket, and the way a directed connection runs.
+        let meet = |ra: Run, rb: Run| -> Result<(), Violation> {
+            let flow = if g.directed(j) { Flow::Out } else { Flow::Any };
+            let mut rules_a = matching(sa, ox[a], oy[a], ra);
+            ensure_level!(
+                rules_a.any(|x| matching(sb, ox[b], oy[b], rb).any(|y| x.meets(y, flow))),
+                "{}: no rule of its doors at ({}, {}) and ({}, {}) has the same socket on both \
+                 sides{}",
+                what(),
+                ra.1,
+                ra.2,
+                rb.1,
+                rb.2,
+                if g.directed(j) {
+                    " and lets it go out of the first room and into the second"
+                } else {
+                    ""
+                }
+            );
+            Ok(())
+        };
         if tiles == 0 {
             ensure_level!(
                 ranges.iter().any(|r| r.0 == 0),
@@ -513,6 +545,7 @@ fn check_links(
             );
             door(0, a)?;
             door(0, b)?;
+            meet(runs[j][0], runs[j][0])?;
             lengths.push(0);
             continue;
         }
@@ -523,6 +556,7 @@ fn check_links(
         );
         door(0, a)?;
         door(1, b)?;
+        meet(runs[j][0], runs[j][1])?;
         // A straight strip, as wide as its doors, of an allowed length.
         let (x0, y0, x1, y1) = boxes[1 + n + j];
         let (bw, bh) = (x1 - x0 + 1, y1 - y0 + 1);

@@ -5,7 +5,7 @@ use super::*;
 use crate::core::rng::WarrenRng;
 use crate::floorplan::build::{BuildScratch, Plan, build};
 use crate::floorplan::shape::shapes_of;
-use crate::floorplan::spec::{Doors, Repeat, Template, Transforms};
+use crate::floorplan::spec::{DoorRule, Doors, Repeat, Template, Transforms};
 
 #[test]
 fn the_lattice_holds_exactly_the_combinations_of_its_generators() {
@@ -88,7 +88,7 @@ fn rect(name: &str, (w, h): (i32, i32), doors: Vec<[(i32, i32); 2]>, rotate: boo
     Template {
         name: name.to_string(),
         outline: vec![(0, 0), (w, 0), (w, h), (0, h)],
-        doors: Doors::Listed(doors),
+        doors: vec![DoorRule::new(Doors::Listed(doors))],
         transforms: Transforms {
             rotate,
             mirror: false,
@@ -114,12 +114,7 @@ fn isaac() -> Template {
 fn both(templates: &[Template], n: usize, conns: &[(u32, u32)]) -> Option<(bool, bool)> {
     let shapes = shapes_of(templates).unwrap();
     let room_shapes = vec![(0..shapes.len() as u32).collect::<Vec<u32>>(); n];
-    let gaps = vec![
-        Gaps {
-            ranges: vec![(0, 0)]
-        };
-        conns.len()
-    ];
+    let gaps = vec![Gaps::new(vec![(0, 0)]); conns.len()];
     let proved = lattice_cycle(conns, &shapes, &room_shapes, &gaps).is_some()
         || blocked_cycle(conns, &shapes, &room_shapes).is_some();
     let mut plan = Plan::new(shapes, room_shapes, conns.to_vec(), gaps, 0);
@@ -147,12 +142,7 @@ fn rooms_with_a_door_in_the_middle_of_each_wall_close_even_cycles_only() {
     // The witness is the odd cycle, off by one room's width.
     let shapes = shapes_of(&lib).unwrap();
     let rooms = vec![vec![0u32]; 5];
-    let gaps = vec![
-        Gaps {
-            ranges: vec![(0, 0)]
-        };
-        5
-    ];
+    let gaps = vec![Gaps::new(vec![(0, 0)]); 5];
     let c = lattice_cycle(&ring(5), &shapes, &rooms, &gaps).unwrap();
     assert_eq!(c.rooms.len(), 5, "{c:?}");
     assert!(
@@ -163,19 +153,9 @@ fn rooms_with_a_door_in_the_middle_of_each_wall_close_even_cycles_only() {
     );
     // With 2-tile corridors every step is 10 tiles longer and an odd ring still cannot close;
     // with corridors of 1 or 2 tiles it can.
-    let gaps = vec![
-        Gaps {
-            ranges: vec![(3, 3)]
-        };
-        5
-    ];
+    let gaps = vec![Gaps::new(vec![(3, 3)]); 5];
     assert!(lattice_cycle(&ring(5), &shapes, &rooms, &gaps).is_some());
-    let gaps = vec![
-        Gaps {
-            ranges: vec![(2, 3)]
-        };
-        5
-    ];
+    let gaps = vec![Gaps::new(vec![(2, 3)]); 5];
     assert!(lattice_cycle(&ring(5), &shapes, &rooms, &gaps).is_none());
 }
 
@@ -230,12 +210,7 @@ fn rectangles_whose_doors_turn_one_way_round_a_cycle_cannot_close_it() {
     assert_eq!(c.rooms.len(), 3);
     assert!(c.why.contains("east or south"), "{}", c.why);
     // Their doors are fixed too, so the lattice proof sees the same cycle: its steps are exact.
-    let gaps = vec![
-        Gaps {
-            ranges: vec![(0, 0)]
-        };
-        3
-    ];
+    let gaps = vec![Gaps::new(vec![(0, 0)]); 3];
     let c = lattice_cycle(&ring(3), &shapes, &rooms, &gaps).expect("unclosable");
     assert!(c.why.contains("fix every step"), "{}", c.why);
     // Doors in east and west walls only (a side-on platformer's rooms) do close a ring of

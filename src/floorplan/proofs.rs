@@ -12,7 +12,7 @@
 //! Cycles that can never close are proved in `floorplan::cycles`.
 
 use crate::core::kuratowski::{Kuratowski, Witness};
-use crate::floorplan::shape::{Shape, side};
+use crate::floorplan::shape::{DoorSide, Flow, Shape, side};
 use crate::floorplan::spec::{Doors, LevelGraph, Library};
 
 /// The refusal of a non-planar graph, naming the rooms of its K5 or K3,3 subdivision and the
@@ -151,25 +151,73 @@ pub(crate) fn no_door_between(
     shapes: &[Shape],
     room_shapes: &[Vec<u32>],
 ) -> Option<(usize, String)> {
-    // Per room, the (width, facing) pairs of all its shapes' door sides.
-    let doors = |room: u32| -> Vec<(u32, u8)> {
-        let mut v: Vec<(u32, u8)> = room_shapes[room as usize]
+    // Per room, the (width, facing, socket, kind) of all its shapes' door sides.
+    let doors = |room: u32| -> Vec<(u32, u8, u16, u8)> {
+        let mut v: Vec<(u32, u8, u16, u8)> = room_shapes[room as usize]
             .iter()
-            .flat_map(|&s| shapes[s as usize].doors.iter().map(|d| (d.len, d.side)))
+            .flat_map(|&s| {
+                let doors = &shapes[s as usize].doors;
+                doors.iter().map(|d| (d.len, d.side, d.socket, d.kind))
+            })
             .collect();
         v.sort_unstable();
         v.dedup();
         v
     };
     for (j, c) in graph.connections.iter().enumerate() {
-        let (a, b) = (doors(c.a), doors(c.b));
-        let meets = a
-            .iter()
-            .any(|&(len, side)| b.contains(&(len, side::opposite(side))));
+        let (full_a, full_b) = (doors(c.a), doors(c.b));
+        let flow = if c.directed { Flow::Out } else { Flow::Any };
+        let door = |&(len, side, socket, kind): &(u32, u8, u16, u8)| DoorSide {
+            side,
+            fixed: 0,
+            lo: 0,
+            hi: 0,
+            len,
+            socket,
+            kind,
+        };
+        let facing = |x: &(u32, u8, u16, u8), y: &(u32, u8, u16, u8)| {
+            x.0 == y.0 && y.1 == side::opposite(x.1)
+        };
+        let meets = full_a.iter().any(|x| {
+            full_b
+                .iter()
+                .any(|y| facing(x, y) && door(x).meets(&door(y), flow))
+        });
         if meets {
             continue;
         }
         let name = |v: u32| &graph.rooms[v as usize].id;
+        if full_a.iter().any(|x| full_b.iter().any(|y| facing(x, y))) {
+            let how = if c.directed {
+                format!(
+                    " and lets the connection go out of `{}` and come into `{}`",
+                    name(c.a),
+                    name(c.b)
+                )
+            } else {
+                String::new()
+            };
+            return Some((
+                j,
+                format!(
+                    "connection {} (`{}` - `{}`) can never get a door: no door of room `{}`'s \
+                     templates faces a door of room `{}`'s of the same width with the same \
+                     socket{how}",
+                    j + 1,
+                    name(c.a),
+                    name(c.b),
+                    name(c.a),
+                    name(c.b)
+                ),
+            ));
+        }
+        let strip = |v: &[(u32, u8, u16, u8)]| {
+            let mut w: Vec<(u32, u8)> = v.iter().map(|d| (d.0, d.1)).collect();
+            w.dedup();
+            w
+        };
+        let (a, b) = (strip(&full_a), strip(&full_b));
         let widths = |v: &[(u32, u8)]| {
             let mut w: Vec<u32> = v.iter().map(|d| d.0).collect();
             w.dedup();
@@ -303,12 +351,14 @@ fn least_gap(
         }
         for &s in &room_shapes[u] {
             let t = &library.templates[shapes[s as usize].template as usize];
-            corner = corner.min(match t.doors {
-                Doors::Simple {
-                    corner_distance, ..
-                } => corner_distance as i32,
-                Doors::Listed(_) => 0,
-            });
+            for rule in &t.doors {
+                corner = corner.min(match rule.place {
+                    Doors::Simple {
+                        corner_distance, ..
+                    } => corner_distance as i32,
+                    Doors::Listed(_) | Doors::Lines { .. } => 0,
+                });
+            }
         }
     }
     1 + 2 * corner.min(64)

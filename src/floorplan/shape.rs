@@ -8,7 +8,7 @@
 //! corner half a tile inwards along both of its edges' normals and half a tile back to the
 //! tile-index origin.
 
-use crate::floorplan::spec::{Doors, Library, Template};
+use crate::floorplan::spec::{DoorRule, Doors, Library, Template};
 
 /// A closed axis-aligned rectangle of the lattice, `[x0, x1] x [y0, y1]` (`x0 < x1`, `y0 < y1`):
 /// the crate's one rectangle type. As a region of the plane it is the same rectangle a half-open
@@ -62,6 +62,50 @@ pub struct DoorSide {
     pub hi: i32,
     /// Door length in tiles.
     pub len: u32,
+    /// Its rule's socket (`DoorRule::socket`): only doors of one socket meet.
+    pub socket: u16,
+    /// Which ways a directed connection may use it (`spec::door_kind`).
+    pub kind: u8,
+}
+
+impl DoorSide {
+    /// Whether a door of this side and one of `other` (facing it, of the same length) may
+    /// realise a connection: the same socket, and, when `flow` asks, this side lets the
+    /// connection go out and `other` lets it come in ([`Flow`]).
+    #[inline]
+    pub fn meets(&self, other: &DoorSide, flow: Flow) -> bool {
+        use crate::floorplan::spec::door_kind::{ENTRANCE, EXIT};
+        self.socket == other.socket
+            && match flow {
+                Flow::Any => true,
+                Flow::Out => self.kind & EXIT != 0 && other.kind & ENTRANCE != 0,
+                Flow::In => self.kind & ENTRANCE != 0 && other.kind & EXIT != 0,
+            }
+    }
+}
+
+/// The way a connection runs between two doors, seen from the first: either way, out of the
+/// first into the second, or into the first out of the second.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Flow {
+    /// An undirected connection.
+    #[default]
+    Any,
+    /// From the first room to the second.
+    Out,
+    /// From the second room to the first.
+    In,
+}
+
+impl Flow {
+    /// The same connection seen from the other end.
+    pub fn flipped(self) -> Flow {
+        match self {
+            Flow::Any => Flow::Any,
+            Flow::Out => Flow::In,
+            Flow::In => Flow::Out,
+        }
+    }
 }
 
 /// Tile classes of a shape's mask.
@@ -296,15 +340,28 @@ impl Shape {
         // 4,096-tile square takes most of a second).
         let doors = door_sides(template, &outline, t, (mx, my))?;
         if doors.is_empty() {
-            return Err(match template.doors {
-                Doors::Simple {
-                    length,
-                    corner_distance,
-                } => format!(
+            return Err(match template.doors.as_slice() {
+                [
+                    DoorRule {
+                        place:
+                            Doors::Simple {
+                                length,
+                                corner_distance,
+                            },
+                        sides: 0b1111,
+                        ..
+                    },
+                ] => format!(
                     "no wall is long enough for a door of {length} tile(s) with \
                      {corner_distance} wall tile(s) between it and each corner"
                 ),
-                Doors::Listed(_) => "the template lists no doors".into(),
+                [
+                    DoorRule {
+                        place: Doors::Listed(_),
+                        ..
+                    },
+                ] => "the template lists no doors".into(),
+                _ => "its door rules leave no room for a door".into(),
             });
         }
         let rects = decompose(&outline);
@@ -498,7 +555,68 @@ fn door_sides(
         }
     };
     let mut out = Vec::new();
-    match &template.doors {
+    for rule in &template.doors {
+        let before = out.len();
+        rule_sides(rule, &wall, n, t, (mx, my), &mut out)?;
+        for d in &mut out[before..] {
+            d.socket = rule.socket;
+            d.kind = rule.kind;
+        }
+    }
+    Ok(out)
+}
+
+/// The door sides rule `rule` adds to `out` (socket and kind left 0), on the walls `wall(i)`
+/// gives (`(side, fixed, first, last)` of the `n` walls, corners included).
+fn rule_sides(
+    rule: &DoorRule,
+    wall: &impl Fn(usize) -> (u8, i32, i32, i32),
+    n: usize,
+    t: u8,
+    (mx, my): (i64, i64),
+    out: &mut Vec<DoorSide>,
+) -> Result<(), String> {
+    let side_of = |len: u32, s: u8, fixed: i32, lo: i32, hi: i32| DoorSide {
+        side: s,
+        fixed,
+        lo,
+        hi,
+        len,
+        socket: 0,
+        kind: 0,
+    };
+    // A listed door or a door line on one straight wall, clear of its corners, as
+    // `(side, fixed, first, last)` along the wall.
+    let on_wall = |k: usize, [p, q]: [(i32, i32); 2]| {
+        let map = |(x, y): (i32, i32)| {
+            let (x2, y2) = transform_point(t, (2 * i64::from(x) + 1, 2 * i64::from(y) + 1));
+            ((x2 - 2 * mx - 1) / 2, (y2 - 2 * my - 1) / 2)
+        };
+        let (p, q) = (map(p), map(q));
+        (0..n)
+            .find_map(|i| {
+                let (s, fixed, a, b) = wall(i);
+                let (f, u0, u1) = if side::vertical(s) {
+                    (p.0, p.1.min(q.1), p.1.max(q.1))
+                } else {
+                    (p.1, p.0.min(q.0), p.0.max(q.0))
+                };
+                let same_line = if side::vertical(s) {
+                    p.0 == q.0
+                } else {
+                    p.1 == q.1
+                };
+                (same_line && f == i64::from(fixed) && u0 > i64::from(a) && u1 < i64::from(b))
+                    .then_some((i, s, fixed, u0 as i32, u1 as i32))
+            })
+            .ok_or_else(|| {
+                format!(
+                    "door {} is not on one straight wall clear of its corners",
+                    k + 1
+                )
+            })
+    };
+    match &rule.place {
         Doors::Simple {
             length,
             corner_distance,
@@ -507,56 +625,52 @@ fn door_sides(
             for i in 0..n {
                 let (s, fixed, a, b) = wall(i);
                 let (lo, hi) = (a + 1 + cd, b - 1 - cd - (len - 1));
-                if len >= 1 && lo <= hi {
-                    out.push(DoorSide {
-                        side: s,
-                        fixed,
-                        lo,
-                        hi,
-                        len: len as u32,
-                    });
+                if len >= 1 && lo <= hi && rule.sides & (1 << drawn_side(t, s)) != 0 {
+                    out.push(side_of(len as u32, s, fixed, lo, hi));
                 }
             }
         }
         Doors::Listed(list) => {
-            for (k, &[p, q]) in list.iter().enumerate() {
-                let map = |(x, y): (i32, i32)| {
-                    let (x2, y2) = transform_point(t, (2 * i64::from(x) + 1, 2 * i64::from(y) + 1));
-                    ((x2 - 2 * mx - 1) / 2, (y2 - 2 * my - 1) / 2)
-                };
-                let (p, q) = (map(p), map(q));
-                let found = (0..n).find_map(|i| {
-                    let (s, fixed, a, b) = wall(i);
-                    let (f, u0, u1) = if side::vertical(s) {
-                        (p.0, p.1.min(q.1), p.1.max(q.1))
-                    } else {
-                        (p.1, p.0.min(q.0), p.0.max(q.0))
-                    };
-                    let same_line = if side::vertical(s) {
-                        p.0 == q.0
-                    } else {
-                        p.1 == q.1
-                    };
-                    (same_line && f == i64::from(fixed) && u0 > i64::from(a) && u1 < i64::from(b))
-                        .then(|| DoorSide {
-                            side: s,
-                            fixed,
-                            lo: u0 as i32,
-                            hi: u0 as i32,
-                            len: (u1 - u0 + 1) as u32,
-                        })
-                });
-                match found {
-                    Some(d) => out.push(d),
-                    None => {
-                        return Err(format!(
-                            "door {} is not on one straight wall clear of its corners",
-                            k + 1
-                        ));
-                    }
-                }
+            for (k, &door) in list.iter().enumerate() {
+                let (_, s, fixed, u0, u1) = on_wall(k, door)?;
+                out.push(side_of((u1 - u0 + 1) as u32, s, fixed, u0, u0));
             }
         }
+        Doors::Lines { length, lines } => {
+            // In the order of the walls, as simple doors are: lines covering the same runs give
+            // the same door sides in the same order, whatever order they are listed in.
+            let mut found = Vec::with_capacity(lines.len());
+            for (k, &line) in lines.iter().enumerate() {
+                let (i, s, fixed, u0, u1) = on_wall(k, line).map_err(|_| {
+                    format!(
+                        "door line {} is not on one straight wall clear of its corners",
+                        k + 1
+                    )
+                })?;
+                let hi = u1 - (*length as i32 - 1);
+                if hi < u0 {
+                    return Err(format!(
+                        "door line {} is {} tile(s) long, shorter than its doors ({length})",
+                        k + 1,
+                        u1 - u0 + 1
+                    ));
+                }
+                found.push((i, side_of(*length, s, fixed, u0, hi)));
+            }
+            found.sort_by_key(|(i, d)| (*i, d.lo));
+            out.extend(found.into_iter().map(|(_, d)| d));
+        }
     }
-    Ok(out)
+    Ok(())
+}
+
+/// The way a wall facing `s` in a shape under transform `t` faces as the template is drawn.
+fn drawn_side(t: u8, s: u8) -> u8 {
+    let (nx, ny) = side::normal(s);
+    (0..4u8)
+        .find(|&d| {
+            let (dx, dy) = side::normal(d);
+            transform_point(t, (i64::from(dx), i64::from(dy))) == (i64::from(nx), i64::from(ny))
+        })
+        .unwrap_or(s)
 }

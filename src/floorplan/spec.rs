@@ -38,6 +38,53 @@ pub enum Doors {
     /// tile grid (tile `(0, 0)` is the top-left tile of the outline's bounding box), both on one
     /// straight wall; its length is the number of tiles from first to last.
     Listed(Vec<[(i32, i32); 2]>),
+    /// Door lines (Edgar's): a door of `length` tiles anywhere within each line, given as its
+    /// first and last tile as listed doors are.
+    Lines {
+        /// Door width in tiles.
+        length: u32,
+        /// The lines.
+        lines: Vec<[(i32, i32); 2]>,
+    },
+}
+
+/// Which doors a directed connection may use (`DoorRule::kind`): bit 0 lets a connection come
+/// in, bit 1 lets it go out. An undirected connection may use any door.
+pub mod door_kind {
+    /// An entrance only.
+    pub const ENTRANCE: u8 = 1;
+    /// An exit only.
+    pub const EXIT: u8 = 2;
+    /// Both ways.
+    pub const BOTH: u8 = 3;
+}
+
+/// One door rule of a template: where its doors go, on which walls, of which socket and kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DoorRule {
+    /// Where the doors go.
+    pub place: Doors,
+    /// For simple doors, the walls they may be on, by the way they face as the template is
+    /// drawn: bit 0 east (right), 1 south (bottom), 2 west (left), 3 north (top), as
+    /// `shape::side`; they turn with the template. Other rules: all (`0b1111`).
+    pub sides: u8,
+    /// Its socket: 0 for none, `k` for the library's `sockets[k - 1]`. Only doors of one socket
+    /// meet.
+    pub socket: u16,
+    /// Which ways a directed connection may use it ([`door_kind`]).
+    pub kind: u8,
+}
+
+impl DoorRule {
+    /// Every wall, no socket, both ways.
+    pub fn new(place: Doors) -> DoorRule {
+        DoorRule {
+            place,
+            sides: 0b1111,
+            socket: 0,
+            kind: door_kind::BOTH,
+        }
+    }
 }
 
 /// How often a template may be used in one layout (Edgar's repeat modes).
@@ -74,8 +121,8 @@ pub struct Template {
     /// The outline's corners in order (either orientation), tile-edge coordinates: every edge
     /// axis-parallel, no edge of length 0, no self-intersection, at least 4 corners.
     pub outline: Vec<(i32, i32)>,
-    /// Door rules.
-    pub doors: Doors,
+    /// Door rules (at least one): a door may go wherever one of them allows.
+    pub doors: Vec<DoorRule>,
     /// Allowed transforms.
     pub transforms: Transforms,
     /// How often a layout may use it.
@@ -89,6 +136,8 @@ pub struct Library {
     pub name: String,
     /// Its templates, in file order (a room's `template` column indexes this list).
     pub templates: Vec<Template>,
+    /// The door sockets its door rules name, in order of first use.
+    pub sockets: Vec<String>,
 }
 
 /// How one connection of the graph is realised, overriding the profile's `map.corridors` for it.
@@ -127,6 +176,9 @@ pub struct Connection {
     pub b: u32,
     /// Its corridor setting.
     pub corridor: CorridorSpec,
+    /// Whether it leads from `a` to `b` only: its door must let it go out of `a` and come into
+    /// `b` ([`door_kind`]).
+    pub directed: bool,
     /// Where the file gives it (for errors found later; `None` when built in code).
     pub at: Option<crate::core::text::Pos>,
 }

@@ -34,7 +34,7 @@ use crate::floorplan::columns::CORRIDOR_FLAG;
 use crate::floorplan::input::load_library;
 use crate::floorplan::raster::{Tiles, rasterise};
 use crate::floorplan::shape::{Shape, shapes_of};
-use crate::floorplan::spec::{Doors, Library, Repeat, Template, Transforms};
+use crate::floorplan::spec::{DoorRule, Doors, Library, Repeat, Template, Transforms};
 use crate::grammar::config::GrammarConfig;
 use crate::grammar::config::MapMode;
 use crate::grammar::rule::Grammar;
@@ -133,12 +133,7 @@ impl Mapped {
                 .collect(),
             MapMode::Routed => vec![(2, cfg.max_corridor as i32 + 1)],
         };
-        let cat = Arc::new(Catalogue::new(
-            shapes,
-            vec![Gaps {
-                ranges: ranges.clone(),
-            }],
-        ));
+        let cat = Arc::new(Catalogue::new(shapes, vec![Gaps::new(ranges.clone())]));
         Ok(Mapped {
             library,
             cat,
@@ -180,10 +175,10 @@ fn rules_library(cfg: &GrammarConfig, grammar: &Grammar) -> (Library, Vec<Option
                     templates.push(Template {
                         name: format!("{w}x{h}"),
                         outline: vec![(0, 0), (w + 2, 0), (w + 2, h + 2), (0, h + 2)],
-                        doors: Doors::Simple {
+                        doors: vec![DoorRule::new(Doors::Simple {
                             length: cfg.corridor_width,
                             corner_distance: 0,
-                        },
+                        })],
                         transforms: Transforms {
                             rotate: w != h,
                             mirror: false,
@@ -200,6 +195,7 @@ fn rules_library(cfg: &GrammarConfig, grammar: &Grammar) -> (Library, Vec<Option
         Library {
             name: "rules".into(),
             templates,
+            sockets: Vec::new(),
         },
         tag_template,
     )

@@ -15,7 +15,7 @@ use crate::floorplan::input::{MapInputError, load_graph, load_library};
 use crate::floorplan::proofs::{no_door_between, too_close, too_many_doors};
 use crate::floorplan::raster::{Tiles, rasterise, too_large};
 use crate::floorplan::repeat::repeat_impossible;
-use crate::floorplan::shape::{Shape, shapes_of};
+use crate::floorplan::shape::{Flow, Shape, shapes_of};
 use crate::floorplan::spec::{CorridorSpec, LevelGraph, Library, Repeat, Template};
 use crate::map::config::{CorridorMode, EXHAUSTIVE_ROOMS, MapConfig};
 use crate::map::metrics::{MAP_METRICS, MapMetrics, ends};
@@ -131,26 +131,25 @@ pub fn plan_for(
                 .collect()
         })
         .collect();
-    let lengths = |ls: &[u32]| Gaps {
-        ranges: ls.iter().map(|&l| (l as i32 + 1, l as i32 + 1)).collect(),
-    };
+    let lengths =
+        |ls: &[u32]| Gaps::new(ls.iter().map(|&l| (l as i32 + 1, l as i32 + 1)).collect());
     let gaps: Vec<Gaps> = graph
         .connections
         .iter()
-        .map(|c| match &c.corridor {
-            CorridorSpec::None => Gaps {
-                ranges: vec![(0, 0)],
-            },
-            CorridorSpec::Lengths(ls) => lengths(ls),
-            CorridorSpec::Default => match cfg.corridors {
-                CorridorMode::None => Gaps {
-                    ranges: vec![(0, 0)],
+        .map(|c| {
+            let mut g = match &c.corridor {
+                CorridorSpec::None => Gaps::new(vec![(0, 0)]),
+                CorridorSpec::Lengths(ls) => lengths(ls),
+                CorridorSpec::Default => match cfg.corridors {
+                    CorridorMode::None => Gaps::new(vec![(0, 0)]),
+                    CorridorMode::Templates => lengths(&cfg.corridor_lengths),
+                    CorridorMode::Routed => Gaps::new(vec![(2, cfg.max_corridor as i32 + 1)]),
                 },
-                CorridorMode::Templates => lengths(&cfg.corridor_lengths),
-                CorridorMode::Routed => Gaps {
-                    ranges: vec![(2, cfg.max_corridor as i32 + 1)],
-                },
-            },
+            };
+            if c.directed {
+                g.flow = Flow::Out;
+            }
+            g
         })
         .collect();
     if let Some(bounds) = cfg.bounds() {

@@ -98,6 +98,10 @@ impl MapRules for MapSetting<'_> {
         self.cfg.min_room_distance as i32
     }
 
+    fn directed(&self, j: usize) -> bool {
+        self.graph.connections[j].directed
+    }
+
     fn min_distance_key(&self) -> &'static str {
         "map.min_room_distance"
     }

@@ -293,8 +293,13 @@ pub(super) fn zones_for(plan: &Plan, v: usize, si: u32, s: &mut BuildScratch) {
         if !s.placed[u] {
             continue;
         }
-        let k = (plan.gap_set[j as usize] as usize * count + s.out.shape[u] as usize) * count
-            + si as usize;
+        // Seen from the placed room `u`.
+        let g = if plan.conns[j as usize].0 as usize == u {
+            plan.gap_set[j as usize]
+        } else {
+            plan.gap_set_b[j as usize]
+        };
+        let k = (g as usize * count + s.out.shape[u] as usize) * count + si as usize;
         let here =
             &plan.cat.zones[plan.cat.zone_start[k] as usize..plan.cat.zone_start[k + 1] as usize];
         let (ux, uy) = (s.out.x[u], s.out.y[u]);

@@ -23,8 +23,11 @@ pub struct Plan {
     pub room_shapes: Vec<Vec<u32>>,
     /// Connections `(a, b)`.
     pub conns: Vec<(u32, u32)>,
-    /// Per connection, its index in `cat.gap_sets`.
+    /// Per connection, its index in `cat.gap_sets` (seen from room `a`).
     pub gap_set: Vec<u32>,
+    /// Per connection, the index in `cat.gap_sets` of its gaps seen from room `b` (the same as
+    /// `gap_set` for a connection that runs either way).
+    pub gap_set_b: Vec<u32>,
     /// Per room, `(neighbour, connection)`.
     pub adj: Adjacency<(u32, u32)>,
     /// Connection ends, for the drawing.
@@ -93,18 +96,19 @@ impl Plan {
         min_distance: i32,
     ) -> Plan {
         let mut distinct: Vec<Gaps> = Vec::new();
-        let gap_set = gaps
-            .iter()
-            .map(|g| match distinct.iter().position(|d| d == g) {
-                Some(k) => k as u32,
-                None => {
-                    distinct.push(g.clone());
-                    distinct.len() as u32 - 1
-                }
-            })
-            .collect();
+        let mut index = |g: Gaps| match distinct.iter().position(|d| *d == g) {
+            Some(k) => k as u32,
+            None => {
+                distinct.push(g);
+                distinct.len() as u32 - 1
+            }
+        };
+        let gap_set: Vec<u32> = gaps.iter().map(|g| index(g.clone())).collect();
+        let gap_set_b: Vec<u32> = gaps.iter().map(|g| index(g.flipped())).collect();
         let cat = Arc::new(Catalogue::new(shapes, distinct));
-        Plan::with_catalogue(cat, room_shapes, conns, gap_set, min_distance, None)
+        let mut plan = Plan::with_catalogue(cat, room_shapes, conns, gap_set, min_distance, None);
+        plan.gap_set_b = gap_set_b;
+        plan
     }
 
     /// A plan over a shared catalogue: per room its allowed shapes, per connection its gap
@@ -147,6 +151,7 @@ impl Plan {
             cat,
             room_shapes,
             conns,
+            gap_set_b: gap_set.clone(),
             gap_set,
             adj,
             src,

@@ -694,7 +694,10 @@ fn link_between(
             (fy + d1.fixed, fx)
         };
         for d2 in &second.doors {
-            if d2.side != side::opposite(d1.side) || d2.len != d1.len {
+            if d2.side != side::opposite(d1.side)
+                || d2.len != d1.len
+                || !d1.meets(d2, plan.gaps(j as usize).flow)
+            {
                 continue;
             }
             let (w2, along2) = if vertical {

@@ -2,15 +2,36 @@
 //! side of it faces a door side of another at an allowed gap, as offset rectangles, computed
 //! once per pair of shapes and gap setting ([`Catalogue`]). A child of `floorplan::build`.
 
-use crate::floorplan::shape::{DoorSide, Shape, side};
+use crate::floorplan::shape::{DoorSide, Flow, Shape, side};
 
 /// How the connections of a plan are realised, per connection: allowed gaps between the two
 /// rooms' facing walls, in lattice units (0: the rooms touch and share a door; `L + 1`: a
-/// corridor of `L` floor tiles).
+/// corridor of `L` floor tiles), and the way the connection runs from its first room.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Gaps {
     /// Inclusive gap ranges.
     pub ranges: Vec<(i32, i32)>,
+    /// The way the connection runs, seen from the first shape of a pair (the placed one in a
+    /// configuration space, room `a` in a plan's `gap_set`).
+    pub flow: Flow,
+}
+
+impl Gaps {
+    /// These ranges, either way.
+    pub fn new(ranges: Vec<(i32, i32)>) -> Gaps {
+        Gaps {
+            ranges,
+            flow: Flow::Any,
+        }
+    }
+
+    /// The same gaps seen from the other room.
+    pub fn flipped(&self) -> Gaps {
+        Gaps {
+            ranges: self.ranges.clone(),
+            flow: self.flow.flipped(),
+        }
+    }
 }
 
 /// The shapes a builder may use and their configuration spaces at the origin, for a list of
@@ -37,7 +58,10 @@ impl Catalogue {
                 for b in &shapes {
                     for du in &a.doors {
                         for dv in &b.doors {
-                            if dv.side == side::opposite(du.side) && dv.len == du.len {
+                            if dv.side == side::opposite(du.side)
+                                && dv.len == du.len
+                                && du.meets(dv, g.flow)
+                            {
                                 for &range in &g.ranges {
                                     zones.push(facing_zone(du, 0, 0, dv, range));
                                 }

@@ -38,12 +38,7 @@ pub(crate) fn edgar_plan(name: &str, gap: i32) -> Plan {
     let shapes = shapes_of(&edgar_paper()).unwrap();
     let (n, conns) = corpus_graph(name);
     let all: Vec<u32> = (0..shapes.len() as u32).collect();
-    let gaps = vec![
-        Gaps {
-            ranges: vec![(gap, gap)]
-        };
-        conns.len()
-    ];
+    let gaps = vec![Gaps::new(vec![(gap, gap)]); conns.len()];
     Plan::new(shapes, vec![all; n], conns, gaps, 0)
 }
 
@@ -113,12 +108,7 @@ fn forward_checking_refuses_the_room_that_boxes_a_neighbour_in() {
     assert!(shapes.iter().all(|sh| (sh.w, sh.h) == size) && size.0 == size.1);
     let all: Vec<u32> = (0..shapes.len() as u32).collect();
     let conns = vec![(0, 1), (0, 2), (2, 3), (3, 4), (4, 5)];
-    let gaps = vec![
-        Gaps {
-            ranges: vec![(0, 0)]
-        };
-        conns.len()
-    ];
+    let gaps = vec![Gaps::new(vec![(0, 0)]); conns.len()];
     let plan = Plan::new(shapes, vec![all; 6], conns, gaps, 0);
     let mut s = BuildScratch::default();
     let order = [0u32, 2, 3, 4, 5, 1];
@@ -176,12 +166,7 @@ fn a_zone_scan_stepping_over_runs_agrees_with_testing_every_position() {
             .filter(|_| rng.below(3) == 0)
             .map(|o| (0, o))
             .collect();
-        let gaps = vec![
-            Gaps {
-                ranges: vec![(0, 0)]
-            };
-            conns.len()
-        ];
+        let gaps = vec![Gaps::new(vec![(0, 0)]); conns.len()];
         let all: Vec<u32> = (0..count).collect();
         let min_distance = rng.below(3) as i32;
         let plan = Plan::new(shapes.clone(), vec![all; n], conns, gaps, min_distance);
@@ -267,12 +252,7 @@ fn complete_both_ways(
                 .collect()
         })
         .collect();
-    let gaps = vec![
-        Gaps {
-            ranges: vec![(0, 0)]
-        };
-        conns.len()
-    ];
+    let gaps = vec![Gaps::new(vec![(0, 0)]); conns.len()];
     let mut plan = Plan::new(shapes, room_shapes, conns.to_vec(), gaps, 0);
     plan.make_exhaustive();
     let mut s = BuildScratch::default();

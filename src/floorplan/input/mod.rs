@@ -21,7 +21,7 @@ use crate::core::files;
 use crate::core::kuratowski::kuratowski_subdivision;
 use crate::floorplan::json::one_line;
 use crate::floorplan::proofs::not_planar;
-use crate::floorplan::spec::{Doors, LevelGraph, Library, Repeat, Transforms};
+use crate::floorplan::spec::{DoorRule, Doors, LevelGraph, Library, Repeat, Transforms};
 
 mod read;
 mod rooms;
@@ -151,8 +151,12 @@ pub fn parse_library(text: &str, origin: &str) -> Result<Library, MapInputError>
     for m in [schema, label].into_iter().flatten() {
         cx.str(&m.value)?;
     }
+    let mut sockets = Vec::new();
     let defaults = Defaults {
-        doors: doors.map_or(Ok(DEFAULT_DOORS), |m| cx.doors(&m.value))?,
+        doors: match doors {
+            Some(m) => cx.doors(&m.value, &mut sockets)?,
+            None => vec![DoorRule::new(DEFAULT_DOORS)],
+        },
         transforms: transforms.map_or(Ok(DEFAULT_TRANSFORMS), |m| cx.transforms(&m.value))?,
         repeat: repeat.map_or(Ok(Repeat::Allow), |m| cx.repeat(&m.value))?,
     };
@@ -165,7 +169,7 @@ pub fn parse_library(text: &str, origin: &str) -> Result<Library, MapInputError>
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut out = Vec::with_capacity(list.len());
     for node in list {
-        let (template, name_at) = cx.template(node, &defaults)?;
+        let (template, name_at) = cx.template(node, &defaults, &mut sockets)?;
         if let Some(first) = seen.insert(template.name.clone(), name_at) {
             let message = format!(
                 "template name `{}` is used twice (first at line {})",
@@ -179,6 +183,7 @@ pub fn parse_library(text: &str, origin: &str) -> Result<Library, MapInputError>
     Ok(Library {
         name: origin.to_owned(),
         templates: out,
+        sockets,
     })
 }
 
@@ -199,11 +204,15 @@ pub fn parse_graph(
 ) -> Result<LevelGraph, MapInputError> {
     let cx = Ctx::new(text, origin);
     let root = cx.parse()?;
-    let [schema, name, rooms, connections] = cx.fields(
+    let [schema, name, directed, rooms, connections] = cx.fields(
         &root,
-        ["$schema", "name", "rooms", "connections"],
+        ["$schema", "name", "directed", "rooms", "connections"],
         "a level graph",
     )?;
+    let directed = match directed {
+        Some(m) => cx.bool(&m.value)?,
+        None => false,
+    };
     for m in [schema, name].into_iter().flatten() {
         cx.str(&m.value)?;
     }
@@ -245,7 +254,7 @@ pub fn parse_graph(
     if let Some(m) = connections {
         let mut pairs: HashMap<(u32, u32), usize> = HashMap::new();
         for (j, node) in cx.arr(&m.value)?.iter().enumerate() {
-            let c = cx.connection(j, node, &ids)?;
+            let c = cx.connection(j, node, &ids, directed)?;
             let name = |r: u32| &graph.rooms[r as usize].id;
             if c.a == c.b {
                 let message = format!(

@@ -75,17 +75,18 @@ impl Ctx<'_> {
         j: usize,
         node: &Node,
         ids: &HashMap<String, u32>,
+        directed: bool,
     ) -> Result<Connection, MapInputError> {
         const WHAT: &str =
             "a connection (a pair of room ids `[\"a\", \"b\"]` or an object with `from` and `to`)";
-        let (from, to, corridor) = match &node.value {
+        let (from, to, corridor, directed) = match &node.value {
             Json::Arr(_) => {
                 let [a, b] = self.tuple(node, WHAT)?;
-                (a, b, CorridorSpec::Default)
+                (a, b, CorridorSpec::Default, directed)
             }
             Json::Obj(_) => {
-                let [from, to, corridor] =
-                    self.fields(node, ["from", "to", "corridor"], "a connection")?;
+                let [from, to, corridor, one_way] =
+                    self.fields(node, ["from", "to", "corridor", "directed"], "a connection")?;
                 let (Some(from), Some(to)) = (from, to) else {
                     let message = format!("connection {}: needs both `from` and `to`", j + 1);
                     return Err(self.at(node.start, message));
@@ -94,7 +95,11 @@ impl Ctx<'_> {
                     Some(m) => self.corridor(&m.value)?,
                     None => CorridorSpec::Default,
                 };
-                (&from.value, &to.value, corridor)
+                let directed = match one_way {
+                    Some(m) => self.bool(&m.value)?,
+                    None => directed,
+                };
+                (&from.value, &to.value, corridor, directed)
             }
             _ => return Err(self.expected(node, WHAT)),
         };
@@ -111,8 +116,17 @@ impl Ctx<'_> {
             a: room(from)?,
             b: room(to)?,
             corridor,
+            directed,
             at: Some(self.lines.pos(node.start)),
         })
+    }
+
+    /// `true` or `false`.
+    pub(super) fn bool(&self, node: &Node) -> Result<bool, MapInputError> {
+        match node.value {
+            Json::Bool(b) => Ok(b),
+            _ => Err(self.expected(node, "`true` or `false`")),
+        }
     }
 
     /// A connection's `corridor`: `true`, `false` or `{"lengths": [...]}`.

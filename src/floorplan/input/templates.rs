@@ -4,49 +4,135 @@
 use std::collections::HashSet;
 
 use super::read::{Ctx, MAX_TILES, MapInputError};
-use crate::floorplan::json::Node;
+use crate::floorplan::json::{Json, Member, Node};
 use crate::floorplan::shape::template_problem;
-use crate::floorplan::spec::{Doors, Repeat, Template, Transforms};
+use crate::floorplan::spec::{DoorRule, Doors, Repeat, Template, Transforms, door_kind};
 
-/// A library's defaults for the templates that do not say.
 /// The most corners a template outline may have (its checks are quadratic in them).
 pub const MAX_CORNERS: usize = 1024;
 
+/// The most door sockets a library may name.
+pub const MAX_SOCKETS: usize = 65_535;
+
+/// A library's defaults for the templates that do not say.
 pub(super) struct Defaults {
-    pub(super) doors: Doors,
+    pub(super) doors: Vec<DoorRule>,
     pub(super) transforms: Transforms,
     pub(super) repeat: Repeat,
 }
 
 impl Ctx<'_> {
-    /// A `doors` object: simple door rules or a list of doors.
-    pub(super) fn doors(&self, node: &Node) -> Result<Doors, MapInputError> {
-        let [length, corner_distance, positions] =
-            self.fields(node, ["length", "corner_distance", "positions"], "`doors`")?;
-        let Some(positions) = positions else {
-            let length = match length {
-                Some(m) => self.int(&m.value, 1..=MAX_TILES, "a door's length")?,
-                None => 1,
-            };
-            let corner_distance = match corner_distance {
-                Some(m) => self.int(&m.value, 0..=MAX_TILES, "a door's corner distance")?,
-                None => 1,
-            };
-            return Ok(Doors::Simple {
-                length: length as u32,
-                corner_distance: corner_distance as u32,
-            });
+    /// A `doors` value: one door rule (an object) or a list of them; socket names are looked
+    /// up in (or added to) `sockets`.
+    pub(super) fn doors(
+        &self,
+        node: &Node,
+        sockets: &mut Vec<String>,
+    ) -> Result<Vec<DoorRule>, MapInputError> {
+        let Json::Arr(items) = &node.value else {
+            return Ok(vec![self.door_rule(node, sockets)?]);
         };
-        if let Some(m) = length.or(corner_distance) {
-            let message = format!(
-                "`{}` cannot be used with `positions` (a list of doors)",
-                m.key
-            );
-            return Err(self.at(m.at, message));
+        if items.is_empty() {
+            return Err(self.at(node.start, "`doors` lists no door rules"));
         }
-        let list = self.arr(&positions.value)?;
+        items.iter().map(|n| self.door_rule(n, sockets)).collect()
+    }
+
+    /// One door rule: simple doors, listed doors or door lines, with its walls, socket and
+    /// type.
+    fn door_rule(&self, node: &Node, sockets: &mut Vec<String>) -> Result<DoorRule, MapInputError> {
+        let [
+            length,
+            corner_distance,
+            positions,
+            lines,
+            sides,
+            socket,
+            kind,
+        ] = self.fields(
+            node,
+            [
+                "length",
+                "corner_distance",
+                "positions",
+                "lines",
+                "sides",
+                "socket",
+                "type",
+            ],
+            "a door rule",
+        )?;
+        let length_m = length;
+        let length = match length {
+            Some(m) => Some(self.int(&m.value, 1..=MAX_TILES, "a door's length")? as u32),
+            None => None,
+        };
+        let place = match (positions, lines) {
+            (Some(p), Some(l)) => {
+                let later = if p.at > l.at { p } else { l };
+                return Err(self.at(later.at, "a door rule has `positions` or `lines`, not both"));
+            }
+            (Some(p), None) => {
+                self.alone(
+                    "`positions` (a list of doors)",
+                    [length_m, corner_distance, sides],
+                )?;
+                Doors::Listed(self.door_list(&p.value, "`positions` lists no doors")?)
+            }
+            (None, Some(l)) => {
+                self.alone("`lines` (door lines)", [corner_distance, sides, None])?;
+                Doors::Lines {
+                    length: length.unwrap_or(1),
+                    lines: self.door_list(&l.value, "`lines` lists no door lines")?,
+                }
+            }
+            (None, None) => Doors::Simple {
+                length: length.unwrap_or(1),
+                corner_distance: match corner_distance {
+                    Some(m) => {
+                        self.int(&m.value, 0..=MAX_TILES, "a door's corner distance")? as u32
+                    }
+                    None => 1,
+                },
+            },
+        };
+        let mut rule = DoorRule::new(place);
+        if let Some(m) = sides {
+            rule.sides = self.sides(&m.value)?;
+        }
+        if let Some(m) = socket {
+            rule.socket = self.socket(&m.value, sockets)?;
+        }
+        if let Some(m) = kind {
+            rule.kind = match self.str(&m.value)? {
+                "entrance" => door_kind::ENTRANCE,
+                "exit" => door_kind::EXIT,
+                "both" => door_kind::BOTH,
+                other => {
+                    let message = format!(
+                        "unknown door type `{other}` (expected `entrance`, `exit` or `both`)"
+                    );
+                    return Err(self.at(m.value.start, message));
+                }
+            };
+        }
+        Ok(rule)
+    }
+
+    /// An error at the first of `others` that is given: it cannot be used with `what`.
+    fn alone(&self, what: &str, others: [Option<&Member>; 3]) -> Result<(), MapInputError> {
+        match others.into_iter().flatten().min_by_key(|m| m.at) {
+            Some(m) => Err(self.at(m.at, format!("`{}` cannot be used with {what}", m.key))),
+            None => Ok(()),
+        }
+    }
+
+    /// A list of doors or door lines, each `[[x, y], [x, y]]` (its first and last tile), repeats
+    /// dropped; `empty` is the error for an empty list.
+    fn door_list(&self, node: &Node, empty: &str) -> Result<Vec<[(i32, i32); 2]>, MapInputError> {
+        let list = self.arr(node)?;
         if list.is_empty() {
-            return Err(self.at(positions.value.start, "`positions` lists no doors"));
+            return Err(self.at(node.start, empty));
         }
         let mut doors = Vec::with_capacity(list.len());
         let mut seen = HashSet::new();
@@ -61,7 +147,54 @@ impl Ctx<'_> {
                 doors.push([a, b]);
             }
         }
-        Ok(Doors::Listed(doors))
+        Ok(doors)
+    }
+
+    /// A `sides` list of `top`, `right`, `bottom` and `left` (as the template is drawn), as
+    /// `DoorRule::sides` bits.
+    fn sides(&self, node: &Node) -> Result<u8, MapInputError> {
+        let list = self.arr(node)?;
+        if list.is_empty() {
+            return Err(self.at(node.start, "`sides` lists no walls"));
+        }
+        let mut bits = 0u8;
+        for item in list {
+            // Bits as `shape::side`: east, south, west, north.
+            bits |= 1
+                << match self.str(item)? {
+                    "right" => 0,
+                    "bottom" => 1,
+                    "left" => 2,
+                    "top" => 3,
+                    other => {
+                        let message = format!(
+                            "unknown side `{other}` (expected `top`, `right`, `bottom` or `left`)"
+                        );
+                        return Err(self.at(item.start, message));
+                    }
+                };
+        }
+        Ok(bits)
+    }
+
+    /// A socket name's number (1 + its index in `sockets`, added if new).
+    fn socket(&self, node: &Node, sockets: &mut Vec<String>) -> Result<u16, MapInputError> {
+        let name = self.str(node)?;
+        if name.is_empty() {
+            return Err(self.at(node.start, "a socket's name cannot be empty"));
+        }
+        let k = match sockets.iter().position(|s| s == name) {
+            Some(k) => k,
+            None if sockets.len() < MAX_SOCKETS => {
+                sockets.push(name.to_owned());
+                sockets.len() - 1
+            }
+            None => {
+                let message = format!("a library names at most {MAX_SOCKETS} sockets");
+                return Err(self.at(node.start, message));
+            }
+        };
+        Ok(k as u16 + 1)
     }
 
     /// A `transforms` list.
@@ -101,6 +234,7 @@ impl Ctx<'_> {
         &self,
         node: &Node,
         defaults: &Defaults,
+        sockets: &mut Vec<String>,
     ) -> Result<(Template, usize), MapInputError> {
         let [name, size, outline, doors, transforms, repeat] = self.fields(
             node,
@@ -144,7 +278,7 @@ impl Ctx<'_> {
             name: name.to_owned(),
             outline,
             doors: match doors {
-                Some(m) => self.doors(&m.value)?,
+                Some(m) => self.doors(&m.value, sockets)?,
                 None => defaults.doors.clone(),
             },
             transforms: match transforms {

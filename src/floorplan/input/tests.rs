@@ -48,7 +48,7 @@ fn the_paper_library_is_edgars_building_blocks() {
     );
     for t in &lib.templates {
         assert_eq!(
-            t.doors,
+            t.doors[0].place,
             Doors::Simple {
                 length: 2,
                 corner_distance: 1
@@ -86,7 +86,7 @@ fn the_paper_library_is_edgars_building_blocks() {
         [(0, 0), (6, 0), (6, 10), (0, 10)]
     );
     assert_eq!(
-        docs.templates[1].doors,
+        docs.templates[1].doors[0].place,
         Doors::Simple {
             length: 1,
             corner_distance: 1
@@ -211,7 +211,7 @@ fn library_defaults_and_overrides() {
         panic!("three templates")
     };
     assert_eq!(
-        a.doors,
+        a.doors[0].place,
         Doors::Simple {
             length: 2,
             corner_distance: 0
@@ -224,7 +224,7 @@ fn library_defaults_and_overrides() {
             mirror: false
         }
     );
-    assert_eq!(b.doors, Doors::Listed(vec![[(3, 0), (4, 0)]]));
+    assert_eq!(b.doors[0].place, Doors::Listed(vec![[(3, 0), (4, 0)]]));
     assert_eq!(
         b.transforms,
         Transforms {
@@ -233,7 +233,7 @@ fn library_defaults_and_overrides() {
         }
     );
     assert_eq!(
-        l.doors,
+        l.doors[0].place,
         Doors::Simple {
             length: 1,
             corner_distance: 1
@@ -242,7 +242,7 @@ fn library_defaults_and_overrides() {
     let plain =
         parse_library(&one_template(r#"{"name": "x", "size": [5, 5]}"#), "p").expect("valid");
     assert_eq!(
-        plain.templates[0].doors,
+        plain.templates[0].doors[0].place,
         Doors::Simple {
             length: 1,
             corner_distance: 1
@@ -371,8 +371,8 @@ fn library_file_level_errors() {
     );
     assert_eq!(
         lib_err("{\"doors\": {\"length\": 1, \"corners\": 1}, \"templates\": []}"),
-        "lib.json:1:25: unknown key `corners` in `doors` (expected `length`, `corner_distance` \
-         or `positions`)"
+        "lib.json:1:25: unknown key `corners` in a door rule (expected `length`, `corner_distance`, \
+         `positions`, `lines`, `sides`, `socket` or `type`)"
     );
     assert_eq!(
         lib_err(
@@ -496,7 +496,7 @@ fn graph_errors_name_their_place() {
         ),
         (
             abc("{\"from\": \"a\", \"to\": \"b\", \"via\": \"c\"}"),
-            "g.json:3:26: unknown key `via` in a connection (expected `from`, `to` or `corridor`)",
+            "g.json:3:26: unknown key `via` in a connection (expected `from`, `to`, `corridor` or `directed`)",
         ),
         (
             abc("{\"from\": \"a\", \"to\": \"b\", \"corridor\": null}"),
@@ -536,8 +536,8 @@ fn graph_file_level_errors() {
     );
     assert_eq!(
         graph_err("{\"rooms\": [{\"id\": \"a\"}], \"edges\": []}"),
-        "g.json:1:26: unknown key `edges` in a level graph (expected `$schema`, `name`, `rooms` or \
-         `connections`)"
+        "g.json:1:26: unknown key `edges` in a level graph (expected `$schema`, `name`, `directed`, \
+         `rooms` or `connections`)"
     );
     assert_eq!(
         graph_err("{\"rooms\": [{\"id\": \"a\", \"tag\": \"x\"}]}"),
