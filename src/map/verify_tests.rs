@@ -571,6 +571,38 @@ fn broken_repeat_modes_are_found() {
     }
 }
 
+#[test]
+fn doors_of_different_sockets_are_found() {
+    let loose = fig1(CorridorMode::None);
+    let sockets = concat!(env!("CARGO_MANIFEST_DIR"), "/data/map/examples/sockets.json");
+    let strict = generator("edgar-fig1", sockets, CorridorMode::None);
+    let (_, err) = Map::search(&loose, |map| map.check(&strict).err());
+    assert!(err.0.starts_with("connection "), "{}", err.0);
+    assert!(err.0.ends_with("has the same socket on both sides"), "{}", err.0);
+    for i in 0..3 {
+        Map::generate(&strict, i);
+    }
+}
+
+#[test]
+fn a_directed_connection_through_the_wrong_doors_is_found() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/map/examples/");
+    let one_way = format!("{dir}one-way.json");
+    let loose = generator("edgar-fig8-17", &one_way, CorridorMode::None);
+    let directed = format!("{dir}fig8-17-directed.json");
+    let strict = generator(&directed, &one_way, CorridorMode::None);
+    let (_, err) = Map::search(&loose, |map| map.check(&strict).err());
+    assert!(
+        err.0
+            .ends_with("and lets it go out of the first room and into the second"),
+        "{}",
+        err.0
+    );
+    for i in 0..3 {
+        Map::generate(&strict, i);
+    }
+}
+
 fn g_index(g: &MapGenerator, room: &str) -> usize {
     g.graph.rooms.iter().position(|r| r.id == room).unwrap()
 }
