@@ -456,6 +456,63 @@ fn door_allowed(shape: &Shape, ox: i32, oy: i32, run: Run) -> bool {
     matching(shape, ox, oy, run).next().is_some()
 }
 
+/// The length of a connection's corridor (`tiles` floor tiles in the box `(x0, y0, x1, y1)`,
+/// its doors `runs`), after checking that it is a straight strip as wide as its doors of a
+/// length `ranges` allows.
+fn corridor_length(
+    (x0, y0, x1, y1): (usize, usize, usize, usize),
+    tiles: usize,
+    runs: [Run; 2],
+    ranges: &[(i32, i32)],
+    what: &str,
+) -> Result<u32, Violation> {
+    let (bw, bh) = (x1 - x0 + 1, y1 - y0 + 1);
+    let width = runs[0].0;
+    let length = [(bw, bh), (bh, bw)]
+        .into_iter()
+        .find(|&(across, along)| {
+            across == width
+                && ranges
+                    .iter()
+                    .any(|r| (r.0..=r.1).contains(&(along as i32 + 1)))
+        })
+        .map(|(_, along)| along);
+    ensure_level!(
+        bw * bh == tiles && length.is_some() && runs[1].0 == width,
+        "{what}: its corridor ({tiles} tiles in a {bw} x {bh} box at ({x0}, {y0})) is not a \
+         straight strip as wide as its doors and of an allowed length"
+    );
+    Ok(length.unwrap_or(0) as u32)
+}
+
+/// The rules of a connection's two doors (`ra` of room a's shape, `rb` of room b's, each at its
+/// place) meet: one socket, and the way a directed connection runs.
+fn rules_meet(
+    g: &impl MapRules,
+    j: usize,
+    ((sa, ax, ay), ra): ((&Shape, i32, i32), Run),
+    ((sb, bx, by), rb): ((&Shape, i32, i32), Run),
+    what: &str,
+) -> Result<(), Violation> {
+    let flow = if g.directed(j) { Flow::Out } else { Flow::Any };
+    let mut rules_a = matching(sa, ax, ay, ra);
+    ensure_level!(
+        rules_a.any(|x| matching(sb, bx, by, rb).any(|y| x.meets(y, flow))),
+        "{what}: no rule of its doors at ({}, {}) and ({}, {}) has the same socket on both \
+         sides{}",
+        ra.1,
+        ra.2,
+        rb.1,
+        rb.2,
+        if g.directed(j) {
+            " and lets it go out of the first room and into the second"
+        } else {
+            ""
+        }
+    );
+    Ok(())
+}
+
 /// Every connection is realised the way the profile and its door rules allow: a door between the
 /// two rooms, or a straight corridor of an allowed length, as wide as its doors, with a door at
 /// each end. Returns each connection's corridor length (0: none).
@@ -516,26 +573,14 @@ fn check_links(
             );
             Ok(())
         };
-        // The rules of the two doors meet: one socket, and the way a directed connection runs.
-        let meet = |ra: Run, rb: Run| -> Result<(), Violation> {
-            let flow = if g.directed(j) { Flow::Out } else { Flow::Any };
-            let mut rules_a = matching(sa, ox[a], oy[a], ra);
-            ensure_level!(
-                rules_a.any(|x| matching(sb, ox[b], oy[b], rb).any(|y| x.meets(y, flow))),
-                "{}: no rule of its doors at ({}, {}) and ({}, {}) has the same socket on both \
-                 sides{}",
-                what(),
-                ra.1,
-                ra.2,
-                rb.1,
-                rb.2,
-                if g.directed(j) {
-                    " and lets it go out of the first room and into the second"
-                } else {
-                    ""
-                }
-            );
-            Ok(())
+        let meet = |ra: Run, rb: Run| {
+            rules_meet(
+                g,
+                j,
+                ((sa, ox[a], oy[a]), ra),
+                ((sb, ox[b], oy[b]), rb),
+                &what(),
+            )
         };
         if tiles == 0 {
             ensure_level!(
@@ -557,27 +602,13 @@ fn check_links(
         door(0, a)?;
         door(1, b)?;
         meet(runs[j][0], runs[j][1])?;
-        // A straight strip, as wide as its doors, of an allowed length.
-        let (x0, y0, x1, y1) = boxes[1 + n + j];
-        let (bw, bh) = (x1 - x0 + 1, y1 - y0 + 1);
-        let width = runs[j][0].0;
-        let length = [(bw, bh), (bh, bw)]
-            .into_iter()
-            .find(|&(across, along)| {
-                across == width
-                    && ranges
-                        .iter()
-                        .any(|r| (r.0..=r.1).contains(&(along as i32 + 1)))
-            })
-            .map(|(_, along)| along);
-        ensure_level!(
-            bw * bh == tiles && length.is_some() && runs[j][1].0 == width,
-            "{}: its corridor ({} tiles in a {bw} x {bh} box at ({x0}, {y0})) is not a straight \
-             strip as wide as its doors and of an allowed length",
-            what(),
-            tiles
-        );
-        lengths.push(length.unwrap_or(0) as u32);
+        lengths.push(corridor_length(
+            boxes[1 + n + j],
+            tiles,
+            runs[j],
+            ranges,
+            &what(),
+        )?);
     }
     Ok(lengths)
 }

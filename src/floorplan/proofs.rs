@@ -189,28 +189,7 @@ pub(crate) fn no_door_between(
         }
         let name = |v: u32| &graph.rooms[v as usize].id;
         if full_a.iter().any(|x| full_b.iter().any(|y| facing(x, y))) {
-            let how = if c.directed {
-                format!(
-                    " and lets the connection go out of `{}` and come into `{}`",
-                    name(c.a),
-                    name(c.b)
-                )
-            } else {
-                String::new()
-            };
-            return Some((
-                j,
-                format!(
-                    "connection {} (`{}` - `{}`) can never get a door: no door of room `{}`'s \
-                     templates faces a door of room `{}`'s of the same width with the same \
-                     socket{how}",
-                    j + 1,
-                    name(c.a),
-                    name(c.b),
-                    name(c.a),
-                    name(c.b)
-                ),
-            ));
+            return Some((j, no_socket_meets(graph, j)));
         }
         let strip = |v: &[(u32, u8, u16, u8)]| {
             let mut w: Vec<(u32, u8)> = v.iter().map(|d| (d.0, d.1)).collect();
@@ -254,6 +233,31 @@ pub(crate) fn no_door_between(
         ));
     }
     None
+}
+
+/// Why connection `j` can never get a door when its rooms' templates have facing doors of one
+/// width, but none of one socket (and, when it is directed, of an exit facing an entrance).
+fn no_socket_meets(graph: &LevelGraph, j: usize) -> String {
+    let c = &graph.connections[j];
+    let name = |v: u32| &graph.rooms[v as usize].id;
+    let how = if c.directed {
+        format!(
+            " and lets the connection go out of `{}` and come into `{}`",
+            name(c.a),
+            name(c.b)
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "connection {} (`{}` - `{}`) can never get a door: no door of room `{}`'s templates \
+         faces a door of room `{}`'s of the same width with the same socket{how}",
+        j + 1,
+        name(c.a),
+        name(c.b),
+        name(c.a),
+        name(c.b)
+    )
 }
 
 /// Two rooms that no connection joins but that are both joined to one room, whose templates

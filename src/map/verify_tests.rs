@@ -574,11 +574,18 @@ fn broken_repeat_modes_are_found() {
 #[test]
 fn doors_of_different_sockets_are_found() {
     let loose = fig1(CorridorMode::None);
-    let sockets = concat!(env!("CARGO_MANIFEST_DIR"), "/data/map/examples/sockets.json");
+    let sockets = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/map/examples/sockets.json"
+    );
     let strict = generator("edgar-fig1", sockets, CorridorMode::None);
     let (_, err) = Map::search(&loose, |map| map.check(&strict).err());
     assert!(err.0.starts_with("connection "), "{}", err.0);
-    assert!(err.0.ends_with("has the same socket on both sides"), "{}", err.0);
+    assert!(
+        err.0.ends_with("has the same socket on both sides"),
+        "{}",
+        err.0
+    );
     for i in 0..3 {
         Map::generate(&strict, i);
     }

@@ -14,8 +14,11 @@ use crate::common::{
 /// `T18x12` (4 and 5) `no_repeat`, the rest `allow`.
 const REPEAT_LIBRARY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/map/examples/repeat.json");
 
+/// One level's room templates and connections.
+type Level = (Vec<u16>, Vec<(u32, u32)>);
+
 /// Each level's templates and connections.
-fn templates_and_edges(out: &std::path::Path) -> Vec<(Vec<u16>, Vec<(u32, u32)>)> {
+fn templates_and_edges(out: &std::path::Path) -> Vec<Level> {
     let templates = list_column::<UInt16Type>(out, "room_template");
     let src = list_column::<UInt32Type>(out, "edge_src");
     let dst = list_column::<UInt32Type>(out, "edge_dst");

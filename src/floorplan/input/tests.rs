@@ -2,7 +2,7 @@
 //! and no panic on hostile input.
 
 use super::*;
-use crate::floorplan::spec::{CorridorSpec, RoomSpec, Template};
+use crate::floorplan::spec::{CorridorSpec, RoomSpec};
 use proptest::prelude::*;
 
 fn paper() -> Library {
