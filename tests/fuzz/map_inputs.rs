@@ -1,7 +1,7 @@
 //! Fuzz target of the `map` kind's two JSON readers: template libraries
 //! (`warren::floorplan::input::parse_library`) and level graphs (`parse_graph`). The seeds are
-//! every library and graph under `data/map/` (with `graphs/`) and `tests/map_cli/`, read at test
-//! time and told apart by their top-level keys (`templates`: a library, `rooms`: a graph; the
+//! every library and graph under `data/map/` (with `graphs/` and `examples/`) and
+//! `tests/map_cli/`, read at test time and told apart by their top-level keys (`templates`: a library, `rooms`: a graph; the
 //! JSON Schemas beside them are neither). A mutant that parses goes on to what generation builds
 //! from it: the plan (`warren::map::plan_for`, with the up-front proofs that a room has too many
 //! connections for its templates' doors; `parse_graph` itself refuses a graph that is not
@@ -171,7 +171,7 @@ fn seeds() -> &'static Seeds {
             libraries: Vec::new(),
             graphs: Vec::new(),
         };
-        for dir in ["data/map", "data/map/graphs", "tests/map_cli"] {
+        for dir in ["data/map", "data/map/graphs", "data/map/examples", "tests/map_cli"] {
             for (path, bytes) in files_in(&root().join(dir), ".json") {
                 let value: Value = serde_json::from_slice(&bytes)
                     .unwrap_or_else(|e| panic!("{path}: not JSON: {e}"));
