@@ -171,7 +171,12 @@ fn seeds() -> &'static Seeds {
             libraries: Vec::new(),
             graphs: Vec::new(),
         };
-        for dir in ["data/map", "data/map/graphs", "data/map/examples", "tests/map_cli"] {
+        for dir in [
+            "data/map",
+            "data/map/graphs",
+            "data/map/examples",
+            "tests/map_cli",
+        ] {
             for (path, bytes) in files_in(&root().join(dir), ".json") {
                 let value: Value = serde_json::from_slice(&bytes)
                     .unwrap_or_else(|e| panic!("{path}: not JSON: {e}"));
