@@ -54,6 +54,12 @@ pub(crate) struct Tally {
     pub corridors: Vec<u32>,
     /// Door tiles.
     pub doors: u32,
+    /// Per connection and end (room a's side, room b's side), its door tiles ([`Run`]).
+    pub runs: Vec<[Run; 2]>,
+    /// Per room, its shape (`None`: a vertex without a room).
+    pub shapes: Vec<Option<Shape>>,
+    /// Per room, the grid position of its template box.
+    pub origin: (Vec<i32>, Vec<i32>),
 }
 
 /// Checks a map level's tiles against `rules`: the extra columns `extra` (`room_template`,
@@ -96,6 +102,9 @@ pub(crate) fn check_tiles(
         floor_count,
         corridors,
         doors,
+        runs,
+        shapes: placed.shapes,
+        origin: (placed.ox, placed.oy),
     })
 }
 
@@ -426,8 +435,9 @@ fn check_one_piece(grid: &GridView<'_>) -> Result<(), Violation> {
     Ok(())
 }
 
-/// A door run: tiles, then the box of their positions `(x0, y0, x1, y1)`.
-type Run = (usize, usize, usize, usize, usize);
+/// A door run: tiles, then the box of their positions `(x0, y0, x1, y1)` (`(0, MAX, MAX, 0, 0)`
+/// for none).
+pub(crate) type Run = (usize, usize, usize, usize, usize);
 
 /// The door sides of `shape` placed at `(ox, oy)` that allow a door run.
 fn matching(shape: &Shape, ox: i32, oy: i32, run: Run) -> impl Iterator<Item = &DoorSide> {

@@ -11,6 +11,7 @@ use crate::floorplan::bounds::fit_bounds;
 use crate::floorplan::build::{BuildScratch, Gaps, NO_LAYOUT_EXISTS, Plan, build};
 use crate::floorplan::columns::{CORRIDOR_FLAG, MAP_COLUMNS};
 use crate::floorplan::cycles::{blocked_cycle, lattice_cycle};
+use crate::floorplan::doors::{DoorTable, WITH_DOOR_COLUMNS};
 use crate::floorplan::input::{MapInputError, load_graph, load_library};
 use crate::floorplan::proofs::{no_door_between, too_close, too_many_doors};
 use crate::floorplan::raster::{Tiles, rasterise, too_large};
@@ -294,6 +295,7 @@ pub struct MapScratch {
     transform: Vec<u8>,
     metrics: Vec<f64>,
     route: RouteScratch,
+    doors: DoorTable,
     /// Holds the list of extra column values (it borrows the buffers above).
     bump: bumpalo::Bump,
 }
@@ -314,7 +316,7 @@ impl Generator for MapGenerator {
             rooms: true,
             rule_uses: false,
             metrics: &MAP_METRICS,
-            extra: &MAP_COLUMNS,
+            extra: &WITH_DOOR_COLUMNS,
             // The level graph is the designer's input, the same for every level of a run: a
             // map is its floor plan, up to the 8 rotations and reflections. The tiles carry no
             // room numbers (those are `owner`), so renumbering the rooms changes nothing.
@@ -410,12 +412,17 @@ impl Generator for MapGenerator {
             path_length: e.path_length,
         }
         .write_to(&mut s.metrics);
+        s.doors.of_layout(plan, layout, t);
         s.bump.reset();
-        let extra: &'s [ExtraValue<'s>] = s.bump.alloc_slice_copy(&[
+        let extra: &'s mut [ExtraValue<'s>] = s
+            .bump
+            .alloc_slice_fill_copy(WITH_DOOR_COLUMNS.len(), ExtraValue::ListU8(&[]));
+        extra[..MAP_COLUMNS.len()].copy_from_slice(&[
             ExtraValue::ListU16(&s.template),
             ExtraValue::ListU8(&s.transform),
             ExtraValue::ListU16(&t.owner),
         ]);
+        extra[MAP_COLUMNS.len()..].copy_from_slice(&s.doors.values());
         Ok(Level {
             grid: Some(view),
             graph: Some(s.graph.view()),

@@ -13,6 +13,7 @@ use crate::ensure_level;
 use crate::floorplan::build::Plan;
 use crate::floorplan::check::{MapRules, check_tiles};
 use crate::floorplan::columns::{CORRIDOR_FLAG, MAP_COLUMNS};
+use crate::floorplan::doors::{DoorTable, WITH_DOOR_COLUMNS, check_table};
 use crate::floorplan::repeat::repeat_broken;
 use crate::floorplan::shape::Shape;
 use crate::floorplan::spec::{LevelGraph, Library};
@@ -116,10 +117,10 @@ pub(crate) fn verify(g: &MapSetting<'_>, record: &LevelRecord<'_>) -> Result<(),
         ));
     };
     ensure_level!(
-        level.extra.len() == MAP_COLUMNS.len(),
+        level.extra.len() == WITH_DOOR_COLUMNS.len(),
         "{} extra columns, expected {}",
         level.extra.len(),
-        MAP_COLUMNS.len()
+        WITH_DOOR_COLUMNS.len()
     );
     let n = g.graph.rooms.len();
     let m = g.graph.connections.len();
@@ -152,6 +153,10 @@ pub(crate) fn verify(g: &MapSetting<'_>, record: &LevelRecord<'_>) -> Result<(),
         "the stored edges are not the graph's connections"
     );
     let tally = check_tiles(g, &grid, &rooms, level.extra, 0)?;
+    let owner = level.extra[2].as_u16s().unwrap_or_default();
+    let table =
+        DoorTable::from_values(&level.extra[MAP_COLUMNS.len()..]).map_err(Violation::new)?;
+    check_table(g, (&grid, owner), &tally, &table)?;
     let modes: Vec<_> = g
         .library
         .templates
@@ -171,7 +176,6 @@ pub(crate) fn verify(g: &MapSetting<'_>, record: &LevelRecord<'_>) -> Result<(),
     )?;
     let stored = MapMetrics::from_values(level.metrics)
         .ok_or_else(|| Violation::new(format!("{} metric values", level.metrics.len())))?;
-    let owner = level.extra[2].as_u16s().unwrap_or_default();
     let want = g.ends(&grid, &graph, &rooms, owner, &mut RouteScratch::default());
     Ends::check(
         Ends::from_values([

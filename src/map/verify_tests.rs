@@ -7,6 +7,7 @@ use crate::core::generator::{ExtraValue, Generator, GraphView, Level, LevelRecor
 use crate::core::grid::{GridView, cell};
 use crate::core::rng::mix;
 use crate::floorplan::columns::CORRIDOR_FLAG;
+use crate::floorplan::doors::DoorTable;
 use crate::map::{CorridorMode, MapConfig, MapGenerator, MapMetrics};
 
 /// The master seed of these tests.
@@ -49,6 +50,7 @@ struct Map {
     dst: Vec<u32>,
     flags: Vec<u8>,
     metrics: Vec<f64>,
+    doors: DoorTable,
 }
 
 impl Map {
@@ -81,6 +83,7 @@ impl Map {
             dst: graph.dst.to_vec(),
             flags: graph.flags.to_vec(),
             metrics: level.metrics.to_vec(),
+            doors: DoorTable::from_values(&level.extra[3..]).unwrap(),
         };
         map.check(g)
             .unwrap_or_else(|v| panic!("level {i} as generated: {}", v.0));
@@ -98,11 +101,12 @@ impl Map {
     }
 
     fn check(&self, g: &MapGenerator) -> Result<(), Violation> {
-        let extra = [
+        let mut extra = vec![
             ExtraValue::ListU16(&self.template),
             ExtraValue::ListU8(&self.transform),
             ExtraValue::ListU16(&self.owner),
         ];
+        extra.extend(self.doors.values());
         let level = Level {
             grid: Some(GridView {
                 width: self.width,
@@ -608,6 +612,45 @@ fn a_directed_connection_through_the_wrong_doors_is_found() {
     for i in 0..3 {
         Map::generate(&strict, i);
     }
+}
+
+#[test]
+fn a_door_table_that_is_not_the_grids_is_found() {
+    let g = fig1(CorridorMode::Routed);
+    let (map, k) = Map::search(&g, |m| {
+        (0..m.doors.doors()).find(|&k| usize::from(m.doors.from[k]) > m.vertex_x.len())
+    });
+    let mut moved = map.clone();
+    moved.doors.y[k] += 1;
+    assert!(
+        moved
+            .rejected(&g)
+            .contains("is not the door the grid shows there")
+    );
+    let mut turned = map.clone();
+    turned.doors.facing[k] ^= 2;
+    assert!(
+        turned
+            .rejected(&g)
+            .contains("is not the door the grid shows there")
+    );
+    let mut dropped = map.clone();
+    for column in [&mut dropped.doors.connection, &mut dropped.doors.from] {
+        column.remove(k);
+    }
+    for column in [&mut dropped.doors.to, &mut dropped.doors.x] {
+        column.remove(k);
+    }
+    dropped.doors.y.remove(k);
+    dropped.doors.length.remove(k);
+    dropped.doors.facing.remove(k);
+    assert!(dropped.rejected(&g).contains("is not in the door table"));
+    let mut shorter = map.clone();
+    shorter.doors.unused_length[0] -= 1;
+    assert!(shorter.rejected(&g).contains("unused run 0 is"));
+    let mut ragged = map;
+    ragged.doors.unused_x.pop();
+    assert!(ragged.rejected(&g).contains("door_unused_x holds"));
 }
 
 fn g_index(g: &MapGenerator, room: &str) -> usize {

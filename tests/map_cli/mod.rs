@@ -4,6 +4,7 @@
 //! file, line and column.
 
 mod controls;
+mod doors;
 mod proofs;
 mod variety;
 
