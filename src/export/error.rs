@@ -200,6 +200,16 @@ pub enum ExportError {
         /// The grid's cells.
         cells: usize,
     },
+    /// A level's door table columns are unreadable.
+    #[error("{path}: level {index}: {error}")]
+    DoorTable {
+        /// The archive.
+        path: PathBuf,
+        /// The level's index.
+        index: u64,
+        /// What is wrong with them.
+        error: String,
+    },
     /// No level has the index asked for.
     #[error("{path}: no level with index {index}")]
     NoLevel {

@@ -10,12 +10,15 @@
 //! `j`'s corridor, empty for walls, doors and void), and its definition declares every value the
 //! level graph can give (rooms + connections, the same for every level of a `map` archive),
 //! named `room_<i>` and `corridor_<j>`, in the colours of the Tiled owner tileset. LDtk puts no
-//! limit on the number of IntGrid values, so even large graphs fit one layer.
+//! limit on the number of IntGrid values, so even large graphs fit one layer. Its door table
+//! becomes an Entities layer `Doors` on top ([`super::doors`]).
 
 use serde_json::{Value, json};
 
+use super::doors::{LDTK_LAYER_UID, LDTK_NEXT_UID, ldtk_entities, ldtk_entity_defs};
 use super::owners::{Owners, owner_colour};
 use crate::core::grid::{GridView, cell};
+use crate::floorplan::doors::DoorTable;
 use crate::render::cell_colour;
 
 /// Pixels per grid cell.
@@ -128,6 +131,8 @@ pub struct ProjectInfo<'a> {
     pub generator: &'a str,
     /// The level's owner grid, for levels that have one.
     pub owners: Option<&'a Owners<'a>>,
+    /// The level's door table, for levels that have one.
+    pub doors: Option<&'a DoorTable>,
 }
 
 /// The instance of IntGrid layer `identifier` (definition `def_uid`) of a `w` x `h` level,
@@ -166,6 +171,33 @@ pub fn project(grid: &GridView<'_>, info: &ProjectInfo<'_>) -> Value {
         }
         None => (vec![cells], vec![layer_def()], 3),
     };
+    let (mut layers, mut layer_defs, mut next_uid) = (layers, layer_defs, next_uid);
+    let mut entity_defs = Vec::new();
+    if let Some(doors) = info.doors {
+        // Above the grids: the doors and blockers are what an editor places things on.
+        let mut instance = layer_instance(("Doors", LDTK_LAYER_UID, 1.0), (w, h), json!([]), seed);
+        instance["__type"] = json!("Entities");
+        let grid = i64::from(GRID);
+        instance["entityInstances"] = json!(ldtk_entities(doors, grid, |k| iid(seed, 1000 + k)));
+        layers.insert(0, instance);
+        let mut def = layer_def();
+        for (key, value) in [
+            ("__type", json!("Entities")),
+            ("type", json!("Entities")),
+            ("identifier", json!("Doors")),
+            ("uid", json!(LDTK_LAYER_UID)),
+            (
+                "doc",
+                json!("warren door table: every door, and the unused door runs"),
+            ),
+            ("intGridValues", json!([])),
+        ] {
+            def[key] = value;
+        }
+        layer_defs.insert(0, def);
+        entity_defs = ldtk_entity_defs(GRID);
+        next_uid = LDTK_NEXT_UID;
+    }
     let level = json!({
         "identifier": format!("{}_{}", capitalised(info.generator), info.index),
         "iid": iid(seed, 3), "uid": 2, "worldX": 0, "worldY": 0, "worldDepth": 0,
@@ -196,7 +228,7 @@ pub fn project(grid: &GridView<'_>, info: &ProjectInfo<'_>) -> Value {
         "levelNamePattern": "Level_%idx", "tutorialDesc": null, "customCommands": [],
         "flags": [], "dummyWorldIid": iid(seed, 2), "worlds": [],
         "defs": {
-            "layers": layer_defs, "entities": [], "tilesets": [], "enums": [],
+            "layers": layer_defs, "entities": entity_defs, "tilesets": [], "enums": [],
             "externalEnums": [], "levelFields": [],
         },
         "levels": [level],
@@ -234,6 +266,7 @@ mod tests {
                 seed: 11,
                 generator: "dmg",
                 owners: None,
+                doors: None,
             },
         );
         let layer = &p["levels"][0]["layerInstances"][0];

@@ -7,14 +7,16 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{UInt16Type, UInt32Type};
+use arrow_array::types::{UInt8Type, UInt16Type, UInt32Type};
 use serde_json::Value;
 
+use super::doors::FACINGS;
 use super::tiled::OWNER_FIRSTGID;
 use super::{write_ldtk, write_tiled};
 use crate::archive::{Archive, ArchiveWriter, RunMeta, level_schema};
 use crate::batch::{self, BatchOptions};
 use crate::core::generator::Generator;
+use crate::floorplan::doors::DoorTable;
 use crate::profile::{GeneratorTask, Profile};
 
 /// A fresh folder for one test.
@@ -202,7 +204,7 @@ fn ldtk_projects_of_map_levels_have_an_owner_intgrid_layer_declaring_every_value
         .iter()
         .map(|l| l["__identifier"].as_str().unwrap())
         .collect();
-    assert_eq!(identifiers, ["Owner", "Cells"]);
+    assert_eq!(identifiers, ["Doors", "Owner", "Cells"]);
     let csv = numbers(&layer(instances, "__identifier", "Owner")["intGridCsv"]);
     let stored: Vec<u64> = owner.iter().map(|&v| u64::from(v)).collect();
     assert_eq!(csv, stored);
@@ -236,8 +238,152 @@ fn ldtk_projects_of_map_levels_have_an_owner_intgrid_layer_declaring_every_value
         .collect();
     uids.sort_unstable();
     uids.dedup();
-    assert_eq!(uids.len(), 3);
+    let entities = p["defs"]["entities"].as_array().unwrap();
+    for entity in entities {
+        uids.push(entity["uid"].as_u64().unwrap());
+        let fields = entity["fieldDefs"].as_array().unwrap();
+        uids.extend(fields.iter().map(|f| f["uid"].as_u64().unwrap()));
+    }
+    let all = uids.len();
+    uids.sort_unstable();
+    uids.dedup();
+    assert_eq!((uids.len(), all), (4 + 2 + 6, 4 + 2 + 6));
     assert!(uids.iter().all(|&u| u < p["nextUid"].as_u64().unwrap()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Level `index`'s door table, read straight from the archive's record batches.
+fn stored_doors(path: &Path, index: usize) -> DoorTable {
+    let archive = Archive::open(path).unwrap();
+    let batch = archive.batch(0).unwrap();
+    let list = |name: &str| {
+        batch
+            .column_by_name(name)
+            .unwrap()
+            .as_list::<i32>()
+            .value(index)
+    };
+    let u16s = |name: &str| list(name).as_primitive::<UInt16Type>().values().to_vec();
+    let u8s = |name: &str| list(name).as_primitive::<UInt8Type>().values().to_vec();
+    DoorTable {
+        connection: u16s("door_connection"),
+        from: u16s("door_from"),
+        to: u16s("door_to"),
+        x: u16s("door_x"),
+        y: u16s("door_y"),
+        length: u16s("door_length"),
+        facing: u8s("door_facing"),
+        unused_room: u16s("door_unused_room"),
+        unused_x: u16s("door_unused_x"),
+        unused_y: u16s("door_unused_y"),
+        unused_length: u16s("door_unused_length"),
+        unused_facing: u8s("door_unused_facing"),
+    }
+}
+
+/// A door table rebuilt from door objects: `(type, [x0, y0, x1, y1) in tiles, property)` each,
+/// `property(name)` giving an integer or a facing name.
+fn table_of(objects: &[(String, [u64; 4], Value)]) -> DoorTable {
+    let mut t = DoorTable::default();
+    for (kind, [x0, y0, x1, y1], props) in objects {
+        let facing = FACINGS
+            .iter()
+            .position(|&f| props["facing"] == f)
+            .expect("a facing") as u8;
+        let len = ((x1 - x0).max(y1 - y0)) as u16;
+        // A door one tile long runs along its wall: across its facing.
+        assert_eq!(facing % 2 == 0, x1 - x0 == 1 && (y1 - y0 >= 1));
+        let int = |name: &str| props[name].as_u64().unwrap() as u16;
+        if kind == "door" {
+            t.connection.push(int("connection"));
+            t.from.push(int("from"));
+            t.to.push(int("to"));
+            t.x.push(*x0 as u16);
+            t.y.push(*y0 as u16);
+            t.length.push(len);
+            t.facing.push(facing);
+        } else {
+            assert_eq!(kind, "unused_door");
+            t.unused_room.push(int("room"));
+            t.unused_x.push(*x0 as u16);
+            t.unused_y.push(*y0 as u16);
+            t.unused_length.push(len);
+            t.unused_facing.push(facing);
+        }
+    }
+    t
+}
+
+#[test]
+fn door_tables_round_trip_through_the_tiled_and_ldtk_json() {
+    let dir = temp_dir("doors-map");
+    let path = archive(&dir, "map", &["map.corridors=routed"], 3);
+    let archive = Archive::open(&path).unwrap();
+    let (tmj, ldtk) = (dir.join("level.tmj"), dir.join("level.ldtk"));
+    write_tiled(&archive, 2, &tmj).unwrap();
+    write_ldtk(&archive, 2, &ldtk).unwrap();
+    let stored = stored_doors(&path, 2);
+    assert!(stored.doors() > 20 && stored.unused() > 17, "{stored:?}");
+    let tile = |v: &Value| v.as_u64().unwrap() / 16;
+    // Tiled: objects typed `door` and `unused_door`, their properties a list of name and value.
+    let m = read_json(&tmj);
+    let objects = layer(&m["layers"], "name", "objects")["objects"]
+        .as_array()
+        .unwrap();
+    let doors: Vec<(String, [u64; 4], Value)> = objects
+        .iter()
+        .filter(|o| o["type"] == "door" || o["type"] == "unused_door")
+        .map(|o| {
+            let (x, y) = (tile(&o["x"]), tile(&o["y"]));
+            let rect = [x, y, x + tile(&o["width"]), y + tile(&o["height"])];
+            let mut props = serde_json::Map::new();
+            for p in o["properties"].as_array().unwrap() {
+                props.insert(p["name"].as_str().unwrap().into(), p["value"].clone());
+            }
+            (
+                o["type"].as_str().unwrap().into(),
+                rect,
+                Value::Object(props),
+            )
+        })
+        .collect();
+    assert_eq!(table_of(&doors), stored, "Tiled");
+    // No door cell is an object of its own beside them.
+    assert_eq!(doors.len(), stored.doors() + stored.unused());
+    // LDtk: entities `Door` and `UnusedDoor` of the `Doors` layer, their fields named.
+    let p = read_json(&ldtk);
+    let instances = &p["levels"][0]["layerInstances"];
+    let entities = layer(instances, "__identifier", "Doors")["entityInstances"]
+        .as_array()
+        .unwrap();
+    let doors: Vec<(String, [u64; 4], Value)> = entities
+        .iter()
+        .map(|e| {
+            let (x, y) = (tile(&e["px"][0]), tile(&e["px"][1]));
+            assert_eq!(
+                [x, y],
+                [
+                    e["__grid"][0].as_u64().unwrap(),
+                    e["__grid"][1].as_u64().unwrap()
+                ]
+            );
+            let rect = [x, y, x + tile(&e["width"]), y + tile(&e["height"])];
+            let mut props = serde_json::Map::new();
+            for f in e["fieldInstances"].as_array().unwrap() {
+                props.insert(
+                    f["__identifier"].as_str().unwrap().into(),
+                    f["__value"].clone(),
+                );
+            }
+            let kind = if e["__identifier"] == "Door" {
+                "door"
+            } else {
+                "unused_door"
+            };
+            (kind.to_string(), rect, Value::Object(props))
+        })
+        .collect();
+    assert_eq!(table_of(&doors), stored, "LDtk");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -5,6 +5,7 @@
 //! one (`map`, [`owners`]). The stacks stream level by level from the archive, so memory stays
 //! flat however many levels it holds.
 
+pub mod doors;
 pub mod ldtk;
 pub mod npy;
 pub mod owners;
@@ -25,6 +26,7 @@ use arrow_array::types::{UInt16Type, UInt32Type, UInt64Type};
 use crate::archive::{Archive, RunFooter, RunMeta};
 use crate::core::generator::{ExtraKind, ExtraValue, Level};
 use crate::core::output::OutputError;
+use crate::floorplan::doors::DoorTable;
 use crate::profile::{KIND_FACTS, KindFacts};
 pub use error::ExportError;
 use npy::{Dtype, NpzWriter, Staged};
@@ -363,12 +365,16 @@ pub fn write_jaxued(archive: &Archive, out: &Path) -> Result<(u64, u16, u16)> {
     Ok((n, h, w))
 }
 
+/// What `with_level` hands on beside the level: its seed, and where the kind stores them, its
+/// owner grid and its door table.
+type Stored<'a> = (u64, Option<&'a [u16]>, Option<&'a DoorTable>);
+
 /// Finds the level with index `index` of `archive` and hands it (with its seed and, when the
-/// kind stores one, its owner grid) to `write`.
+/// kind stores them, its owner grid and door table) to `write`.
 fn with_level<T>(
     archive: &Archive,
     index: u64,
-    write: impl FnOnce(&Level<'_>, u64, Option<&[u16]>) -> Result<T>,
+    write: impl FnOnce(&Level<'_>, Stored<'_>) -> Result<T>,
 ) -> Result<T> {
     let columns = archive.columns()?;
     let path = archive.path();
@@ -413,7 +419,19 @@ fn with_level<T>(
                 cells: grid.cells.len(),
             });
         }
-        return write(&level, seed, owner);
+        let names: Vec<&str> = columns.extra.iter().map(|e| e.name.as_str()).collect();
+        let doors = match doors::door_table(&names, |e| view.extra(e, row)) {
+            Some(Ok(table)) => Some(table),
+            Some(Err(error)) => {
+                return Err(ExportError::DoorTable {
+                    path: path.to_path_buf(),
+                    index,
+                    error,
+                });
+            }
+            None => None,
+        };
+        return write(&level, (seed, owner, doors.as_ref()));
     }
     Err(ExportError::NoLevel {
         path: path.to_path_buf(),
@@ -452,10 +470,11 @@ pub fn write_tiled(archive: &Archive, index: u64, out: &Path) -> Result<Vec<std:
     let image = out.with_extension("tiles.png");
     let owner_image = out.with_extension("owners.png");
     let (image_name, owner_image_name) = (file_name(&image), file_name(&owner_image));
-    with_level(archive, index, |level, seed, owner| {
+    with_level(archive, index, |level, (seed, owner, doors)| {
         let graph = owner.and_then(|_| owners::stored_graph(&run));
         let owners = owner.map(|grid| Owners::new(level, grid, graph.as_ref()));
         let info = tiled::MapInfo {
+            doors,
             index,
             seed,
             generator: &run.generator,
@@ -506,7 +525,7 @@ fn write_all_or_none(files: &[(std::path::PathBuf, Vec<u8>)]) -> Result<(), Outp
 pub fn write_ldtk(archive: &Archive, index: u64, out: &Path) -> Result<()> {
     let run = RunMeta::from_archive(archive)?;
     check_grids(archive, &run)?;
-    with_level(archive, index, |level, seed, owner| {
+    with_level(archive, index, |level, (seed, owner, doors)| {
         let grid = level.grid.ok_or(ExportError::NoLevelGrid)?;
         let graph = owner.and_then(|_| owners::stored_graph(&run));
         let owners = owner.map(|grid| Owners::new(level, grid, graph.as_ref()));
@@ -515,6 +534,7 @@ pub fn write_ldtk(archive: &Archive, index: u64, out: &Path) -> Result<()> {
             seed,
             generator: &run.generator,
             owners: owners.as_ref(),
+            doors,
         };
         let project = ldtk::project(&grid, &info);
         let json = serde_json::to_string_pretty(&project)?;

@@ -11,13 +11,16 @@
 //! embedded tileset `warren owners` (gid `OWNER_FIRSTGID + v - 1`; gid 0, no tile, for walls,
 //! doors and void), whose tiles are typed `room` or `corridor`, carry `owner` and `name`
 //! properties, and whose image (also beside the map) is one swatch per value. Its rooms are
-//! named by their ids in the level graph and carry their `owner` value.
+//! named by their ids in the level graph and carry their `owner` value. Its doors come from the
+//! level's door table ([`super::doors`]): one object per door, covering its tiles, and one per
+//! unused door run.
 
 use serde_json::{Value, json};
 
 use super::owners::{Owners, hex, owner_colour};
 use crate::core::generator::Level;
 use crate::core::grid::cell;
+use crate::floorplan::doors::DoorTable;
 use crate::render::{Rgba, cell_colour};
 
 /// Pixels per tile side.
@@ -86,6 +89,8 @@ pub struct MapInfo<'a> {
     pub image: &'a str,
     /// The owner grid and the owner tileset image's file name, for levels that have one.
     pub owners: Option<(&'a Owners<'a>, &'a str)>,
+    /// The door table, for levels that have one: its doors replace the door cells' objects.
+    pub doors: Option<&'a DoorTable>,
 }
 
 /// One Tiled object: a rectangle in tile units, typed.
@@ -106,8 +111,14 @@ fn object(id: &mut u32, name: String, kind: &str, rect: [i64; 4]) -> Value {
 }
 
 /// The objects of `level`: its rooms (named by `owners` when given, and carrying their owner
-/// value), then its door and stair cells.
-fn objects(level: &Level<'_>, tags: &[String], owners: Option<&Owners<'_>>) -> Vec<Value> {
+/// value), then its door and stair cells, or with a door table `doors` its stair cells, doors
+/// and unused door runs.
+fn objects(
+    level: &Level<'_>,
+    tags: &[String],
+    owners: Option<&Owners<'_>>,
+    doors: Option<&DoorTable>,
+) -> Vec<Value> {
     let mut id = 0;
     let mut out = Vec::new();
     if let Some(rooms) = &level.rooms {
@@ -133,10 +144,13 @@ fn objects(level: &Level<'_>, tags: &[String], owners: Option<&Owners<'_>>) -> V
     if let Some(grid) = &level.grid {
         let w = grid.width as usize;
         for (at, &code) in grid.cells.iter().enumerate() {
-            if matches!(
-                code,
-                cell::DOOR | cell::SECRET_DOOR | cell::STAIRS_UP | cell::STAIRS_DOWN
-            ) {
+            let door_cell = code == cell::DOOR && doors.is_none();
+            if door_cell
+                || matches!(
+                    code,
+                    cell::SECRET_DOOR | cell::STAIRS_UP | cell::STAIRS_DOWN
+                )
+            {
                 let (x, y) = ((at % w) as i64, (at / w) as i64);
                 let kind = cell::NAMES[usize::from(code)];
                 out.push(object(
@@ -147,6 +161,9 @@ fn objects(level: &Level<'_>, tags: &[String], owners: Option<&Owners<'_>>) -> V
                 ));
             }
         }
+    }
+    if let Some(doors) = doors {
+        out.extend(super::doors::tiled_objects(doors, &mut id, i64::from(TILE)));
     }
     out
 }
@@ -218,7 +235,7 @@ pub fn map(level: &Level<'_>, info: &MapInfo<'_>) -> Value {
     let (w, h) = (grid.width, grid.height);
     let data: Vec<u32> = grid.cells.iter().map(|&c| u32::from(c) + 1).collect();
     let owners = info.owners.map(|(o, _)| o);
-    let objects = objects(level, info.tags, owners);
+    let objects = objects(level, info.tags, owners, info.doors);
     let count = u32::from(cell::COUNT);
     let tiles: Vec<Value> = (0..cell::COUNT)
         .map(|c| json!({"id": c, "type": cell::NAMES[usize::from(c)]}))
@@ -319,6 +336,7 @@ mod tests {
             tags: &[],
             image: "x.png",
             owners: None,
+            doors: None,
         };
         let m = map(&level, &info);
         assert_eq!(m["layers"][0]["data"], json!([1, 2, 3, 2, 5, 1]));

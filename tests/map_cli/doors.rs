@@ -178,3 +178,77 @@ fn the_door_table_matches_the_grid_on_ten_thousand_levels() {
     assert!(seen.0 > 10_000 * 20, "{seen:?}");
     assert!(seen.1 > 10_000 * 17, "{seen:?}");
 }
+
+/// Validates a map level's Tiled map and LDtk project against their schemas, loads them with
+/// pytiled_parser and ldtkpy, and compares their door objects with the archive's door table.
+const LOAD_DOORS: &str = r#"
+import sys, json, pathlib, jsonschema, pyarrow.ipc as ipc, pytiled_parser
+from ldtkpy.api import ldtk_json_from_dict
+root, archive, tmj, ldtk = map(pathlib.Path, sys.argv[1:5])
+row = ipc.open_file(str(archive)).read_all().slice(int(sys.argv[5]), 1).to_pylist()[0]
+faces = ["east", "south", "west", "north"]
+doors = sorted(zip(row["door_x"], row["door_y"], row["door_length"], [faces[f] for f in row["door_facing"]], row["door_connection"], row["door_from"], row["door_to"]))
+unused = sorted(zip(row["door_unused_x"], row["door_unused_y"], row["door_unused_length"], [faces[f] for f in row["door_unused_facing"]], row["door_unused_room"]))
+for schema, path in [("tiled-map-1.10.schema.json", tmj), ("ldtk-json-schema-1.5.3.json", ldtk)]:
+    validator = jsonschema.Draft7Validator(json.load(open(root / schema)))
+    errors = [e.message for e in validator.iter_errors(json.load(open(path)))]
+    assert not errors, (str(path), errors[:3])
+m = pytiled_parser.parse_map(tmj)
+objects = [o for layer in m.layers if hasattr(layer, "tiled_objects") for o in layer.tiled_objects]
+def run(o):
+    x, y, w, h = (int(v / 16) for v in (o.coordinates.x, o.coordinates.y, o.size.width, o.size.height))
+    return x, y, max(w, h), o.properties["facing"]
+tiled = sorted(run(o) + (o.properties["connection"], o.properties["from"], o.properties["to"]) for o in objects if o.class_ == "door")
+tiled_unused = sorted(run(o) + (o.properties["room"],) for o in objects if o.class_ == "unused_door")
+assert (tiled, tiled_unused) == (doors, unused), "Tiled"
+project = ldtk_json_from_dict(json.load(open(ldtk)))
+layer = [l for l in project.levels[0].layer_instances if l.identifier == "Doors"][0]
+def entity(e):
+    f = {i.identifier: i.value for i in e.field_instances}
+    x, y = e.grid
+    return (x, y, max(e.width, e.height) // 16, f["facing"]), f
+ents = [entity(e) + (e.identifier,) for e in layer.entity_instances]
+ldtk_doors = sorted(r + (f["connection"], f["from"], f["to"]) for r, f, k in ents if k == "Door")
+ldtk_unused = sorted(r + (f["room"],) for r, f, k in ents if k == "UnusedDoor")
+assert (ldtk_doors, ldtk_unused) == (doors, unused), "LDtk"
+print(len(doors), len(unused))
+"#;
+
+#[test]
+fn map_exports_carry_the_door_table_and_load_in_the_editors_libraries() {
+    use crate::python_reader::{python, python_has};
+    let dir = TempDir::new("map-door-exports");
+    let out = dir.join("m.arrow");
+    let args = ["--count", "3", "--set", "map.corridors=routed"];
+    generate_kind("map", &out, &args);
+    let (tmj, ldtk) = (dir.join("m.tmj"), dir.join("m.ldtk"));
+    for (flag, path) in [("--tiled", &tmj), ("--ldtk", &ldtk)] {
+        let archive = out.to_str().unwrap();
+        let result = crate::common::warren([
+            "export",
+            archive,
+            "--index",
+            "2",
+            flag,
+            path.to_str().unwrap(),
+        ]);
+        crate::common::assert_succeeded(&result, flag);
+    }
+    if !python_has("pyarrow, jsonschema, pytiled_parser, ldtkpy.api") {
+        return;
+    }
+    let schemas = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/export_cli");
+    let paths = [
+        schemas,
+        out.to_str().unwrap(),
+        tmj.to_str().unwrap(),
+        ldtk.to_str().unwrap(),
+        "2",
+    ];
+    let printed = python(LOAD_DOORS, &paths);
+    let counts: Vec<usize> = printed
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    assert!(counts[0] > 20 && counts[1] > 17, "{printed}");
+}
