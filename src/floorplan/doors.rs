@@ -354,20 +354,26 @@ impl DoorTable {
                 self.push_door(j, (corridor, b), door(link.gap));
             }
         }
-        let mut used = Vec::new();
-        let mut runs = Vec::new();
+        // Each door in the wall of a room, by room (corridors own none).
+        let mut used: Vec<(usize, Run)> = (0..self.doors())
+            .flat_map(|k| {
+                let (_, from, to, run) = self.door(k);
+                [from, to]
+                    .into_iter()
+                    .filter(|&o| (1..=n).contains(&usize::from(o)))
+                    .map(move |o| (usize::from(o) - 1, run))
+            })
+            .collect();
+        used.sort_unstable_by_key(|&(v, _)| v);
+        let (mut runs, mut mine, mut k) = (Vec::new(), Vec::new(), 0);
         for v in 0..n {
             let sh = &plan.cat.shapes[layout.shape[v] as usize];
-            used.clear();
-            used.extend(
-                (0..self.doors())
-                    .map(|k| self.door(k))
-                    .filter(|&(_, from, to, _)| {
-                        usize::from(from) == v + 1 || usize::from(to) == v + 1
-                    })
-                    .map(|(_, _, _, run)| run),
-            );
-            unused_runs(sh, (tiles.x0[v], tiles.y0[v]), &used, &mut runs);
+            mine.clear();
+            while k < used.len() && used[k].0 == v {
+                mine.push(used[k].1);
+                k += 1;
+            }
+            unused_runs(sh, (tiles.x0[v], tiles.y0[v]), &mine, &mut runs);
             for &run in &runs {
                 self.push_unused(v, run);
             }
@@ -380,8 +386,9 @@ impl DoorTable {
 /// overlap or touch, on one wall, in order of facing, wall and start. Written to `out`.
 pub fn unused_runs(shape: &Shape, (x0, y0): (i32, i32), used: &[Run], out: &mut Vec<Run>) {
     out.clear();
-    // (facing, wall coordinate, first tile, last tile) of every free door position.
-    let mut free: Vec<(u8, i32, i32, i32)> = Vec::new();
+    // (facing, wall coordinate, first tile, last tile) of the tiles free door positions cover.
+    let mut free: Vec<(u8, i32, i32, i32)> = Vec::with_capacity(shape.doors.len() + 4);
+    let mut blocked: Vec<(i32, i32)> = Vec::with_capacity(4);
     for ds in &shape.doors {
         let down = side::vertical(ds.side);
         let (wall, base) = if down {
@@ -390,19 +397,26 @@ pub fn unused_runs(shape: &Shape, (x0, y0): (i32, i32), used: &[Run], out: &mut 
             (y0 + ds.fixed, x0)
         };
         let len = ds.len as i32;
-        for p in ds.lo..=ds.hi {
-            let (a0, a1) = (base + p, base + p + len - 1);
-            let taken = used.iter().any(|u| {
-                let (uw, u0) = if u.downwards() {
-                    (u.x, u.y)
-                } else {
-                    (u.y, u.x)
-                };
-                u.downwards() == down && uw == wall && u0 <= a1 && a0 < u0 + u.len as i32
-            });
-            if !taken {
-                free.push((ds.side, wall, a0, a1));
+        // Starts whose door would share a tile with a used door on this wall.
+        blocked.clear();
+        blocked.extend(used.iter().filter_map(|u| {
+            let (uw, u0) = if u.downwards() {
+                (u.x, u.y)
+            } else {
+                (u.y, u.x)
+            };
+            (u.downwards() == down && uw == wall).then(|| (u0 - len + 1, u0 + u.len as i32 - 1))
+        }));
+        blocked.sort_unstable();
+        let (mut s, hi) = (base + ds.lo, base + ds.hi);
+        for &(b0, b1) in &blocked {
+            if b0 > s && s <= hi {
+                free.push((ds.side, wall, s, b0.min(hi + 1) - 1 + len - 1));
             }
+            s = s.max(b1 + 1);
+        }
+        if s <= hi {
+            free.push((ds.side, wall, s, hi + len - 1));
         }
     }
     free.sort_unstable();
