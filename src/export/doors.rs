@@ -1,7 +1,8 @@
 //! The door table of `map` levels (the archive's `door_*` columns, [`DoorTable`]) in the editors'
 //! exports: each door one object covering its tiles, typed `door`, with its connection, the
 //! owner values it joins (`from`, `to`, as in the owner grid) and its facing (the way one walks
-//! from `from` to `to`: `east`, `south`, `west`, `north`); each unused run (wall where the room's
+//! from `from` to `to`: `east`, `south`, `west`, `north`) and its `key` (1 + the key room of a
+//! locked connection, else 0); each unused run (wall where the room's
 //! template allows a door and there is none: where blockers go) one object typed `unused_door`
 //! with its room and the way its wall faces out. The Tiled map lists them in its object layer;
 //! the LDtk project in an Entities layer `Doors` of entities `Door` and `UnusedDoor`.
@@ -61,6 +62,7 @@ pub fn objects(table: &DoorTable) -> Vec<DoorObject> {
             ("from", json!(from)),
             ("to", json!(to)),
             ("facing", json!(facing(run.facing))),
+            ("key", json!(table.key[k])),
         ];
         out.push(("door", format!("door {k}"), rect(&run), properties));
     }
@@ -106,7 +108,7 @@ pub const LDTK_LAYER_UID: u32 = 4;
 /// The uid of entity `Door`; `UnusedDoor` is the next, their fields the ones after.
 const LDTK_DOOR_UID: u32 = 5;
 /// Fields of `Door` and of `UnusedDoor`.
-const DOOR_FIELDS: [&str; 4] = ["connection", "from", "to", "facing"];
+const DOOR_FIELDS: [&str; 5] = ["connection", "from", "to", "facing", "key"];
 const UNUSED_FIELDS: [&str; 2] = ["room", "facing"];
 /// The first uid after every definition here.
 pub const LDTK_NEXT_UID: u32 = LDTK_DOOR_UID + 2 + (DOOR_FIELDS.len() + UNUSED_FIELDS.len()) as u32;

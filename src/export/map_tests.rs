@@ -247,7 +247,7 @@ fn ldtk_projects_of_map_levels_have_an_owner_intgrid_layer_declaring_every_value
     let all = uids.len();
     uids.sort_unstable();
     uids.dedup();
-    assert_eq!((uids.len(), all), (4 + 2 + 6, 4 + 2 + 6));
+    assert_eq!((uids.len(), all), (4 + 2 + 7, 4 + 2 + 7));
     assert!(uids.iter().all(|&u| u < p["nextUid"].as_u64().unwrap()));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -273,6 +273,7 @@ fn stored_doors(path: &Path, index: usize) -> DoorTable {
         y: u16s("door_y"),
         length: u16s("door_length"),
         facing: u8s("door_facing"),
+        key: u16s("door_key"),
         unused_room: u16s("door_unused_room"),
         unused_x: u16s("door_unused_x"),
         unused_y: u16s("door_unused_y"),
@@ -302,6 +303,7 @@ fn table_of(objects: &[(String, [u64; 4], Value)]) -> DoorTable {
             t.y.push(*y0 as u16);
             t.length.push(len);
             t.facing.push(facing);
+            t.key.push(int("key"));
         } else {
             assert_eq!(kind, "unused_door");
             t.unused_room.push(int("room"));

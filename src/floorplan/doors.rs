@@ -19,7 +19,7 @@ use crate::floorplan::raster::Tiles;
 use crate::floorplan::shape::{Shape, side};
 
 /// The door table's columns, in [`DoorTable::values`]' order.
-pub const DOOR_COLUMNS: [ExtraSpec; 12] = [
+pub const DOOR_COLUMNS: [ExtraSpec; 13] = [
     ExtraSpec::new(
         "door_connection",
         ExtraKind::ListU16,
@@ -58,6 +58,12 @@ pub const DOOR_COLUMNS: [ExtraSpec; 12] = [
         ExtraKind::ListU8,
         "per door, the way one walks through it from door_from to door_to: 0 east, 1 south, \
          2 west, 3 north",
+    ),
+    ExtraSpec::new(
+        "door_key",
+        ExtraKind::ListU16,
+        "per door, 1 + the index of the room holding the key of its connection's lock (the level \
+         graph's `lock` constraints), or 0 when the connection is not locked",
     ),
     ExtraSpec::new(
         "door_unused_room",
@@ -154,6 +160,8 @@ pub struct DoorTable {
     /// See [`DOOR_COLUMNS`].
     pub facing: Vec<u8>,
     /// See [`DOOR_COLUMNS`].
+    pub key: Vec<u16>,
+    /// See [`DOOR_COLUMNS`].
     pub unused_room: Vec<u16>,
     /// See [`DOOR_COLUMNS`].
     pub unused_x: Vec<u16>,
@@ -175,6 +183,7 @@ impl DoorTable {
         self.y.clear();
         self.length.clear();
         self.facing.clear();
+        self.key.clear();
         self.unused_room.clear();
         self.unused_x.clear();
         self.unused_y.clear();
@@ -188,7 +197,7 @@ impl DoorTable {
     }
 
     /// Door `k`: its connection, the owners it joins (towards room a, towards room b) and its
-    /// tiles.
+    /// tiles (its key is `key[k]`).
     pub fn door(&self, k: usize) -> (u16, u16, u16, Run) {
         let run = Run {
             x: i32::from(self.x[k]),
@@ -216,7 +225,8 @@ impl DoorTable {
     }
 
     /// Appends a door.
-    fn push_door(&mut self, connection: usize, (from, to): (usize, usize), run: Run) {
+    fn push_door(&mut self, connection: usize, (from, to): (usize, usize), run: Run, key: u16) {
+        self.key.push(key);
         self.connection.push(connection as u16);
         self.from.push(from as u16);
         self.to.push(to as u16);
@@ -236,7 +246,7 @@ impl DoorTable {
     }
 
     /// The columns, in [`DOOR_COLUMNS`]' order.
-    pub fn values(&self) -> [ExtraValue<'_>; 12] {
+    pub fn values(&self) -> [ExtraValue<'_>; 13] {
         [
             ExtraValue::ListU16(&self.connection),
             ExtraValue::ListU16(&self.from),
@@ -245,6 +255,7 @@ impl DoorTable {
             ExtraValue::ListU16(&self.y),
             ExtraValue::ListU16(&self.length),
             ExtraValue::ListU8(&self.facing),
+            ExtraValue::ListU16(&self.key),
             ExtraValue::ListU16(&self.unused_room),
             ExtraValue::ListU16(&self.unused_x),
             ExtraValue::ListU16(&self.unused_y),
@@ -286,11 +297,12 @@ impl DoorTable {
             y: u16s(4)?,
             length: u16s(5)?,
             facing: u8s(6)?,
-            unused_room: u16s(7)?,
-            unused_x: u16s(8)?,
-            unused_y: u16s(9)?,
-            unused_length: u16s(10)?,
-            unused_facing: u8s(11)?,
+            key: u16s(7)?,
+            unused_room: u16s(8)?,
+            unused_x: u16s(9)?,
+            unused_y: u16s(10)?,
+            unused_length: u16s(11)?,
+            unused_facing: u8s(12)?,
         };
         let lens = [
             t.connection.len(),
@@ -300,6 +312,7 @@ impl DoorTable {
             t.y.len(),
             t.length.len(),
             t.facing.len(),
+            t.key.len(),
         ];
         let unused = [
             t.unused_room.len(),
@@ -321,8 +334,9 @@ impl DoorTable {
         Ok(t)
     }
 
-    /// Fills the table for `layout` of `plan`, drawn into `tiles`.
-    pub fn of_layout(&mut self, plan: &Plan, layout: &Layout, tiles: &Tiles) {
+    /// Fills the table for `layout` of `plan`, drawn into `tiles`; `keys` holds per connection
+    /// 1 + its lock's key room, or 0 (empty: no locks).
+    pub fn of_layout(&mut self, plan: &Plan, layout: &Layout, tiles: &Tiles, keys: &[u16]) {
         self.clear();
         let n = plan.rooms();
         if n == 0 {
@@ -347,11 +361,12 @@ impl DoorTable {
                     facing: link.side,
                 }
             };
+            let key = keys.get(j).copied().unwrap_or(0);
             if link.gap == 0 {
-                self.push_door(j, (a, b), door(0));
+                self.push_door(j, (a, b), door(0), key);
             } else {
-                self.push_door(j, (a, corridor), door(0));
-                self.push_door(j, (corridor, b), door(link.gap));
+                self.push_door(j, (a, corridor), door(0), key);
+                self.push_door(j, (corridor, b), door(link.gap), key);
             }
         }
         // Each door in the wall of a room, by room (corridors own none).

@@ -10,6 +10,7 @@
 //!   steered by a force drawing);
 //! - [`raster`]: a layout as tiles and the owner grid;
 //! - [`columns`]: how a floor plan is stored in a level (extra columns, corridor flag);
+//! - [`constraints`]: locks and keys, and floor path bounds;
 //! - [`doors`]: the door table (every door, and the wall runs where doors could be and are not);
 //! - `proofs`: proofs made up front that a graph cannot be laid out (a K5 or K3,3 subdivision,
 //!   a room with more connections than its templates have room for doors);
@@ -24,6 +25,7 @@ pub(crate) mod bounds;
 pub mod build;
 pub(crate) mod check;
 pub mod columns;
+pub mod constraints;
 pub(crate) mod cycles;
 pub mod doors;
 pub mod input;

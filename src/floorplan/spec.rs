@@ -193,6 +193,62 @@ pub struct LevelGraph {
     /// The connections, in file order (the `owner` grid's `1 + rooms + j` is connection `j`'s
     /// corridor).
     pub connections: Vec<Connection>,
+    /// `min_path` and `max_path` constraints, in file order.
+    pub paths: Vec<PathRule>,
+    /// Locked connections, in file order.
+    pub locks: Vec<Lock>,
+}
+
+/// A bound on the shortest floor path between two sets of rooms (`min_path`, `max_path`): the
+/// least number of steps, over floor and door tiles (4-connected), from a floor tile of a room
+/// of `from` to a floor tile of a room of `to`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathRule {
+    /// The rooms at one end (a room id, or every room with a tag).
+    pub from: Vec<u32>,
+    /// The rooms at the other end.
+    pub to: Vec<u32>,
+    /// The two names as given (for messages).
+    pub names: [String; 2],
+    /// The bound, in steps.
+    pub tiles: u32,
+    /// Whether it is an upper bound (`max_path`) rather than a lower one (`min_path`).
+    pub max: bool,
+}
+
+impl PathRule {
+    /// The rule as the file spells it: `min_path `start` - `boss` >= 60`.
+    pub fn describe(&self) -> String {
+        let (key, op) = if self.max {
+            ("max_path", "<=")
+        } else {
+            ("min_path", ">=")
+        };
+        format!(
+            "{key} `{}` - `{}` {op} {}",
+            self.names[0], self.names[1], self.tiles
+        )
+    }
+
+    /// Whether a shortest path of `steps` (`None`: no path) keeps the rule.
+    pub fn kept(&self, steps: Option<u32>) -> bool {
+        match steps {
+            None => false,
+            Some(d) if self.max => d <= self.tiles,
+            Some(d) => d >= self.tiles,
+        }
+    }
+}
+
+/// A connection locked by a key room: on every walk from the start room (the first room tagged
+/// `start`) the key room comes before either room of the connection, however other locks are
+/// opened on the way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lock {
+    /// The locked connection's index in [`LevelGraph::connections`].
+    pub connection: u32,
+    /// The key room.
+    pub key: u32,
 }
 
 /// The ranges of the map builder's corridor keys, under the key names given (the `map` kind's or

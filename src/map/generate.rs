@@ -10,6 +10,7 @@ use crate::core::route::RouteScratch;
 use crate::floorplan::bounds::fit_bounds;
 use crate::floorplan::build::{BuildScratch, Gaps, NO_LAYOUT_EXISTS, Plan, build};
 use crate::floorplan::columns::{CORRIDOR_FLAG, MAP_COLUMNS};
+use crate::floorplan::constraints::floor_steps;
 use crate::floorplan::cycles::{blocked_cycle, lattice_cycle};
 use crate::floorplan::doors::{DoorTable, WITH_DOOR_COLUMNS};
 use crate::floorplan::input::{MapInputError, load_graph, load_library};
@@ -47,6 +48,8 @@ pub struct MapGenerator {
     /// Tag names: `room`, then every tag the graph uses (a room's vertex tag is its first).
     tags: Vec<String>,
     vertex_tags: Vec<u16>,
+    /// Per connection, 1 + its lock's key room, or 0 (the `door_key` column).
+    keys: Vec<u16>,
 }
 
 impl MapGenerator {
@@ -80,7 +83,12 @@ impl MapGenerator {
                 },
             })
             .collect();
+        let mut keys = vec![0u16; graph.connections.len()];
+        for lock in &graph.locks {
+            keys[lock.connection as usize] = 1 + lock.key as u16;
+        }
         Ok(Self {
+            keys,
             cfg,
             graph,
             library,
@@ -296,8 +304,67 @@ pub struct MapScratch {
     metrics: Vec<f64>,
     route: RouteScratch,
     doors: DoorTable,
+    path_queue: Vec<u32>,
+    path_seen: Vec<u32>,
     /// Holds the list of extra column values (it borrows the buffers above).
     bump: bumpalo::Bump,
+}
+
+/// Layouts a seed may try before a `min_path` or `max_path` it breaks fails it.
+pub const PATH_TRIES: u64 = 64;
+
+impl MapGenerator {
+    /// Builds the layout of `seed` and draws it into `s.tiles`; with path constraints, tries
+    /// up to [`PATH_TRIES`] layouts (the seed's, then ones of seeds derived from it) until one
+    /// keeps them all.
+    fn draw(&self, seed: u64, s: &mut MapScratch) -> Result<(), GenError> {
+        let plan = &self.plan;
+        let mut broken = None;
+        for k in 0..PATH_TRIES {
+            let seed_k = if k == 0 {
+                seed
+            } else {
+                crate::core::rng::mix(seed, k)
+            };
+            let built = match (build(plan, seed_k, &mut s.build), &self.complete) {
+                // The builder's own search first; the complete one where that fails.
+                (Err(_), Some(complete)) => build(complete, seed_k, &mut s.build),
+                (result, _) => result,
+            };
+            built.map_err(|f| {
+                let name = |v: u32| format!("`{}`", self.graph.rooms[v as usize].id);
+                let mut reason = f.reason(name);
+                if let Some((w, h)) = self.cfg.bounds() {
+                    reason += &format!(" (within map.bounds = [{w}, {h}])");
+                }
+                GenError {
+                    reason: reason.into(),
+                    detail: f.detail(plan, name),
+                }
+            })?;
+            rasterise(plan, &s.build.out, &mut s.tiles).map_err(too_large)?;
+            let t = &s.tiles;
+            let grid = (&t.cells[..], &t.owner[..], t.width as usize);
+            let scratch = (&mut s.path_queue, &mut s.path_seen);
+            match self.graph.paths.iter().find_map(|rule| {
+                let steps = floor_steps(
+                    grid,
+                    (&rule.from, &rule.to),
+                    (&mut *scratch.0, &mut *scratch.1),
+                );
+                (!rule.kept(steps)).then_some((rule, steps))
+            }) {
+                None => return Ok(()),
+                Some((rule, steps)) => broken = Some((rule, steps)),
+            }
+        }
+        let (rule, steps) = broken.expect("PATH_TRIES > 0");
+        let got = steps.map_or("no path".to_string(), |d| format!("{d} steps"));
+        Err(GenError {
+            reason: format!("{} not kept in {PATH_TRIES} layouts", rule.describe()).into(),
+            detail: format!("the last layout's shortest path: {got}"),
+        })
+    }
 }
 
 impl Generator for MapGenerator {
@@ -334,24 +401,8 @@ impl Generator for MapGenerator {
 
     fn generate<'s>(&self, seed: u64, s: &'s mut MapScratch) -> Result<Level<'s>, GenError> {
         let plan = &self.plan;
-        let built = match (build(plan, seed, &mut s.build), &self.complete) {
-            // The builder's own search first; the complete one where that fails.
-            (Err(_), Some(complete)) => build(complete, seed, &mut s.build),
-            (result, _) => result,
-        };
-        built.map_err(|f| {
-            let name = |v: u32| format!("`{}`", self.graph.rooms[v as usize].id);
-            let mut reason = f.reason(name);
-            if let Some((w, h)) = self.cfg.bounds() {
-                reason += &format!(" (within map.bounds = [{w}, {h}])");
-            }
-            GenError {
-                reason: reason.into(),
-                detail: f.detail(plan, name),
-            }
-        })?;
+        self.draw(seed, s)?;
         let layout = &s.build.out;
-        rasterise(plan, layout, &mut s.tiles).map_err(too_large)?;
         let t = &s.tiles;
         let n = plan.rooms();
         s.graph.clear();
@@ -412,7 +463,7 @@ impl Generator for MapGenerator {
             path_length: e.path_length,
         }
         .write_to(&mut s.metrics);
-        s.doors.of_layout(plan, layout, t);
+        s.doors.of_layout(plan, layout, t, &self.keys);
         s.bump.reset();
         let extra: &'s mut [ExtraValue<'s>] = s
             .bump

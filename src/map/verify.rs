@@ -13,6 +13,7 @@ use crate::ensure_level;
 use crate::floorplan::build::Plan;
 use crate::floorplan::check::{MapRules, check_tiles};
 use crate::floorplan::columns::{CORRIDOR_FLAG, MAP_COLUMNS};
+use crate::floorplan::constraints::{floor_steps, lock_problem, start_room};
 use crate::floorplan::doors::{DoorTable, WITH_DOOR_COLUMNS, check_table};
 use crate::floorplan::repeat::repeat_broken;
 use crate::floorplan::shape::Shape;
@@ -157,6 +158,7 @@ pub(crate) fn verify(g: &MapSetting<'_>, record: &LevelRecord<'_>) -> Result<(),
     let table =
         DoorTable::from_values(&level.extra[MAP_COLUMNS.len()..]).map_err(Violation::new)?;
     check_table(g, (&grid, owner), &tally, &table)?;
+    check_constraints(g, &grid, owner, &table)?;
     let modes: Vec<_> = g
         .library
         .templates
@@ -187,6 +189,48 @@ pub(crate) fn verify(g: &MapSetting<'_>, record: &LevelRecord<'_>) -> Result<(),
         ]),
         want,
     )
+}
+
+/// The level graph's constraints hold on the map: every `min_path` and `max_path` by a walk over
+/// its floor, its locks on the graph (whose connections the doors realise, exactly), and each
+/// door names its connection's key room.
+fn check_constraints(
+    g: &MapSetting<'_>,
+    grid: &GridView<'_>,
+    owner: &[u16],
+    table: &DoorTable,
+) -> Result<(), Violation> {
+    let (mut queue, mut seen) = (Vec::new(), Vec::new());
+    for rule in &g.graph.paths {
+        let cells = (grid.cells, owner, grid.width as usize);
+        let steps = floor_steps(cells, (&rule.from, &rule.to), (&mut queue, &mut seen));
+        ensure_level!(
+            rule.kept(steps),
+            "{} is broken: the shortest floor path takes {}",
+            rule.describe(),
+            steps.map_or("no path".into(), |d| format!("{d} steps"))
+        );
+    }
+    if let Some(start) = start_room(g.graph)
+        && let Some((_, why)) = lock_problem(g.graph, &g.graph.locks, start)
+    {
+        return Err(Violation::new(why));
+    }
+    let mut keys = vec![0u16; g.graph.connections.len()];
+    for lock in &g.graph.locks {
+        keys[lock.connection as usize] = 1 + lock.key as u16;
+    }
+    for k in 0..table.doors() {
+        let j = usize::from(table.connection[k]);
+        ensure_level!(
+            table.key[k] == keys[j],
+            "door {k} says key {}, connection {}'s lock says {}",
+            table.key[k],
+            j + 1,
+            keys[j]
+        );
+    }
+    Ok(())
 }
 
 /// The metrics, edge flags, vertex tags and positions agree with the map.
@@ -252,3 +296,7 @@ fn check_summary(
 #[cfg(test)]
 #[path = "verify_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "verify_constraints_tests.rs"]
+mod constraint_tests;

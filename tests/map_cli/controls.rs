@@ -4,7 +4,7 @@
 
 use arrow_array::types::{Int32Type, UInt8Type, UInt16Type, UInt32Type};
 
-use super::{assert_says, map_error, verify_passes};
+use super::{assert_says, example, map_error, verify_passes};
 use crate::common::{
     TempDir, assert_same_rows, assert_verifies, column_binary, column_u16, generate_kind,
     list_column, rows_of,
@@ -149,11 +149,6 @@ fn bounds_no_room_fits_are_refused() {
         &map_error(&[], &["map.bounds=[2]"]),
         &["map.bounds = [2] must be empty (any size) or [width, height] in tiles"],
     );
-}
-
-/// The example inputs of `data/map/examples`.
-fn example(name: &str) -> String {
-    format!("{}/data/map/examples/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 #[test]

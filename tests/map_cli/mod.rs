@@ -3,6 +3,7 @@
 //! files travel in the archive, and every bad graph or library is a one-line error naming its
 //! file, line and column.
 
+mod constraints;
 mod controls;
 mod doors;
 mod proofs;
@@ -140,6 +141,11 @@ fn map_error(files: &[(&str, &str)], sets: &[&str]) -> String {
     assert_one_line_error(&output, &what);
     assert!(!out.exists(), "{what}: wrote {}", out.display());
     stderr(&output)
+}
+
+/// The path of the example input `name` of `data/map/examples`.
+fn example(name: &str) -> String {
+    format!("{}/data/map/examples/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Asserts `err` holds each of `parts`.

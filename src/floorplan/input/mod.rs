@@ -11,7 +11,8 @@
 //!
 //! - `read`: one file being read and the typed readers of its values;
 //! - `templates`: door rules, transforms, repeat modes and templates;
-//! - `rooms`: rooms and connections.
+//! - `rooms`: rooms and connections;
+//! - `constraints`: path bounds and locks.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -23,6 +24,7 @@ use crate::floorplan::json::one_line;
 use crate::floorplan::proofs::not_planar;
 use crate::floorplan::spec::{DoorRule, Doors, LevelGraph, Library, Repeat, Transforms};
 
+mod constraints;
 mod read;
 mod rooms;
 mod templates;
@@ -204,9 +206,16 @@ pub fn parse_graph(
 ) -> Result<LevelGraph, MapInputError> {
     let cx = Ctx::new(text, origin);
     let root = cx.parse()?;
-    let [schema, name, directed, rooms, connections] = cx.fields(
+    let [schema, name, directed, rooms, connections, constraints] = cx.fields(
         &root,
-        ["$schema", "name", "directed", "rooms", "connections"],
+        [
+            "$schema",
+            "name",
+            "directed",
+            "rooms",
+            "connections",
+            "constraints",
+        ],
         "a level graph",
     )?;
     let directed = match directed {
@@ -289,6 +298,9 @@ pub fn parse_graph(
     let (src, dst): (Vec<u32>, Vec<u32>) = graph.connections.iter().map(|c| (c.a, c.b)).unzip();
     if let Some(w) = kuratowski_subdivision(graph.rooms.len(), &src, &dst) {
         return Err(cx.at(root.start, not_planar(&graph, &w)));
+    }
+    if let Some(m) = constraints {
+        cx.constraints(&m.value, &mut graph)?;
     }
     Ok(graph)
 }
