@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The designer's controls of the map kind (issue 50) on Edgar's 17- and 41-room graphs: for
+"""The designer's controls and the level graph's constraints of the map kind (issue 50) on Edgar's 17- and 41-room graphs: for
 each control, LAYOUTS layouts (seeds 0..LAYOUTS-1, one thread) of an input that uses it and of
 the same input without it, in one run; every archive verified. Prints one JSON line per run and
 a table: layouts made, verify's verdict, ms per layout, and the ratio to the run without the
@@ -45,6 +45,9 @@ def controls(size):
          plain + [f"map.templates={EX}/rectangles.json"]),
         ("map.bounds at the unbounded layouts' 10th percentile",
          plain + ["map.bounds=[69, 69]" if size == 17 else "map.bounds=[156, 156]"], plain),
+        ("min_path and max_path start - boss (25th to 90th percentile)",
+         [f"map.graph={EX}/fig8-{size}-paths.json"], plain),
+        ("locks and keys (nested on 41 rooms)", [f"map.graph={EX}/fig8-{size}-locks.json"], plain),
     ]
 
 

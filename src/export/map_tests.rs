@@ -293,7 +293,7 @@ fn table_of(objects: &[(String, [u64; 4], Value)]) -> DoorTable {
             .expect("a facing") as u8;
         let len = ((x1 - x0).max(y1 - y0)) as u16;
         // A door one tile long runs along its wall: across its facing.
-        assert_eq!(facing % 2 == 0, x1 - x0 == 1 && (y1 - y0 >= 1));
+        assert_eq!(facing.is_multiple_of(2), x1 - x0 == 1 && (y1 - y0 >= 1));
         let int = |name: &str| props[name].as_u64().unwrap() as u16;
         if kind == "door" {
             t.connection.push(int("connection"));

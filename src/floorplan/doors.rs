@@ -142,6 +142,21 @@ impl Run {
     }
 }
 
+/// Reused buffers of [`DoorTable::of_layout`] and [`unused_runs`].
+#[derive(Clone, Debug, Default)]
+pub struct DoorScratch {
+    /// Each door in a room's wall, by room.
+    used: Vec<(usize, Run)>,
+    /// One room's doors.
+    mine: Vec<Run>,
+    /// One room's unused runs.
+    runs: Vec<Run>,
+    /// Free door positions: (facing, wall, first tile, last tile).
+    free: Vec<(u8, i32, i32, i32)>,
+    /// Door starts a used door rules out.
+    blocked: Vec<(i32, i32)>,
+}
+
 /// The door table of one level, column by column.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DoorTable {
@@ -336,7 +351,13 @@ impl DoorTable {
 
     /// Fills the table for `layout` of `plan`, drawn into `tiles`; `keys` holds per connection
     /// 1 + its lock's key room, or 0 (empty: no locks).
-    pub fn of_layout(&mut self, plan: &Plan, layout: &Layout, tiles: &Tiles, keys: &[u16]) {
+    pub fn of_layout(
+        &mut self,
+        plan: &Plan,
+        (layout, tiles): (&Layout, &Tiles),
+        keys: &[u16],
+        scratch: &mut DoorScratch,
+    ) {
         self.clear();
         let n = plan.rooms();
         if n == 0 {
@@ -370,17 +391,24 @@ impl DoorTable {
             }
         }
         // Each door in the wall of a room, by room (corridors own none).
-        let mut used: Vec<(usize, Run)> = (0..self.doors())
-            .flat_map(|k| {
-                let (_, from, to, run) = self.door(k);
-                [from, to]
-                    .into_iter()
-                    .filter(|&o| (1..=n).contains(&usize::from(o)))
-                    .map(move |o| (usize::from(o) - 1, run))
-            })
-            .collect();
+        let DoorScratch {
+            used,
+            mine,
+            runs,
+            free,
+            blocked,
+        } = scratch;
+        used.clear();
+        for k in 0..self.doors() {
+            let (_, from, to, run) = self.door(k);
+            for o in [from, to] {
+                if (1..=n).contains(&usize::from(o)) {
+                    used.push((usize::from(o) - 1, run));
+                }
+            }
+        }
         used.sort_unstable_by_key(|&(v, _)| v);
-        let (mut runs, mut mine, mut k) = (Vec::new(), Vec::new(), 0);
+        let mut k = 0;
         for v in 0..n {
             let sh = &plan.cat.shapes[layout.shape[v] as usize];
             mine.clear();
@@ -388,22 +416,35 @@ impl DoorTable {
                 mine.push(used[k].1);
                 k += 1;
             }
-            unused_runs(sh, (tiles.x0[v], tiles.y0[v]), &mine, &mut runs);
-            for &run in &runs {
+            let origin = (tiles.x0[v], tiles.y0[v]);
+            unused_runs(sh, origin, mine, (runs, free, blocked));
+            for &run in runs.iter() {
                 self.push_unused(v, run);
             }
         }
     }
 }
 
+/// The output and scratch of [`unused_runs`]: the runs, the free door positions, the blocked
+/// starts.
+pub type UnusedBuffers<'a> = (
+    &'a mut Vec<Run>,
+    &'a mut Vec<(u8, i32, i32, i32)>,
+    &'a mut Vec<(i32, i32)>,
+);
+
 /// The runs of wall of `shape`, its box at grid `(x0, y0)`, where one of its doors could stand
 /// and shares no tile with a door of `used`: each run the union of such door positions that
 /// overlap or touch, on one wall, in order of facing, wall and start. Written to `out`.
-pub fn unused_runs(shape: &Shape, (x0, y0): (i32, i32), used: &[Run], out: &mut Vec<Run>) {
+pub fn unused_runs(
+    shape: &Shape,
+    (x0, y0): (i32, i32),
+    used: &[Run],
+    (out, free, blocked): UnusedBuffers<'_>,
+) {
     out.clear();
     // (facing, wall coordinate, first tile, last tile) of the tiles free door positions cover.
-    let mut free: Vec<(u8, i32, i32, i32)> = Vec::with_capacity(shape.doors.len() + 4);
-    let mut blocked: Vec<(i32, i32)> = Vec::with_capacity(4);
+    free.clear();
     for ds in &shape.doors {
         let down = side::vertical(ds.side);
         let (wall, base) = if down {
@@ -424,7 +465,7 @@ pub fn unused_runs(shape: &Shape, (x0, y0): (i32, i32), used: &[Run], out: &mut 
         }));
         blocked.sort_unstable();
         let (mut s, hi) = (base + ds.lo, base + ds.hi);
-        for &(b0, b1) in &blocked {
+        for &(b0, b1) in blocked.iter() {
             if b0 > s && s <= hi {
                 free.push((ds.side, wall, s, b0.min(hi + 1) - 1 + len - 1));
             }
@@ -516,14 +557,14 @@ pub(crate) fn check_table(
             j + 1
         );
     }
-    for j in 0..g.connections() {
-        for end in 0..2 {
+    for (j, (listed, runs)) in listed.iter().zip(&tally.runs).enumerate() {
+        for (&listed, run) in listed.iter().zip(runs) {
             ensure_level!(
-                listed[j][end] || tally.runs[j][end].0 == 0,
+                listed || run.0 == 0,
                 "connection {}'s door at ({}, {}) is not in the door table",
                 j + 1,
-                tally.runs[j][end].1,
-                tally.runs[j][end].2
+                run.1,
+                run.2
             );
         }
     }
@@ -538,7 +579,8 @@ fn check_unused(
     table: &DoorTable,
 ) -> Result<(), Violation> {
     let w = grid.width as i32;
-    let (mut used, mut want) = (Vec::new(), Vec::new());
+    let (mut used, mut want, mut free, mut blocked) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut k = 0;
     for v in 0..g.rooms() {
         let mine = |o: u16| usize::from(o) == v + 1;
@@ -550,7 +592,10 @@ fn check_unused(
                 .map(|(_, _, _, run)| run),
         );
         match &tally.shapes[v] {
-            Some(sh) => unused_runs(sh, (tally.origin.0[v], tally.origin.1[v]), &used, &mut want),
+            Some(sh) => {
+                let origin = (tally.origin.0[v], tally.origin.1[v]);
+                unused_runs(sh, origin, &used, (&mut want, &mut free, &mut blocked));
+            }
             None => want.clear(),
         }
         for &run in &want {

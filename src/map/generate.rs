@@ -12,7 +12,7 @@ use crate::floorplan::build::{BuildScratch, Gaps, NO_LAYOUT_EXISTS, Plan, build}
 use crate::floorplan::columns::{CORRIDOR_FLAG, MAP_COLUMNS};
 use crate::floorplan::constraints::floor_steps;
 use crate::floorplan::cycles::{blocked_cycle, lattice_cycle};
-use crate::floorplan::doors::{DoorTable, WITH_DOOR_COLUMNS};
+use crate::floorplan::doors::{DoorScratch, DoorTable, WITH_DOOR_COLUMNS};
 use crate::floorplan::input::{MapInputError, load_graph, load_library};
 use crate::floorplan::proofs::{no_door_between, too_close, too_many_doors};
 use crate::floorplan::raster::{Tiles, rasterise, too_large};
@@ -304,6 +304,7 @@ pub struct MapScratch {
     metrics: Vec<f64>,
     route: RouteScratch,
     doors: DoorTable,
+    door_scratch: DoorScratch,
     path_queue: Vec<u32>,
     path_seen: Vec<u32>,
     /// Holds the list of extra column values (it borrows the buffers above).
@@ -463,7 +464,8 @@ impl Generator for MapGenerator {
             path_length: e.path_length,
         }
         .write_to(&mut s.metrics);
-        s.doors.of_layout(plan, layout, t, &self.keys);
+        s.doors
+            .of_layout(plan, (layout, t), &self.keys, &mut s.door_scratch);
         s.bump.reset();
         let extra: &'s mut [ExtraValue<'s>] = s
             .bump

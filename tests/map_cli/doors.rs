@@ -18,6 +18,9 @@ const DOOR: u8 = 2;
 /// two sides (left or above first).
 type GridDoor = ((i32, i32), u32, bool, (u16, u16));
 
+/// A door's place: first tile, length, whether it runs down.
+type DoorKey = ((i32, i32), u32, bool);
+
 /// The doors of one grid: maximal runs of door tiles along a wall with the same owners on both
 /// sides.
 fn doors_of(cells: &[u8], owner: &[u16], (w, h): (i32, i32)) -> Vec<GridDoor> {
@@ -87,15 +90,14 @@ fn check_tables(out: &std::path::Path) -> (usize, usize) {
         let (w, h) = (i32::from(widths[l]), i32::from(heights[l]));
         let (cells, owner) = (&grids[l], &owners[l]);
         let rooms = vertices[l].len() as u16;
-        let mut from_grid: BTreeMap<((i32, i32), u32, bool), (u16, u16)> =
-            doors_of(cells, owner, (w, h))
-                .into_iter()
-                .map(|(at, len, down, pair)| ((at, len, down), pair))
-                .collect();
+        let mut from_grid: BTreeMap<DoorKey, (u16, u16)> = doors_of(cells, owner, (w, h))
+            .into_iter()
+            .map(|(at, len, down, pair)| ((at, len, down), pair))
+            .collect();
         let step = |f: u8| [(1, 0), (0, 1), (-1, 0), (0, -1)][usize::from(f)];
         for k in 0..conn[l].len() {
             let (fx, fy) = (i32::from(x[l][k]), i32::from(y[l][k]));
-            let down = facing[l][k] % 2 == 0;
+            let down = facing[l][k].is_multiple_of(2);
             let key = ((fx, fy), u32::from(len[l][k]), down);
             let pair = from_grid.remove(&key).unwrap_or_else(|| {
                 panic!("level {l}: table door {k} at ({fx}, {fy}) is not a door of the grid")
@@ -127,7 +129,7 @@ fn check_tables(out: &std::path::Path) -> (usize, usize) {
         );
         for k in 0..u_room[l].len() {
             let (dx, dy) = step(u_facing[l][k]);
-            let down = u_facing[l][k] % 2 == 0;
+            let down = u_facing[l][k].is_multiple_of(2);
             for t in 0..i32::from(u_len[l][k]) {
                 let (tx, ty) = if down {
                     (i32::from(u_x[l][k]), i32::from(u_y[l][k]) + t)

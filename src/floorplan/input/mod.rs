@@ -20,7 +20,7 @@ use std::path::Path;
 use crate::core::csr::Adjacency;
 use crate::core::files;
 use crate::core::kuratowski::kuratowski_subdivision;
-use crate::floorplan::json::one_line;
+use crate::floorplan::json::{self, one_line};
 use crate::floorplan::proofs::not_planar;
 use crate::floorplan::spec::{DoorRule, Doors, LevelGraph, Library, Repeat, Transforms};
 
@@ -261,32 +261,7 @@ pub fn parse_graph(
         graph.rooms.push(room);
     }
     if let Some(m) = connections {
-        let mut pairs: HashMap<(u32, u32), usize> = HashMap::new();
-        for (j, node) in cx.arr(&m.value)?.iter().enumerate() {
-            let c = cx.connection(j, node, &ids, directed)?;
-            let name = |r: u32| &graph.rooms[r as usize].id;
-            if c.a == c.b {
-                let message = format!(
-                    "connection {}: room `{}` is connected to itself",
-                    j + 1,
-                    name(c.a)
-                );
-                return Err(cx.at(node.start, message));
-            }
-            let key = (c.a.min(c.b), c.a.max(c.b));
-            if let Some(&k) = pairs.get(&key) {
-                let message = format!(
-                    "connection {}: rooms `{}` and `{}` are already connected (connection {})",
-                    j + 1,
-                    name(c.a),
-                    name(c.b),
-                    k + 1
-                );
-                return Err(cx.at(node.start, message));
-            }
-            pairs.insert(key, j);
-            graph.connections.push(c);
-        }
+        read_connections(&cx, &m.value, &ids, directed, &mut graph)?;
     }
     if let Some(r) = unreachable_room(&graph) {
         let message = format!(
@@ -303,6 +278,44 @@ pub fn parse_graph(
         cx.constraints(&m.value, &mut graph)?;
     }
     Ok(graph)
+}
+
+/// Reads the connections `list` of a graph whose rooms are `ids` into `graph`: each names two
+/// different known rooms, once.
+fn read_connections(
+    cx: &Ctx<'_>,
+    list: &json::Node,
+    ids: &HashMap<String, u32>,
+    directed: bool,
+    graph: &mut LevelGraph,
+) -> Result<(), MapInputError> {
+    let mut pairs: HashMap<(u32, u32), usize> = HashMap::new();
+    for (j, node) in cx.arr(list)?.iter().enumerate() {
+        let c = cx.connection(j, node, ids, directed)?;
+        let name = |r: u32| &graph.rooms[r as usize].id;
+        if c.a == c.b {
+            let message = format!(
+                "connection {}: room `{}` is connected to itself",
+                j + 1,
+                name(c.a)
+            );
+            return Err(cx.at(node.start, message));
+        }
+        let key = (c.a.min(c.b), c.a.max(c.b));
+        if let Some(&k) = pairs.get(&key) {
+            let message = format!(
+                "connection {}: rooms `{}` and `{}` are already connected (connection {})",
+                j + 1,
+                name(c.a),
+                name(c.b),
+                k + 1
+            );
+            return Err(cx.at(node.start, message));
+        }
+        pairs.insert(key, j);
+        graph.connections.push(c);
+    }
+    Ok(())
 }
 
 /// The first room (in file order) that room 0 cannot reach, if any.

@@ -537,7 +537,7 @@ fn graph_file_level_errors() {
     assert_eq!(
         graph_err("{\"rooms\": [{\"id\": \"a\"}], \"edges\": []}"),
         "g.json:1:26: unknown key `edges` in a level graph (expected `$schema`, `name`, `directed`, \
-         `rooms` or `connections`)"
+         `rooms`, `connections` or `constraints`)"
     );
     assert_eq!(
         graph_err("{\"rooms\": [{\"id\": \"a\", \"tag\": \"x\"}]}"),
@@ -726,4 +726,49 @@ fn the_readme_examples_parse() {
     assert_eq!(lib.templates.len(), 3);
     let g = parse_graph(blocks[1], "readme", &lib).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((g.rooms.len(), g.connections.len()), (3, 3));
+}
+
+#[test]
+fn constraints_name_rooms_by_id_or_tag_and_errors_their_place() {
+    let rooms = "{\"rooms\": [{\"id\": \"a\", \"tags\": [\"start\"]}, {\"id\": \"b\", \"tags\": [\"x\"]}, \
+                 {\"id\": \"c\", \"tags\": [\"x\"]}],\n \"connections\": [[\"a\", \"b\"], [\"b\", \"c\"]],\n";
+    let with = |c: &str| format!("{rooms} \"constraints\": [\n{c}\n]}}");
+    let g = graph(&with(
+        "{\"min_path\": [\"start\", \"x\", 3]}, {\"lock\": [\"b\", \"c\"], \"key\": \"b\"}",
+    ));
+    assert_eq!(
+        (g.paths[0].from.clone(), g.paths[0].to.clone()),
+        (vec![0], vec![1, 2])
+    );
+    assert!(!g.paths[0].max && g.paths[0].tiles == 3);
+    assert_eq!((g.locks[0].connection, g.locks[0].key), (1, 1));
+    for (c, want) in [
+        (
+            "{\"lock\": [\"x\", \"a\"], \"key\": \"a\"}",
+            "g.json:4:11: names 2 rooms; name one room here",
+        ),
+        (
+            "{\"lock\": [\"a\", \"c\"], \"key\": \"a\"}",
+            "g.json:4:10: the two rooms are not connected",
+        ),
+        (
+            "{\"lock\": [\"a\", \"b\"], \"key\": \"c\"}",
+            "g.json:4:1: lock 1 (`a` - `b`, key `c`) is reached before its key: `a`",
+        ),
+        (
+            "{\"min_path\": [\"a\", \"b\"]}",
+            "g.json:4:14: expected `[room, room, steps]`, found an array of 2 items",
+        ),
+        (
+            "{\"max_path\": [\"a\", \"b\", -1]}",
+            "g.json:4:25: a path's steps must be at least 0",
+        ),
+        (
+            "{\"min_path\": [\"a\", \"b\", 1], \"key\": \"a\"}",
+            "g.json:4:1: a constraint is one of",
+        ),
+    ] {
+        let err = graph_err(&with(c));
+        assert!(err.starts_with(want), "{c}: {err}");
+    }
 }
