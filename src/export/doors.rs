@@ -2,7 +2,8 @@
 //! exports: each door one object covering its tiles, typed `door`, with its connection, the
 //! owner values it joins (`from`, `to`, as in the owner grid) and its facing (the way one walks
 //! from `from` to `to`: `east`, `south`, `west`, `north`) and its `key` (1 + the key room of a
-//! locked connection, else 0); each unused run (wall where the room's
+//! locked connection, else 0) and `data` (its connection's `data` object as JSON text, empty
+//! without one); each unused run (wall where the room's
 //! template allows a door and there is none: where blockers go) one object typed `unused_door`
 //! with its room and the way its wall faces out. The Tiled map lists them in its object layer;
 //! the LDtk project in an Entities layer `Doors` of entities `Door` and `UnusedDoor`.
@@ -15,6 +16,50 @@ use crate::floorplan::doors::{DOOR_COLUMNS, DoorTable, Run};
 /// Facing names by [`crate::floorplan::shape::side`] value.
 pub const FACINGS: [&str; 4] = ["east", "south", "west", "north"];
 
+/// The designer's `data` of a level graph's rooms and connections (the `room_data` and
+/// `connection_data` columns), each as compact JSON text, `None` where there is none.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MapData {
+    /// Per room.
+    pub rooms: Vec<Option<String>>,
+    /// Per connection.
+    pub connections: Vec<Option<String>>,
+}
+
+impl MapData {
+    /// The data of a level whose extra columns are named `names` (value of column `e`:
+    /// `value(e)`); empty for a kind without the columns, or where a column is not a JSON array.
+    pub fn of<'a>(names: &[&str], value: impl Fn(usize) -> ExtraValue<'a>) -> MapData {
+        let list = |name: &str| -> Vec<Option<String>> {
+            let Some(e) = names.iter().position(|&n| n == name) else {
+                return Vec::new();
+            };
+            let text = value(e).as_str().unwrap_or_default();
+            match serde_json::from_str::<Value>(text) {
+                Ok(Value::Array(items)) => items
+                    .into_iter()
+                    .map(|v| (!v.is_null()).then(|| v.to_string()))
+                    .collect(),
+                _ => Vec::new(),
+            }
+        };
+        MapData {
+            rooms: list("room_data"),
+            connections: list("connection_data"),
+        }
+    }
+
+    /// Room `v`'s data.
+    pub fn room(&self, v: usize) -> Option<&str> {
+        self.rooms.get(v)?.as_deref()
+    }
+
+    /// Connection `j`'s data.
+    pub fn connection(&self, j: usize) -> Option<&str> {
+        self.connections.get(j)?.as_deref()
+    }
+}
+
 /// The door table of a level whose extra columns are named `names`, column `e`'s value being
 /// `value(e)`; `None` for a kind without one.
 ///
@@ -25,7 +70,7 @@ pub fn door_table<'a>(
     value: impl Fn(usize) -> ExtraValue<'a>,
 ) -> Option<Result<DoorTable, String>> {
     let first = names.iter().position(|&e| e == DOOR_COLUMNS[0].name)?;
-    let names = names[first..].iter().copied();
+    let names = names[first..].iter().copied().take(DOOR_COLUMNS.len());
     if !names.eq(DOOR_COLUMNS.iter().map(|e| e.name)) {
         return Some(Err("the door_* columns are not the door table's".into()));
     }
@@ -53,7 +98,7 @@ fn facing(s: u8) -> &'static str {
 pub type DoorObject = (&'static str, String, [i64; 4], Vec<(&'static str, Value)>);
 
 /// The objects of `table`: its doors, then its unused runs.
-pub fn objects(table: &DoorTable) -> Vec<DoorObject> {
+pub fn objects(table: &DoorTable, data: &MapData) -> Vec<DoorObject> {
     let mut out = Vec::with_capacity(table.doors() + table.unused());
     for k in 0..table.doors() {
         let (j, from, to, run) = table.door(k);
@@ -63,6 +108,7 @@ pub fn objects(table: &DoorTable) -> Vec<DoorObject> {
             ("to", json!(to)),
             ("facing", json!(facing(run.facing))),
             ("key", json!(table.key[k])),
+            ("data", json!(data.connection(usize::from(j)).unwrap_or(""))),
         ];
         out.push(("door", format!("door {k}"), rect(&run), properties));
     }
@@ -81,8 +127,8 @@ pub fn objects(table: &DoorTable) -> Vec<DoorObject> {
 
 /// The Tiled objects of `table` (ids after `id`, which ends at the last), in tile units of
 /// `tile` pixels.
-pub fn tiled_objects(table: &DoorTable, id: &mut u32, tile: i64) -> Vec<Value> {
-    objects(table)
+pub fn tiled_objects(table: &DoorTable, data: &MapData, id: &mut u32, tile: i64) -> Vec<Value> {
+    objects(table, data)
         .into_iter()
         .map(|(kind, name, r, properties)| {
             *id += 1;
@@ -108,7 +154,7 @@ pub const LDTK_LAYER_UID: u32 = 4;
 /// The uid of entity `Door`; `UnusedDoor` is the next, their fields the ones after.
 const LDTK_DOOR_UID: u32 = 5;
 /// Fields of `Door` and of `UnusedDoor`.
-const DOOR_FIELDS: [&str; 5] = ["connection", "from", "to", "facing", "key"];
+const DOOR_FIELDS: [&str; 6] = ["connection", "from", "to", "facing", "key", "data"];
 const UNUSED_FIELDS: [&str; 2] = ["room", "facing"];
 /// The first uid after every definition here.
 pub const LDTK_NEXT_UID: u32 = LDTK_DOOR_UID + 2 + (DOOR_FIELDS.len() + UNUSED_FIELDS.len()) as u32;
@@ -128,7 +174,7 @@ fn field_uid(entity: usize, name: &str) -> u32 {
 
 /// The LDtk field definition of `name` on entity `entity`.
 fn field_def(entity: usize, name: &str) -> Value {
-    let text = name == "facing";
+    let text = name == "facing" || name == "data";
     json!({
         "identifier": name, "doc": null, "__type": if text { "String" } else { "Int" },
         "uid": field_uid(entity, name), "type": if text { "F_String" } else { "F_Int" },
@@ -171,8 +217,12 @@ pub fn ldtk_entity_defs(grid: u32) -> Vec<Value> {
 }
 
 /// The LDtk entity instances of `table` on a grid of `grid` pixels; iids from `iid(k)`.
-pub fn ldtk_entities(table: &DoorTable, grid: i64, iid: impl Fn(u64) -> String) -> Vec<Value> {
-    objects(table)
+pub fn ldtk_entities(
+    (table, data): (&DoorTable, &MapData),
+    grid: i64,
+    iid: impl Fn(u64) -> String,
+) -> Vec<Value> {
+    objects(table, data)
         .into_iter()
         .enumerate()
         .map(|(k, (kind, _, r, properties))| {

@@ -15,7 +15,7 @@
 
 use serde_json::{Value, json};
 
-use super::doors::{LDTK_LAYER_UID, LDTK_NEXT_UID, ldtk_entities, ldtk_entity_defs};
+use super::doors::{LDTK_LAYER_UID, LDTK_NEXT_UID, MapData, ldtk_entities, ldtk_entity_defs};
 use super::owners::{Owners, owner_colour};
 use crate::core::grid::{GridView, cell};
 use crate::floorplan::doors::DoorTable;
@@ -133,6 +133,8 @@ pub struct ProjectInfo<'a> {
     pub owners: Option<&'a Owners<'a>>,
     /// The level's door table, for levels that have one.
     pub doors: Option<&'a DoorTable>,
+    /// The designer's data of the rooms and connections (empty for levels without it).
+    pub data: &'a MapData,
 }
 
 /// The instance of IntGrid layer `identifier` (definition `def_uid`) of a `w` x `h` level,
@@ -178,7 +180,10 @@ pub fn project(grid: &GridView<'_>, info: &ProjectInfo<'_>) -> Value {
         let mut instance = layer_instance(("Doors", LDTK_LAYER_UID, 1.0), (w, h), json!([]), seed);
         instance["__type"] = json!("Entities");
         let grid = i64::from(GRID);
-        instance["entityInstances"] = json!(ldtk_entities(doors, grid, |k| iid(seed, 1000 + k)));
+        instance["entityInstances"] = json!(ldtk_entities((doors, info.data), grid, |k| iid(
+            seed,
+            1000 + k
+        )));
         layers.insert(0, instance);
         let mut def = layer_def();
         for (key, value) in [
@@ -267,6 +272,7 @@ mod tests {
                 generator: "dmg",
                 owners: None,
                 doors: None,
+                data: &MapData::default(),
             },
         );
         let layer = &p["levels"][0]["layerInstances"][0];

@@ -247,7 +247,7 @@ fn ldtk_projects_of_map_levels_have_an_owner_intgrid_layer_declaring_every_value
     let all = uids.len();
     uids.sort_unstable();
     uids.dedup();
-    assert_eq!((uids.len(), all), (4 + 2 + 7, 4 + 2 + 7));
+    assert_eq!((uids.len(), all), (4 + 2 + 8, 4 + 2 + 8));
     assert!(uids.iter().all(|&u| u < p["nextUid"].as_u64().unwrap()));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -367,7 +367,12 @@ pub fn write_jaxued(archive: &Archive, out: &Path) -> Result<(u64, u16, u16)> {
 
 /// What `with_level` hands on beside the level: its seed, and where the kind stores them, its
 /// owner grid and its door table.
-type Stored<'a> = (u64, Option<&'a [u16]>, Option<&'a DoorTable>);
+type Stored<'a> = (
+    u64,
+    Option<&'a [u16]>,
+    Option<&'a DoorTable>,
+    &'a doors::MapData,
+);
 
 /// Finds the level with index `index` of `archive` and hands it (with its seed and, when the
 /// kind stores them, its owner grid and door table) to `write`.
@@ -431,7 +436,8 @@ fn with_level<T>(
             }
             None => None,
         };
-        return write(&level, (seed, owner, doors.as_ref()));
+        let data = doors::MapData::of(&names, |e| view.extra(e, row));
+        return write(&level, (seed, owner, doors.as_ref(), &data));
     }
     Err(ExportError::NoLevel {
         path: path.to_path_buf(),
@@ -470,11 +476,12 @@ pub fn write_tiled(archive: &Archive, index: u64, out: &Path) -> Result<Vec<std:
     let image = out.with_extension("tiles.png");
     let owner_image = out.with_extension("owners.png");
     let (image_name, owner_image_name) = (file_name(&image), file_name(&owner_image));
-    with_level(archive, index, |level, (seed, owner, doors)| {
+    with_level(archive, index, |level, (seed, owner, doors, data)| {
         let graph = owner.and_then(|_| owners::stored_graph(&run));
         let owners = owner.map(|grid| Owners::new(level, grid, graph.as_ref()));
         let info = tiled::MapInfo {
             doors,
+            data,
             index,
             seed,
             generator: &run.generator,
@@ -525,7 +532,7 @@ fn write_all_or_none(files: &[(std::path::PathBuf, Vec<u8>)]) -> Result<(), Outp
 pub fn write_ldtk(archive: &Archive, index: u64, out: &Path) -> Result<()> {
     let run = RunMeta::from_archive(archive)?;
     check_grids(archive, &run)?;
-    with_level(archive, index, |level, (seed, owner, doors)| {
+    with_level(archive, index, |level, (seed, owner, doors, data)| {
         let grid = level.grid.ok_or(ExportError::NoLevelGrid)?;
         let graph = owner.and_then(|_| owners::stored_graph(&run));
         let owners = owner.map(|grid| Owners::new(level, grid, graph.as_ref()));
@@ -535,6 +542,7 @@ pub fn write_ldtk(archive: &Archive, index: u64, out: &Path) -> Result<()> {
             generator: &run.generator,
             owners: owners.as_ref(),
             doors,
+            data,
         };
         let project = ldtk::project(&grid, &info);
         let json = serde_json::to_string_pretty(&project)?;

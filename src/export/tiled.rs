@@ -17,6 +17,7 @@
 
 use serde_json::{Value, json};
 
+use super::doors::MapData;
 use super::owners::{Owners, hex, owner_colour};
 use crate::core::generator::Level;
 use crate::core::grid::cell;
@@ -91,6 +92,8 @@ pub struct MapInfo<'a> {
     pub owners: Option<(&'a Owners<'a>, &'a str)>,
     /// The door table, for levels that have one: its doors replace the door cells' objects.
     pub doors: Option<&'a DoorTable>,
+    /// The designer's data of the rooms and connections (empty for levels without it).
+    pub data: &'a MapData,
 }
 
 /// One Tiled object: a rectangle in tile units, typed.
@@ -117,7 +120,7 @@ fn objects(
     level: &Level<'_>,
     tags: &[String],
     owners: Option<&Owners<'_>>,
-    doors: Option<&DoorTable>,
+    (doors, data): (Option<&DoorTable>, &MapData),
 ) -> Vec<Value> {
     let mut id = 0;
     let mut out = Vec::new();
@@ -137,6 +140,9 @@ fn objects(
             let mut room = object(&mut id, name, &kind, rect);
             if owned.is_some() {
                 room["properties"] = json!([{"name": "owner", "type": "int", "value": i + 1}]);
+            }
+            if let (Some(text), Some(list)) = (data.room(i), room["properties"].as_array_mut()) {
+                list.push(json!({"name": "data", "type": "string", "value": text}));
             }
             out.push(room);
         }
@@ -163,7 +169,12 @@ fn objects(
         }
     }
     if let Some(doors) = doors {
-        out.extend(super::doors::tiled_objects(doors, &mut id, i64::from(TILE)));
+        out.extend(super::doors::tiled_objects(
+            doors,
+            data,
+            &mut id,
+            i64::from(TILE),
+        ));
     }
     out
 }
@@ -235,7 +246,7 @@ pub fn map(level: &Level<'_>, info: &MapInfo<'_>) -> Value {
     let (w, h) = (grid.width, grid.height);
     let data: Vec<u32> = grid.cells.iter().map(|&c| u32::from(c) + 1).collect();
     let owners = info.owners.map(|(o, _)| o);
-    let objects = objects(level, info.tags, owners, info.doors);
+    let objects = objects(level, info.tags, owners, (info.doors, info.data));
     let count = u32::from(cell::COUNT);
     let tiles: Vec<Value> = (0..cell::COUNT)
         .map(|c| json!({"id": c, "type": cell::NAMES[usize::from(c)]}))
@@ -337,6 +348,7 @@ mod tests {
             image: "x.png",
             owners: None,
             doors: None,
+            data: &MapData::default(),
         };
         let m = map(&level, &info);
         assert_eq!(m["layers"][0]["data"], json!([1, 2, 3, 2, 5, 1]));

@@ -164,6 +164,7 @@ mod tests {
                 b,
                 corridor: CorridorSpec::Default,
                 directed: false,
+                data: None,
                 at: None,
             })
             .collect();

@@ -38,6 +38,29 @@ pub(crate) struct Node {
     pub value: Json,
 }
 
+impl Node {
+    /// The value as a `serde_json` value (an integral number within 2^53 as an integer).
+    pub(crate) fn to_value(&self) -> serde_json::Value {
+        use serde_json::Value;
+        match &self.value {
+            Json::Null => Value::Null,
+            Json::Bool(b) => Value::Bool(*b),
+            Json::Num(v) if v.fract() == 0.0 && v.abs() <= 9_007_199_254_740_992.0 => {
+                Value::from(*v as i64)
+            }
+            Json::Num(v) => serde_json::Number::from_f64(*v).map_or(Value::Null, Value::Number),
+            Json::Str(s) => Value::String(s.clone()),
+            Json::Arr(items) => Value::Array(items.iter().map(Node::to_value).collect()),
+            Json::Obj(members) => Value::Object(
+                members
+                    .iter()
+                    .map(|m| (m.key.clone(), m.value.to_value()))
+                    .collect(),
+            ),
+        }
+    }
+}
+
 /// One member of an object.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Member {

@@ -165,6 +165,8 @@ pub struct RoomSpec {
     /// The library templates it may take, as indices into [`Library::templates`] (`None`:
     /// every template of the library).
     pub templates: Option<Vec<u32>>,
+    /// The designer's `data` object, as compact JSON text (`None`: none given).
+    pub data: Option<String>,
 }
 
 /// One connection: rooms `a` and `b` (indices into [`LevelGraph::rooms`], `a != b`).
@@ -181,6 +183,8 @@ pub struct Connection {
     pub directed: bool,
     /// Where the file gives it (for errors found later; `None` when built in code).
     pub at: Option<crate::core::text::Pos>,
+    /// The designer's `data` object, as compact JSON text (`None`: none given).
+    pub data: Option<String>,
 }
 
 /// A designer's level graph: rooms and the connections between them. A valid graph (as

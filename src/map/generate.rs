@@ -19,6 +19,7 @@ use crate::floorplan::raster::{Tiles, rasterise, too_large};
 use crate::floorplan::repeat::repeat_impossible;
 use crate::floorplan::shape::{Flow, Shape, shapes_of};
 use crate::floorplan::spec::{CorridorSpec, LevelGraph, Library, Repeat, Template};
+use crate::map::columns::{MAP_KIND_COLUMNS, data_columns};
 use crate::map::config::{CorridorMode, EXHAUSTIVE_ROOMS, MapConfig};
 use crate::map::metrics::{MAP_METRICS, MapMetrics, ends};
 use crate::map::verify::{self, MapSetting};
@@ -50,6 +51,8 @@ pub struct MapGenerator {
     vertex_tags: Vec<u16>,
     /// Per connection, 1 + its lock's key room, or 0 (the `door_key` column).
     keys: Vec<u16>,
+    /// The `room_data` and `connection_data` columns.
+    pub(crate) data: [String; 2],
 }
 
 impl MapGenerator {
@@ -88,6 +91,7 @@ impl MapGenerator {
             keys[lock.connection as usize] = 1 + lock.key as u16;
         }
         Ok(Self {
+            data: data_columns(&graph),
             keys,
             cfg,
             graph,
@@ -305,6 +309,7 @@ pub struct MapScratch {
     route: RouteScratch,
     doors: DoorTable,
     door_scratch: DoorScratch,
+    data: [String; 2],
     path_queue: Vec<u32>,
     path_seen: Vec<u32>,
     /// Holds the list of extra column values (it borrows the buffers above).
@@ -384,7 +389,7 @@ impl Generator for MapGenerator {
             rooms: true,
             rule_uses: false,
             metrics: &MAP_METRICS,
-            extra: &WITH_DOOR_COLUMNS,
+            extra: &MAP_KIND_COLUMNS,
             // The level graph is the designer's input, the same for every level of a run: a
             // map is its floor plan, up to the 8 rotations and reflections. The tiles carry no
             // room numbers (those are `owner`), so renumbering the rooms changes nothing.
@@ -469,13 +474,20 @@ impl Generator for MapGenerator {
         s.bump.reset();
         let extra: &'s mut [ExtraValue<'s>] = s
             .bump
-            .alloc_slice_fill_copy(WITH_DOOR_COLUMNS.len(), ExtraValue::ListU8(&[]));
+            .alloc_slice_fill_copy(MAP_KIND_COLUMNS.len(), ExtraValue::ListU8(&[]));
         extra[..MAP_COLUMNS.len()].copy_from_slice(&[
             ExtraValue::ListU16(&s.template),
             ExtraValue::ListU8(&s.transform),
             ExtraValue::ListU16(&t.owner),
         ]);
-        extra[MAP_COLUMNS.len()..].copy_from_slice(&s.doors.values());
+        // NOTE: copied into the scratch, whose lifetime the level borrows (no allocation once
+        // warm: `clone_from` keeps the capacity).
+        s.data[0].clone_from(&self.data[0]);
+        s.data[1].clone_from(&self.data[1]);
+        let doors = MAP_COLUMNS.len()..WITH_DOOR_COLUMNS.len();
+        extra[doors].copy_from_slice(&s.doors.values());
+        extra[WITH_DOOR_COLUMNS.len()] = ExtraValue::Utf8(&s.data[0]);
+        extra[WITH_DOOR_COLUMNS.len() + 1] = ExtraValue::Utf8(&s.data[1]);
         Ok(Level {
             grid: Some(view),
             graph: Some(s.graph.view()),

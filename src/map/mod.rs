@@ -4,11 +4,13 @@
 //! [`crate::floorplan`]'s; this folder is the kind:
 //!
 //! - [`config`]: the profile section;
+//! - [`columns`]: the extra columns (floor plan, door table, the designer's data);
 //! - [`metrics`]: what a map measures, its start and goal;
 //! - [`generate`]: the generator (its plan, columns and levels);
 //! - [`variety`]: how different a run's maps are;
 //! - `verify`: re-checks a stored level.
 
+pub mod columns;
 pub mod config;
 pub mod generate;
 pub mod metrics;

@@ -18,6 +18,7 @@ use crate::floorplan::doors::{DoorTable, WITH_DOOR_COLUMNS, check_table};
 use crate::floorplan::repeat::repeat_broken;
 use crate::floorplan::shape::Shape;
 use crate::floorplan::spec::{LevelGraph, Library};
+use crate::map::columns::{DATA_COLUMNS, MAP_KIND_COLUMNS, data_columns};
 use crate::map::config::MapConfig;
 use crate::map::metrics::{MAP_METRICS, MapMetrics, ends};
 
@@ -118,10 +119,10 @@ pub(crate) fn verify(g: &MapSetting<'_>, record: &LevelRecord<'_>) -> Result<(),
         ));
     };
     ensure_level!(
-        level.extra.len() == WITH_DOOR_COLUMNS.len(),
+        level.extra.len() == MAP_KIND_COLUMNS.len(),
         "{} extra columns, expected {}",
         level.extra.len(),
-        WITH_DOOR_COLUMNS.len()
+        MAP_KIND_COLUMNS.len()
     );
     let n = g.graph.rooms.len();
     let m = g.graph.connections.len();
@@ -155,8 +156,17 @@ pub(crate) fn verify(g: &MapSetting<'_>, record: &LevelRecord<'_>) -> Result<(),
     );
     let tally = check_tiles(g, &grid, &rooms, level.extra, 0)?;
     let owner = level.extra[2].as_u16s().unwrap_or_default();
-    let table =
-        DoorTable::from_values(&level.extra[MAP_COLUMNS.len()..]).map_err(Violation::new)?;
+    let table = DoorTable::from_values(&level.extra[MAP_COLUMNS.len()..WITH_DOOR_COLUMNS.len()])
+        .map_err(Violation::new)?;
+    let want = data_columns(g.graph);
+    for (k, want) in want.iter().enumerate() {
+        let got = level.extra[WITH_DOOR_COLUMNS.len() + k].as_str();
+        ensure_level!(
+            got == Some(want.as_str()),
+            "{} is not the level graph's data",
+            DATA_COLUMNS[k].name
+        );
+    }
     check_table(g, (&grid, owner), &tally, &table)?;
     check_constraints(g, &grid, owner, &table)?;
     let modes: Vec<_> = g

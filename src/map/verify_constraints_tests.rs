@@ -94,3 +94,29 @@ fn a_broken_path_bound_and_a_wrong_door_key_are_found() {
         Map::generate(&paths, i);
     }
 }
+
+#[test]
+fn data_that_is_not_the_graphs_is_found() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/map/examples/");
+    let locks = generator(
+        &format!("{dir}fig8-17-locks.json"),
+        "edgar-paper",
+        CorridorMode::None,
+    );
+    let map = Map::generate(&locks, 0);
+    assert!(
+        map.data[0].starts_with("[{\"spawn\":true},"),
+        "{}",
+        map.data[0]
+    );
+    let mut changed = map.clone();
+    changed.data[0] = changed.data[0].replace("red key", "gold key");
+    assert!(
+        changed
+            .rejected(&locks)
+            .contains("room_data is not the level graph's data")
+    );
+    let mut dropped = map;
+    dropped.data[1].clear();
+    assert!(dropped.rejected(&locks).contains("connection_data is not"));
+}

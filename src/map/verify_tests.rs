@@ -51,6 +51,7 @@ pub(super) struct Map {
     flags: Vec<u8>,
     metrics: Vec<f64>,
     pub(super) doors: DoorTable,
+    pub(super) data: [String; 2],
 }
 
 impl Map {
@@ -83,7 +84,8 @@ impl Map {
             dst: graph.dst.to_vec(),
             flags: graph.flags.to_vec(),
             metrics: level.metrics.to_vec(),
-            doors: DoorTable::from_values(&level.extra[3..]).unwrap(),
+            doors: DoorTable::from_values(&level.extra[3..16]).unwrap(),
+            data: [16, 17].map(|k| level.extra[k].as_str().unwrap().to_string()),
         };
         map.check(g)
             .unwrap_or_else(|v| panic!("level {i} as generated: {}", v.0));
@@ -107,6 +109,7 @@ impl Map {
             ExtraValue::ListU16(&self.owner),
         ];
         extra.extend(self.doors.values());
+        extra.extend(self.data.iter().map(|d| ExtraValue::Utf8(d)));
         let level = Level {
             grid: Some(GridView {
                 width: self.width,

@@ -1,7 +1,8 @@
 //! The level graph's constraints, end to end and independently of `warren verify`: every layout
 //! keeps its `min_path` and `max_path` by a breadth-first walk over the archive's floor, and
 //! every locked door is met only with its key by a walk over the floor that carries the keys it
-//! has been through; graphs whose locks cannot hold are refused naming the walk that breaks them.
+//! has been through; graphs whose locks cannot hold are refused naming the walk that breaks them;
+//! the designer's `data` on rooms and connections reaches the archive and the Tiled map.
 
 use std::collections::VecDeque;
 
@@ -253,4 +254,86 @@ fn a_path_bound_no_layout_keeps_fails_each_seed_with_its_reason() {
         said.contains("min_path `start` - `boss` >= 400 not kept in 64 layouts"),
         "{said}"
     );
+}
+
+#[test]
+fn the_designers_data_reaches_the_archive_and_the_tiled_map() {
+    let dir = TempDir::new("map-data");
+    let out = dir.join("d.arrow");
+    let file = example("fig8-41-locks.json");
+    let graph: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    generate_kind(
+        "map",
+        &out,
+        &["--count", "3", "--set", &format!("map.graph={file}")],
+    );
+    verify_passes(&out, 3);
+    // The columns: each room's and connection's `data`, in order, null where none.
+    let column = |name: &str| -> Vec<serde_json::Value> {
+        let batch = &crate::common::batches(&out)[0];
+        let strings = batch.column_by_name(name).unwrap();
+        let strings = arrow_array::cast::AsArray::as_string::<i32>(strings);
+        (0..arrow_array::Array::len(strings))
+            .map(|i| serde_json::from_str(strings.value(i)).unwrap())
+            .collect()
+    };
+    let of = |list: &str| -> serde_json::Value {
+        let items = graph[list].as_array().unwrap();
+        items
+            .iter()
+            .map(|item| item.get("data").cloned().unwrap_or(serde_json::Value::Null))
+            .collect()
+    };
+    assert!(
+        column("room_data")
+            .iter()
+            .all(|rooms| *rooms == of("rooms"))
+    );
+    assert!(
+        column("connection_data")
+            .iter()
+            .all(|c| *c == of("connections"))
+    );
+    assert_eq!(of("rooms")[13]["items"][0], "red key");
+    // The Tiled map: room `13` and the doors of its lock carry them.
+    let tmj = dir.join("d.tmj");
+    let archive = out.to_str().unwrap();
+    let result = crate::common::warren([
+        "export",
+        archive,
+        "--index",
+        "1",
+        "--tiled",
+        tmj.to_str().unwrap(),
+    ]);
+    crate::common::assert_succeeded(&result, "export");
+    let map: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&tmj).unwrap()).unwrap();
+    let objects: Vec<&serde_json::Value> = map["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|l| l["objects"].as_array())
+        .flatten()
+        .collect();
+    let property = |o: &serde_json::Value, name: &str| {
+        let list = o["properties"].as_array()?;
+        let p = list.iter().find(|p| p["name"] == name)?;
+        Some(p["value"].as_str()?.to_string())
+    };
+    let room = objects.iter().find(|o| o["name"] == "13").unwrap();
+    assert_eq!(property(room, "data").unwrap(), "{\"items\":[\"red key\"]}");
+    let locked: Vec<String> = objects
+        .iter()
+        .filter(|o| o["type"] == "door")
+        .filter_map(|o| property(o, "data"))
+        .filter(|d| !d.is_empty())
+        .collect();
+    assert_eq!(
+        locked.len(),
+        3,
+        "one door for each of the three locks: {locked:?}"
+    );
+    assert!(locked.contains(&"{\"door\":\"red lock\"}".to_string()));
 }

@@ -31,8 +31,8 @@ impl Ctx<'_> {
         library: &Library,
         names: &HashMap<&str, u32>,
     ) -> Result<(RoomSpec, usize), MapInputError> {
-        let [id, templates, name, tags] =
-            self.fields(node, ["id", "templates", "name", "tags"], "a room")?;
+        let [id, templates, name, tags, data] =
+            self.fields(node, ["id", "templates", "name", "tags", "data"], "a room")?;
         let id_m = id.ok_or_else(|| self.at(node.start, "a room needs an `id`"))?;
         let mut room = RoomSpec {
             id: self.id(&id_m.value)?,
@@ -40,6 +40,9 @@ impl Ctx<'_> {
         };
         if let Some(m) = name {
             room.name = Some(self.str(&m.value)?.to_owned());
+        }
+        if let Some(m) = data {
+            room.data = Some(self.data(&m.value)?);
         }
         if let Some(m) = tags {
             for tag in self.arr(&m.value)? {
@@ -79,14 +82,19 @@ impl Ctx<'_> {
     ) -> Result<Connection, MapInputError> {
         const WHAT: &str =
             "a connection (a pair of room ids `[\"a\", \"b\"]` or an object with `from` and `to`)";
+        let mut data = None;
         let (from, to, corridor, directed) = match &node.value {
             Json::Arr(_) => {
                 let [a, b] = self.tuple(node, WHAT)?;
                 (a, b, CorridorSpec::Default, directed)
             }
             Json::Obj(_) => {
-                let [from, to, corridor, one_way] =
-                    self.fields(node, ["from", "to", "corridor", "directed"], "a connection")?;
+                let keys = ["from", "to", "corridor", "directed", "data"];
+                let [from, to, corridor, one_way, given] =
+                    self.fields(node, keys, "a connection")?;
+                if let Some(m) = given {
+                    data = Some(self.data(&m.value)?);
+                }
                 let (Some(from), Some(to)) = (from, to) else {
                     let message = format!("connection {}: needs both `from` and `to`", j + 1);
                     return Err(self.at(node.start, message));
@@ -118,7 +126,16 @@ impl Ctx<'_> {
             corridor,
             directed,
             at: Some(self.lines.pos(node.start)),
+            data,
         })
+    }
+
+    /// A `data` value: any JSON object, kept as compact JSON text.
+    fn data(&self, node: &Node) -> Result<String, MapInputError> {
+        match &node.value {
+            Json::Obj(_) => Ok(node.to_value().to_string()),
+            _ => Err(self.expected(node, "an object (`data` holds any JSON object)")),
+        }
     }
 
     /// `true` or `false`.

@@ -496,7 +496,7 @@ fn graph_errors_name_their_place() {
         ),
         (
             abc("{\"from\": \"a\", \"to\": \"b\", \"via\": \"c\"}"),
-            "g.json:3:26: unknown key `via` in a connection (expected `from`, `to`, `corridor` or `directed`)",
+            "g.json:3:26: unknown key `via` in a connection (expected `from`, `to`, `corridor`, `directed` or `data`)",
         ),
         (
             abc("{\"from\": \"a\", \"to\": \"b\", \"corridor\": null}"),
@@ -541,7 +541,7 @@ fn graph_file_level_errors() {
     );
     assert_eq!(
         graph_err("{\"rooms\": [{\"id\": \"a\", \"tag\": \"x\"}]}"),
-        "g.json:1:24: unknown key `tag` in a room (expected `id`, `templates`, `name` or `tags`)"
+        "g.json:1:24: unknown key `tag` in a room (expected `id`, `templates`, `name`, `tags` or `data`)"
     );
     assert_eq!(
         graph_err("{\"rooms\": [{\"name\": \"a\"}]}"),
