@@ -47,7 +47,7 @@ def controls(size):
          plain + ["map.bounds=[69, 69]" if size == 17 else "map.bounds=[156, 156]"], plain),
         ("min_path and max_path start - boss (25th to 90th percentile)",
          [f"map.graph={EX}/fig8-{size}-paths.json"], plain),
-        ("locks and keys (nested on 41 rooms)", [f"map.graph={EX}/fig8-{size}-locks.json"], plain),
+        ("locks and keys", [f"map.graph={EX}/fig8-{size}-locks.json"], plain),
     ]
 
 

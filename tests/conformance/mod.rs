@@ -69,7 +69,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("grammar-keylock.toml", 0x8f2eb48b000e3fc8),
     ("grammar-ring.toml", 0x0d72b85600056c08),
     ("grammar.toml", 0x39a5b7e100067488),
-    ("map.toml", 0x7ba6fc5f0003a3c8),
+    ("map.toml", 0x493b22680003a8c8),
     ("maze-braided-gradient.toml", 0x859c00720001ed08),
     ("maze-delaunay.toml", 0x79b274310003ccc8),
     ("maze.toml", 0x778568cb0000fa08),
