@@ -141,7 +141,9 @@ fn objects(
             if owned.is_some() {
                 room["properties"] = json!([{"name": "owner", "type": "int", "value": i + 1}]);
             }
-            if let (Some(text), Some(list)) = (data.room(i), room["properties"].as_array_mut()) {
+            // NOTE: `get_mut`, not indexing: indexing a missing key would insert a null.
+            let list = room.get_mut("properties").and_then(Value::as_array_mut);
+            if let (Some(text), Some(list)) = (data.room(i), list) {
                 list.push(json!({"name": "data", "type": "string", "value": text}));
             }
             out.push(room);

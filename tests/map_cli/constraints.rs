@@ -197,34 +197,34 @@ fn every_locked_door_is_met_with_its_key() {
 #[test]
 fn locks_that_cannot_hold_are_refused_with_the_walk_that_breaks_them() {
     let locks = std::fs::read_to_string(example("fig8-17-locks.json")).unwrap();
-    let before = locks.replace("\"key\": \"1\"}", "\"key\": \"7\"}");
-    assert_says(
-        &map_error(&[("g.json", &before)], &["map.graph=g.json"]),
-        &[
+    // (what the file changes, what the one-line error says)
+    let cases = [
+        (
+            ("\"key\": \"1\"}", "\"key\": \"7\"}"),
             "lock 2 (`15` - `16`, key `7`) is reached before its key: `0` - `1` - ",
-            " - `15`",
-        ],
-    );
-    let no_start = locks.replace("\"tags\": [\"start\"]", "\"tags\": []");
-    assert_says(
-        &map_error(&[("g.json", &no_start)], &["map.graph=g.json"]),
-        &["locks need a room tagged `start`"],
-    );
-    let apart = locks.replace("\"lock\": [\"8\", \"9\"]", "\"lock\": [\"8\", \"16\"]");
-    assert_says(
-        &map_error(&[("g.json", &apart)], &["map.graph=g.json"]),
-        &["the two rooms are not connected"],
-    );
-    let unknown = locks.replace("\"key\": \"1\"}", "\"key\": \"vault\"}");
-    assert_says(
-        &map_error(&[("g.json", &unknown)], &["map.graph=g.json"]),
-        &["no room has the id or tag `vault`"],
-    );
-    let no_key = locks.replace(", \"key\": \"1\"}", "}");
-    assert_says(
-        &map_error(&[("g.json", &no_key)], &["map.graph=g.json"]),
-        &["a lock needs a `key`"],
-    );
+        ),
+        (
+            ("\"tags\": [\"start\"]", "\"tags\": []"),
+            "locks need a room tagged `start`",
+        ),
+        (
+            ("\"lock\": [\"8\", \"9\"]", "\"lock\": [\"8\", \"16\"]"),
+            "the two rooms are not connected",
+        ),
+        (
+            ("\"key\": \"1\"}", "\"key\": \"vault\"}"),
+            "no room has the id or tag `vault`",
+        ),
+        ((", \"key\": \"1\"}", "}"), "a lock needs a `key`"),
+    ];
+    for ((from, to), says) in cases {
+        let changed = locks.replace(from, to);
+        assert_ne!(changed, locks, "{from}");
+        assert_says(
+            &map_error(&[("g.json", &changed)], &["map.graph=g.json"]),
+            &[says],
+        );
+    }
 }
 
 #[test]
