@@ -2,8 +2,10 @@
 //! graph columns are the level graph's, the tiles pass the floor-plan checks
 //! ([`check_tiles`]: one owner per floor tile, each room its template's floor at its box, doors
 //! only between connected owners, every connection realised, `map.min_room_distance` kept, all
-//! floor one piece), the templates keep their repeat modes, the map fits `map.bounds`, and the metrics, edge flags, vertex tags and positions, start and goal
-//! agree with the map.
+//! floor one piece), the door table is the grid's doors and the rooms' unused runs
+//! ([`check_table`]), the `data` columns are the graph's, its path bounds hold on the floor and
+//! its locks on the graph, the templates keep their repeat modes, the map fits `map.bounds`, and
+//! the metrics, edge flags, vertex tags and positions, start and goal agree with the map.
 
 use crate::core::error::Violation;
 use crate::core::generator::{GraphView, LevelRecord, RoomsView};
