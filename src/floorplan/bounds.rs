@@ -8,15 +8,15 @@ use crate::floorplan::shape::Shape;
 use crate::floorplan::spec::{LevelGraph, Library};
 
 /// Per room, the shapes of `room_shapes` that fit within `width` x `height` tiles, or why the
-/// rooms cannot fit, in one line naming a room or the area.
+/// rooms cannot fit, in one line naming a room or the area (`bounds`, as messages name it).
 pub(crate) fn fit_bounds(
     graph: &LevelGraph,
     library: &Library,
     (shapes, room_shapes): (&[Shape], &[Vec<u32>]),
     (width, height): (u32, u32),
+    bounds: &str,
 ) -> Result<Vec<Vec<u32>>, String> {
     let (w, h) = (width as i64, height as i64);
-    let bounds = format!("map.bounds = [{width}, {height}]");
     let fits = |s: &Shape| i64::from(s.w) < w && i64::from(s.h) < h;
     let mut floors: u64 = 0;
     let mut out = Vec::with_capacity(room_shapes.len());
@@ -92,7 +92,7 @@ mod tests {
                 "connections": [["a", "b"]]}"#,
         );
         // 12 x 18 fits 12 wide only as drawn, not turned.
-        let kept = fit_bounds(&g, &l, (&shapes, &rs), (12, 30)).unwrap();
+        let kept = fit_bounds(&g, &l, (&shapes, &rs), (12, 30), "map.bounds = [12, 30]").unwrap();
         assert!(!kept[0].is_empty() && kept[0].len() < rs[0].len());
         for &s in &kept[0] {
             let sh = &shapes[s as usize];
@@ -100,7 +100,7 @@ mod tests {
         }
         assert!(kept[1].len() < rs[1].len());
         assert!(kept[1].iter().all(|&s| shapes[s as usize].w < 12));
-        let why = fit_bounds(&g, &l, (&shapes, &rs), (11, 40)).unwrap_err();
+        let why = fit_bounds(&g, &l, (&shapes, &rs), (11, 40), "map.bounds = [11, 40]").unwrap_err();
         assert_eq!(
             why,
             "room `a` fits none of its templates within map.bounds = [11, 40]: the smallest, \
@@ -123,12 +123,12 @@ mod tests {
             conns.join(",")
         );
         let (g, l, shapes, rs) = setting(&text);
-        let why = fit_bounds(&g, &l, (&shapes, &rs), (20, 20)).unwrap_err();
+        let why = fit_bounds(&g, &l, (&shapes, &rs), (20, 20), "map.bounds = [20, 20]").unwrap_err();
         assert_eq!(
             why,
             "the rooms' floors need at least 360 tiles, more than the 18 x 18 = 324 tiles \
              inside the walls of map.bounds = [20, 20]"
         );
-        assert!(fit_bounds(&g, &l, (&shapes, &rs), (22, 20)).is_ok());
+        assert!(fit_bounds(&g, &l, (&shapes, &rs), (22, 20), "map.bounds = [22, 20]").is_ok());
     }
 }

@@ -11,6 +11,7 @@
 //! - [`raster`]: a layout as tiles and the owner grid;
 //! - [`columns`]: how a floor plan is stored in a level (extra columns, corridor flag);
 //! - [`constraints`]: locks and keys, and floor path bounds;
+//! - [`frame`]: fixed rooms and masks (where a level lies in its grid);
 //! - [`doors`]: the door table (every door, and the wall runs where doors could be and are not);
 //! - `proofs`: proofs made up front that a graph cannot be laid out (a K5 or K3,3 subdivision,
 //!   a room with more connections than its templates have room for doors);
@@ -28,6 +29,7 @@ pub mod columns;
 pub mod constraints;
 pub(crate) mod cycles;
 pub mod doors;
+pub mod frame;
 pub mod input;
 mod json;
 pub(crate) mod proofs;

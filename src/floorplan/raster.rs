@@ -46,26 +46,54 @@ pub fn too_large((w, h): (u64, u64)) -> GenError {
     }
 }
 
-/// Draws `layout` into `t`; a map longer than [`MAX_MAP_SIDE`] a side or larger than
-/// [`MAX_MAP_TILES`] is not drawn, and its width and height in tiles are the error.
+/// Draws `layout` into `t`, its grid the layout's box; a map longer than [`MAX_MAP_SIDE`] a
+/// side or larger than [`MAX_MAP_TILES`] is not drawn, and its width and height in tiles are
+/// the error.
 ///
 /// # Errors
 /// The map's size, when it is too large.
 pub fn rasterise(plan: &Plan, layout: &Layout, t: &mut Tiles) -> Result<(), (u64, u64)> {
-    let n = plan.rooms();
+    rasterise_in(plan, layout, t, None)
+}
+
+/// The layout's box on the lattice: `(x0, y0, x1, y1)`, corners included.
+pub fn layout_box(plan: &Plan, layout: &Layout) -> (i32, i32, i32, i32) {
     let (mut mx, mut my, mut xx, mut xy) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
-    for v in 0..n {
+    for v in 0..plan.rooms() {
         let sh = &plan.cat.shapes[layout.shape[v] as usize];
         mx = mx.min(layout.x[v]);
         my = my.min(layout.y[v]);
         xx = xx.max(layout.x[v] + sh.w);
         xy = xy.max(layout.y[v] + sh.h);
     }
+    (mx, my, xx, xy)
+}
+
+/// [`rasterise`] into a grid of its own: `frame` is the lattice point of the grid's tile
+/// `(0, 0)` and, if fixed, the grid's size (else the grid reaches as far right and down as the
+/// layout). A layout that does not lie inside that grid is not drawn, and the size it would
+/// need is the error, as is a map too large.
+///
+/// # Errors
+/// The map's size, when it is too large or the layout does not fit the frame.
+pub fn rasterise_in(
+    plan: &Plan,
+    layout: &Layout,
+    t: &mut Tiles,
+    frame: Option<((i32, i32), Option<(u32, u32)>)>,
+) -> Result<(), (u64, u64)> {
+    let n = plan.rooms();
+    let (lx, ly, xx, xy) = layout_box(plan, layout);
+    let ((mx, my), size) = frame.unwrap_or(((lx, ly), None));
     // Corridors lie between their rooms, inside this box.
-    let (w, h) = (
+    let need = (
         (i64::from(xx) - i64::from(mx) + 1) as u64,
         (i64::from(xy) - i64::from(my) + 1) as u64,
     );
+    let (w, h) = size.map_or(need, |(w, h)| (u64::from(w), u64::from(h)));
+    if lx < mx || ly < my || need.0 > w || need.1 > h {
+        return Err(need);
+    }
     if w > MAX_MAP_SIDE || h > MAX_MAP_SIDE || w * h > MAX_MAP_TILES {
         return Err((w, h));
     }

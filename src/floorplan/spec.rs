@@ -167,6 +167,21 @@ pub struct RoomSpec {
     pub templates: Option<Vec<u32>>,
     /// The designer's `data` object, as compact JSON text (`None`: none given).
     pub data: Option<String>,
+    /// Where the room is pinned, if it is (`"fixed"`).
+    pub fixed: Option<Fixed>,
+}
+
+/// A fixed room: its template, transform and place in the level's grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fixed {
+    /// The template's index in the library.
+    pub template: u32,
+    /// The transform, as the `room_transform` column: bits 0-1 quarter turns clockwise, bit 2
+    /// mirrored first.
+    pub transform: u8,
+    /// The grid tile of the top-left corner of the transformed template's box (its walls
+    /// included): tile `(0, 0)` is the grid's top-left corner.
+    pub at: (i32, i32),
 }
 
 /// One connection: rooms `a` and `b` (indices into [`LevelGraph::rooms`], `a != b`).
@@ -275,4 +290,27 @@ pub(crate) fn check_corridor_keys(
     check(min_room_distance <= 64, distance_key, || {
         format!("= {min_room_distance} is out of range 0..=64")
     })
+}
+
+/// A mask the level must fit inside (`map.mask`): the level's grid is the mask's size, and
+/// every tile of a room or corridor (walls and doors included) lies on an allowed tile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mask {
+    /// Tiles across.
+    pub width: u32,
+    /// Tiles down.
+    pub height: u32,
+    /// Per tile, row-major: whether the level may use it.
+    pub allowed: Vec<bool>,
+}
+
+impl Mask {
+    /// Whether tile `(x, y)` is inside the mask and allowed.
+    pub fn allows(&self, x: i32, y: i32) -> bool {
+        x >= 0
+            && y >= 0
+            && (x as u32) < self.width
+            && (y as u32) < self.height
+            && self.allowed[(y as u32 * self.width + x as u32) as usize]
+    }
 }

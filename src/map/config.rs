@@ -71,7 +71,11 @@ pub struct MapConfig {
     /// `no_repeat` for every template.
     pub repeat: RepeatMode,
     /// The largest floor plan, `[width, height]` in tiles, walls included (empty: any size).
+    /// With fixed rooms, the grid itself: every level is exactly this size.
     pub bounds: Vec<u32>,
+    /// A mask file the level must fit inside (empty: none): `#` for a tile the level may use,
+    /// `.` for one it may not, a text line per row. Every level's grid is the mask's size.
+    pub mask: String,
 }
 
 /// The most rooms `map.exhaustive` takes.
@@ -91,6 +95,7 @@ impl Default for MapConfig {
             effort: 1,
             repeat: RepeatMode::Template,
             bounds: Vec::new(),
+            mask: String::new(),
         }
     }
 }
@@ -136,6 +141,11 @@ impl MapConfig {
                     self.bounds
                 )
             },
+        )?;
+        check(
+            self.mask.is_empty() || self.bounds.is_empty(),
+            "map.mask",
+            || "and map.bounds cannot both be set (the mask's size bounds the level)".into(),
         )
     }
 

@@ -8,17 +8,18 @@ use crate::core::graph::Graph;
 use crate::core::grid::GridView;
 use crate::core::route::RouteScratch;
 use crate::floorplan::bounds::fit_bounds;
-use crate::floorplan::build::{BuildScratch, Gaps, NO_LAYOUT_EXISTS, Plan, build};
+use crate::floorplan::build::{BuildScratch, Frame, Gaps, NO_LAYOUT_EXISTS, Plan, build};
 use crate::floorplan::columns::{CORRIDOR_FLAG, MAP_COLUMNS};
 use crate::floorplan::constraints::floor_steps;
 use crate::floorplan::cycles::{blocked_cycle, lattice_cycle};
 use crate::floorplan::doors::{DoorScratch, DoorTable, WITH_DOOR_COLUMNS};
-use crate::floorplan::input::{MapInputError, load_graph, load_library};
+use crate::floorplan::frame::{frame_of, on_mask, pinned_shape, pins_problem};
+use crate::floorplan::input::{MapInputError, load_graph, load_library, load_mask};
 use crate::floorplan::proofs::{no_door_between, too_close, too_many_doors};
-use crate::floorplan::raster::{Tiles, rasterise, too_large};
+use crate::floorplan::raster::{Tiles, rasterise, rasterise_in, too_large};
 use crate::floorplan::repeat::repeat_impossible;
 use crate::floorplan::shape::{Flow, Shape, shapes_of};
-use crate::floorplan::spec::{CorridorSpec, LevelGraph, Library, Repeat, Template};
+use crate::floorplan::spec::{CorridorSpec, LevelGraph, Library, Mask, Repeat, Template};
 use crate::map::columns::{MAP_KIND_COLUMNS, data_columns};
 use crate::map::config::{CorridorMode, EXHAUSTIVE_ROOMS, MapConfig};
 use crate::map::metrics::{MAP_METRICS, MapMetrics, ends};
@@ -165,9 +166,26 @@ pub fn plan_for(
             g
         })
         .collect();
-    if let Some(bounds) = cfg.bounds() {
-        room_shapes = fit_bounds(graph, library, (&shapes, &room_shapes), bounds)
+    let mask = match cfg.mask.as_str() {
+        "" => None,
+        path => Some(load_mask(path)?),
+    };
+    let frame_name = frame_name(cfg, mask.as_ref());
+    let area = cfg.bounds().or(mask.as_ref().map(|m| (m.width, m.height)));
+    if let Some(bounds) = area {
+        room_shapes = fit_bounds(graph, library, (&shapes, &room_shapes), bounds, &frame_name)
             .map_err(|why| MapSetupError::Unusable(format!("{}: {why}", cfg.graph)))?;
+    }
+    let mut pinned = Vec::new();
+    for (v, room) in graph.rooms.iter().enumerate() {
+        let Some(pin) = &room.fixed else { continue };
+        let template = &library.templates[pin.template as usize];
+        let wanted = Shape::new(template, pin.template, pin.transform)
+            .map_err(|e| MapSetupError::Unusable(format!("{}: {e}", cfg.graph)))?;
+        let si = pinned_shape(&shapes, pin, &wanted).expect("every allowed transform has a shape");
+        room_shapes[v] = vec![si];
+        pinned.resize(graph.rooms.len(), None);
+        pinned[v] = Some(pin.at);
     }
     refuse_the_impossible(cfg, graph, library, (&shapes, &room_shapes), &gaps)?;
     let repeat: Vec<_> = library.templates.iter().map(|t| cfg.repeat_of(t)).collect();
@@ -185,7 +203,15 @@ pub fn plan_for(
     if repeat.iter().any(|&r| r != Repeat::Allow) {
         plan.repeat = repeat;
     }
-    plan.bounds = cfg.bounds().map(|(w, h)| (w as i32, h as i32));
+    plan.bounds = area.map(|(w, h)| (w as i32, h as i32));
+    plan.fixed_rooms = (0..pinned.len() as u32)
+        .filter(|&v| pinned[v as usize].is_some())
+        .collect();
+    plan.pinned = pinned;
+    plan.frame = frame_of(!plan.fixed_rooms.is_empty(), cfg.bounds(), mask);
+    if let Some(why) = pins_problem(graph, &plan, &frame_name) {
+        return Err(MapSetupError::Unusable(format!("{}: {why}", cfg.graph)));
+    }
     plan.attempt_work = plan.attempt_work.saturating_mul(cfg.effort);
     plan.noise *= cfg.variety;
     plan.shake *= cfg.variety;
@@ -197,6 +223,19 @@ pub fn plan_for(
         1.0
     };
     Ok(plan)
+}
+
+/// How messages name the area a level must fit in: `map.bounds = [w, h]`, the mask, or the
+/// grid right and below its tile `(0, 0)`.
+fn frame_name(cfg: &MapConfig, mask: Option<&Mask>) -> String {
+    match (cfg.bounds(), mask) {
+        (Some((w, h)), _) => format!("map.bounds = [{w}, {h}]"),
+        (None, Some(m)) => format!(
+            "the allowed tiles of map.mask `{}` ({} x {})",
+            cfg.mask, m.width, m.height
+        ),
+        (None, None) => "the grid (right of and below its tile (0, 0))".into(),
+    }
 }
 
 /// Refuses, in one line naming the rooms at fault, a graph that the proofs made before any
@@ -280,6 +319,12 @@ fn exhaustive_plan(
             graph.rooms[b as usize].id
         )));
     }
+    if let Some(&v) = plan.fixed_rooms.first() {
+        return Err(MapSetupError::Unusable(format!(
+            "{}: map.exhaustive does not take fixed rooms (room `{}` is fixed)",
+            cfg.graph, graph.rooms[v as usize].id
+        )));
+    }
     plan.make_exhaustive();
     let all = |f: fn(&Template) -> bool| library.templates.iter().all(f);
     plan.first_room_up_to_symmetry(all(|t| t.transforms.rotate), all(|t| t.transforms.mirror));
@@ -348,7 +393,15 @@ impl MapGenerator {
                     detail: f.detail(plan, name),
                 }
             })?;
-            rasterise(plan, &s.build.out, &mut s.tiles).map_err(too_large)?;
+            match &plan.frame {
+                None => rasterise(plan, &s.build.out, &mut s.tiles).map_err(too_large)?,
+                Some(frame) => {
+                    if !self.frame_tiles(frame, s)? {
+                        broken = None;
+                        continue;
+                    }
+                }
+            }
             let t = &s.tiles;
             let grid = (&t.cells[..], &t.owner[..], t.width as usize);
             let scratch = (&mut s.path_queue, &mut s.path_seen);
@@ -364,12 +417,32 @@ impl MapGenerator {
                 Some((rule, steps)) => broken = Some((rule, steps)),
             }
         }
-        let (rule, steps) = broken.expect("PATH_TRIES > 0");
+        let Some((rule, steps)) = broken else {
+            return Err(GenError {
+                reason: format!(
+                    "the layout does not fit map.mask `{}` in {PATH_TRIES} layouts",
+                    self.cfg.mask
+                )
+                .into(),
+                detail: "no offset puts every tile of the last layout on an allowed tile".into(),
+            });
+        };
         let got = steps.map_or("no path".to_string(), |d| format!("{d} steps"));
         Err(GenError {
             reason: format!("{} not kept in {PATH_TRIES} layouts", rule.describe()).into(),
             detail: format!("the last layout's shortest path: {got}"),
         })
+    }
+}
+
+impl MapGenerator {
+    /// Draws the layout into `s.tiles` in the level's frame (the search's lattice is the
+    /// grid); `false` when a tile falls off the mask (a corridor's end wall may).
+    fn frame_tiles(&self, frame: &Frame, s: &mut MapScratch) -> Result<bool, GenError> {
+        let size = frame.size.map(|(w, h)| (w as u32, h as u32));
+        rasterise_in(&self.plan, &s.build.out, &mut s.tiles, Some(((0, 0), size)))
+            .map_err(too_large)?;
+        Ok(frame.mask.as_ref().is_none_or(|m| on_mask(&s.tiles, m, (0, 0))))
     }
 }
 

@@ -4,7 +4,8 @@
 //! only between connected owners, every connection realised, `map.min_room_distance` kept, all
 //! floor one piece), the door table is the grid's doors and the rooms' unused runs
 //! ([`check_table`]), the `data` columns are the graph's, its path bounds hold on the floor and
-//! its locks on the graph, the templates keep their repeat modes, the map fits `map.bounds`, and
+//! its locks on the graph, the templates keep their repeat modes, the map fits `map.bounds` and
+//! `map.mask`, its fixed rooms are where they are pinned, and
 //! the metrics, edge flags, vertex tags and positions, start and goal agree with the map.
 
 use crate::core::error::Violation;
@@ -13,7 +14,9 @@ use crate::core::grid::GridView;
 use crate::core::route::{Ends, RouteScratch};
 use crate::ensure_level;
 use crate::floorplan::build::Plan;
-use crate::floorplan::check::{MapRules, check_tiles};
+use crate::core::grid::cell;
+use crate::floorplan::check::{MapRules, Tally, check_tiles};
+use crate::floorplan::frame::same_shape;
 use crate::floorplan::columns::{CORRIDOR_FLAG, MAP_COLUMNS};
 use crate::floorplan::constraints::{floor_steps, lock_problem, start_room};
 use crate::floorplan::doors::{DoorTable, WITH_DOOR_COLUMNS, check_table};
@@ -170,6 +173,7 @@ pub(crate) fn verify(g: &MapSetting<'_>, record: &LevelRecord<'_>) -> Result<(),
         );
     }
     check_table(g, (&grid, owner), &tally, &table)?;
+    check_frame(g, &grid, &tally)?;
     check_constraints(g, &grid, owner, &table)?;
     let modes: Vec<_> = g
         .library
@@ -240,6 +244,65 @@ fn check_constraints(
             table.key[k],
             j + 1,
             keys[j]
+        );
+    }
+    Ok(())
+}
+
+/// The map lies in its frame: within `map.bounds` (exactly that size with fixed rooms), on the
+/// mask's allowed tiles (a grid of the mask's size), every fixed room with its pinned template,
+/// in its pinned shape, at its pinned tile.
+fn check_frame(g: &MapSetting<'_>, grid: &GridView<'_>, tally: &Tally) -> Result<(), Violation> {
+    let fixed = g.graph.rooms.iter().any(|r| r.fixed.is_some());
+    let size = (grid.width, grid.height);
+    if let Some((w, h)) = g.cfg.bounds() {
+        ensure_level!(
+            if fixed { size == (w, h) } else { size.0 <= w && size.1 <= h },
+            "the map is {} x {} tiles, map.bounds = [{w}, {h}]{}",
+            size.0,
+            size.1,
+            if fixed { " (with fixed rooms, the grid's size)" } else { "" }
+        );
+    }
+    if let Some(mask) = g.plan.frame.as_ref().and_then(|f| f.mask.as_deref()) {
+        ensure_level!(
+            size == (mask.width, mask.height),
+            "the map is {} x {} tiles, the mask {} x {}",
+            size.0,
+            size.1,
+            mask.width,
+            mask.height
+        );
+        let w = grid.width as usize;
+        if let Some(i) = (0..grid.cells.len())
+            .find(|&i| grid.cells[i] != cell::VOID && !mask.allows((i % w) as i32, (i / w) as i32))
+        {
+            return Err(Violation::new(format!(
+                "tile ({}, {}) is not void, and the mask does not allow it",
+                i % w,
+                i / w
+            )));
+        }
+    }
+    for (v, room) in g.graph.rooms.iter().enumerate() {
+        let Some(pin) = &room.fixed else { continue };
+        let at = (tally.origin.0[v], tally.origin.1[v]);
+        let wanted = g.shape_of(pin.template as u16, pin.transform);
+        let same = match (&tally.shapes[v], &wanted) {
+            (Some(got), Some(want)) => got.template == pin.template && same_shape(got, want),
+            _ => false,
+        };
+        ensure_level!(
+            same && at == pin.at,
+            "room `{}` is fixed to template `{}` under transform {} at [{}, {}]; it is at [{}, {}]{}",
+            room.id,
+            g.library.templates[pin.template as usize].name,
+            pin.transform,
+            pin.at.0,
+            pin.at.1,
+            at.0,
+            at.1,
+            if same { "" } else { " in another shape" }
         );
     }
     Ok(())

@@ -49,9 +49,9 @@ mod search;
 mod spaces;
 
 pub use layout::{Layout, Link};
-pub use plan::{EXHAUSTIVE_WORK, PRUNE_UP_TO, Plan};
+pub use plan::{EXHAUSTIVE_WORK, Frame, PRUNE_UP_TO, Plan};
 pub use scratch::BuildScratch;
-pub use search::{Failure, NO_LAYOUT, NO_LAYOUT_EXISTS, build};
+pub use search::{Failure, NO_LAYOUT, NO_LAYOUT_EXISTS, build, can_join};
 pub use spaces::{Catalogue, Gaps};
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! What steers the map builder's search in each attempt: the target drawing and the room order
 //! (cycles ear by ear, then trees). It reads the plan and fills the scratch.
 
-use super::plan::Plan;
+use super::plan::{Frame, Plan};
 use super::scratch::BuildScratch;
 use crate::core::rng::WarrenRng;
 use crate::layout::{LayoutGraph, LayoutParams, random_positions, relax};
@@ -111,6 +111,99 @@ pub(super) fn draw_targets(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratc
         ..LayoutParams::default()
     };
     relax(&graph, &mut s.tx, &mut s.ty, &params, &mut s.layout);
+    if let Some(frame) = &plan.frame {
+        aim_at_frame(plan, frame, s);
+    }
+}
+
+/// In a frame (fixed rooms or a mask), puts the drawing on the grid (the search's lattice):
+/// without fixed rooms, its centre on the mask's; with one, its drawn centre on its pinned
+/// centre; either way turned by the quarter turn that keeps most rooms on the grid (and the
+/// mask). With two or more fixed rooms, the turn, scale (within 0.75 to 1.5) and shift that
+/// put their drawn centres nearest their pinned ones (least squares, the drawing's mirror
+/// image as drawn). Rooms drawn outside the grid are moved to its edge.
+fn aim_at_frame(plan: &Plan, frame: &Frame, s: &mut BuildScratch) {
+    let centre = |v: u32| {
+        let sh = &plan.cat.shapes[plan.room_shapes[v as usize][0] as usize];
+        let (x, y) = plan.pinned[v as usize].expect("a fixed room");
+        (x as f32 + sh.w as f32 / 2.0, y as f32 + sh.h as f32 / 2.0)
+    };
+    let pins = &plan.fixed_rooms;
+    let (mut p, mut q) = ((0.0f32, 0.0f32), frame.centre);
+    if pins.is_empty() {
+        let k = s.tx.len().max(1) as f32;
+        p = (s.tx.iter().sum::<f32>() / k, s.ty.iter().sum::<f32>() / k);
+    } else {
+        let k = pins.len() as f32;
+        q = (0.0, 0.0);
+        for &v in pins {
+            let c = centre(v);
+            p = (p.0 + s.tx[v as usize] / k, p.1 + s.ty[v as usize] / k);
+            q = (q.0 + c.0 / k, q.1 + c.1 / k);
+        }
+    }
+    let (w, h) = frame
+        .size
+        .map_or((f32::INFINITY, f32::INFINITY), |(w, h)| (w as f32, h as f32));
+    let (cos, sin, scale) = if pins.len() >= 2 {
+        let (mut a, mut b, mut norm) = (0.0f32, 0.0f32, 0.0f32);
+        for &v in pins {
+            let (px, py) = (s.tx[v as usize] - p.0, s.ty[v as usize] - p.1);
+            let (qx, qy) = (centre(v).0 - q.0, centre(v).1 - q.1);
+            a += px * qx + py * qy;
+            b += px * qy - py * qx;
+            norm += px * px + py * py;
+        }
+        let r = (a * a + b * b).sqrt();
+        if r > 1e-6 && norm > 1e-6 {
+            (a / r, b / r, (r / norm).clamp(0.75, 1.5))
+        } else {
+            (1.0, 0.0, 1.0)
+        }
+    } else {
+        let inside = |(cos, sin): (f32, f32), q: (f32, f32)| {
+            s.tx.iter()
+                .zip(&s.ty)
+                .filter(|&(&x, &y)| {
+                    let (dx, dy) = (x - p.0, y - p.1);
+                    let (x, y) = (q.0 + dx * cos - dy * sin, q.1 + dx * sin + dy * cos);
+                    match &frame.mask {
+                        Some(m) => m.allows(x.floor() as i32, y.floor() as i32),
+                        None => x >= 0.0 && y >= 0.0 && x < w && y < h,
+                    }
+                })
+                .count()
+        };
+        // Without fixed rooms, the drawing may also move: to the mask's centre or to one of
+        // an 8 x 8 grid of points over it (a ring-shaped mask's centre is off it).
+        let mut places = vec![q];
+        if pins.is_empty() && w.is_finite() && h.is_finite() {
+            for i in 0..8 {
+                for j in 0..8 {
+                    places.push(((i as f32 + 0.5) * w / 8.0, (j as f32 + 0.5) * h / 8.0));
+                }
+            }
+        }
+        let turns = [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)];
+        let mut best = (0usize, (1.0, 0.0), q);
+        for &at in &places {
+            for t in turns {
+                let k = inside(t, at);
+                // The first best: the centre before the grid's points.
+                if k > best.0 {
+                    best = (k, t, at);
+                }
+            }
+        }
+        q = best.2;
+        (best.1.0, best.1.1, 1.0)
+    };
+    let m = plan.length / 2.0;
+    for (x, y) in s.tx.iter_mut().zip(s.ty.iter_mut()) {
+        let (dx, dy) = ((*x - p.0) * scale, (*y - p.1) * scale);
+        *x = (q.0 + dx * cos - dy * sin).max(m).min((w - m).max(m));
+        *y = (q.1 + dx * sin + dy * cos).max(m).min((h - m).max(m));
+    }
 }
 
 /// Rooms up to which the order is built ear by ear (above it: breadth-first, cheaper).
@@ -128,12 +221,46 @@ pub(super) fn room_order(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch)
     s.placed.clear();
     s.placed.resize(n, false);
     let cores: Vec<u32> = (0..n as u32).filter(|&v| plan.core[v as usize]).collect();
+    // With fixed rooms the search starts at one (their places fix the frame) and grows from
+    // there: the path to the nearest core room first, then the cycles from that room.
+    let from_pin = if plan.fixed_rooms.is_empty() {
+        None
+    } else {
+        // Every fixed room first: the cycles then close onto them as onto any placed room.
+        let pins = &plan.fixed_rooms;
+        for &v in pins {
+            s.order.push(v);
+            s.steer.push(NO_STEER);
+            s.placed[v as usize] = true;
+        }
+        let path = path_to_core(plan, pins[rng.below(pins.len() as u32) as usize]);
+        for (i, &v) in path.iter().enumerate() {
+            if plan.core[v as usize] {
+                break;
+            }
+            if s.placed[v as usize] {
+                continue;
+            }
+            s.order.push(v);
+            s.steer.push(match i {
+                0 => NO_STEER,
+                _ => [(path[i - 1], 1.0), (path[i - 1], 0.0)],
+            });
+            s.placed[v as usize] = true;
+        }
+        path.last().copied().filter(|&c| plan.core[c as usize])
+    };
     if !cores.is_empty() && n <= EARS_UP_TO {
-        let start = cores[rng.below(cores.len() as u32) as usize];
+        let start = match from_pin {
+            Some(c) => c,
+            None => cores[rng.below(cores.len() as u32) as usize],
+        };
         let mut path = shortest_cycle(plan, start);
         // The cycle's rooms from both ends of the path inwards.
-        let rotate = rng.below(path.len() as u32) as usize;
-        path.rotate_left(rotate);
+        if from_pin.is_none() {
+            let rotate = rng.below(path.len() as u32) as usize;
+            path.rotate_left(rotate);
+        }
         // The cycle closes on its first room.
         path.push(path[0]);
         push_inwards(&path, 0, s);
@@ -251,6 +378,10 @@ fn push_inwards(seq: &[u32], skip: usize, s: &mut BuildScratch) {
         };
         front = !front;
         let v = seq[i];
+        if s.placed[v as usize] {
+            // A fixed room, placed first.
+            continue;
+        }
         let left = (0..i).rev().find(|&j| s.placed[seq[j] as usize]);
         let right = (i + 1..seq.len()).find(|&j| s.placed[seq[j] as usize]);
         s.steer.push(match (left, right) {
@@ -265,6 +396,34 @@ fn push_inwards(seq: &[u32], skip: usize, s: &mut BuildScratch) {
         s.order.push(v);
         s.placed[v as usize] = true;
     }
+}
+
+/// A shortest path from room `from` to a core room (`[from]` when it is one, or when the graph
+/// has none).
+fn path_to_core(plan: &Plan, from: u32) -> Vec<u32> {
+    let n = plan.rooms();
+    let mut parent = vec![u32::MAX; n];
+    parent[from as usize] = from;
+    let mut queue = std::collections::VecDeque::from([from]);
+    while let Some(u) = queue.pop_front() {
+        if plan.core[u as usize] {
+            let mut path = vec![u];
+            let mut v = u;
+            while v != from {
+                v = parent[v as usize];
+                path.push(v);
+            }
+            path.reverse();
+            return path;
+        }
+        for &(w, _) in &plan.adj[u as usize] {
+            if parent[w as usize] == u32::MAX {
+                parent[w as usize] = u;
+                queue.push_back(w);
+            }
+        }
+    }
+    vec![from]
 }
 
 /// The steering of a room placed with no placed room to steer by (the first).

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::spaces::{Catalogue, Gaps};
 use crate::core::csr::Adjacency;
 use crate::floorplan::shape::Shape;
-use crate::floorplan::spec::Repeat;
+use crate::floorplan::spec::{Mask, Repeat};
 
 /// The placements a complete search ([`Plan::make_exhaustive`]) may check before it gives up
 /// undecided: 0.6 to 7 s on this project's machine, depending on the graph (a placement that
@@ -83,6 +83,81 @@ pub struct Plan {
     pub repeat: Vec<Repeat>,
     /// The largest floor plan, `(width, height)` in tiles, walls included (`None`: any size).
     pub bounds: Option<(i32, i32)>,
+    /// Per room, the grid tile a fixed room's box is pinned to (empty: no room is fixed). A
+    /// fixed room's only shape is its pinned one (`room_shapes`).
+    pub pinned: Vec<Option<(i32, i32)>>,
+    /// The fixed rooms, in room order.
+    pub fixed_rooms: Vec<u32>,
+    /// The level's frame, when fixed rooms or a mask place it in a grid of its own. The
+    /// search's lattice is then the grid: a room placed at `(x, y)` has its box at grid tile
+    /// `(x, y)`.
+    pub frame: Option<Frame>,
+}
+
+/// Where a level lies in its grid, when fixed rooms or a mask say (`map` kind): tile `(0, 0)`
+/// is the grid's top-left corner, and no room reaches left of it or above it.
+#[derive(Clone, Debug, Default)]
+pub struct Frame {
+    /// The grid's size, when fixed (`map.bounds`, or the mask's): no room reaches past it.
+    pub size: Option<(i32, i32)>,
+    /// The mask every tile of the level lies on.
+    pub mask: Option<Arc<Mask>>,
+    /// The centre of the mask's allowed tiles (the grid's centre without a mask).
+    pub centre: (f32, f32),
+}
+
+impl Frame {
+    /// A frame of `size` tiles (if fixed) and `mask`.
+    pub fn new(size: Option<(i32, i32)>, mask: Option<Mask>) -> Frame {
+        let centre = match (&mask, size) {
+            (Some(m), _) => {
+                let (mut sx, mut sy, mut k) = (0.0f64, 0.0f64, 0.0f64);
+                for (i, _) in m.allowed.iter().enumerate().filter(|(_, a)| **a) {
+                    sx += (i % m.width as usize) as f64 + 0.5;
+                    sy += (i / m.width as usize) as f64 + 0.5;
+                    k += 1.0;
+                }
+                ((sx / k.max(1.0)) as f32, (sy / k.max(1.0)) as f32)
+            }
+            (None, Some((w, h))) => (w as f32 / 2.0, h as f32 / 2.0),
+            (None, None) => (0.0, 0.0),
+        };
+        Frame {
+            size,
+            mask: mask.map(Arc::new),
+            centre,
+        }
+    }
+
+    /// Whether every tile of the lattice rectangle `r` (a corridor, walls included) lies on the
+    /// mask's allowed tiles.
+    pub fn holds_rect(&self, r: &crate::floorplan::shape::Rect) -> bool {
+        let Some(mask) = &self.mask else {
+            return true;
+        };
+        (r.y0..=r.y1).all(|y| (r.x0..=r.x1).all(|x| mask.allows(x, y)))
+    }
+
+    /// Whether shape `sh` with its box at grid tile `(x, y)` lies inside the frame and on the
+    /// mask's allowed tiles.
+    pub fn holds(&self, sh: &Shape, x: i32, y: i32) -> bool {
+        if x < 0 || y < 0 {
+            return false;
+        }
+        if let Some((w, h)) = self.size
+            && (x + sh.w >= w || y + sh.h >= h)
+        {
+            return false;
+        }
+        let Some(mask) = &self.mask else {
+            return true;
+        };
+        let row = (sh.w + 1) as usize;
+        sh.mask.iter().enumerate().all(|(i, &t)| {
+            t == crate::floorplan::shape::tile::OUTSIDE
+                || mask.allows(x + (i % row) as i32, y + (i / row) as i32)
+        })
+    }
 }
 
 impl Plan {
@@ -175,6 +250,9 @@ impl Plan {
             first_shapes: Vec::new(),
             repeat: Vec::new(),
             bounds: None,
+            pinned: Vec::new(),
+            fixed_rooms: Vec::new(),
+            frame: None,
         }
     }
 

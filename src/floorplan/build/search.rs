@@ -5,7 +5,7 @@
 use super::forward::{NO_SPOT, forward_check, note_conflict, repeat_conflict, zones_for};
 use super::layout::Link;
 use super::order::{draw_targets, room_order, shortest_cycle};
-use super::plan::Plan;
+use super::plan::{Frame, Plan};
 use super::scratch::{BuildScratch, Candidate};
 use super::spaces::Zone;
 use crate::core::rng::WarrenRng;
@@ -351,6 +351,11 @@ fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildS
     list.clear();
     s.cursor[depth] = 0;
     s.retries[depth] = 0;
+    if let Some(Some(pin)) = plan.pinned.get(v).copied() {
+        pinned_candidate(plan, depth, pin, &mut list, s);
+        s.candidates[depth] = list;
+        return;
+    }
     let (gx, gy) = target(plan, depth, s, at);
     let noise = plan.length * plan.noise;
     let pull = if plan.core[v] && plan.rooms() <= PULL_UP_TO {
@@ -375,11 +380,18 @@ fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildS
             if !plan.first_shape_tried(si) {
                 continue;
             }
+            let (mut x, mut y) = (ox.round() as i32, oy.round() as i32);
+            if let Some(frame) = &plan.frame {
+                // Inside the grid (the drawing is aimed at it, but may stray).
+                let (w, h) = frame.size.unwrap_or((i32::MAX, i32::MAX));
+                x = x.min(w.saturating_sub(sh.w + 1)).max(0);
+                y = y.min(h.saturating_sub(sh.h + 1)).max(0);
+            }
             list.push(Candidate {
                 score: rng.unit_f32(),
                 shape: si,
-                x: ox.round() as i32,
-                y: oy.round() as i32,
+                x,
+                y,
             });
             continue;
         }
@@ -430,13 +442,61 @@ fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildS
     s.candidates[depth] = list;
 }
 
+/// The one candidate of a fixed room: its pinned tile, if no neighbour of it is placed yet or
+/// their configuration spaces allow it there. (With fixed rooms the lattice is the
+/// grid: lattice point `(x, y)` is grid tile `(x, y)`, `Plan::frame`.)
+fn pinned_candidate(
+    plan: &Plan,
+    depth: usize,
+    (x, y): (i32, i32),
+    list: &mut Vec<Candidate>,
+    s: &mut BuildScratch,
+) {
+    let v = s.order[depth] as usize;
+    let si = plan.room_shapes[v][0];
+    // The first room, or a fixed room placed before its neighbours: nothing to meet.
+    let first = plan.adj[v].iter().all(|&(u, _)| !s.placed[u as usize]);
+    if !first {
+        zones_for(plan, v, si, s);
+    }
+    let allowed = first
+        || s
+            .zones
+            .iter()
+            .any(|z| (z.x0..=z.x1).contains(&x) && (z.y0..=z.y1).contains(&y));
+    if allowed {
+        list.push(Candidate {
+            score: 0.0,
+            shape: si,
+            x,
+            y,
+        });
+    }
+}
+
+/// Whether candidate `c` of room `v` lies inside the level's frame (in a frame, the lattice is
+/// the grid); if not, the depth to blame: the room placed just before (the placed
+/// neighbours whose configuration spaces gave the candidate are blamed already).
+fn in_frame(frame: &Frame, v: usize, (sh, c): (&Shape, Candidate), s: &BuildScratch) -> Result<(), u32> {
+    if frame.holds(sh, c.x, c.y) {
+        Ok(())
+    } else {
+        Err(s.depth_of[v].saturating_sub(1))
+    }
+}
+
 /// Where the room at `depth` is aimed: its drawn position moved with the rooms it is steered
 /// by, or with all placed rooms on average (the origin for the first room).
 fn target(plan: &Plan, depth: usize, s: &BuildScratch, at: Steer) -> (f32, f32) {
     let v = s.order[depth] as usize;
     let k = at.k;
     if k == 0 {
-        (0.0, 0.0)
+        if plan.frame.is_none() {
+            (0.0, 0.0)
+        } else {
+            // In a frame the drawing is aimed at the grid (`order::aim_at_frame`).
+            (s.tx[v], s.ty[v])
+        }
     } else if s.steer[depth][0].0 == u32::MAX {
         (s.tx[v] + at.dx / k as f32, s.ty[v] + at.dy / k as f32)
     } else {
@@ -536,6 +596,9 @@ fn fits(
     if let Some(bounds) = plan.bounds {
         out_of_bounds(plan, bounds, sh, c, s)?;
     }
+    if let Some(frame) = &plan.frame {
+        in_frame(frame, v, (sh, c), s)?;
+    }
     // Corridors already there.
     for &(r, j) in &s.corridors {
         let (a, b) = plan.conns[j as usize];
@@ -564,7 +627,11 @@ fn fits(
             return Err(s.depth_of[u]);
         };
         if let Some(r) = link.corridor() {
-            if let Err(culprit) = corridor_clear(plan, r, j, s) {
+            let off_mask = plan.frame.as_ref().is_some_and(|f| !f.holds_rect(&r));
+            if let Err(culprit) = corridor_clear(plan, r, j, s).and_then(|()| match off_mask {
+                true => Err(s.depth_of[u]),
+                false => Ok(()),
+            }) {
                 s.corridors.truncate(before);
                 return Err(culprit);
             }
@@ -733,4 +800,13 @@ fn link_between(
         }
     }
     (found > 0).then_some(pick)
+}
+
+/// Whether connection `j` can join its rooms with shape `sa` at `(ax, ay)` for its first room
+/// and `sb` at `(bx, by)` for its second (as two fixed rooms are pinned): a pair of their doors
+/// meets at an allowed gap.
+pub fn can_join(plan: &Plan, j: u32, (sa, ax, ay): (&Shape, i32, i32), b: (&Shape, i32, i32)) -> bool {
+    let (first, _) = plan.conns[j as usize];
+    let mut rng = WarrenRng::new(0);
+    link_between(plan, j, (first as usize, sa, ax, ay), b, &mut rng).is_some()
 }

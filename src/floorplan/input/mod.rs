@@ -25,11 +25,13 @@ use crate::floorplan::proofs::not_planar;
 use crate::floorplan::spec::{DoorRule, Doors, LevelGraph, Library, Repeat, Transforms};
 
 mod constraints;
+mod mask;
 mod read;
 mod rooms;
 mod templates;
 
 use read::Ctx;
+pub use mask::{MAX_MASK_SIDE, load_mask, parse_mask};
 pub use read::{BUILTIN_GRAPHS, BUILTIN_LIBRARIES, MapInputError};
 use templates::Defaults;
 pub use templates::MAX_CORNERS;
@@ -339,3 +341,7 @@ fn unreachable_room(graph: &LevelGraph) -> Option<usize> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+#[path = "fixed_tests.rs"]
+mod fixed_tests;

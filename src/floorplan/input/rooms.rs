@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::read::{Ctx, MAX_TILES, MapInputError};
 use crate::floorplan::json::{Json, Node};
-use crate::floorplan::spec::{Connection, CorridorSpec, Library, RoomSpec};
+use crate::floorplan::spec::{Connection, CorridorSpec, Fixed, Library, RoomSpec};
 
 impl Ctx<'_> {
     /// A room id: a non-empty string, or an integer as its decimal string.
@@ -31,8 +31,11 @@ impl Ctx<'_> {
         library: &Library,
         names: &HashMap<&str, u32>,
     ) -> Result<(RoomSpec, usize), MapInputError> {
-        let [id, templates, name, tags, data] =
-            self.fields(node, ["id", "templates", "name", "tags", "data"], "a room")?;
+        let [id, templates, name, tags, data, fixed] = self.fields(
+            node,
+            ["id", "templates", "name", "tags", "data", "fixed"],
+            "a room",
+        )?;
         let id_m = id.ok_or_else(|| self.at(node.start, "a room needs an `id`"))?;
         let mut room = RoomSpec {
             id: self.id(&id_m.value)?,
@@ -69,7 +72,85 @@ impl Ctx<'_> {
             }
             room.templates = Some(chosen);
         }
+        if let Some(m) = fixed {
+            let pin = self.fixed(&m.value, library, names)?;
+            if let Some(ts) = &room.templates
+                && !ts.contains(&pin.template)
+            {
+                let message = format!(
+                    "room `{}` is fixed to template `{}`, which its `templates` do not list",
+                    room.id, library.templates[pin.template as usize].name
+                );
+                return Err(self.at(m.value.start, message));
+            }
+            room.fixed = Some(pin);
+        }
         Ok((room, id_m.value.start))
+    }
+
+    /// A room's `fixed`: `{"template": name, "transform": t, "at": [x, y]}`, `transform`
+    /// optional (0) and given as the `room_transform` column's number or by name.
+    fn fixed(
+        &self,
+        node: &Node,
+        library: &Library,
+        names: &HashMap<&str, u32>,
+    ) -> Result<Fixed, MapInputError> {
+        let [template, transform, at] =
+            self.fields(node, ["template", "transform", "at"], "`fixed`")?;
+        let (Some(template), Some(at)) = (template, at) else {
+            let message = "`fixed` needs `template` and `at` (and may give `transform`)";
+            return Err(self.at(node.start, message));
+        };
+        let wanted = self.str(&template.value)?;
+        let Some(&t) = names.get(wanted) else {
+            return Err(self.at(template.value.start, unknown_template(wanted, library)));
+        };
+        let (transform, transform_at) = match transform {
+            None => (0, node.start),
+            Some(m) => (self.transform(&m.value)?, m.value.start),
+        };
+        let allowed = &library.templates[t as usize].transforms;
+        let refused = if transform & 3 != 0 && !allowed.rotate {
+            Some("rotated")
+        } else if transform & 4 != 0 && !allowed.mirror {
+            Some("mirrored")
+        } else {
+            None
+        };
+        if let Some(how) = refused {
+            let message =
+                format!("template `{wanted}` may not be {how} (its `transforms` do not allow it)");
+            return Err(self.at(transform_at, message));
+        }
+        let [x, y] = self.tuple(&at.value, "a tile `[x, y]`")?;
+        let c = |n: &Node| {
+            self.int(n, 0..=MAX_TILES * 16, "a fixed room's tile")
+                .map(|v| v as i32)
+        };
+        Ok(Fixed {
+            template: t,
+            transform,
+            at: (c(x)?, c(y)?),
+        })
+    }
+
+    /// A transform: 0 to 7 (bits 0-1 quarter turns clockwise, bit 2 mirrored first) or its
+    /// name ([`TRANSFORM_NAMES`]).
+    fn transform(&self, node: &Node) -> Result<u8, MapInputError> {
+        if let Json::Str(name) = &node.value {
+            return match TRANSFORM_NAMES.iter().position(|n| n == name) {
+                Some(k) => Ok(k as u8),
+                None => Err(self.at(
+                    node.start,
+                    format!(
+                        "unknown transform `{name}` (expected 0 to 7 or one of {})",
+                        TRANSFORM_NAMES.join(", ")
+                    ),
+                )),
+            };
+        }
+        self.int(node, 0..=7, "a transform").map(|v| v as u8)
     }
 
     /// Connection `j` (0-based): a pair of ids or an object with `from`, `to` and `corridor`.
@@ -176,6 +257,18 @@ impl Ctx<'_> {
         }
     }
 }
+
+/// The transforms by name, in the order of their numbers.
+pub const TRANSFORM_NAMES: [&str; 8] = [
+    "identity",
+    "rotate90",
+    "rotate180",
+    "rotate270",
+    "mirror",
+    "mirror_rotate90",
+    "mirror_rotate180",
+    "mirror_rotate270",
+];
 
 /// "unknown template `x` in library `l` (its templates: a, b, ...)", naming at most 10.
 fn unknown_template(wanted: &str, library: &Library) -> String {

@@ -541,7 +541,8 @@ fn graph_file_level_errors() {
     );
     assert_eq!(
         graph_err("{\"rooms\": [{\"id\": \"a\", \"tag\": \"x\"}]}"),
-        "g.json:1:24: unknown key `tag` in a room (expected `id`, `templates`, `name`, `tags` or `data`)"
+        "g.json:1:24: unknown key `tag` in a room (expected `id`, `templates`, `name`, `tags`, `data` or \
+         `fixed`)"
     );
     assert_eq!(
         graph_err("{\"rooms\": [{\"name\": \"a\"}]}"),
