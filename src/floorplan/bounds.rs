@@ -100,7 +100,8 @@ mod tests {
         }
         assert!(kept[1].len() < rs[1].len());
         assert!(kept[1].iter().all(|&s| shapes[s as usize].w < 12));
-        let why = fit_bounds(&g, &l, (&shapes, &rs), (11, 40), "map.bounds = [11, 40]").unwrap_err();
+        let why =
+            fit_bounds(&g, &l, (&shapes, &rs), (11, 40), "map.bounds = [11, 40]").unwrap_err();
         assert_eq!(
             why,
             "room `a` fits none of its templates within map.bounds = [11, 40]: the smallest, \
@@ -123,7 +124,8 @@ mod tests {
             conns.join(",")
         );
         let (g, l, shapes, rs) = setting(&text);
-        let why = fit_bounds(&g, &l, (&shapes, &rs), (20, 20), "map.bounds = [20, 20]").unwrap_err();
+        let why =
+            fit_bounds(&g, &l, (&shapes, &rs), (20, 20), "map.bounds = [20, 20]").unwrap_err();
         assert_eq!(
             why,
             "the rooms' floors need at least 360 tiles, more than the 18 x 18 = 324 tiles \

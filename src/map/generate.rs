@@ -230,10 +230,7 @@ pub fn plan_for(
 fn frame_name(cfg: &MapConfig, mask: Option<&Mask>) -> String {
     match (cfg.bounds(), mask) {
         (Some((w, h)), _) => format!("map.bounds = [{w}, {h}]"),
-        (None, Some(m)) => format!(
-            "the allowed tiles of map.mask `{}` ({} x {})",
-            cfg.mask, m.width, m.height
-        ),
+        (None, Some(m)) => format!("map.mask `{}` ({} x {})", cfg.mask, m.width, m.height),
         (None, None) => "the grid (right of and below its tile (0, 0))".into(),
     }
 }
@@ -301,6 +298,12 @@ fn exhaustive_plan(
     library: &Library,
     mut plan: Plan,
 ) -> Result<Plan, MapSetupError> {
+    if let Some(&v) = plan.fixed_rooms.first() {
+        return Err(MapSetupError::Unusable(format!(
+            "{}: map.exhaustive does not take fixed rooms (room `{}` is fixed)",
+            cfg.graph, graph.rooms[v as usize].id
+        )));
+    }
     let n = graph.rooms.len();
     if n > EXHAUSTIVE_ROOMS {
         return Err(MapSetupError::Unusable(format!(
@@ -317,12 +320,6 @@ fn exhaustive_plan(
             j + 1,
             graph.rooms[a as usize].id,
             graph.rooms[b as usize].id
-        )));
-    }
-    if let Some(&v) = plan.fixed_rooms.first() {
-        return Err(MapSetupError::Unusable(format!(
-            "{}: map.exhaustive does not take fixed rooms (room `{}` is fixed)",
-            cfg.graph, graph.rooms[v as usize].id
         )));
     }
     plan.make_exhaustive();
@@ -442,7 +439,10 @@ impl MapGenerator {
         let size = frame.size.map(|(w, h)| (w as u32, h as u32));
         rasterise_in(&self.plan, &s.build.out, &mut s.tiles, Some(((0, 0), size)))
             .map_err(too_large)?;
-        Ok(frame.mask.as_ref().is_none_or(|m| on_mask(&s.tiles, m, (0, 0))))
+        Ok(frame
+            .mask
+            .as_ref()
+            .is_none_or(|m| on_mask(&s.tiles, m, (0, 0))))
     }
 }
 

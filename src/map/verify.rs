@@ -11,15 +11,15 @@
 use crate::core::error::Violation;
 use crate::core::generator::{GraphView, LevelRecord, RoomsView};
 use crate::core::grid::GridView;
+use crate::core::grid::cell;
 use crate::core::route::{Ends, RouteScratch};
 use crate::ensure_level;
 use crate::floorplan::build::Plan;
-use crate::core::grid::cell;
 use crate::floorplan::check::{MapRules, Tally, check_tiles};
-use crate::floorplan::frame::same_shape;
 use crate::floorplan::columns::{CORRIDOR_FLAG, MAP_COLUMNS};
 use crate::floorplan::constraints::{floor_steps, lock_problem, start_room};
 use crate::floorplan::doors::{DoorTable, WITH_DOOR_COLUMNS, check_table};
+use crate::floorplan::frame::same_shape;
 use crate::floorplan::repeat::repeat_broken;
 use crate::floorplan::shape::Shape;
 use crate::floorplan::spec::{LevelGraph, Library};
@@ -257,11 +257,19 @@ fn check_frame(g: &MapSetting<'_>, grid: &GridView<'_>, tally: &Tally) -> Result
     let size = (grid.width, grid.height);
     if let Some((w, h)) = g.cfg.bounds() {
         ensure_level!(
-            if fixed { size == (w, h) } else { size.0 <= w && size.1 <= h },
+            if fixed {
+                size == (w, h)
+            } else {
+                size.0 <= w && size.1 <= h
+            },
             "the map is {} x {} tiles, map.bounds = [{w}, {h}]{}",
             size.0,
             size.1,
-            if fixed { " (with fixed rooms, the grid's size)" } else { "" }
+            if fixed {
+                " (with fixed rooms, the grid's size)"
+            } else {
+                ""
+            }
         );
     }
     if let Some(mask) = g.plan.frame.as_ref().and_then(|f| f.mask.as_deref()) {
@@ -375,3 +383,7 @@ mod tests;
 #[cfg(test)]
 #[path = "verify_constraints_tests.rs"]
 mod constraint_tests;
+
+#[cfg(test)]
+#[path = "verify_frame_tests.rs"]
+mod frame_tests;

@@ -6,6 +6,7 @@
 mod constraints;
 mod controls;
 mod doors;
+mod frame;
 mod proofs;
 mod variety;
 

@@ -142,9 +142,9 @@ fn aim_at_frame(plan: &Plan, frame: &Frame, s: &mut BuildScratch) {
             q = (q.0 + c.0 / k, q.1 + c.1 / k);
         }
     }
-    let (w, h) = frame
-        .size
-        .map_or((f32::INFINITY, f32::INFINITY), |(w, h)| (w as f32, h as f32));
+    let (w, h) = frame.size.map_or((f32::INFINITY, f32::INFINITY), |(w, h)| {
+        (w as f32, h as f32)
+    });
     let (cos, sin, scale) = if pins.len() >= 2 {
         let (mut a, mut b, mut norm) = (0.0f32, 0.0f32, 0.0f32);
         for &v in pins {

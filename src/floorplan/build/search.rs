@@ -460,8 +460,7 @@ fn pinned_candidate(
         zones_for(plan, v, si, s);
     }
     let allowed = first
-        || s
-            .zones
+        || s.zones
             .iter()
             .any(|z| (z.x0..=z.x1).contains(&x) && (z.y0..=z.y1).contains(&y));
     if allowed {
@@ -477,7 +476,12 @@ fn pinned_candidate(
 /// Whether candidate `c` of room `v` lies inside the level's frame (in a frame, the lattice is
 /// the grid); if not, the depth to blame: the room placed just before (the placed
 /// neighbours whose configuration spaces gave the candidate are blamed already).
-fn in_frame(frame: &Frame, v: usize, (sh, c): (&Shape, Candidate), s: &BuildScratch) -> Result<(), u32> {
+fn in_frame(
+    frame: &Frame,
+    v: usize,
+    (sh, c): (&Shape, Candidate),
+    s: &BuildScratch,
+) -> Result<(), u32> {
     if frame.holds(sh, c.x, c.y) {
         Ok(())
     } else {
@@ -805,7 +809,12 @@ fn link_between(
 /// Whether connection `j` can join its rooms with shape `sa` at `(ax, ay)` for its first room
 /// and `sb` at `(bx, by)` for its second (as two fixed rooms are pinned): a pair of their doors
 /// meets at an allowed gap.
-pub fn can_join(plan: &Plan, j: u32, (sa, ax, ay): (&Shape, i32, i32), b: (&Shape, i32, i32)) -> bool {
+pub fn can_join(
+    plan: &Plan,
+    j: u32,
+    (sa, ax, ay): (&Shape, i32, i32),
+    b: (&Shape, i32, i32),
+) -> bool {
     let (first, _) = plan.conns[j as usize];
     let mut rng = WarrenRng::new(0);
     link_between(plan, j, (first as usize, sa, ax, ay), b, &mut rng).is_some()

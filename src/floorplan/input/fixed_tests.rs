@@ -20,8 +20,14 @@ fn a_pin_is_its_template_transform_and_tile() {
     let l = paper();
     for (fixed, transform) in [
         (r#""fixed": {"template": "L12x12", "at": [3, 4]}"#, 0),
-        (r#""fixed": {"template": "L12x12", "transform": 3, "at": [3, 4]}"#, 3),
-        (r#""fixed": {"template": "L12x12", "transform": "rotate180", "at": [3, 4]}"#, 2),
+        (
+            r#""fixed": {"template": "L12x12", "transform": 3, "at": [3, 4]}"#,
+            3,
+        ),
+        (
+            r#""fixed": {"template": "L12x12", "transform": "rotate180", "at": [3, 4]}"#,
+            2,
+        ),
     ] {
         let g = parse_graph(&pinned(fixed), "g.json", &l).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(

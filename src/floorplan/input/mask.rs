@@ -40,7 +40,11 @@ pub fn parse_mask(text: &str, origin: &str) -> Result<Mask, MapInputError> {
         message,
     };
     let text = text.trim_start_matches('\u{feff}');
-    let rows: Vec<&str> = text.trim_end().lines().map(|l| l.trim_end_matches('\r')).collect();
+    let rows: Vec<&str> = text
+        .trim_end()
+        .lines()
+        .map(|l| l.trim_end_matches('\r'))
+        .collect();
     if rows.is_empty() || rows[0].is_empty() {
         return Err(MapInputError::Whole {
             origin: one_line(origin),
@@ -73,7 +77,10 @@ pub fn parse_mask(text: &str, origin: &str) -> Result<Mask, MapInputError> {
     }
     let side = width.max(rows.len());
     if side > MAX_MASK_SIDE as usize {
-        let message = format!("the mask is {width} x {} tiles; at most {MAX_MASK_SIDE} a side", rows.len());
+        let message = format!(
+            "the mask is {width} x {} tiles; at most {MAX_MASK_SIDE} a side",
+            rows.len()
+        );
         return Err(at(0, 0, message));
     }
     if !allowed.contains(&true) {
@@ -102,8 +109,14 @@ mod tests {
     fn errors_name_the_line_and_column() {
         for (text, want) in [
             ("##\n#x\n", "m.txt:2:2: expected `#`"),
-            ("###\n##\n", "m.txt:2:3: this row has 2 tiles, the first has 3"),
-            ("##\n###\n", "m.txt:2:3: this row has 3 tiles, the first has 2"),
+            (
+                "###\n##\n",
+                "m.txt:2:3: this row has 2 tiles, the first has 3",
+            ),
+            (
+                "##\n###\n",
+                "m.txt:2:3: this row has 3 tiles, the first has 2",
+            ),
             ("..\n..\n", "m.txt:1:1: the mask allows no tile"),
             ("\n\n", "m.txt: the mask is empty"),
         ] {

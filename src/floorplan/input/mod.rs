@@ -30,8 +30,8 @@ mod read;
 mod rooms;
 mod templates;
 
-use read::Ctx;
 pub use mask::{MAX_MASK_SIDE, load_mask, parse_mask};
+use read::Ctx;
 pub use read::{BUILTIN_GRAPHS, BUILTIN_LIBRARIES, MapInputError};
 use templates::Defaults;
 pub use templates::MAX_CORNERS;
