@@ -69,6 +69,9 @@ pub fn layout_box(plan: &Plan, layout: &Layout) -> (i32, i32, i32, i32) {
     (mx, my, xx, xy)
 }
 
+/// A grid of its own: the lattice point of its tile `(0, 0)` and, if fixed, its size.
+pub type GridFrame = ((i32, i32), Option<(u32, u32)>);
+
 /// [`rasterise`] into a grid of its own: `frame` is the lattice point of the grid's tile
 /// `(0, 0)` and, if fixed, the grid's size (else the grid reaches as far right and down as the
 /// layout). A layout that does not lie inside that grid is not drawn, and the size it would
@@ -80,7 +83,7 @@ pub fn rasterise_in(
     plan: &Plan,
     layout: &Layout,
     t: &mut Tiles,
-    frame: Option<((i32, i32), Option<(u32, u32)>)>,
+    frame: Option<GridFrame>,
 ) -> Result<(), (u64, u64)> {
     let n = plan.rooms();
     let (lx, ly, xx, xy) = layout_box(plan, layout);

@@ -176,17 +176,7 @@ pub fn plan_for(
         room_shapes = fit_bounds(graph, library, (&shapes, &room_shapes), bounds, &frame_name)
             .map_err(|why| MapSetupError::Unusable(format!("{}: {why}", cfg.graph)))?;
     }
-    let mut pinned = Vec::new();
-    for (v, room) in graph.rooms.iter().enumerate() {
-        let Some(pin) = &room.fixed else { continue };
-        let template = &library.templates[pin.template as usize];
-        let wanted = Shape::new(template, pin.template, pin.transform)
-            .map_err(|e| MapSetupError::Unusable(format!("{}: {e}", cfg.graph)))?;
-        let si = pinned_shape(&shapes, pin, &wanted).expect("every allowed transform has a shape");
-        room_shapes[v] = vec![si];
-        pinned.resize(graph.rooms.len(), None);
-        pinned[v] = Some(pin.at);
-    }
+    let pinned = pin_rooms(cfg, graph, library, (&shapes, &mut room_shapes))?;
     refuse_the_impossible(cfg, graph, library, (&shapes, &room_shapes), &gaps)?;
     let repeat: Vec<_> = library.templates.iter().map(|t| cfg.repeat_of(t)).collect();
     if let Some(why) = repeat_impossible(graph, library, &repeat) {
@@ -223,6 +213,28 @@ pub fn plan_for(
         1.0
     };
     Ok(plan)
+}
+
+/// Per room, the tile a fixed room is pinned to (empty: no room is fixed); each fixed room's
+/// only shape in `room_shapes` is its pinned one.
+fn pin_rooms(
+    cfg: &MapConfig,
+    graph: &LevelGraph,
+    library: &Library,
+    (shapes, room_shapes): (&[Shape], &mut [Vec<u32>]),
+) -> Result<Vec<Option<(i32, i32)>>, MapSetupError> {
+    let mut pinned = Vec::new();
+    for (v, room) in graph.rooms.iter().enumerate() {
+        let Some(pin) = &room.fixed else { continue };
+        let template = &library.templates[pin.template as usize];
+        let wanted = Shape::new(template, pin.template, pin.transform)
+            .map_err(|e| MapSetupError::Unusable(format!("{}: {e}", cfg.graph)))?;
+        let si = pinned_shape(shapes, pin, &wanted).expect("every allowed transform has a shape");
+        room_shapes[v] = vec![si];
+        pinned.resize(graph.rooms.len(), None);
+        pinned[v] = Some(pin.at);
+    }
+    Ok(pinned)
 }
 
 /// How messages name the area a level must fit in: `map.bounds = [w, h]`, the mask, or the

@@ -35,12 +35,14 @@
 //! - `plan`: the [`Plan`], built once per graph (2-core, start drawing, reach table);
 //! - `spaces`: the configuration spaces ([`Catalogue`]);
 //! - `forward`: where an unplaced room may go, and forward checking;
+//! - `frame`: fixed rooms and the frame (a mask, the grid's size);
 //! - `order`: each attempt's target drawing and room order;
 //! - `search`: the bounded depth-first search ([`build`]);
 //! - `scratch`: the per-worker memory ([`BuildScratch`]);
 //! - `layout`: the result ([`Layout`], [`Link`]).
 
 mod forward;
+mod frame;
 mod layout;
 mod order;
 mod plan;

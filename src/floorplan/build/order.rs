@@ -221,35 +221,7 @@ pub(super) fn room_order(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch)
     s.placed.clear();
     s.placed.resize(n, false);
     let cores: Vec<u32> = (0..n as u32).filter(|&v| plan.core[v as usize]).collect();
-    // With fixed rooms the search starts at one (their places fix the frame) and grows from
-    // there: the path to the nearest core room first, then the cycles from that room.
-    let from_pin = if plan.fixed_rooms.is_empty() {
-        None
-    } else {
-        // Every fixed room first: the cycles then close onto them as onto any placed room.
-        let pins = &plan.fixed_rooms;
-        for &v in pins {
-            s.order.push(v);
-            s.steer.push(NO_STEER);
-            s.placed[v as usize] = true;
-        }
-        let path = path_to_core(plan, pins[rng.below(pins.len() as u32) as usize]);
-        for (i, &v) in path.iter().enumerate() {
-            if plan.core[v as usize] {
-                break;
-            }
-            if s.placed[v as usize] {
-                continue;
-            }
-            s.order.push(v);
-            s.steer.push(match i {
-                0 => NO_STEER,
-                _ => [(path[i - 1], 1.0), (path[i - 1], 0.0)],
-            });
-            s.placed[v as usize] = true;
-        }
-        path.last().copied().filter(|&c| plan.core[c as usize])
-    };
+    let from_pin = start_at_pins(plan, rng, s);
     if !cores.is_empty() && n <= EARS_UP_TO {
         let start = match from_pin {
             Some(c) => c,
@@ -396,6 +368,39 @@ fn push_inwards(seq: &[u32], skip: usize, s: &mut BuildScratch) {
         s.order.push(v);
         s.placed[v as usize] = true;
     }
+}
+
+/// With fixed rooms, the start of the order: every fixed room (their places fix the frame; the
+/// cycles then close onto them as onto any placed room), then the path from one of them to the
+/// nearest core room; that core room, where the cycles start (`None` without fixed rooms, or
+/// when the graph has no core).
+fn start_at_pins(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> Option<u32> {
+    if plan.fixed_rooms.is_empty() {
+        return None;
+    }
+    // Every fixed room first: the cycles then close onto them as onto any placed room.
+    let pins = &plan.fixed_rooms;
+    for &v in pins {
+        s.order.push(v);
+        s.steer.push(NO_STEER);
+        s.placed[v as usize] = true;
+    }
+    let path = path_to_core(plan, pins[rng.below(pins.len() as u32) as usize]);
+    for (i, &v) in path.iter().enumerate() {
+        if plan.core[v as usize] {
+            break;
+        }
+        if s.placed[v as usize] {
+            continue;
+        }
+        s.order.push(v);
+        s.steer.push(match i {
+            0 => NO_STEER,
+            _ => [(path[i - 1], 1.0), (path[i - 1], 0.0)],
+        });
+        s.placed[v as usize] = true;
+    }
+    path.last().copied().filter(|&c| plan.core[c as usize])
 }
 
 /// A shortest path from room `from` to a core room (`[from]` when it is one, or when the graph

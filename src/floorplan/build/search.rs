@@ -3,9 +3,10 @@
 //! has none.
 
 use super::forward::{NO_SPOT, forward_check, note_conflict, repeat_conflict, zones_for};
+use super::frame::{first_candidate, in_frame, pinned_candidate};
 use super::layout::Link;
 use super::order::{draw_targets, room_order, shortest_cycle};
-use super::plan::{Frame, Plan};
+use super::plan::Plan;
 use super::scratch::{BuildScratch, Candidate};
 use super::spaces::Zone;
 use crate::core::rng::WarrenRng;
@@ -380,19 +381,7 @@ fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildS
             if !plan.first_shape_tried(si) {
                 continue;
             }
-            let (mut x, mut y) = (ox.round() as i32, oy.round() as i32);
-            if let Some(frame) = &plan.frame {
-                // Inside the grid (the drawing is aimed at it, but may stray).
-                let (w, h) = frame.size.unwrap_or((i32::MAX, i32::MAX));
-                x = x.min(w.saturating_sub(sh.w + 1)).max(0);
-                y = y.min(h.saturating_sub(sh.h + 1)).max(0);
-            }
-            list.push(Candidate {
-                score: rng.unit_f32(),
-                shape: si,
-                x,
-                y,
-            });
+            list.push(first_candidate(plan, (si, sh), (ox, oy), rng));
             continue;
         }
         zones_for(plan, v, si, s);
@@ -440,53 +429,6 @@ fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildS
         list.truncate(MAX_CANDIDATES);
     }
     s.candidates[depth] = list;
-}
-
-/// The one candidate of a fixed room: its pinned tile, if no neighbour of it is placed yet or
-/// their configuration spaces allow it there. (With fixed rooms the lattice is the
-/// grid: lattice point `(x, y)` is grid tile `(x, y)`, `Plan::frame`.)
-fn pinned_candidate(
-    plan: &Plan,
-    depth: usize,
-    (x, y): (i32, i32),
-    list: &mut Vec<Candidate>,
-    s: &mut BuildScratch,
-) {
-    let v = s.order[depth] as usize;
-    let si = plan.room_shapes[v][0];
-    // The first room, or a fixed room placed before its neighbours: nothing to meet.
-    let first = plan.adj[v].iter().all(|&(u, _)| !s.placed[u as usize]);
-    if !first {
-        zones_for(plan, v, si, s);
-    }
-    let allowed = first
-        || s.zones
-            .iter()
-            .any(|z| (z.x0..=z.x1).contains(&x) && (z.y0..=z.y1).contains(&y));
-    if allowed {
-        list.push(Candidate {
-            score: 0.0,
-            shape: si,
-            x,
-            y,
-        });
-    }
-}
-
-/// Whether candidate `c` of room `v` lies inside the level's frame (in a frame, the lattice is
-/// the grid); if not, the depth to blame: the room placed just before (the placed
-/// neighbours whose configuration spaces gave the candidate are blamed already).
-fn in_frame(
-    frame: &Frame,
-    v: usize,
-    (sh, c): (&Shape, Candidate),
-    s: &BuildScratch,
-) -> Result<(), u32> {
-    if frame.holds(sh, c.x, c.y) {
-        Ok(())
-    } else {
-        Err(s.depth_of[v].saturating_sub(1))
-    }
 }
 
 /// Where the room at `depth` is aimed: its drawn position moved with the rooms it is steered
