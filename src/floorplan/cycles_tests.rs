@@ -94,6 +94,7 @@ fn rect(name: &str, (w, h): (i32, i32), doors: Vec<[(i32, i32); 2]>, rotate: boo
             mirror: false,
         },
         repeat: Repeat::Allow,
+        holes: Vec::new(),
     }
 }
 

@@ -365,10 +365,20 @@ impl Shape {
             });
         }
         let rects = decompose(&outline);
-        let mask = rasterise(&outline, &rects, w, h);
+        let mut mask = rasterise(&outline, &rects, w, h);
+        for (k, hole) in template.holes.iter().enumerate() {
+            cut_hole(&mut mask, w + 1, hole, t, (mx, my))
+                .map_err(|e| format!("hole {}: {e}", k + 1))?;
+        }
         let floor = mask.iter().filter(|&&c| c == tile::FLOOR).count() as u32;
         if floor == 0 || !floor_connected(&mask, w + 1) || !walls_next_to_floor(&mask, w + 1) {
-            return Err("the outline is too thin: its floor is empty or falls apart".into());
+            return Err(if template.holes.is_empty() {
+                "the outline is too thin: its floor is empty or falls apart".into()
+            } else {
+                "its holes leave the floor empty or in pieces, or a wall with no floor beside it \
+                 (keep a tile of floor between a hole and a wall)"
+                    .into()
+            });
         }
         Ok(Shape {
             template: index,
@@ -421,9 +431,11 @@ pub fn shapes_of(templates: &[Template]) -> Result<Vec<Shape>, (usize, String)> 
                 continue;
             }
             let shape = Shape::new(t, i as u32, tr).map_err(|e| (i, e))?;
-            let same = out[first..]
-                .iter()
-                .any(|s| s.outline_key() == shape.outline_key() && s.doors == shape.doors);
+            let same = out[first..].iter().any(|s| {
+                s.outline_key() == shape.outline_key()
+                    && s.doors == shape.doors
+                    && s.mask == shape.mask
+            });
             if !same {
                 out.push(shape);
             }
@@ -477,6 +489,65 @@ fn rasterise(outline: &[(i32, i32)], rects: &[Rect], w: i32, h: i32) -> Vec<u8> 
         }
     }
     mask
+}
+
+/// Cuts a hole (a polygon in the template's coordinates, under transform `t`, the outline's
+/// corner at `(mx, my)`) into a shape's tile classes: the covered tiles next to an uncovered one
+/// become wall, the others void. Every covered tile must be floor.
+fn cut_hole(
+    mask: &mut [u8],
+    cols: i32,
+    hole: &[(i32, i32)],
+    t: u8,
+    (mx, my): (i64, i64),
+) -> Result<(), String> {
+    let raw: Vec<(i64, i64)> = hole
+        .iter()
+        .map(|&(x, y)| {
+            let (x, y) = transform_point(t, (i64::from(x), i64::from(y)));
+            (x - mx, y - my)
+        })
+        .collect();
+    let p = simplify(&raw);
+    if let Some(problem) = polygon_problem(&p, "it") {
+        return Err(problem);
+    }
+    let rows = mask.len() as i32 / cols;
+    // Tile (x, y) is covered when its centre (2x + 1, 2y + 1 doubled) is inside: a ray to the
+    // right crosses the polygon's vertical edges an odd number of times.
+    let covered = |x: i32, y: i32| {
+        let (px, py) = (2 * i64::from(x) + 1, 2 * i64::from(y) + 1);
+        let n = p.len();
+        (0..n)
+            .filter(|&i| {
+                let (a, b) = (p[i], p[(i + 1) % n]);
+                a.0 == b.0 && 2 * a.0 > px && (2 * a.1 - py).signum() != (2 * b.1 - py).signum()
+            })
+            .count()
+            % 2
+            == 1
+    };
+    let mut cut = Vec::new();
+    for y in 0..rows {
+        for x in 0..cols {
+            if covered(x, y) {
+                if mask[(y * cols + x) as usize] != tile::FLOOR {
+                    return Err(
+                        "a hole must lie inside the floor, the room's wall around it".into(),
+                    );
+                }
+                let edge = (-1..=1).any(|dy| (-1..=1).any(|dx| !covered(x + dx, y + dy)));
+                cut.push(((y * cols + x) as usize, edge));
+            }
+        }
+    }
+    if cut.is_empty() {
+        return Err("it covers no tile".into());
+    }
+    for (i, edge) in cut {
+        mask[i] = if edge { tile::WALL } else { tile::OUTSIDE };
+    }
+    Ok(())
 }
 
 /// Whether every wall tile of a mask has a floor tile among its eight neighbours (a part of the
@@ -674,3 +745,7 @@ fn drawn_side(t: u8, s: u8) -> u8 {
         })
         .unwrap_or(s)
 }
+
+#[cfg(test)]
+#[path = "holes_tests.rs"]
+mod holes_tests;

@@ -127,6 +127,10 @@ pub struct Template {
     pub transforms: Transforms,
     /// How often a layout may use it.
     pub repeat: Repeat,
+    /// Holes in the floor, each a rectilinear polygon in the outline's coordinates: the ring of
+    /// tiles just inside a hole's polygon is wall, the tiles inside that ring are void (no
+    /// floor; no other room either, for the room's outline still covers them).
+    pub holes: Vec<Vec<(i32, i32)>>,
 }
 
 /// A named set of templates.

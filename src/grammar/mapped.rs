@@ -184,6 +184,7 @@ fn rules_library(cfg: &GrammarConfig, grammar: &Grammar) -> (Library, Vec<Option
                             mirror: false,
                         },
                         repeat: Repeat::Allow,
+                        holes: Vec::new(),
                     });
                     sizes.len() - 1
                 }

@@ -1,7 +1,8 @@
 //! Fixed rooms and masks, end to end and independently of `warren verify`: every pinned room of
 //! 1,000 layouts of Edgar's 17- and 41-room graphs has its template, transform and tile as
-//! pinned; every level of a masked run is the mask's size with no tile off the mask; pins and
-//! masks that cannot hold are refused in one line naming the rooms or the file's place.
+//! pinned; every level of a masked run is the mask's size with no tile off the mask; every
+//! courtyard (a template with a hole) has void where its hole is; pins and masks that cannot
+//! hold are refused in one line naming the rooms or the file's place.
 
 use arrow_array::types::{Int32Type, UInt8Type, UInt16Type};
 
@@ -159,5 +160,41 @@ fn pins_and_masks_that_cannot_hold_are_refused() {
         &[
             "the rooms' floors need at least 612 tiles, more than the 8 x 8 = 64 tiles inside the walls of map.mask",
         ],
+    );
+}
+
+#[test]
+fn no_floor_lies_in_a_hole() {
+    let dir = TempDir::new("map-holes");
+    let out = dir.join("h.arrow");
+    let library = format!("map.templates={}", example("courtyards.json"));
+    generate_kind("map", &out, &["--count", "1000", "--set", &library]);
+    let cells = column_binary(&out, "grid");
+    let widths = column_u16(&out, "grid_width");
+    let templates = list_column::<UInt16Type>(&out, "room_template");
+    let (x0, y0) = (
+        list_column::<Int32Type>(&out, "room_x0"),
+        list_column::<Int32Type>(&out, "room_y0"),
+    );
+    let mut courtyards = 0;
+    for i in 0..cells.len() {
+        let w = usize::from(widths[i]);
+        // `courtyard` (template 4): 18 x 18 tiles, its hole's wall ring on tiles 6 and 11 of
+        // each side, void on 7 to 10, whichever way it is turned.
+        for v in (0..templates[i].len()).filter(|&v| templates[i][v] == 4) {
+            courtyards += 1;
+            for dy in 7..=10 {
+                for dx in 7..=10 {
+                    let (x, y) = ((x0[i][v] + dx) as usize, (y0[i][v] + dy) as usize);
+                    assert_eq!(cells[i][y * w + x], VOID, "level {i}, room {v}");
+                }
+            }
+        }
+    }
+    assert!(courtyards > 1000, "{courtyards} courtyards");
+    let report = assert_verifies(&out);
+    assert!(
+        report.contains("1,000 levels checked, 0 violations"),
+        "{report}"
     );
 }

@@ -236,9 +236,17 @@ impl Ctx<'_> {
         defaults: &Defaults,
         sockets: &mut Vec<String>,
     ) -> Result<(Template, usize), MapInputError> {
-        let [name, size, outline, doors, transforms, repeat] = self.fields(
+        let [name, size, outline, doors, transforms, repeat, holes] = self.fields(
             node,
-            ["name", "size", "outline", "doors", "transforms", "repeat"],
+            [
+                "name",
+                "size",
+                "outline",
+                "doors",
+                "transforms",
+                "repeat",
+                "holes",
+            ],
             "a template",
         )?;
         let name_m = name.ok_or_else(|| self.at(node.start, "a template needs a `name`"))?;
@@ -262,17 +270,7 @@ impl Ctx<'_> {
                 let h = self.int(h, 3..=MAX_TILES, "a template's height")? as i32;
                 vec![(0, 0), (w, 0), (w, h), (0, h)]
             }
-            (None, Some(m)) => {
-                let corners = self.arr(&m.value)?;
-                if corners.len() > MAX_CORNERS {
-                    let message = format!("an outline has at most {MAX_CORNERS} corners");
-                    return Err(self.at(m.value.start, message));
-                }
-                corners
-                    .iter()
-                    .map(|c| self.point(c))
-                    .collect::<Result<_, _>>()?
-            }
+            (None, Some(m)) => self.polygon(&m.value)?,
         };
         let template = Template {
             name: name.to_owned(),
@@ -289,10 +287,28 @@ impl Ctx<'_> {
                 Some(m) => self.repeat(&m.value)?,
                 None => defaults.repeat,
             },
+            holes: match holes {
+                Some(m) => self
+                    .arr(&m.value)?
+                    .iter()
+                    .map(|h| self.polygon(h))
+                    .collect::<Result<_, _>>()?,
+                None => Vec::new(),
+            },
         };
         if let Some(problem) = template_problem(&template) {
             return Err(self.at(node.start, format!("template `{name}`: {problem}")));
         }
         Ok((template, name_m.value.start))
+    }
+
+    /// An outline or a hole: a list of at most [`MAX_CORNERS`] corners `[x, y]`.
+    fn polygon(&self, node: &Node) -> Result<Vec<(i32, i32)>, MapInputError> {
+        let corners = self.arr(node)?;
+        if corners.len() > MAX_CORNERS {
+            let message = format!("an outline has at most {MAX_CORNERS} corners");
+            return Err(self.at(node.start, message));
+        }
+        corners.iter().map(|c| self.point(c)).collect()
     }
 }
