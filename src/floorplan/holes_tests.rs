@@ -91,3 +91,24 @@ fn holes_outside_the_floor_are_refused() {
         );
     }
 }
+
+#[test]
+fn a_library_names_the_template_and_the_hole() {
+    let text = "{\"templates\": [\n  {\"name\": \"h\", \"size\": [8, 8], \"holes\": [[[0, 2], [4, 2], [4, 6], [0, 6]]]}\n]}";
+    let e = crate::floorplan::input::parse_library(text, "lib.json")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "lib.json:2:3: template `h`: hole 1: a hole must lie inside the floor, the room's wall \
+         around it"
+    );
+    let text = "{\"templates\": [{\"name\": \"h\", \"size\": [8, 8], \"holes\": [[1, 2]]}]}";
+    let e = crate::floorplan::input::parse_library(text, "lib.json")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("lib.json:1:57: expected a point `[x, y]`, found a number"),
+        "{e}"
+    );
+}
