@@ -105,6 +105,31 @@ mod tests {
         assert!(m.allows(1, 1) && !m.allows(2, 0) && !m.allows(3, 0) && !m.allows(-1, 0));
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 512,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
+        /// Any text of mask characters and strays gives a mask whose rows are all as long as
+        /// the first, or a one-line error naming the file.
+        #[test]
+        fn any_text_is_a_mask_or_a_one_line_error(
+            text in "[#.\n\r x\u{feff}]{0,120}"
+        ) {
+            match parse_mask(&text, "m.txt") {
+                Ok(m) => {
+                    proptest::prop_assert_eq!(m.allowed.len(), (m.width * m.height) as usize);
+                    proptest::prop_assert!(m.allowed.contains(&true));
+                }
+                Err(e) => {
+                    let e = e.to_string();
+                    proptest::prop_assert!(e.starts_with("m.txt") && !e.contains('\n'), "{}", e);
+                }
+            }
+        }
+    }
+
     #[test]
     fn errors_name_the_line_and_column() {
         for (text, want) in [

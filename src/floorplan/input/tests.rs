@@ -295,7 +295,7 @@ fn library_errors_name_their_place() {
         (
             r#"{"name": "x", "size": [8, 8], "colour": "red"}"#,
             "lib.json:2:33: unknown key `colour` in a template (expected `name`, `size`, \
-             `outline`, `doors`, `transforms` or `repeat`)",
+             `outline`, `doors`, `transforms`, `repeat` or `holes`)",
         ),
         (
             r#"{"name": "x", "size": [8, 8], "doors": {"length": 0}}"#,
