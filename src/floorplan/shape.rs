@@ -370,16 +370,7 @@ impl Shape {
             cut_hole(&mut mask, w + 1, hole, t, (mx, my))
                 .map_err(|e| format!("hole {}: {e}", k + 1))?;
         }
-        let floor = mask.iter().filter(|&&c| c == tile::FLOOR).count() as u32;
-        if floor == 0 || !floor_connected(&mask, w + 1) || !walls_next_to_floor(&mask, w + 1) {
-            return Err(if template.holes.is_empty() {
-                "the outline is too thin: its floor is empty or falls apart".into()
-            } else {
-                "its holes leave the floor empty or in pieces, or a wall with no floor beside it \
-                 (keep a tile of floor between a hole and a wall)"
-                    .into()
-            });
-        }
+        let floor = floor_of(&mask, w + 1, !template.holes.is_empty())?;
         Ok(Shape {
             template: index,
             transform: t,
@@ -548,6 +539,22 @@ fn cut_hole(
         mask[i] = if edge { tile::WALL } else { tile::OUTSIDE };
     }
     Ok(())
+}
+
+/// The floor tiles of a shape's tile classes, or why they are not a room's floor (none, in
+/// pieces, or a wall with no floor beside it; `holes`: the template's holes did it).
+fn floor_of(mask: &[u8], cols: i32, holes: bool) -> Result<u32, String> {
+    let floor = mask.iter().filter(|&&c| c == tile::FLOOR).count() as u32;
+    if floor == 0 || !floor_connected(mask, cols) || !walls_next_to_floor(mask, cols) {
+        return Err(if holes {
+            "its holes leave the floor empty or in pieces, or a wall with no floor beside it \
+             (keep a tile of floor between a hole and a wall)"
+                .into()
+        } else {
+            "the outline is too thin: its floor is empty or falls apart".into()
+        });
+    }
+    Ok(floor)
 }
 
 /// Whether every wall tile of a mask has a floor tile among its eight neighbours (a part of the
