@@ -44,6 +44,11 @@ pub(crate) trait MapRules {
     }
     /// The profile key that sets it, for messages.
     fn min_distance_key(&self) -> &'static str;
+    /// The shapes connection `j`'s corridor room may take (its corridor templates under every
+    /// transform they allow; empty: it takes no corridor room).
+    fn corridor_shapes(&self, _j: usize) -> Vec<&Shape> {
+        Vec::new()
+    }
 }
 
 /// What [`check_tiles`] found, for the kind's own checks of its metrics.
@@ -90,6 +95,7 @@ pub(crate) fn check_tiles(
     let (runs, doors) = check_doors(g, grid, owner)?;
     let corridors = check_links(
         g,
+        (grid, owner),
         &placed.shapes,
         (&placed.ox, &placed.oy),
         &boxes,
@@ -255,7 +261,7 @@ fn check_rooms(
             "{}'s box does not fit its template or the grid",
             g.room_name(v)
         );
-        check_room_tiles(g, grid, owner, v, &sh, (x0, y0))?;
+        check_room_tiles(g, grid, owner, ((v + 1) as u16, &g.room_name(v)), &sh, (x0, y0))?;
         ensure_level!(
             floor_count[v + 1] == sh.floor,
             "{} owns {} floor tiles, its template has {}",
@@ -268,12 +274,13 @@ fn check_rooms(
     Ok(Placed { shapes, ox, oy })
 }
 
-/// Room `v`'s tiles, its shape `sh` at `(x0, y0)`: its floor is its own, its walls wall or door.
+/// The tiles of owner `o` (a room, or a corridor room), its shape `sh` at `(x0, y0)`: its
+/// floor is its own, its walls wall or door; `name` names it.
 fn check_room_tiles(
     g: &impl MapRules,
     grid: &GridView<'_>,
     owner: &[u16],
-    v: usize,
+    (o, name): (u16, &str),
     sh: &Shape,
     (x0, y0): (i32, i32),
 ) -> Result<(), Violation> {
@@ -283,19 +290,17 @@ fn check_room_tiles(
             let i = (y0 + y) as usize * w + (x0 + x) as usize;
             match sh.at(x, y) {
                 tile::FLOOR => ensure_level!(
-                    owner[i] as usize == v + 1,
-                    "tile ({}, {}) inside {} belongs to {}",
+                    owner[i] == o,
+                    "tile ({}, {}) inside {name} belongs to {}",
                     x0 + x,
                     y0 + y,
-                    g.room_name(v),
                     owner_name(g, owner[i])
                 ),
                 tile::WALL => ensure_level!(
                     matches!(grid.cells[i], cell::WALL | cell::DOOR),
-                    "tile ({}, {}) on {}'s wall is code {}",
+                    "tile ({}, {}) on {name}'s wall is code {}",
                     x0 + x,
                     y0 + y,
-                    g.room_name(v),
                     grid.cells[i]
                 ),
                 _ => {}
@@ -303,6 +308,80 @@ fn check_room_tiles(
         }
     }
     Ok(())
+}
+
+/// A placed shape: the shape and the grid position of its box.
+type At<'s> = (&'s Shape, i32, i32);
+
+/// Connection `j`'s corridor room (one of the shapes `via`, its floor `tiles` tiles in the box
+/// `bx`) is one of its corridor templates, and its doors `runs` to room a (`ends.0`) and room b
+/// (`ends.1`) are ones both sides' rules allow, with one socket, and the way a directed
+/// connection runs.
+fn check_corridor_room(
+    g: &impl MapRules,
+    cells: (&GridView<'_>, &[u16]),
+    (j, via, (bx, tiles)): (usize, &[&Shape], (Box4, usize)),
+    ends: (At<'_>, At<'_>),
+    runs: [Run; 2],
+    what: &str,
+) -> Result<(), Violation> {
+    ensure_level!(tiles > 0, "{what} has no corridor room");
+    let placed = corridor_room(g, cells, (j, via), (bx, tiles));
+    ensure_level!(
+        !placed.is_empty(),
+        "{what}: its corridor ({tiles} floor tiles in the box at ({}, {})) is none of its \
+         corridor templates under a transform they allow",
+        bx.0,
+        bx.1
+    );
+    // Shapes of one floor may differ in their doors (a square turned): one must do.
+    let mut first = None;
+    for (sc, cx, cy) in placed {
+        let doors = runs.iter().find(|&&run| !door_allowed(sc, cx, cy, run));
+        let result = match doors {
+            Some(run) => Err(Violation::new(format!(
+                "{what}: its door at ({}, {}) ({} tiles) is not one its corridor room's \
+                 template allows",
+                run.1, run.2, run.0
+            ))),
+            None => rules_meet(g, j, (ends.0, runs[0]), ((sc, cx, cy), runs[0]), what)
+                .and_then(|()| rules_meet(g, j, ((sc, cx, cy), runs[1]), (ends.1, runs[1]), what)),
+        };
+        match result {
+            Ok(()) => return Ok(()),
+            Err(e) => {
+                first.get_or_insert(e);
+            }
+        }
+    }
+    Err(first.expect("at least one placement was tried"))
+}
+
+/// Where connection `j`'s corridor room may lie: every one of `shapes` (its corridor templates
+/// under their transforms) whose floor is exactly the corridor's `tiles` floor tiles in the
+/// box `bx`, its walls wall or door, with the grid position of its box.
+fn corridor_room<'s>(
+    g: &impl MapRules,
+    (grid, owner): (&GridView<'_>, &[u16]),
+    (j, shapes): (usize, &[&'s Shape]),
+    (bx, tiles): (Box4, usize),
+) -> Vec<At<'s>> {
+    let o = (1 + g.rooms() + j) as u16;
+    let (w, h) = (grid.width as i32, grid.height as i32);
+    let mut out = Vec::new();
+    for &sh in shapes.iter().filter(|sh| sh.floor as usize == tiles) {
+        let row = (sh.w + 1) as usize;
+        let floor = sh.mask.iter().enumerate().filter(|&(_, &t)| t == tile::FLOOR);
+        let (fx, fy) = floor.fold((i32::MAX, i32::MAX), |(fx, fy), (i, _)| {
+            (fx.min((i % row) as i32), fy.min((i / row) as i32))
+        });
+        let (x0, y0) = (bx.0 as i32 - fx, bx.1 as i32 - fy);
+        let inside = x0 >= 0 && y0 >= 0 && x0 + sh.w < w && y0 + sh.h < h;
+        if inside && check_room_tiles(g, grid, owner, (o, ""), sh, (x0, y0)).is_ok() {
+            out.push((sh, x0, y0));
+        }
+    }
+    out
 }
 
 /// Checks that floor of different owners never touches and that doors join connected owners.
@@ -528,6 +607,7 @@ fn rules_meet(
 /// each end. Returns each connection's corridor length (0: none).
 fn check_links(
     g: &impl MapRules,
+    cells: (&GridView<'_>, &[u16]),
     shapes: &[Option<Shape>],
     (ox, oy): (&[i32], &[i32]),
     boxes: &[(usize, usize, usize, usize)],
@@ -583,6 +663,16 @@ fn check_links(
             );
             Ok(())
         };
+        let via = g.corridor_shapes(j);
+        if !via.is_empty() {
+            door(0, a)?;
+            door(1, b)?;
+            let ends = ((sa, ox[a], oy[a]), (sb, ox[b], oy[b]));
+            let room = (j, &via[..], (boxes[1 + n + j], tiles));
+            check_corridor_room(g, cells, room, ends, runs[j], &what())?;
+            lengths.push(tiles as u32);
+            continue;
+        }
         let meet = |ra: Run, rb: Run| {
             rules_meet(
                 g,

@@ -12,7 +12,7 @@ use crate::core::error::Violation;
 use crate::core::generator::{ExtraKind, ExtraSpec, ExtraValue};
 use crate::core::grid::{GridView, cell};
 use crate::ensure_level;
-use crate::floorplan::build::{Layout, Plan};
+use crate::floorplan::build::{Layout, Link, Plan};
 use crate::floorplan::check::{MapRules, Tally};
 use crate::floorplan::columns::MAP_COLUMNS;
 use crate::floorplan::raster::Tiles;
@@ -359,17 +359,19 @@ impl DoorTable {
         scratch: &mut DoorScratch,
     ) {
         self.clear();
-        let n = plan.rooms();
+        let n = plan.graph_rooms();
         if n == 0 {
             return;
         }
         // The lattice point drawn at grid (0, 0).
         let (mx, my) = (layout.x[0] - tiles.x0[0], layout.y[0] - tiles.y0[0]);
-        for (j, link) in layout.links.iter().enumerate() {
+        let mut k = 0;
+        for j in 0..plan.graph_conns() {
+            let link = &layout.links[j];
             let (a, b) = plan.conns[j];
             let (a, b, corridor) = (1 + a as usize, 1 + b as usize, 1 + n + j);
-            let (nx, ny) = side::normal(link.side);
-            let door = |d: i32| {
+            let door = |link: &Link, d: i32| {
+                let (nx, ny) = side::normal(link.side);
                 let (x, y) = if side::vertical(link.side) {
                     (link.wall + nx * d, link.start)
                 } else {
@@ -383,11 +385,18 @@ impl DoorTable {
                 }
             };
             let key = keys.get(j).copied().unwrap_or(0);
-            if link.gap == 0 {
-                self.push_door(j, (a, b), door(0), key);
+            if plan.via.get(k) == Some(&(j as u32)) {
+                // Through a corridor room: `a` to it, then it to the connection's `b`.
+                let onwards = &layout.links[plan.graph_conns() + k];
+                let b = 1 + plan.conns[plan.graph_conns() + k].1 as usize;
+                self.push_door(j, (a, corridor), door(link, 0), key);
+                self.push_door(j, (corridor, b), door(onwards, 0), key);
+                k += 1;
+            } else if link.gap == 0 {
+                self.push_door(j, (a, b), door(link, 0), key);
             } else {
-                self.push_door(j, (a, corridor), door(0), key);
-                self.push_door(j, (corridor, b), door(link.gap), key);
+                self.push_door(j, (a, corridor), door(link, 0), key);
+                self.push_door(j, (corridor, b), door(link, link.gap), key);
             }
         }
         // Each door in the wall of a room, by room (corridors own none).

@@ -1,6 +1,7 @@
 //! A finished layout as tiles: the grid on the shared legend (wall, floor, door, and void outside
 //! every room), the `owner` grid (0 for walls, doors and void; `1 + i` for room `i`'s floor;
-//! `1 + rooms + j` for connection `j`'s corridor floor) and each room's box.
+//! `1 + rooms + j` for connection `j`'s corridor floor, a straight one or a corridor room's)
+//! and each room's box (the level graph's rooms only).
 
 use crate::core::error::GenError;
 use crate::core::grid::cell;
@@ -26,7 +27,8 @@ pub struct Tiles {
     pub x1: Vec<i32>,
     /// See `x0`.
     pub y1: Vec<i32>,
-    /// Corridor floor tiles of each connection (0 without a corridor).
+    /// Per connection of the level graph, its corridor's length: a straight corridor's floor
+    /// tiles from door to door, a corridor room's floor tiles (0 without a corridor).
     pub corridor_len: Vec<u32>,
 }
 
@@ -111,6 +113,14 @@ pub fn rasterise_in(
         v.clear();
     }
     let at = |x: i32, y: i32| ((y - my) as u32 * w + (x - mx) as u32) as usize;
+    // Room `v`'s floor owner; a corridor room's floor is its connection's corridor.
+    let rooms = plan.graph_rooms();
+    let owner_of = |v: usize| match v.checked_sub(rooms) {
+        None => 1 + v as u16,
+        Some(k) => (1 + rooms + plan.via[k] as usize) as u16,
+    };
+    t.corridor_len.clear();
+    t.corridor_len.resize(plan.graph_conns(), 0);
     for v in 0..n {
         let sh = &plan.cat.shapes[layout.shape[v] as usize];
         let (ox, oy) = (layout.x[v], layout.y[v]);
@@ -120,19 +130,22 @@ pub fn rasterise_in(
                 match sh.at(x, y) {
                     tile::FLOOR => {
                         t.cells[i] = cell::FLOOR;
-                        t.owner[i] = 1 + v as u16;
+                        t.owner[i] = owner_of(v);
                     }
                     tile::WALL if t.cells[i] == cell::VOID => t.cells[i] = cell::WALL,
                     _ => {}
                 }
             }
         }
+        if let Some(k) = v.checked_sub(rooms) {
+            t.corridor_len[plan.via[k] as usize] = sh.floor;
+            continue;
+        }
         t.x0.push(ox - mx);
         t.y0.push(oy - my);
         t.x1.push(ox - mx + sh.w + 1);
         t.y1.push(oy - my + sh.h + 1);
     }
-    t.corridor_len.clear();
     for (j, link) in layout.links.iter().enumerate() {
         let len = link.len as i32;
         let (nx, ny) = side::normal(link.side);
@@ -151,7 +164,7 @@ pub fn rasterise_in(
                     let inside = x > r.x0 && x < r.x1 && y > r.y0 && y < r.y1;
                     if inside {
                         t.cells[i] = cell::FLOOR;
-                        t.owner[i] = (1 + n + j) as u16;
+                        t.owner[i] = (1 + rooms + j) as u16;
                     } else if t.cells[i] == cell::VOID {
                         t.cells[i] = cell::WALL;
                     }
@@ -166,11 +179,9 @@ pub fn rasterise_in(
                 t.owner[i] = 0;
             }
         }
-        t.corridor_len.push(if link.gap > 0 {
-            (link.gap - 1) as u32
-        } else {
-            0
-        });
+        if link.gap > 0 {
+            t.corridor_len[j] = (link.gap - 1) as u32;
+        }
     }
     Ok(())
 }

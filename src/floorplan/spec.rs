@@ -155,6 +155,9 @@ pub enum CorridorSpec {
     /// A corridor of one of these lengths (floor tiles between the two doors), whatever the
     /// profile says.
     Lengths(Vec<u32>),
+    /// A corridor room taking one of these templates (indices into [`Library::templates`]):
+    /// it touches both rooms and shares a door with each, whatever the profile says.
+    Templates(Vec<u32>),
 }
 
 /// One room of a level graph.

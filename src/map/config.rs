@@ -44,10 +44,16 @@ pub struct MapConfig {
     pub graph: String,
     /// The template library: a built-in name (`edgar-paper`, `edgar-docs`) or a `.json` file.
     pub templates: String,
-    /// `none`, `templates` or `routed`.
+    /// `none`, `templates` (straight corridors of `corridor_lengths`, or corridor rooms of
+    /// `corridor_templates`) or `routed`.
     pub corridors: CorridorMode,
     /// Corridor lengths (floor tiles between the two doors) for `corridors = "templates"`.
     pub corridor_lengths: Vec<u32>,
+    /// Corridor templates for `corridors = "templates"` (names in the library; empty: straight
+    /// corridors of `corridor_lengths`): each corridor is a room taking one of them, touching
+    /// both of its connection's rooms and sharing a door with each. Rooms that list no
+    /// templates do not take these.
+    pub corridor_templates: Vec<String>,
     /// Longest corridor for `corridors = "routed"`.
     pub max_corridor: u32,
     /// Least distance between the outlines of two rooms no connection joins (0: they may share
@@ -88,6 +94,7 @@ impl Default for MapConfig {
             templates: "edgar-paper".into(),
             corridors: CorridorMode::None,
             corridor_lengths: vec![2],
+            corridor_templates: Vec::new(),
             max_corridor: 8,
             min_room_distance: 0,
             variety: 1.0,
@@ -139,6 +146,20 @@ impl MapConfig {
                     "= {:?} must be empty (any size) or [width, height] in tiles, each from 3 \
                      to 65535",
                     self.bounds
+                )
+            },
+        )?;
+        check(
+            self.corridor_templates.is_empty() || self.corridors == CorridorMode::Templates,
+            "map.corridor_templates",
+            || {
+                format!(
+                    "is set, which needs map.corridors = \"templates\" (it is \"{}\")",
+                    match self.corridors {
+                        CorridorMode::None => "none",
+                        CorridorMode::Templates => "templates",
+                        CorridorMode::Routed => "routed",
+                    }
                 )
             },
         )?;

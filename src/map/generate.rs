@@ -22,6 +22,7 @@ use crate::floorplan::shape::{Flow, Shape, shapes_of};
 use crate::floorplan::spec::{CorridorSpec, LevelGraph, Library, Mask, Repeat, Template};
 use crate::map::columns::{MAP_KIND_COLUMNS, data_columns};
 use crate::map::config::{CorridorMode, EXHAUSTIVE_ROOMS, MapConfig};
+use crate::map::corridors::{corridor_shapes, settle_corridors, with_corridor_rooms};
 use crate::map::metrics::{MAP_METRICS, MapMetrics, ends};
 use crate::map::verify::{self, MapSetting};
 
@@ -54,6 +55,10 @@ pub struct MapGenerator {
     keys: Vec<u16>,
     /// The `room_data` and `connection_data` columns.
     pub(crate) data: [String; 2],
+    /// Per room of the plan (corridor rooms included), its name in messages.
+    names: Vec<String>,
+    /// Per connection, the shapes its corridor room may take (empty: it takes none).
+    corridor_shapes: Vec<Vec<Shape>>,
 }
 
 impl MapGenerator {
@@ -65,13 +70,17 @@ impl MapGenerator {
     pub fn new(cfg: MapConfig) -> Result<Self, MapSetupError> {
         cfg.validate()?;
         let library = load_library(&cfg.templates)?;
-        let graph = load_graph(&cfg.graph, &library)?;
+        let mut graph = load_graph(&cfg.graph, &library)?;
+        settle_corridors(&cfg, &mut graph, &library)
+            .map_err(|why| MapSetupError::Unusable(format!("{}: {why}", cfg.graph)))?;
         let plan = plan_for(&cfg, &graph, &library)?;
+        let (wide, _) = with_corridor_rooms(&graph);
         let complete = if cfg.exhaustive {
-            Some(exhaustive_plan(&cfg, &graph, &library, plan.clone())?)
+            Some(exhaustive_plan(&cfg, &wide, &library, plan.clone())?)
         } else {
             None
         };
+        let names = wide.rooms.into_iter().map(|r| format!("`{}`", r.id)).collect();
         let mut tags = vec!["room".to_string()];
         let vertex_tags = graph
             .rooms
@@ -91,7 +100,11 @@ impl MapGenerator {
         for lock in &graph.locks {
             keys[lock.connection as usize] = 1 + lock.key as u16;
         }
+        let corridor_shapes = corridor_shapes(&graph, &library)
+            .map_err(|why| MapSetupError::Unusable(format!("{}: {why}", cfg.templates)))?;
         Ok(Self {
+            names,
+            corridor_shapes,
             data: data_columns(&graph),
             keys,
             cfg,
@@ -117,15 +130,20 @@ impl MapGenerator {
             library: &self.library,
             plan: &self.plan,
             tags: (&self.tags, &self.vertex_tags),
+            corridor_shapes: &self.corridor_shapes,
         }
     }
 }
-/// The builder's plan for a graph and library under a profile.
+/// The builder's plan for a graph and library under a profile (after
+/// [`settle_corridors`]: a connection given corridor templates is drawn through a corridor
+/// room, [`Plan::via`]).
 pub fn plan_for(
     cfg: &MapConfig,
-    graph: &LevelGraph,
+    designed: &LevelGraph,
     library: &Library,
 ) -> Result<Plan, MapSetupError> {
+    let (wide, via) = with_corridor_rooms(designed);
+    let graph = &wide;
     let shapes = shapes_of(&library.templates).map_err(|(i, e)| {
         MapSetupError::Unusable(format!(
             "{}: template `{}`: {e}",
@@ -152,7 +170,8 @@ pub fn plan_for(
         .iter()
         .map(|c| {
             let mut g = match &c.corridor {
-                CorridorSpec::None => Gaps::new(vec![(0, 0)]),
+                // Corridor rooms are rooms of `graph`, which touch their neighbours.
+                CorridorSpec::None | CorridorSpec::Templates(_) => Gaps::new(vec![(0, 0)]),
                 CorridorSpec::Lengths(ls) => lengths(ls),
                 CorridorSpec::Default => match cfg.corridors {
                     CorridorMode::None => Gaps::new(vec![(0, 0)]),
@@ -179,7 +198,7 @@ pub fn plan_for(
     let pinned = pin_rooms(cfg, graph, library, (&shapes, &mut room_shapes))?;
     refuse_the_impossible(cfg, graph, library, (&shapes, &room_shapes), &gaps)?;
     let repeat: Vec<_> = library.templates.iter().map(|t| cfg.repeat_of(t)).collect();
-    if let Some(why) = repeat_impossible(graph, library, &repeat) {
+    if let Some(why) = repeat_impossible(designed, library, &repeat) {
         return Err(MapSetupError::Unusable(format!("{}: {why}", cfg.graph)));
     }
     let conns: Vec<(u32, u32)> = graph.connections.iter().map(|c| (c.a, c.b)).collect();
@@ -198,6 +217,7 @@ pub fn plan_for(
         .filter(|&v| pinned[v as usize].is_some())
         .collect();
     plan.pinned = pinned;
+    plan.via = via;
     plan.frame = frame_of(!plan.fixed_rooms.is_empty(), cfg.bounds(), mask);
     if let Some(why) = pins_problem(graph, &plan, &frame_name) {
         return Err(MapSetupError::Unusable(format!("{}: {why}", cfg.graph)));
@@ -392,7 +412,7 @@ impl MapGenerator {
                 (result, _) => result,
             };
             built.map_err(|f| {
-                let name = |v: u32| format!("`{}`", self.graph.rooms[v as usize].id);
+                let name = |v: u32| self.names[v as usize].clone();
                 let mut reason = f.reason(name);
                 if let Some((w, h)) = self.cfg.bounds() {
                     reason += &format!(" (within map.bounds = [{w}, {h}])");
@@ -495,7 +515,7 @@ impl Generator for MapGenerator {
         self.draw(seed, s)?;
         let layout = &s.build.out;
         let t = &s.tiles;
-        let n = plan.rooms();
+        let n = plan.graph_rooms();
         s.graph.clear();
         s.template.clear();
         s.transform.clear();
@@ -509,13 +529,13 @@ impl Generator for MapGenerator {
             s.template.push(sh.template as u16);
             s.transform.push(sh.transform);
         }
-        for (j, &(a, b)) in plan.conns.iter().enumerate() {
-            let flags = if layout.links[j].gap > 0 {
+        for (j, c) in self.graph.connections.iter().enumerate() {
+            let flags = if t.corridor_len[j] > 0 {
                 CORRIDOR_FLAG
             } else {
                 0
             };
-            s.graph.add_edge(a, b, flags);
+            s.graph.add_edge(c.a, c.b, flags);
         }
         let room_tiles = t
             .owner
@@ -538,7 +558,7 @@ impl Generator for MapGenerator {
         let e = ends(tags, &view, &s.graph.view(), &rooms, &t.owner, &mut s.route);
         MapMetrics {
             rooms: n as u32,
-            connections: plan.conns.len() as u32,
+            connections: plan.graph_conns() as u32,
             corridors: t.corridor_len.iter().filter(|&&l| l > 0).count() as u32,
             room_tiles,
             corridor_tiles,

@@ -4,6 +4,7 @@
 //! [`crate::floorplan`]'s; this folder is the kind:
 //!
 //! - [`config`]: the profile section;
+//! - `corridors`: corridor templates, drawn through corridor rooms;
 //! - [`columns`]: the extra columns (floor plan, door table, the designer's data);
 //! - [`metrics`]: what a map measures, its start and goal;
 //! - [`generate`]: the generator (its plan, columns and levels);
@@ -12,6 +13,7 @@
 
 pub mod columns;
 pub mod config;
+mod corridors;
 pub mod generate;
 pub mod metrics;
 pub mod variety;

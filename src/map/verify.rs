@@ -35,6 +35,8 @@ pub(crate) struct MapSetting<'a> {
     pub(crate) library: &'a Library,
     pub(crate) plan: &'a Plan,
     pub(crate) tags: (&'a [String], &'a [u16]),
+    /// Per connection, the shapes its corridor room may take (empty: it takes none).
+    pub(crate) corridor_shapes: &'a [Vec<Shape>],
 }
 
 impl MapSetting<'_> {
@@ -99,6 +101,7 @@ impl MapRules for MapSetting<'_> {
     }
 
     fn gaps(&self, j: usize) -> &[(i32, i32)] {
+        // A connection through a corridor room is drawn as a door to it (`(0, 0)`).
         &self.plan.gaps(j).ranges
     }
 
@@ -112,6 +115,10 @@ impl MapRules for MapSetting<'_> {
 
     fn min_distance_key(&self) -> &'static str {
         "map.min_room_distance"
+    }
+
+    fn corridor_shapes(&self, j: usize) -> Vec<&Shape> {
+        self.corridor_shapes[j].iter().collect()
     }
 }
 

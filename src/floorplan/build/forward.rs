@@ -331,16 +331,27 @@ pub(super) fn zones_for(plan: &Plan, v: usize, si: u32, s: &mut BuildScratch) {
 
 /// The depth of a placed room that rules shape `si` out for room `v` under the repeat modes
 /// (it takes the same template, connected to `v` under `no_immediate`, anywhere under
-/// `no_repeat`), if any.
+/// `no_repeat`), if any. Corridor rooms neither count nor are counted.
 pub(super) fn repeat_conflict(plan: &Plan, v: usize, si: u32, s: &BuildScratch) -> Option<u32> {
     let t = plan.cat.shapes[si as usize].template;
-    let same = |u: usize| s.placed[u] && plan.cat.shapes[s.out.shape[u] as usize].template == t;
+    let counted = plan.graph_rooms();
+    if v >= counted {
+        return None;
+    }
+    let same = |u: usize| {
+        u < counted && s.placed[u] && plan.cat.shapes[s.out.shape[u] as usize].template == t
+    };
     let culprit = match plan.repeat_of(t) {
         Repeat::Allow => None,
+        // A neighbour across a corridor room is a neighbour too.
         Repeat::NoImmediate => plan.adj[v]
             .iter()
-            .map(|&(u, _)| u as usize)
-            .find(|&u| same(u)),
+            .flat_map(|&(u, _)| {
+                let across = (u as usize >= counted).then(|| &plan.adj[u as usize][..]);
+                std::iter::once(u).chain(across.unwrap_or(&[]).iter().map(|&(w, _)| w))
+            })
+            .map(|u| u as usize)
+            .find(|&u| u != v && same(u)),
         Repeat::NoRepeat => s.order.iter().map(|&u| u as usize).find(|&u| same(u)),
     };
     culprit.map(|u| s.depth_of[u])

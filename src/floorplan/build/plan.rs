@@ -92,6 +92,11 @@ pub struct Plan {
     /// search's lattice is then the grid: a room placed at `(x, y)` has its box at grid tile
     /// `(x, y)`.
     pub frame: Option<Frame>,
+    /// The connections drawn through corridor rooms (corridor templates), in order: room
+    /// `graph_rooms() + k` is connection `via[k]`'s corridor, connection `via[k]` of `conns`
+    /// joins its first room to that corridor, and connection `graph_conns() + k` joins the
+    /// corridor to its second room. Corridor rooms take no part in the repeat modes.
+    pub via: Vec<u32>,
 }
 
 /// Where a level lies in its grid, when fixed rooms or a mask say (`map` kind): tile `(0, 0)`
@@ -253,6 +258,7 @@ impl Plan {
             pinned: Vec::new(),
             fixed_rooms: Vec::new(),
             frame: None,
+            via: Vec::new(),
         }
     }
 
@@ -327,9 +333,19 @@ impl Plan {
         self.adjacency[a * words + b / 64] & (1 << (b % 64)) != 0
     }
 
-    /// Rooms.
+    /// Rooms (corridor rooms included).
     pub fn rooms(&self) -> usize {
         self.room_shapes.len()
+    }
+
+    /// The level graph's own rooms (the rooms before the corridor rooms).
+    pub fn graph_rooms(&self) -> usize {
+        self.rooms() - self.via.len()
+    }
+
+    /// The level graph's own connections (each corridor room adds one after them).
+    pub fn graph_conns(&self) -> usize {
+        self.conns.len() - self.via.len()
     }
 }
 

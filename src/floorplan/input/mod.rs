@@ -263,7 +263,7 @@ pub fn parse_graph(
         graph.rooms.push(room);
     }
     if let Some(m) = connections {
-        read_connections(&cx, &m.value, &ids, directed, &mut graph)?;
+        read_connections(&cx, &m.value, (&ids, directed), (library, &names), &mut graph)?;
     }
     if let Some(r) = unreachable_room(&graph) {
         let message = format!(
@@ -287,13 +287,13 @@ pub fn parse_graph(
 fn read_connections(
     cx: &Ctx<'_>,
     list: &json::Node,
-    ids: &HashMap<String, u32>,
-    directed: bool,
+    (ids, directed): (&HashMap<String, u32>, bool),
+    templates: (&Library, &HashMap<&str, u32>),
     graph: &mut LevelGraph,
 ) -> Result<(), MapInputError> {
     let mut pairs: HashMap<(u32, u32), usize> = HashMap::new();
     for (j, node) in cx.arr(list)?.iter().enumerate() {
-        let c = cx.connection(j, node, ids, directed)?;
+        let c = cx.connection(j, node, ids, directed, templates)?;
         let name = |r: u32| &graph.rooms[r as usize].id;
         if c.a == c.b {
             let message = format!(

@@ -53,24 +53,12 @@ impl Ctx<'_> {
             }
         }
         if let Some(m) = templates {
-            let list = self.arr(&m.value)?;
-            if list.is_empty() {
+            if matches!(&m.value.value, Json::Arr(items) if items.is_empty()) {
                 let message =
                     "a room's `templates` cannot be empty (leave it out for any template)";
                 return Err(self.at(m.value.start, message));
             }
-            let mut chosen = Vec::with_capacity(list.len());
-            for item in list {
-                let wanted = self.str(item)?;
-                let Some(&i) = names.get(wanted) else {
-                    return Err(self.at(item.start, unknown_template(wanted, library)));
-                };
-                if chosen.contains(&i) {
-                    return Err(self.at(item.start, format!("template `{wanted}` is listed twice")));
-                }
-                chosen.push(i);
-            }
-            room.templates = Some(chosen);
+            room.templates = Some(self.template_list(&m.value, library, names)?);
         }
         if let Some(m) = fixed {
             let pin = self.fixed(&m.value, library, names)?;
@@ -160,6 +148,7 @@ impl Ctx<'_> {
         node: &Node,
         ids: &HashMap<String, u32>,
         directed: bool,
+        (library, names): (&Library, &HashMap<&str, u32>),
     ) -> Result<Connection, MapInputError> {
         const WHAT: &str =
             "a connection (a pair of room ids `[\"a\", \"b\"]` or an object with `from` and `to`)";
@@ -181,7 +170,7 @@ impl Ctx<'_> {
                     return Err(self.at(node.start, message));
                 };
                 let corridor = match corridor {
-                    Some(m) => self.corridor(&m.value)?,
+                    Some(m) => self.corridor(&m.value, library, names)?,
                     None => CorridorSpec::Default,
                 };
                 let directed = match one_way {
@@ -227,34 +216,74 @@ impl Ctx<'_> {
         }
     }
 
-    /// A connection's `corridor`: `true`, `false` or `{"lengths": [...]}`.
-    pub(super) fn corridor(&self, node: &Node) -> Result<CorridorSpec, MapInputError> {
+    /// A connection's `corridor`: `true`, `false`, `{"lengths": [...]}` or
+    /// `{"templates": [...]}` (template names of `library`).
+    pub(super) fn corridor(
+        &self,
+        node: &Node,
+        library: &Library,
+        names: &HashMap<&str, u32>,
+    ) -> Result<CorridorSpec, MapInputError> {
+        const NEEDS: &str = "`corridor` needs `lengths` or `templates` (or is `true` or `false`)";
         match &node.value {
             Json::Bool(true) => Ok(CorridorSpec::Default),
             Json::Bool(false) => Ok(CorridorSpec::None),
-            Json::Obj(_) => {
-                let [lengths] = self.fields(node, ["lengths"], "`corridor`")?;
-                let lengths = lengths.ok_or_else(|| {
-                    self.at(
-                        node.start,
-                        "`corridor` needs `lengths` (or is `true` or `false`)",
-                    )
-                })?;
-                let list = self.arr(&lengths.value)?;
-                if list.is_empty() {
-                    return Err(self.at(lengths.value.start, "`lengths` lists no lengths"));
+            Json::Obj(_) => match self.fields(node, ["lengths", "templates"], "`corridor`")? {
+                [Some(lengths), None] => {
+                    let list = self.arr(&lengths.value)?;
+                    if list.is_empty() {
+                        return Err(self.at(lengths.value.start, "`lengths` lists no lengths"));
+                    }
+                    let lengths = list
+                        .iter()
+                        .map(|n| {
+                            self.int(n, 1..=MAX_TILES, "a corridor's length")
+                                .map(|v| v as u32)
+                        })
+                        .collect::<Result<_, _>>()?;
+                    Ok(CorridorSpec::Lengths(lengths))
                 }
-                let lengths = list
-                    .iter()
-                    .map(|n| {
-                        self.int(n, 1..=MAX_TILES, "a corridor's length")
-                            .map(|v| v as u32)
-                    })
-                    .collect::<Result<_, _>>()?;
-                Ok(CorridorSpec::Lengths(lengths))
-            }
-            _ => Err(self.expected(node, "`true`, `false` or an object with `lengths`")),
+                [None, Some(templates)] => {
+                    let chosen = self.template_list(&templates.value, library, names)?;
+                    Ok(CorridorSpec::Templates(chosen))
+                }
+                [Some(_), Some(t)] => Err(self.at(
+                    t.at,
+                    "`corridor` takes `lengths` (a straight corridor) or `templates` (a \
+                     corridor room), not both",
+                )),
+                [None, None] => Err(self.at(node.start, NEEDS)),
+            },
+            _ => Err(self.expected(
+                node,
+                "`true`, `false` or an object with `lengths` or `templates`",
+            )),
         }
+    }
+
+    /// A non-empty list of template names of `library`, each once, as indices.
+    pub(super) fn template_list(
+        &self,
+        node: &Node,
+        library: &Library,
+        names: &HashMap<&str, u32>,
+    ) -> Result<Vec<u32>, MapInputError> {
+        let list = self.arr(node)?;
+        if list.is_empty() {
+            return Err(self.at(node.start, "the list of templates is empty"));
+        }
+        let mut chosen = Vec::with_capacity(list.len());
+        for item in list {
+            let wanted = self.str(item)?;
+            let Some(&i) = names.get(wanted) else {
+                return Err(self.at(item.start, unknown_template(wanted, library)));
+            };
+            if chosen.contains(&i) {
+                return Err(self.at(item.start, format!("template `{wanted}` is listed twice")));
+            }
+            chosen.push(i);
+        }
+        Ok(chosen)
     }
 }
 
