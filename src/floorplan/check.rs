@@ -261,7 +261,14 @@ fn check_rooms(
             "{}'s box does not fit its template or the grid",
             g.room_name(v)
         );
-        check_room_tiles(g, grid, owner, ((v + 1) as u16, &g.room_name(v)), &sh, (x0, y0))?;
+        check_room_tiles(
+            g,
+            grid,
+            owner,
+            ((v + 1) as u16, &g.room_name(v)),
+            &sh,
+            (x0, y0),
+        )?;
         ensure_level!(
             floor_count[v + 1] == sh.floor,
             "{} owns {} floor tiles, its template has {}",
@@ -371,7 +378,11 @@ fn corridor_room<'s>(
     let mut out = Vec::new();
     for &sh in shapes.iter().filter(|sh| sh.floor as usize == tiles) {
         let row = (sh.w + 1) as usize;
-        let floor = sh.mask.iter().enumerate().filter(|&(_, &t)| t == tile::FLOOR);
+        let floor = sh
+            .mask
+            .iter()
+            .enumerate()
+            .filter(|&(_, &t)| t == tile::FLOOR);
         let (fx, fy) = floor.fold((i32::MAX, i32::MAX), |(fx, fy), (i, _)| {
             (fx.min((i % row) as i32), fy.min((i / row) as i32))
         });

@@ -112,7 +112,10 @@ pub(crate) fn with_corridor_rooms(graph: &LevelGraph) -> (LevelGraph, Vec<u32>) 
 ///
 /// # Errors
 /// A template without a shape (one line naming it).
-pub(crate) fn corridor_shapes(graph: &LevelGraph, library: &Library) -> Result<Vec<Vec<Shape>>, String> {
+pub(crate) fn corridor_shapes(
+    graph: &LevelGraph,
+    library: &Library,
+) -> Result<Vec<Vec<Shape>>, String> {
     let all = shapes_of(&library.templates)
         .map_err(|(i, e)| format!("template `{}`: {e}", library.templates[i].name))?;
     Ok(graph

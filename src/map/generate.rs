@@ -80,7 +80,11 @@ impl MapGenerator {
         } else {
             None
         };
-        let names = wide.rooms.into_iter().map(|r| format!("`{}`", r.id)).collect();
+        let names = wide
+            .rooms
+            .into_iter()
+            .map(|r| format!("`{}`", r.id))
+            .collect();
         let mut tags = vec!["room".to_string()];
         let vertex_tags = graph
             .rooms
@@ -202,12 +206,11 @@ pub fn plan_for(
         return Err(MapSetupError::Unusable(format!("{}: {why}", cfg.graph)));
     }
     let conns: Vec<(u32, u32)> = graph.connections.iter().map(|c| (c.a, c.b)).collect();
-    let mut plan = Plan::new(
+    let mut plan = Plan::with_corridor_rooms(
         shapes,
-        room_shapes,
-        conns,
-        gaps,
+        (room_shapes, conns, gaps),
         cfg.min_room_distance as i32,
+        via.clone(),
     );
     if repeat.iter().any(|&r| r != Repeat::Allow) {
         plan.repeat = repeat;
@@ -217,7 +220,6 @@ pub fn plan_for(
         .filter(|&v| pinned[v as usize].is_some())
         .collect();
     plan.pinned = pinned;
-    plan.via = via;
     plan.frame = frame_of(!plan.fixed_rooms.is_empty(), cfg.bounds(), mask);
     if let Some(why) = pins_problem(graph, &plan, &frame_name) {
         return Err(MapSetupError::Unusable(format!("{}: {why}", cfg.graph)));

@@ -114,6 +114,11 @@ fn has_spot(plan: &Plan, w: usize, s: &mut BuildScratch) -> bool {
             culprits.push(s.depth_of[u as usize]);
         }
     }
+    for (c, u, _) in plan.across(w) {
+        if !s.placed[c] && s.placed[u] {
+            culprits.push(s.depth_of[u]);
+        }
+    }
     // Earliest first: the first room in the way at a spot is the one to blame.
     let mut local = std::mem::take(&mut s.local);
     local.clear();
@@ -285,7 +290,6 @@ fn blame(v: usize, s: &mut BuildScratch) -> u32 {
 
 /// Where shape `sh` of room `v` may go against all its placed neighbours, into `s.zones`.
 pub(super) fn zones_for(plan: &Plan, v: usize, si: u32, s: &mut BuildScratch) {
-    let count = plan.cat.shapes.len();
     let mut first = true;
     s.zones.clear();
     for &(u, j) in &plan.adj[v] {
@@ -299,34 +303,52 @@ pub(super) fn zones_for(plan: &Plan, v: usize, si: u32, s: &mut BuildScratch) {
         } else {
             plan.gap_set_b[j as usize]
         };
-        let k = (g as usize * count + s.out.shape[u] as usize) * count + si as usize;
-        let here =
-            &plan.cat.zones[plan.cat.zone_start[k] as usize..plan.cat.zone_start[k + 1] as usize];
-        let (ux, uy) = (s.out.x[u], s.out.y[u]);
-        let moved = |z: &Zone| Zone {
-            x0: z.x0 + ux,
-            y0: z.y0 + uy,
-            x1: z.x1 + ux,
-            y1: z.y1 + uy,
-        };
-        if first {
-            s.zones.extend(here.iter().map(moved));
-            first = false;
-        } else {
-            s.met.clear();
-            for a in &s.zones {
-                for b in here {
-                    if let Some(z) = a.meet(&moved(b)) {
-                        s.met.push(z);
-                    }
-                }
-            }
-            std::mem::swap(&mut s.zones, &mut s.met);
-        }
-        if s.zones.is_empty() {
+        if !meet_zones(plan, (g, u, si), &mut first, s) {
             return;
         }
     }
+    // A placed room at the far end of an unplaced corridor room: room enough for the corridor.
+    for (c, u, g) in plan.across(v) {
+        if !s.placed[c] && s.placed[u] && !meet_zones(plan, (g, u, si), &mut first, s) {
+            return;
+        }
+    }
+}
+
+/// Narrows `s.zones` to the configuration space of shape `si` beside placed room `u` under gap
+/// setting `g` (the whole space when `first`, which it clears); `false` when none is left.
+fn meet_zones(
+    plan: &Plan,
+    (g, u, si): (u32, usize, u32),
+    first: &mut bool,
+    s: &mut BuildScratch,
+) -> bool {
+    let count = plan.cat.shapes.len();
+    let k = (g as usize * count + s.out.shape[u] as usize) * count + si as usize;
+    let here =
+        &plan.cat.zones[plan.cat.zone_start[k] as usize..plan.cat.zone_start[k + 1] as usize];
+    let (ux, uy) = (s.out.x[u], s.out.y[u]);
+    let moved = |z: &Zone| Zone {
+        x0: z.x0 + ux,
+        y0: z.y0 + uy,
+        x1: z.x1 + ux,
+        y1: z.y1 + uy,
+    };
+    if *first {
+        s.zones.extend(here.iter().map(moved));
+        *first = false;
+    } else {
+        s.met.clear();
+        for a in &s.zones {
+            for b in here {
+                if let Some(z) = a.meet(&moved(b)) {
+                    s.met.push(z);
+                }
+            }
+        }
+        std::mem::swap(&mut s.zones, &mut s.met);
+    }
+    !s.zones.is_empty()
 }
 
 /// The depth of a placed room that rules shape `si` out for room `v` under the repeat modes

@@ -235,7 +235,7 @@ pub(super) fn room_order(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch)
         }
         // The cycle closes on its first room.
         path.push(path[0]);
-        push_inwards(&path, 0, s);
+        push_inwards(&path, (0, plan.graph_rooms()), s);
         loop {
             let Some(ear) = shortest_ear(plan, rng, s) else {
                 // No ear: the core rooms left are reached only through paths of unplaced rooms
@@ -260,7 +260,7 @@ pub(super) fn room_order(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch)
             seq.push(a);
             seq.extend_from_slice(&ear);
             seq.push(b);
-            push_inwards(&seq, 1, s);
+            push_inwards(&seq, (1, plan.graph_rooms()), s);
         }
     }
     if s.order.is_empty() {
@@ -336,10 +336,14 @@ fn bridge_step(plan: &Plan, s: &mut BuildScratch) -> bool {
 /// or `seq` is a cycle whose last room is its first) to the order from both ends inwards
 /// (`p0, pL, p1, pL-1, ...`), each steered by the nearest placed rooms of `seq` on either side
 /// of it: its target moves with them, in proportion to how close along `seq` it is to each, so
-/// that the two arms of a cycle grow towards each other from where they really are.
-fn push_inwards(seq: &[u32], skip: usize, s: &mut BuildScratch) {
+/// that the two arms of a cycle grow towards each other from where they really are. Rooms from
+/// `corridors` on are corridor rooms: the room that closes the ring is a room of the graph
+/// when it can be (a corridor room's few doors rarely meet both arms; a room's many do).
+fn push_inwards(seq: &[u32], (skip, corridors): (usize, usize), s: &mut BuildScratch) {
     let (mut lo, mut hi) = (skip, seq.len() - skip.max(1));
     let mut front = true;
+    let mut picks = std::mem::take(&mut s.picks);
+    picks.clear();
     while lo < hi {
         let i = if front {
             lo += 1;
@@ -349,11 +353,20 @@ fn push_inwards(seq: &[u32], skip: usize, s: &mut BuildScratch) {
             hi
         };
         front = !front;
-        let v = seq[i];
-        if s.placed[v as usize] {
-            // A fixed room, placed first.
-            continue;
+        if !s.placed[seq[i] as usize] {
+            // (Else a fixed room, placed first.)
+            picks.push(i);
         }
+    }
+    if let [.., before, last] = picks[..]
+        && seq[last] as usize >= corridors
+        && (seq[before] as usize) < corridors
+    {
+        let k = picks.len();
+        picks.swap(k - 2, k - 1);
+    }
+    for &i in &picks {
+        let v = seq[i];
         let left = (0..i).rev().find(|&j| s.placed[seq[j] as usize]);
         let right = (i + 1..seq.len()).find(|&j| s.placed[seq[j] as usize]);
         s.steer.push(match (left, right) {
@@ -368,6 +381,7 @@ fn push_inwards(seq: &[u32], skip: usize, s: &mut BuildScratch) {
         s.order.push(v);
         s.placed[v as usize] = true;
     }
+    s.picks = picks;
 }
 
 /// With fixed rooms, the start of the order: every fixed room (their places fix the frame; the

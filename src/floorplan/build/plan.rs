@@ -97,6 +97,10 @@ pub struct Plan {
     /// joins its first room to that corridor, and connection `graph_conns() + k` joins the
     /// corridor to its second room. Corridor rooms take no part in the repeat modes.
     pub via: Vec<u32>,
+    /// Per corridor room, the index in `cat.gap_sets` of the gaps of its connection's two
+    /// rooms joined through it: `[seen from the first room, seen from the second]`
+    /// ([`Plan::across`]).
+    pub(super) via_gaps: Vec<[u32; 2]>,
 }
 
 /// Where a level lies in its grid, when fixed rooms or a mask say (`map` kind): tile `(0, 0)`
@@ -175,6 +179,18 @@ impl Plan {
         gaps: Vec<Gaps>,
         min_distance: i32,
     ) -> Plan {
+        Plan::with_corridor_rooms(shapes, (room_shapes, conns, gaps), min_distance, Vec::new())
+    }
+
+    /// [`Plan::new`] for a graph with corridor rooms: `via` lists the connections drawn
+    /// through them ([`Plan::via`]); the last `via.len()` rooms are the corridor rooms and
+    /// the last `via.len()` connections join them to their second rooms.
+    pub fn with_corridor_rooms(
+        shapes: Vec<Shape>,
+        (room_shapes, conns, gaps): (Vec<Vec<u32>>, Vec<(u32, u32)>, Vec<Gaps>),
+        min_distance: i32,
+        via: Vec<u32>,
+    ) -> Plan {
         let mut distinct: Vec<Gaps> = Vec::new();
         let mut index = |g: Gaps| match distinct.iter().position(|d| *d == g) {
             Some(k) => k as u32,
@@ -185,9 +201,24 @@ impl Plan {
         };
         let gap_set: Vec<u32> = gaps.iter().map(|g| index(g.clone())).collect();
         let gap_set_b: Vec<u32> = gaps.iter().map(|g| index(g.flipped())).collect();
+        // Each corridor room's shortcut: its connection's gaps (seen from its first room),
+        // through the corridor room's shapes.
+        let rooms = room_shapes.len() - via.len();
+        let via_gaps: Vec<[u32; 2]> = (0..via.len())
+            .map(|k| {
+                let g = Gaps {
+                    via: room_shapes[rooms + k].clone(),
+                    ..gaps[via[k] as usize].clone()
+                };
+                let from_b = index(g.flipped());
+                [index(g), from_b]
+            })
+            .collect();
         let cat = Arc::new(Catalogue::new(shapes, distinct));
         let mut plan = Plan::with_catalogue(cat, room_shapes, conns, gap_set, min_distance, None);
         plan.gap_set_b = gap_set_b;
+        plan.via = via;
+        plan.via_gaps = via_gaps;
         plan
     }
 
@@ -259,6 +290,7 @@ impl Plan {
             fixed_rooms: Vec::new(),
             frame: None,
             via: Vec::new(),
+            via_gaps: Vec::new(),
         }
     }
 
@@ -341,6 +373,29 @@ impl Plan {
     /// The level graph's own rooms (the rooms before the corridor rooms).
     pub fn graph_rooms(&self) -> usize {
         self.rooms() - self.via.len()
+    }
+
+    /// Per corridor room next to room `v` (a room of the graph): the corridor room, the room
+    /// at its other end, and the gap setting (an index into `cat.gap_sets`) of `v` joined to
+    /// that room through it, seen from that room. Empty in a complete search, whose proofs
+    /// these shortcuts would not change but whose blame they would.
+    pub(super) fn across(&self, v: usize) -> impl Iterator<Item = (usize, usize, u32)> + '_ {
+        let rooms = self.graph_rooms();
+        let near = if v < rooms && !self.exhaustive {
+            &self.adj[v][..]
+        } else {
+            &[]
+        };
+        near.iter().filter_map(move |&(c, _)| {
+            let k = (c as usize).checked_sub(rooms)?;
+            let onwards = self.graph_conns() + k;
+            let (a, b) = (self.conns[self.via[k] as usize].0, self.conns[onwards].1);
+            Some(if a as usize == v {
+                (c as usize, b as usize, self.via_gaps[k][1])
+            } else {
+                (c as usize, a as usize, self.via_gaps[k][0])
+            })
+        })
     }
 
     /// The level graph's own connections (each corridor room adds one after them).

@@ -56,6 +56,8 @@ pub struct BuildScratch {
     pub(super) cover_rooms: Vec<u32>,
     pub(super) cover_rects: Vec<[i32; 4]>,
     pub(super) cover_at: Vec<u32>,
+    /// The indices of an ear's rooms, in the order they are placed (`order::push_inwards`).
+    pub(super) picks: Vec<usize>,
     /// The result.
     pub out: Layout,
 }

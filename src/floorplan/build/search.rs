@@ -348,6 +348,11 @@ fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildS
             note_conflict(&mut s.conflicts[depth], d);
         }
     }
+    for (c, u, _) in plan.across(v) {
+        if !s.placed[c] && s.placed[u] {
+            note_conflict(&mut s.conflicts[depth], s.depth_of[u]);
+        }
+    }
     let mut list = std::mem::take(&mut s.candidates[depth]);
     list.clear();
     s.cursor[depth] = 0;

@@ -14,6 +14,12 @@ pub struct Gaps {
     /// The way the connection runs, seen from the first shape of a pair (the placed one in a
     /// configuration space, room `a` in a plan's `gap_set`).
     pub flow: Flow,
+    /// Corridor shapes (indices into the catalogue's shapes; empty: none): the two rooms are
+    /// joined through a corridor room of one of these shapes, touching both, and the
+    /// configuration spaces are where the second room may go for some place of the corridor
+    /// (Edgar's corridor configuration spaces; overlaps are not looked at, so it is a
+    /// necessary condition the search steers by, never a placement).
+    pub via: Vec<u32>,
 }
 
 impl Gaps {
@@ -22,6 +28,7 @@ impl Gaps {
         Gaps {
             ranges,
             flow: Flow::Any,
+            via: Vec::new(),
         }
     }
 
@@ -30,6 +37,7 @@ impl Gaps {
         Gaps {
             ranges: self.ranges.clone(),
             flow: self.flow.flipped(),
+            via: self.via.clone(),
         }
     }
 }
@@ -56,6 +64,13 @@ impl Catalogue {
         for g in &gap_sets {
             for a in &shapes {
                 for b in &shapes {
+                    if !g.via.is_empty() {
+                        let start = zones.len();
+                        through_corridors((a, b), &shapes, g, &mut zones);
+                        prune(&mut zones, start);
+                        zone_start.push(zones.len() as u32);
+                        continue;
+                    }
                     for du in &a.doors {
                         for dv in &b.doors {
                             if dv.side == side::opposite(du.side)
@@ -133,3 +148,59 @@ pub(super) fn facing_zone(
         }
     }
 }
+
+/// The offsets of shape `b` at which it can be joined to shape `a` (at the origin) through a
+/// corridor room of one of `g.via`'s shapes that touches both: per door side `du` of `a`, door
+/// sides `e1` and `e2` of a corridor shape and door side `dv` of `b`, where `e1` can face `du`
+/// and `dv` can face `e2`, the sum of the corridor's offsets (beside `du`) and `b`'s offsets
+/// (beside `e2` of a corridor at the origin): a rectangle, since the two door places are
+/// independent. Appended to `zones`.
+fn through_corridors((a, b): (&Shape, &Shape), shapes: &[Shape], g: &Gaps, zones: &mut Vec<Zone>) {
+    for du in &a.doors {
+        for c in g.via.iter().map(|&c| &shapes[c as usize]) {
+            for e1 in &c.doors {
+                if e1.side != side::opposite(du.side) || e1.len != du.len || !du.meets(e1, g.flow) {
+                    continue;
+                }
+                let zc = facing_zone(du, 0, 0, e1, (0, 0));
+                for e2 in &c.doors {
+                    for dv in &b.doors {
+                        if dv.side != side::opposite(e2.side)
+                            || dv.len != e2.len
+                            || !e2.meets(dv, g.flow)
+                        {
+                            continue;
+                        }
+                        let zb = facing_zone(e2, 0, 0, dv, (0, 0));
+                        zones.push(Zone {
+                            x0: zc.x0 + zb.x0,
+                            y0: zc.y0 + zb.y0,
+                            x1: zc.x1 + zb.x1,
+                            y1: zc.y1 + zb.y1,
+                        });
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Drops from `zones[start..]` every rectangle another one there contains (the first of equal
+/// ones kept), keeping the rest in order.
+fn prune(zones: &mut Vec<Zone>, start: usize) {
+    let list = zones.split_off(start);
+    let inside = |z: &Zone, o: &Zone| z.x0 >= o.x0 && z.x1 <= o.x1 && z.y0 >= o.y0 && z.y1 <= o.y1;
+    for (i, z) in list.iter().enumerate() {
+        let covered = list
+            .iter()
+            .enumerate()
+            .any(|(k, o)| k != i && inside(z, o) && (!inside(o, z) || k < i));
+        if !covered {
+            zones.push(*z);
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "spaces_tests.rs"]
+mod tests;

@@ -263,7 +263,13 @@ pub fn parse_graph(
         graph.rooms.push(room);
     }
     if let Some(m) = connections {
-        read_connections(&cx, &m.value, (&ids, directed), (library, &names), &mut graph)?;
+        read_connections(
+            &cx,
+            &m.value,
+            (&ids, directed),
+            (library, &names),
+            &mut graph,
+        )?;
     }
     if let Some(r) = unreachable_room(&graph) {
         let message = format!(

@@ -500,7 +500,7 @@ fn graph_errors_name_their_place() {
         ),
         (
             abc("{\"from\": \"a\", \"to\": \"b\", \"corridor\": null}"),
-            "g.json:3:38: expected `true`, `false` or an object with `lengths`, found `null`",
+            "g.json:3:38: expected `true`, `false` or an object with `lengths` or `templates`, found `null`",
         ),
         (
             abc("{\"from\": \"a\", \"to\": \"b\", \"corridor\": {\"lengths\": []}}"),
@@ -512,7 +512,31 @@ fn graph_errors_name_their_place() {
         ),
         (
             abc("{\"from\": \"a\", \"to\": \"b\", \"corridor\": {}}"),
-            "g.json:3:38: `corridor` needs `lengths` (or is `true` or `false`)",
+            "g.json:3:38: `corridor` needs `lengths` or `templates` (or is `true` or `false`)",
+        ),
+        (
+            abc("{\"from\": \"a\", \"to\": \"b\", \"corridor\": {\"templates\": []}}"),
+            "g.json:3:52: the list of templates is empty",
+        ),
+        (
+            abc("{\"from\": \"a\", \"to\": \"b\", \"corridor\": {\"templates\": [\"hall\"]}}"),
+            "g.json:3:53: unknown template `hall` in library `edgar-paper` (its templates: 12x12, 8x8, 12x18, L12x12, L12x18, T18x12)",
+        ),
+        (
+            abc(
+                "{\"from\": \"a\", \"to\": \"b\", \"corridor\": {\"templates\": [\"8x8\", \"8x8\"]}}",
+            ),
+            "g.json:3:60: template `8x8` is listed twice",
+        ),
+        (
+            abc(
+                "{\"from\": \"a\", \"to\": \"b\", \"corridor\": {\"lengths\": [2], \"templates\": [\"8x8\"]}}",
+            ),
+            "g.json:3:55: `corridor` takes `lengths` (a straight corridor) or `templates` (a corridor room), not both",
+        ),
+        (
+            abc("{\"from\": \"a\", \"to\": \"b\", \"corridor\": {\"width\": 2}}"),
+            "g.json:3:39: unknown key `width` in `corridor` (expected `lengths` or `templates`)",
         ),
     ];
     for (text, expected) in cases {
