@@ -5,7 +5,7 @@ the same input without it, in one run; every archive verified. Prints one JSON l
 a table: layouts made, verify's verdict, ms per layout, and the ratio to the run without the
 control.
 
-    cargo build --release && scripts/map_controls.py [--layouts 1000]
+    cargo build --release && scripts/map_controls.py [--layouts 1000] [--only corridor]
 
 (`WARREN=PATH` runs another build of warren.) The inputs are in `data/map/examples/`.
 """
@@ -48,6 +48,15 @@ def controls(size):
         ("min_path and max_path start - boss (25th to 90th percentile)",
          [f"map.graph={EX}/fig8-{size}-paths.json"], plain),
         ("locks and keys", [f"map.graph={EX}/fig8-{size}-locks.json"], plain),
+        ("corridor templates straight and bend (corridor-rooms.json) against straight 2-tile corridors",
+         plain + [f"map.templates={EX}/corridor-rooms.json", "map.corridors=templates",
+                  'map.corridor_templates=["straight", "bend"]'],
+         plain + [f"map.templates={EX}/corridor-rooms.json", "map.corridors=templates"]),
+        ("corridor templates per connection: halls to dead ends, some rooms touching "
+         f"(fig8-{size}-corridors.json) against straight 2-tile corridors",
+         [f"map.graph={EX}/fig8-{size}-corridors.json", f"map.templates={EX}/corridor-rooms.json",
+          "map.corridors=templates", 'map.corridor_templates=["straight", "bend"]'],
+         plain + [f"map.templates={EX}/corridor-rooms.json", "map.corridors=templates"]),
     ]
 
 
@@ -72,6 +81,8 @@ def main():
         out = os.path.join(tmp, "m.arrow")
         for size in (17, 41):
             for name, with_it, without in controls(size):
+                if arg("--only", "") not in name:
+                    continue
                 made, ms, verdict = run(with_it, layouts, out)
                 _, base_ms, _ = run(without, layouts, out)
                 row = {"graph": f"edgar-fig8-{size}", "control": name, "layouts": made,

@@ -5,6 +5,7 @@
 
 mod constraints;
 mod controls;
+mod corridors;
 mod doors;
 mod frame;
 mod proofs;

@@ -317,6 +317,7 @@ pub(super) fn zones_for(plan: &Plan, v: usize, si: u32, s: &mut BuildScratch) {
 
 /// Narrows `s.zones` to the configuration space of shape `si` beside placed room `u` under gap
 /// setting `g` (the whole space when `first`, which it clears); `false` when none is left.
+#[inline]
 fn meet_zones(
     plan: &Plan,
     (g, u, si): (u32, usize, u32),

@@ -337,8 +337,8 @@ fn bridge_step(plan: &Plan, s: &mut BuildScratch) -> bool {
 /// (`p0, pL, p1, pL-1, ...`), each steered by the nearest placed rooms of `seq` on either side
 /// of it: its target moves with them, in proportion to how close along `seq` it is to each, so
 /// that the two arms of a cycle grow towards each other from where they really are. Rooms from
-/// `corridors` on are corridor rooms: the room that closes the ring is a room of the graph
-/// when it can be (a corridor room's few doors rarely meet both arms; a room's many do).
+/// `corridors` on are corridor rooms, placed after the ear's other rooms (steered meanwhile by
+/// the corridor configuration spaces, [`Plan::across`]), each then between its two rooms.
 fn push_inwards(seq: &[u32], (skip, corridors): (usize, usize), s: &mut BuildScratch) {
     let (mut lo, mut hi) = (skip, seq.len() - skip.max(1));
     let mut front = true;
@@ -358,12 +358,14 @@ fn push_inwards(seq: &[u32], (skip, corridors): (usize, usize), s: &mut BuildScr
             picks.push(i);
         }
     }
-    if let [.., before, last] = picks[..]
-        && seq[last] as usize >= corridors
-        && (seq[before] as usize) < corridors
-    {
-        let k = picks.len();
-        picks.swap(k - 2, k - 1);
+    // The ear's rooms first, then its corridor rooms, each between two placed rooms.
+    let (mut rooms, mut k) = (0, 0);
+    while k < picks.len() {
+        if (seq[picks[k]] as usize) < corridors {
+            picks[rooms..=k].rotate_right(1);
+            rooms += 1;
+        }
+        k += 1;
     }
     for &i in &picks {
         let v = seq[i];

@@ -103,6 +103,9 @@ pub struct Plan {
     pub(super) via_gaps: Vec<[u32; 2]>,
 }
 
+/// Per room its allowed shapes, the connections, and per connection its gaps.
+pub type RoomsAndConnections = (Vec<Vec<u32>>, Vec<(u32, u32)>, Vec<Gaps>);
+
 /// Where a level lies in its grid, when fixed rooms or a mask say (`map` kind): tile `(0, 0)`
 /// is the grid's top-left corner, and no room reaches left of it or above it.
 #[derive(Clone, Debug, Default)]
@@ -187,7 +190,7 @@ impl Plan {
     /// the last `via.len()` connections join them to their second rooms.
     pub fn with_corridor_rooms(
         shapes: Vec<Shape>,
-        (room_shapes, conns, gaps): (Vec<Vec<u32>>, Vec<(u32, u32)>, Vec<Gaps>),
+        (room_shapes, conns, gaps): RoomsAndConnections,
         min_distance: i32,
         via: Vec<u32>,
     ) -> Plan {
@@ -379,9 +382,10 @@ impl Plan {
     /// at its other end, and the gap setting (an index into `cat.gap_sets`) of `v` joined to
     /// that room through it, seen from that room. Empty in a complete search, whose proofs
     /// these shortcuts would not change but whose blame they would.
+    #[inline]
     pub(super) fn across(&self, v: usize) -> impl Iterator<Item = (usize, usize, u32)> + '_ {
         let rooms = self.graph_rooms();
-        let near = if v < rooms && !self.exhaustive {
+        let near = if v < rooms && !self.via.is_empty() && !self.exhaustive {
             &self.adj[v][..]
         } else {
             &[]
