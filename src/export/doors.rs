@@ -10,7 +10,7 @@
 
 use serde_json::{Value, json};
 
-use crate::core::generator::ExtraValue;
+use crate::core::generator::{ExtraValue, RoomsView};
 use crate::floorplan::doors::{DOOR_COLUMNS, DoorTable, Run};
 
 /// Facing names by [`crate::floorplan::shape::side`] value.
@@ -156,25 +156,31 @@ const LDTK_DOOR_UID: u32 = 5;
 /// Fields of `Door` and of `UnusedDoor`.
 const DOOR_FIELDS: [&str; 6] = ["connection", "from", "to", "facing", "key", "data"];
 const UNUSED_FIELDS: [&str; 2] = ["room", "facing"];
+/// The uid of the LDtk `Rooms` layer definition; entity `Room` is the next, its fields the
+/// ones after.
+pub const LDTK_ROOMS_UID: u32 =
+    LDTK_DOOR_UID + 2 + (DOOR_FIELDS.len() + UNUSED_FIELDS.len()) as u32;
+/// Fields of `Room`: its index in the level graph, its owner value, its id, its data.
+const ROOM_FIELDS: [&str; 4] = ["room", "owner", "name", "data"];
 /// The first uid after every definition here.
-pub const LDTK_NEXT_UID: u32 = LDTK_DOOR_UID + 2 + (DOOR_FIELDS.len() + UNUSED_FIELDS.len()) as u32;
+pub const LDTK_NEXT_UID: u32 = LDTK_ROOMS_UID + 2 + ROOM_FIELDS.len() as u32;
 
-/// The uid of field `name` of entity `entity` (0 `Door`, 1 `UnusedDoor`).
+/// The uid of field `name` of entity `entity` (0 `Door`, 1 `UnusedDoor`, 2 `Room`).
 fn field_uid(entity: usize, name: &str) -> u32 {
-    let (fields, base) = if entity == 0 {
-        (&DOOR_FIELDS[..], LDTK_DOOR_UID + 2)
-    } else {
-        (
+    let (fields, base) = match entity {
+        0 => (&DOOR_FIELDS[..], LDTK_DOOR_UID + 2),
+        1 => (
             &UNUSED_FIELDS[..],
             LDTK_DOOR_UID + 2 + DOOR_FIELDS.len() as u32,
-        )
+        ),
+        _ => (&ROOM_FIELDS[..], LDTK_ROOMS_UID + 2),
     };
     base + fields.iter().position(|&f| f == name).unwrap_or(0) as u32
 }
 
 /// The LDtk field definition of `name` on entity `entity`.
 fn field_def(entity: usize, name: &str) -> Value {
-    let text = name == "facing" || name == "data";
+    let text = matches!(name, "facing" | "data" | "name");
     json!({
         "identifier": name, "doc": null, "__type": if text { "String" } else { "Int" },
         "uid": field_uid(entity, name), "type": if text { "F_String" } else { "F_Int" },
@@ -190,18 +196,24 @@ fn field_def(entity: usize, name: &str) -> Value {
     })
 }
 
-/// The LDtk entity definitions `Door` and `UnusedDoor`.
+/// The LDtk entity definitions `Door`, `UnusedDoor` and `Room`.
 pub fn ldtk_entity_defs(grid: u32) -> Vec<Value> {
     [
         ("Door", "#E8C170", &DOOR_FIELDS[..]),
         ("UnusedDoor", "#8A5A44", &UNUSED_FIELDS[..]),
+        ("Room", ROOM_COLOUR, &ROOM_FIELDS[..]),
     ]
     .into_iter()
     .enumerate()
     .map(|(e, (identifier, colour, fields))| {
         let defs: Vec<Value> = fields.iter().map(|f| field_def(e, f)).collect();
+        let uid = if e == 2 {
+            LDTK_ROOMS_UID + 1
+        } else {
+            LDTK_DOOR_UID + e as u32
+        };
         json!({
-            "identifier": identifier, "uid": LDTK_DOOR_UID + e as u32, "tags": [],
+            "identifier": identifier, "uid": uid, "tags": [],
             "exportToToc": false, "allowOutOfBounds": false, "doc": null,
             "width": grid, "height": grid, "resizableX": true, "resizableY": true,
             "minWidth": null, "maxWidth": null, "minHeight": null, "maxHeight": null,
@@ -233,18 +245,7 @@ pub fn ldtk_entities(
             };
             let fields: Vec<Value> = properties
                 .into_iter()
-                .map(|(name, value)| {
-                    let (ty, id) = if value.is_string() {
-                        ("String", "V_String")
-                    } else {
-                        ("Int", "V_Int")
-                    };
-                    json!({
-                        "__identifier": name, "__type": ty, "__value": value, "__tile": null,
-                        "defUid": field_uid(entity, name),
-                        "realEditorValues": [{"id": id, "params": [value]}],
-                    })
-                })
+                .map(|(name, value)| field_instance(entity, name, value))
                 .collect();
             json!({
                 "__identifier": identifier, "__grid": [r[0], r[1]], "__pivot": [0.0, 0.0],
@@ -252,6 +253,54 @@ pub fn ldtk_entities(
                 "__worldX": r[0] * grid, "__worldY": r[1] * grid, "iid": iid(k as u64),
                 "width": (r[2] - r[0]) * grid, "height": (r[3] - r[1]) * grid,
                 "defUid": LDTK_DOOR_UID + entity as u32, "px": [r[0] * grid, r[1] * grid],
+                "fieldInstances": fields,
+            })
+        })
+        .collect()
+}
+
+/// The colour of entity `Room`.
+const ROOM_COLOUR: &str = "#6A8EAE";
+
+/// The LDtk field instance of `name` (of entity `entity`) holding `value`.
+fn field_instance(entity: usize, name: &str, value: Value) -> Value {
+    let (ty, id) = if value.is_string() {
+        ("String", "V_String")
+    } else {
+        ("Int", "V_Int")
+    };
+    json!({
+        "__identifier": name, "__type": ty, "__value": value, "__tile": null,
+        "defUid": field_uid(entity, name),
+        "realEditorValues": [{"id": id, "params": [value]}],
+    })
+}
+
+/// The LDtk `Room` entities of a map level: one per room of `rooms` (its box, walls
+/// included), with its index, its owner value, its name (`names[i]`, the graph's id) and the
+/// designer's data (`""` without); iids from `iid(k)`, on a grid of `grid` pixels.
+pub fn ldtk_rooms(
+    (rooms, names, data): (&RoomsView<'_>, &[String], &MapData),
+    grid: i64,
+    iid: impl Fn(u64) -> String,
+) -> Vec<Value> {
+    (0..rooms.x0.len())
+        .filter(|&i| rooms.x1[i] > rooms.x0[i] && rooms.y1[i] > rooms.y0[i])
+        .map(|i| {
+            let r = [rooms.x0[i], rooms.y0[i], rooms.x1[i], rooms.y1[i]].map(i64::from);
+            let name = names.get(i).cloned().unwrap_or_else(|| format!("room {i}"));
+            let fields = vec![
+                field_instance(2, "room", json!(i)),
+                field_instance(2, "owner", json!(i + 1)),
+                field_instance(2, "name", json!(name)),
+                field_instance(2, "data", json!(data.room(i).unwrap_or(""))),
+            ];
+            json!({
+                "__identifier": "Room", "__grid": [r[0], r[1]], "__pivot": [0.0, 0.0],
+                "__tags": [], "__tile": null, "__smartColor": ROOM_COLOUR,
+                "__worldX": r[0] * grid, "__worldY": r[1] * grid, "iid": iid(i as u64),
+                "width": (r[2] - r[0]) * grid, "height": (r[3] - r[1]) * grid,
+                "defUid": LDTK_ROOMS_UID + 1, "px": [r[0] * grid, r[1] * grid],
                 "fieldInstances": fields,
             })
         })

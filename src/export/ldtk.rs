@@ -15,8 +15,12 @@
 
 use serde_json::{Value, json};
 
-use super::doors::{LDTK_LAYER_UID, LDTK_NEXT_UID, MapData, ldtk_entities, ldtk_entity_defs};
+use super::doors::{
+    LDTK_LAYER_UID, LDTK_NEXT_UID, LDTK_ROOMS_UID, MapData, ldtk_entities, ldtk_entity_defs,
+    ldtk_rooms,
+};
 use super::owners::{Owners, owner_colour};
+use crate::core::generator::RoomsView;
 use crate::core::grid::{GridView, cell};
 use crate::floorplan::doors::DoorTable;
 use crate::render::cell_colour;
@@ -135,6 +139,8 @@ pub struct ProjectInfo<'a> {
     pub doors: Option<&'a DoorTable>,
     /// The designer's data of the rooms and connections (empty for levels without it).
     pub data: &'a MapData,
+    /// The level's rooms, written as `Room` entities with a door table (`map` levels).
+    pub rooms: Option<RoomsView<'a>>,
 }
 
 /// The instance of IntGrid layer `identifier` (definition `def_uid`) of a `w` x `h` level,
@@ -202,6 +208,11 @@ pub fn project(grid: &GridView<'_>, info: &ProjectInfo<'_>) -> Value {
         layer_defs.insert(0, def);
         entity_defs = ldtk_entity_defs(GRID);
         next_uid = LDTK_NEXT_UID;
+        if let Some(rooms) = &info.rooms {
+            let (layer, def) = rooms_layer(rooms, info, (w, h));
+            layers.insert(0, layer);
+            layer_defs.insert(0, def);
+        }
     }
     let level = json!({
         "identifier": format!("{}_{}", capitalised(info.generator), info.index),
@@ -244,6 +255,38 @@ pub fn project(grid: &GridView<'_>, info: &ProjectInfo<'_>) -> Value {
     root
 }
 
+/// The Entities layer `Rooms` of a `w` x `h` level (its instance and definition): a `Room`
+/// entity per room, named by the owner grid's names.
+fn rooms_layer(
+    rooms: &RoomsView<'_>,
+    info: &ProjectInfo<'_>,
+    (w, h): (u32, u32),
+) -> (Value, Value) {
+    let seed = info.seed;
+    let mut instance = layer_instance(("Rooms", LDTK_ROOMS_UID, 1.0), (w, h), json!([]), seed);
+    instance["__type"] = json!("Entities");
+    let names = info.owners.map_or(&[][..], |o| &o.names[..]);
+    let entities = ldtk_rooms((rooms, names, info.data), i64::from(GRID), |k| {
+        iid(seed, 100_000 + k)
+    });
+    instance["entityInstances"] = json!(entities);
+    let mut def = layer_def();
+    for (key, value) in [
+        ("__type", json!("Entities")),
+        ("type", json!("Entities")),
+        ("identifier", json!("Rooms")),
+        ("uid", json!(LDTK_ROOMS_UID)),
+        (
+            "doc",
+            json!("warren rooms: each room's box, index, owner value, id and data"),
+        ),
+        ("intGridValues", json!([])),
+    ] {
+        def[key] = value;
+    }
+    (instance, def)
+}
+
 /// `maze` as `Maze` (LDtk's default identifier style capitalises).
 fn capitalised(word: &str) -> String {
     let mut chars = word.chars();
@@ -273,6 +316,7 @@ mod tests {
                 owners: None,
                 doors: None,
                 data: &MapData::default(),
+                rooms: None,
             },
         );
         let layer = &p["levels"][0]["layerInstances"][0];

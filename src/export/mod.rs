@@ -543,6 +543,7 @@ pub fn write_ldtk(archive: &Archive, index: u64, out: &Path) -> Result<()> {
             owners: owners.as_ref(),
             doors,
             data,
+            rooms: doors.and(level.rooms),
         };
         let project = ldtk::project(&grid, &info);
         let json = serde_json::to_string_pretty(&project)?;

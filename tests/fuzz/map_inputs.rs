@@ -1,5 +1,6 @@
 //! Fuzz target of the `map` kind's two JSON readers: template libraries
-//! (`warren::floorplan::input::parse_library`) and level graphs (`parse_graph`). The seeds are
+//! (`warren::floorplan::input::parse_library`) and level graphs (`parse_graph`), and of its
+//! mask reader (`parse_mask`, seeded with the masks under `data/map/examples/`). The seeds are
 //! every library and graph under `data/map/` (with `graphs/` and `examples/`) and
 //! `tests/map_cli/`, read at test time and told apart by their top-level keys (`templates`: a library, `rooms`: a graph; the
 //! JSON Schemas beside them are neither). A mutant that parses goes on to what generation builds
@@ -21,7 +22,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{Value, json};
 use warren::floorplan::build::{BuildScratch, Layout, Plan, build};
-use warren::floorplan::input::{MAX_CORNERS, MapInputError, parse_graph, parse_library};
+use warren::floorplan::input::{
+    MAX_CORNERS, MapInputError, parse_graph, parse_library, parse_mask,
+};
 use warren::floorplan::raster::{Tiles, rasterise};
 use warren::floorplan::spec::{LevelGraph, Library, Template};
 use warren::map::{CorridorMode, MapConfig, MapSetupError, plan_for};
@@ -649,4 +652,52 @@ fn map_input_tokens_are_found() {
     };
     assert_eq!(shown(&numbers), ["1", "-2.5e3", "4"]);
     assert_eq!(shown(&keys), ["\"a\"", "\"b\\\"c\"", "\"d\"", "\"e\""]);
+}
+
+/// The origin of a mutated mask.
+const MASK_FILE: &str = "fuzz-mask.txt";
+
+/// A mask mutant: read, it is a mask of its stated size with a tile allowed; refused, the
+/// error names the file and its place (or, for an empty mask, the file), on one line.
+fn check_mask(bytes: &[u8]) -> Result<(), String> {
+    match parse_mask(&text(bytes), MASK_FILE) {
+        Ok(mask) => {
+            let tiles = mask.width as usize * mask.height as usize;
+            if mask.allowed.len() != tiles || !mask.allowed.contains(&true) {
+                return Err(format!(
+                    "mask: {} x {} with {} tiles read, {} allowed",
+                    mask.width,
+                    mask.height,
+                    mask.allowed.len(),
+                    mask.allowed.iter().filter(|&&a| a).count()
+                ));
+            }
+            Ok(())
+        }
+        Err(e) => input_error("mask", &e, MASK_FILE),
+    }
+}
+
+#[test]
+fn fuzz_masks() {
+    let mut seeds: Vec<Vec<u8>> = files_in(&root().join("data/map/examples"), ".txt")
+        .into_iter()
+        .map(|(_, bytes)| bytes)
+        .collect();
+    assert!(!seeds.is_empty(), "no seed masks under data/map/examples");
+    seeds.push(b"##.\r\n.##\n\n".to_vec());
+    seeds.push("\u{feff}.#\n#.\n".as_bytes().to_vec());
+    let tokens = [
+        "#",
+        ".",
+        "\n",
+        "\r\n",
+        "\r",
+        " ",
+        "\t",
+        "\u{feff}",
+        "x",
+        "##########",
+    ];
+    fuzz("map mask", &seeds, &tokens, check_mask);
 }

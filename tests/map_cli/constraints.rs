@@ -257,7 +257,7 @@ fn a_path_bound_no_layout_keeps_fails_each_seed_with_its_reason() {
 }
 
 #[test]
-fn the_designers_data_reaches_the_archive_and_the_tiled_map() {
+fn the_designers_data_reaches_the_archive_the_tiled_map_and_the_ldtk_project() {
     let dir = TempDir::new("map-data");
     let out = dir.join("d.arrow");
     let file = example("fig8-41-locks.json");
@@ -336,4 +336,35 @@ fn the_designers_data_reaches_the_archive_and_the_tiled_map() {
         "one door for each of the three locks: {locked:?}"
     );
     assert!(locked.contains(&"{\"door\":\"red lock\"}".to_string()));
+    // The LDtk project: room `13`'s `Room` entity carries it.
+    let ldtk = dir.join("d.ldtk");
+    let result = crate::common::warren([
+        "export",
+        archive,
+        "--index",
+        "1",
+        "--ldtk",
+        ldtk.to_str().unwrap(),
+    ]);
+    crate::common::assert_succeeded(&result, "export");
+    let project: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&ldtk).unwrap()).unwrap();
+    let rooms = project["levels"][0]["layerInstances"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["__identifier"] == "Rooms")
+        .expect("a Rooms layer");
+    let field = |e: &serde_json::Value, name: &str| {
+        let list = e["fieldInstances"].as_array()?;
+        Some(list.iter().find(|f| f["__identifier"] == name)?["__value"].clone())
+    };
+    let entities = rooms["entityInstances"].as_array().unwrap();
+    assert_eq!(entities.len(), 41);
+    let room = entities
+        .iter()
+        .find(|e| field(e, "name").unwrap() == "13")
+        .unwrap();
+    assert_eq!(field(room, "data").unwrap(), "{\"items\":[\"red key\"]}");
+    assert_eq!(field(room, "owner").unwrap(), 14);
 }

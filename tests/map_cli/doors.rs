@@ -213,6 +213,10 @@ ents = [entity(e) + (e.identifier,) for e in layer.entity_instances]
 ldtk_doors = sorted(r + (f["connection"], f["from"], f["to"]) for r, f, k in ents if k == "Door")
 ldtk_unused = sorted(r + (f["room"],) for r, f, k in ents if k == "UnusedDoor")
 assert (ldtk_doors, ldtk_unused) == (doors, unused), "LDtk"
+rooms = [l for l in project.levels[0].layer_instances if l.identifier == "Rooms"][0]
+ldtk_rooms = sorted((e.grid[0], e.grid[1], e.width // 16, e.height // 16, {i.identifier: i.value for i in e.field_instances}["room"]) for e in rooms.entity_instances)
+boxes = zip(row["room_x0"], row["room_y0"], row["room_x1"], row["room_y1"])
+assert ldtk_rooms == sorted((x0, y0, x1 - x0, y1 - y0, i) for i, (x0, y0, x1, y1) in enumerate(boxes)), "LDtk rooms"
 print(len(doors), len(unused))
 "#;
 
