@@ -183,28 +183,15 @@ pub fn project(grid: &GridView<'_>, info: &ProjectInfo<'_>) -> Value {
     let mut entity_defs = Vec::new();
     if let Some(doors) = info.doors {
         // Above the grids: the doors and blockers are what an editor places things on.
-        let mut instance = layer_instance(("Doors", LDTK_LAYER_UID, 1.0), (w, h), json!([]), seed);
-        instance["__type"] = json!("Entities");
         let grid = i64::from(GRID);
-        instance["entityInstances"] = json!(ldtk_entities((doors, info.data), grid, |k| iid(
-            seed,
-            1000 + k
-        )));
-        layers.insert(0, instance);
-        let mut def = layer_def();
-        for (key, value) in [
-            ("__type", json!("Entities")),
-            ("type", json!("Entities")),
-            ("identifier", json!("Doors")),
-            ("uid", json!(LDTK_LAYER_UID)),
-            (
-                "doc",
-                json!("warren door table: every door, and the unused door runs"),
-            ),
-            ("intGridValues", json!([])),
-        ] {
-            def[key] = value;
-        }
+        let entities = ldtk_entities((doors, info.data), grid, |k| iid(seed, 1000 + k));
+        let (layer, def) = entities_layer(
+            ("Doors", LDTK_LAYER_UID),
+            "warren door table: every door, and the unused door runs",
+            entities,
+            ((w, h), seed),
+        );
+        layers.insert(0, layer);
         layer_defs.insert(0, def);
         entity_defs = ldtk_entity_defs(GRID);
         next_uid = LDTK_NEXT_UID;
@@ -263,23 +250,36 @@ fn rooms_layer(
     (w, h): (u32, u32),
 ) -> (Value, Value) {
     let seed = info.seed;
-    let mut instance = layer_instance(("Rooms", LDTK_ROOMS_UID, 1.0), (w, h), json!([]), seed);
-    instance["__type"] = json!("Entities");
     let names = info.owners.map_or(&[][..], |o| &o.names[..]);
     let entities = ldtk_rooms((rooms, names, info.data), i64::from(GRID), |k| {
         iid(seed, 100_000 + k)
     });
+    entities_layer(
+        ("Rooms", LDTK_ROOMS_UID),
+        "warren rooms: each room's box, index, owner value, id and data",
+        entities,
+        ((w, h), seed),
+    )
+}
+
+/// An Entities layer `identifier` (definition `uid`) of a `w` x `h` level holding `entities`:
+/// its instance and its definition.
+fn entities_layer(
+    (identifier, uid): (&str, u32),
+    doc: &str,
+    entities: Vec<Value>,
+    ((w, h), seed): ((u32, u32), u64),
+) -> (Value, Value) {
+    let mut instance = layer_instance((identifier, uid, 1.0), (w, h), json!([]), seed);
+    instance["__type"] = json!("Entities");
     instance["entityInstances"] = json!(entities);
     let mut def = layer_def();
     for (key, value) in [
         ("__type", json!("Entities")),
         ("type", json!("Entities")),
-        ("identifier", json!("Rooms")),
-        ("uid", json!(LDTK_ROOMS_UID)),
-        (
-            "doc",
-            json!("warren rooms: each room's box, index, owner value, id and data"),
-        ),
+        ("identifier", json!(identifier)),
+        ("uid", json!(uid)),
+        ("doc", json!(doc)),
         ("intGridValues", json!([])),
     ] {
         def[key] = value;

@@ -317,6 +317,34 @@ fn check_room_tiles(
     Ok(())
 }
 
+/// A connection's door `run` (`what`: the connection, and whether it has a corridor) is there
+/// and room `room`'s template (placed as `at`) allows it.
+fn door_there(
+    g: &impl MapRules,
+    (what, corridor): (&str, bool),
+    run: Run,
+    (at, room): (At<'_>, usize),
+) -> Result<(), Violation> {
+    ensure_level!(
+        run.0 > 0,
+        "{what} has no door{}",
+        if corridor {
+            " at one end of its corridor"
+        } else {
+            ""
+        }
+    );
+    ensure_level!(
+        door_allowed(at.0, at.1, at.2, run),
+        "{what}: its door at ({}, {}) ({} tiles) is not one {}'s template allows",
+        run.1,
+        run.2,
+        run.0,
+        g.room_name(room)
+    );
+    Ok(())
+}
+
 /// A placed shape: the shape and the grid position of its box.
 type At<'s> = (&'s Shape, i32, i32);
 
@@ -651,28 +679,9 @@ fn check_links(
             )));
         };
         let shape_of = |room: usize| if room == a { sa } else { sb };
-        let door = |end: usize, room: usize| -> Result<(), Violation> {
-            let run = runs[j][end];
-            ensure_level!(
-                run.0 > 0,
-                "{} has no door{}",
-                what(),
-                if tiles > 0 {
-                    " at one end of its corridor"
-                } else {
-                    ""
-                }
-            );
-            ensure_level!(
-                door_allowed(shape_of(room), ox[room], oy[room], run),
-                "{}: its door at ({}, {}) ({} tiles) is not one {}'s template allows",
-                what(),
-                run.1,
-                run.2,
-                run.0,
-                g.room_name(room)
-            );
-            Ok(())
+        let door = |end: usize, room: usize| {
+            let at = (shape_of(room), ox[room], oy[room]);
+            door_there(g, (&what(), tiles > 0), runs[j][end], (at, room))
         };
         let via = g.corridor_shapes(j);
         if !via.is_empty() {

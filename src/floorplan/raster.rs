@@ -32,6 +32,21 @@ pub struct Tiles {
     pub corridor_len: Vec<u32>,
 }
 
+impl Tiles {
+    /// Empties the tiles for a `w` x `h` map: all void, no owners, no rooms.
+    fn reset(&mut self, w: u32, h: u32) {
+        self.width = w;
+        self.height = h;
+        self.cells.clear();
+        self.cells.resize((w * h) as usize, cell::VOID);
+        self.owner.clear();
+        self.owner.resize((w * h) as usize, 0);
+        for v in [&mut self.x0, &mut self.y0, &mut self.x1, &mut self.y1] {
+            v.clear();
+        }
+    }
+}
+
 /// The longest side of a map, in tiles.
 pub const MAX_MAP_SIDE: u64 = u16::MAX as u64;
 /// The most tiles a map may have in all (an 8,192 x 8,192 map; its cells and owners take
@@ -103,15 +118,7 @@ pub fn rasterise_in(
         return Err((w, h));
     }
     let (w, h) = (w as u32, h as u32);
-    t.width = w;
-    t.height = h;
-    t.cells.clear();
-    t.cells.resize((w * h) as usize, cell::VOID);
-    t.owner.clear();
-    t.owner.resize((w * h) as usize, 0);
-    for v in [&mut t.x0, &mut t.y0, &mut t.x1, &mut t.y1] {
-        v.clear();
-    }
+    t.reset(w, h);
     let at = |x: i32, y: i32| ((y - my) as u32 * w + (x - mx) as u32) as usize;
     // Room `v`'s floor owner; a corridor room's floor is its connection's corridor.
     let rooms = plan.graph_rooms();
