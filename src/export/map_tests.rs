@@ -204,7 +204,7 @@ fn ldtk_projects_of_map_levels_have_an_owner_intgrid_layer_declaring_every_value
         .iter()
         .map(|l| l["__identifier"].as_str().unwrap())
         .collect();
-    assert_eq!(identifiers, ["Doors", "Owner", "Cells"]);
+    assert_eq!(identifiers, ["Rooms", "Doors", "Owner", "Cells"]);
     let csv = numbers(&layer(instances, "__identifier", "Owner")["intGridCsv"]);
     let stored: Vec<u64> = owner.iter().map(|&v| u64::from(v)).collect();
     assert_eq!(csv, stored);
@@ -247,7 +247,7 @@ fn ldtk_projects_of_map_levels_have_an_owner_intgrid_layer_declaring_every_value
     let all = uids.len();
     uids.sort_unstable();
     uids.dedup();
-    assert_eq!((uids.len(), all), (4 + 2 + 8, 4 + 2 + 8));
+    assert_eq!((uids.len(), all), (5 + 3 + 12, 5 + 3 + 12));
     assert!(uids.iter().all(|&u| u < p["nextUid"].as_u64().unwrap()));
     let _ = std::fs::remove_dir_all(&dir);
 }
