@@ -57,6 +57,9 @@ def controls(size):
          [f"map.graph={EX}/fig8-{size}-corridors.json", f"map.templates={EX}/corridor-rooms.json",
           "map.corridors=templates", 'map.corridor_templates=["straight", "bend"]'],
          plain + [f"map.templates={EX}/corridor-rooms.json", "map.corridors=templates"]),
+        (f"several graphs: {graph} and fig8-{size}-locks.json, weights 3 : 1",
+         [f'map.graph=[{{ graph = "{graph}", weight = 3 }}, "{EX}/fig8-{size}-locks.json"]'],
+         plain),
     ]
 
 

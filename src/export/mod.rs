@@ -477,7 +477,7 @@ pub fn write_tiled(archive: &Archive, index: u64, out: &Path) -> Result<Vec<std:
     let owner_image = out.with_extension("owners.png");
     let (image_name, owner_image_name) = (file_name(&image), file_name(&owner_image));
     with_level(archive, index, |level, (seed, owner, doors, data)| {
-        let graph = owner.and_then(|_| owners::stored_graph(&run));
+        let graph = owner.and_then(|_| owners::stored_graph(&run, seed));
         let owners = owner.map(|grid| Owners::new(level, grid, graph.as_ref()));
         let info = tiled::MapInfo {
             doors,
@@ -534,7 +534,7 @@ pub fn write_ldtk(archive: &Archive, index: u64, out: &Path) -> Result<()> {
     check_grids(archive, &run)?;
     with_level(archive, index, |level, (seed, owner, doors, data)| {
         let grid = level.grid.ok_or(ExportError::NoLevelGrid)?;
-        let graph = owner.and_then(|_| owners::stored_graph(&run));
+        let graph = owner.and_then(|_| owners::stored_graph(&run, seed));
         let owners = owner.map(|grid| Owners::new(level, grid, graph.as_ref()));
         let info = ldtk::ProjectInfo {
             index,

@@ -76,13 +76,14 @@ fn name_of(value: u32, rooms: u32, graph: Option<&LevelGraph>) -> String {
     }
 }
 
-/// The level graph a `map` run was generated from, rebuilt from its stored profile and files;
-/// `None` for other kinds or when it cannot be rebuilt (names then fall back to numbers).
+/// The level graph the `map` level of `seed` was laid out from (the graph of `map.graph` its
+/// seed picks), rebuilt from the run's stored profile and files; `None` for other kinds or when
+/// it cannot be rebuilt (names then fall back to numbers).
 ///
 /// # Runtime
 /// Parses the profile, the template library and the graph (well under a millisecond for the
 /// built-in ones).
-pub fn stored_graph(run: &crate::archive::RunMeta) -> Option<LevelGraph> {
+pub fn stored_graph(run: &crate::archive::RunMeta, seed: u64) -> Option<LevelGraph> {
     if run.generator != "map" {
         return None;
     }
@@ -91,7 +92,8 @@ pub fn stored_graph(run: &crate::archive::RunMeta) -> Option<LevelGraph> {
     };
     crate::core::files::with_embedded(run.files.clone(), || {
         let library = load_library(&map.templates).ok()?;
-        load_graph(&map.graph, &library).ok()
+        let picked = &map.graph.entries()[map.graph.pick(seed)];
+        load_graph(&picked.graph, &library).ok()
     })
 }
 

@@ -1,6 +1,6 @@
 //! The `map` kind's extra columns: the floor plan's and the door table's
 //! ([`WITH_DOOR_COLUMNS`]), then the designer's `data` of the level graph's rooms and
-//! connections ([`data_column`]).
+//! connections ([`data_columns`]), then the graph's name ([`GRAPH_COLUMN`]).
 
 use crate::core::generator::{ExtraKind, ExtraSpec};
 use crate::floorplan::doors::WITH_DOOR_COLUMNS;
@@ -22,9 +22,17 @@ pub const DATA_COLUMNS: [ExtraSpec; 2] = [
     ),
 ];
 
+/// Which graph of `map.graph` the level lays out, after the data columns.
+pub const GRAPH_COLUMN: ExtraSpec = ExtraSpec::new(
+    "map_graph",
+    ExtraKind::Utf8,
+    "the level graph this map lays out, as `map.graph` names it (a built-in name or a file's \
+     path; with several graphs, the one the level's seed picked)",
+);
+
 /// Every extra column of a `map` level, in order.
-pub const MAP_KIND_COLUMNS: [ExtraSpec; WITH_DOOR_COLUMNS.len() + DATA_COLUMNS.len()] = {
-    let mut out = [DATA_COLUMNS[0]; WITH_DOOR_COLUMNS.len() + DATA_COLUMNS.len()];
+pub const MAP_KIND_COLUMNS: [ExtraSpec; WITH_DOOR_COLUMNS.len() + DATA_COLUMNS.len() + 1] = {
+    let mut out = [DATA_COLUMNS[0]; WITH_DOOR_COLUMNS.len() + DATA_COLUMNS.len() + 1];
     let mut i = 0;
     while i < WITH_DOOR_COLUMNS.len() {
         out[i] = WITH_DOOR_COLUMNS[i];
@@ -32,6 +40,7 @@ pub const MAP_KIND_COLUMNS: [ExtraSpec; WITH_DOOR_COLUMNS.len() + DATA_COLUMNS.l
     }
     out[i] = DATA_COLUMNS[0];
     out[i + 1] = DATA_COLUMNS[1];
+    out[i + 2] = GRAPH_COLUMN;
     out
 };
 

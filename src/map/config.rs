@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::error::{ConfigError, check};
 use crate::floorplan::spec::{Repeat, Template, check_corridor_keys};
+use crate::map::graphs::{GraphList, MAX_GRAPH_WEIGHT};
 
 /// How connections become passages, unless a connection says otherwise.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,8 +41,10 @@ pub enum RepeatMode {
 #[serde(default, deny_unknown_fields)]
 pub struct MapConfig {
     /// The level graph: a built-in name (`edgar-fig1`, `edgar-fig8-17`, `edgar-fig8-41`,
-    /// `edgar-basics`) or a path to a `.json` level-graph file.
-    pub graph: String,
+    /// `edgar-basics`) or a path to a `.json` level-graph file; or a list of them with weights
+    /// (`[{ graph = "a.json", weight = 3 }, "b.json"]`), each level laying out the one its seed
+    /// picks ([`GraphList::pick`]).
+    pub graph: GraphList,
     /// The template library: a built-in name (`edgar-paper`, `edgar-docs`) or a `.json` file.
     pub templates: String,
     /// `none`, `templates` (straight corridors of `corridor_lengths`, or corridor rooms of
@@ -133,6 +136,20 @@ impl MapConfig {
         check((0.0..=1.0).contains(&self.variety), "map.variety", || {
             format!("= {} is out of range 0..=1", self.variety)
         })?;
+        for (i, g) in self.graph.entries().iter().enumerate() {
+            check(
+                (1..=MAX_GRAPH_WEIGHT).contains(&g.weight),
+                "map.graph",
+                || {
+                    format!(
+                        "weight {} of {:?} (graph {}) is out of range 1..={MAX_GRAPH_WEIGHT}",
+                        g.weight,
+                        g.graph,
+                        i + 1
+                    )
+                },
+            )?;
+        }
         check((1..=1000).contains(&self.effort), "map.effort", || {
             format!("= {} is out of range 1..=1000", self.effort)
         })?;

@@ -23,6 +23,7 @@ use crate::floorplan::spec::{CorridorSpec, LevelGraph, Library, Mask, Repeat, Te
 use crate::map::columns::{MAP_KIND_COLUMNS, data_columns};
 use crate::map::config::{CorridorMode, EXHAUSTIVE_ROOMS, MapConfig};
 use crate::map::corridors::{corridor_shapes, settle_corridors, with_corridor_rooms};
+use crate::map::graphs::GraphList;
 use crate::map::metrics::{MAP_METRICS, MapMetrics, ends};
 use crate::map::verify::{self, MapSetting};
 
@@ -43,13 +44,24 @@ pub enum MapSetupError {
 /// The map generator.
 pub struct MapGenerator {
     pub(crate) cfg: MapConfig,
-    pub(crate) graph: LevelGraph,
     pub(crate) library: Library,
+    /// Each graph of `map.graph`, in the profile's order: a level lays out the one its seed
+    /// picks ([`GraphList::pick`]).
+    pub(crate) graphs: Vec<MapGraph>,
+    /// Tag names: `room`, then every tag the graphs use, in order of first use (a room's
+    /// vertex tag is its first).
+    tags: Vec<String>,
+}
+
+/// One level graph of a run and what the builder makes of it.
+pub(crate) struct MapGraph {
+    /// How `map.graph` names it (the `map_graph` column).
+    pub(crate) name: String,
+    pub(crate) graph: LevelGraph,
     pub(crate) plan: Plan,
     /// With `map.exhaustive`: the complete search, for the seeds the plan's own search fails.
     complete: Option<Plan>,
-    /// Tag names: `room`, then every tag the graph uses (a room's vertex tag is its first).
-    tags: Vec<String>,
+    /// Per room, its vertex tag (an index into the run's tag names).
     vertex_tags: Vec<u16>,
     /// Per connection, 1 + its lock's key room, or 0 (the `door_key` column).
     keys: Vec<u16>,
@@ -70,13 +82,69 @@ impl MapGenerator {
     pub fn new(cfg: MapConfig) -> Result<Self, MapSetupError> {
         cfg.validate()?;
         let library = load_library(&cfg.templates)?;
-        let mut graph = load_graph(&cfg.graph, &library)?;
-        settle_corridors(&cfg, &mut graph, &library)
-            .map_err(|why| MapSetupError::Unusable(format!("{}: {why}", cfg.graph)))?;
-        let plan = plan_for(&cfg, &graph, &library)?;
+        let mut tags = vec!["room".to_string()];
+        let graphs = cfg
+            .graph
+            .entries()
+            .iter()
+            .map(|g| {
+                // Each graph's plan under a profile of that graph alone (its messages name it).
+                let one = MapConfig {
+                    graph: GraphList(vec![g.clone()]),
+                    ..cfg.clone()
+                };
+                MapGraph::new(&one, &library, &mut tags)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self {
+            cfg,
+            library,
+            graphs,
+            tags,
+        })
+    }
+
+    /// The builder's plan (shapes, connections, search settings) for the first graph of
+    /// `map.graph` and the library.
+    pub fn plan(&self) -> &Plan {
+        &self.graphs[0].plan
+    }
+
+    /// The graph of `map.graph` that the level of `seed` lays out.
+    fn graph_of(&self, seed: u64) -> &MapGraph {
+        &self.graphs[self.cfg.graph.pick(seed)]
+    }
+
+    /// What a stored level of graph `g` is checked against.
+    fn setting<'a>(&'a self, g: &'a MapGraph) -> MapSetting<'a> {
+        MapSetting {
+            cfg: &self.cfg,
+            graph: &g.graph,
+            graph_name: &g.name,
+            library: &self.library,
+            plan: &g.plan,
+            tags: (&self.tags, &g.vertex_tags),
+            corridor_shapes: &g.corridor_shapes,
+        }
+    }
+}
+
+impl MapGraph {
+    /// The graph `cfg.graph` (one graph) with `library`: its plan, and what its levels carry.
+    /// Its rooms' first tags are added to `tags` when new.
+    fn new(
+        cfg: &MapConfig,
+        library: &Library,
+        tags: &mut Vec<String>,
+    ) -> Result<Self, MapSetupError> {
+        let name = cfg.graph.to_string();
+        let mut graph = load_graph(&name, library)?;
+        settle_corridors(cfg, &mut graph, library)
+            .map_err(|why| MapSetupError::Unusable(format!("{name}: {why}")))?;
+        let plan = plan_for(cfg, &graph, library)?;
         let (wide, _) = with_corridor_rooms(&graph);
         let complete = if cfg.exhaustive {
-            Some(exhaustive_plan(&cfg, &wide, &library, plan.clone())?)
+            Some(exhaustive_plan(cfg, &wide, library, plan.clone())?)
         } else {
             None
         };
@@ -85,7 +153,6 @@ impl MapGenerator {
             .into_iter()
             .map(|r| format!("`{}`", r.id))
             .collect();
-        let mut tags = vec!["room".to_string()];
         let vertex_tags = graph
             .rooms
             .iter()
@@ -104,40 +171,22 @@ impl MapGenerator {
         for lock in &graph.locks {
             keys[lock.connection as usize] = 1 + lock.key as u16;
         }
-        let corridor_shapes = corridor_shapes(&graph, &library)
+        let corridor_shapes = corridor_shapes(&graph, library)
             .map_err(|why| MapSetupError::Unusable(format!("{}: {why}", cfg.templates)))?;
         Ok(Self {
+            name,
             names,
             corridor_shapes,
             data: data_columns(&graph),
             keys,
-            cfg,
             graph,
-            library,
             plan,
             complete,
-            tags,
             vertex_tags,
         })
     }
-
-    /// The builder's plan (shapes, connections, search settings) for this graph and library.
-    pub fn plan(&self) -> &Plan {
-        &self.plan
-    }
-
-    /// What a stored level of this generator is checked against.
-    fn setting(&self) -> MapSetting<'_> {
-        MapSetting {
-            cfg: &self.cfg,
-            graph: &self.graph,
-            library: &self.library,
-            plan: &self.plan,
-            tags: (&self.tags, &self.vertex_tags),
-            corridor_shapes: &self.corridor_shapes,
-        }
-    }
 }
+
 /// The builder's plan for a graph and library under a profile (after
 /// [`settle_corridors`]: a connection given corridor templates is drawn through a corridor
 /// room, [`Plan::via`]).
@@ -288,7 +337,7 @@ fn refuse_the_impossible(
     if let Some((j, why)) = no_door_between(graph, shapes, room_shapes) {
         let place = match graph.connections[j].at {
             Some(at) => format!("{}:{at}", cfg.graph),
-            None => cfg.graph.clone(),
+            None => cfg.graph.to_string(),
         };
         return Err(MapSetupError::Unusable(format!("{place}: {why}")));
     }
@@ -386,6 +435,7 @@ pub struct MapScratch {
     doors: DoorTable,
     door_scratch: DoorScratch,
     data: [String; 2],
+    graph_name: String,
     path_queue: Vec<u32>,
     path_seen: Vec<u32>,
     /// Holds the list of extra column values (it borrows the buffers above).
@@ -399,8 +449,8 @@ impl MapGenerator {
     /// Builds the layout of `seed` and draws it into `s.tiles`; with path constraints, tries
     /// up to [`PATH_TRIES`] layouts (the seed's, then ones of seeds derived from it) until one
     /// keeps them all.
-    fn draw(&self, seed: u64, s: &mut MapScratch) -> Result<(), GenError> {
-        let plan = &self.plan;
+    fn draw(&self, g: &MapGraph, seed: u64, s: &mut MapScratch) -> Result<(), GenError> {
+        let plan = &g.plan;
         let mut broken = None;
         for k in 0..PATH_TRIES {
             let seed_k = if k == 0 {
@@ -408,13 +458,13 @@ impl MapGenerator {
             } else {
                 crate::core::rng::mix(seed, k)
             };
-            let built = match (build(plan, seed_k, &mut s.build), &self.complete) {
+            let built = match (build(plan, seed_k, &mut s.build), &g.complete) {
                 // The builder's own search first; the complete one where that fails.
                 (Err(_), Some(complete)) => build(complete, seed_k, &mut s.build),
                 (result, _) => result,
             };
             built.map_err(|f| {
-                let name = |v: u32| self.names[v as usize].clone();
+                let name = |v: u32| g.names[v as usize].clone();
                 let mut reason = f.reason(name);
                 if let Some((w, h)) = self.cfg.bounds() {
                     reason += &format!(" (within map.bounds = [{w}, {h}])");
@@ -427,7 +477,7 @@ impl MapGenerator {
             match &plan.frame {
                 None => rasterise(plan, &s.build.out, &mut s.tiles).map_err(too_large)?,
                 Some(frame) => {
-                    if !self.frame_tiles(frame, s)? {
+                    if !self.frame_tiles(&g.plan, frame, s)? {
                         broken = None;
                         continue;
                     }
@@ -436,7 +486,7 @@ impl MapGenerator {
             let t = &s.tiles;
             let grid = (&t.cells[..], &t.owner[..], t.width as usize);
             let scratch = (&mut s.path_queue, &mut s.path_seen);
-            match self.graph.paths.iter().find_map(|rule| {
+            match g.graph.paths.iter().find_map(|rule| {
                 let steps = floor_steps(
                     grid,
                     (&rule.from, &rule.to),
@@ -469,10 +519,14 @@ impl MapGenerator {
 impl MapGenerator {
     /// Draws the layout into `s.tiles` in the level's frame (the search's lattice is the
     /// grid); `false` when a tile falls off the mask (a corridor's end wall may).
-    fn frame_tiles(&self, frame: &Frame, s: &mut MapScratch) -> Result<bool, GenError> {
+    fn frame_tiles(
+        &self,
+        plan: &Plan,
+        frame: &Frame,
+        s: &mut MapScratch,
+    ) -> Result<bool, GenError> {
         let size = frame.size.map(|(w, h)| (w as u32, h as u32));
-        rasterise_in(&self.plan, &s.build.out, &mut s.tiles, Some(((0, 0), size)))
-            .map_err(too_large)?;
+        rasterise_in(plan, &s.build.out, &mut s.tiles, Some(((0, 0), size))).map_err(too_large)?;
         Ok(frame
             .mask
             .as_ref()
@@ -513,8 +567,9 @@ impl Generator for MapGenerator {
     }
 
     fn generate<'s>(&self, seed: u64, s: &'s mut MapScratch) -> Result<Level<'s>, GenError> {
-        let plan = &self.plan;
-        self.draw(seed, s)?;
+        let g = self.graph_of(seed);
+        let plan = &g.plan;
+        self.draw(g, seed, s)?;
         let layout = &s.build.out;
         let t = &s.tiles;
         let n = plan.graph_rooms();
@@ -526,12 +581,12 @@ impl Generator for MapGenerator {
                 (t.x0[v] + t.x1[v]) as f32 / 2.0,
                 (t.y0[v] + t.y1[v]) as f32 / 2.0,
             );
-            s.graph.add_vertex(cx, cy, self.vertex_tags[v]);
+            s.graph.add_vertex(cx, cy, g.vertex_tags[v]);
             let sh = &plan.cat.shapes[layout.shape[v] as usize];
             s.template.push(sh.template as u16);
             s.transform.push(sh.transform);
         }
-        for (j, c) in self.graph.connections.iter().enumerate() {
+        for (j, c) in g.graph.connections.iter().enumerate() {
             let flags = if t.corridor_len[j] > 0 {
                 CORRIDOR_FLAG
             } else {
@@ -556,7 +611,7 @@ impl Generator for MapGenerator {
             x1: &t.x1,
             y1: &t.y1,
         };
-        let tags = (&self.tags[..], &self.vertex_tags[..]);
+        let tags = (&self.tags[..], &g.vertex_tags[..]);
         let e = ends(tags, &view, &s.graph.view(), &rooms, &t.owner, &mut s.route);
         MapMetrics {
             rooms: n as u32,
@@ -577,7 +632,7 @@ impl Generator for MapGenerator {
         }
         .write_to(&mut s.metrics);
         s.doors
-            .of_layout(plan, (layout, t), &self.keys, &mut s.door_scratch);
+            .of_layout(plan, (layout, t), &g.keys, &mut s.door_scratch);
         s.bump.reset();
         let extra: &'s mut [ExtraValue<'s>] = s
             .bump
@@ -589,12 +644,14 @@ impl Generator for MapGenerator {
         ]);
         // NOTE: copied into the scratch, whose lifetime the level borrows (no allocation once
         // warm: `clone_from` keeps the capacity).
-        s.data[0].clone_from(&self.data[0]);
-        s.data[1].clone_from(&self.data[1]);
+        s.data[0].clone_from(&g.data[0]);
+        s.data[1].clone_from(&g.data[1]);
         let doors = MAP_COLUMNS.len()..WITH_DOOR_COLUMNS.len();
         extra[doors].copy_from_slice(&s.doors.values());
         extra[WITH_DOOR_COLUMNS.len()] = ExtraValue::Utf8(&s.data[0]);
         extra[WITH_DOOR_COLUMNS.len() + 1] = ExtraValue::Utf8(&s.data[1]);
+        s.graph_name.clone_from(&g.name);
+        extra[WITH_DOOR_COLUMNS.len() + 2] = ExtraValue::Utf8(&s.graph_name);
         Ok(Level {
             grid: Some(view),
             graph: Some(s.graph.view()),
@@ -606,6 +663,6 @@ impl Generator for MapGenerator {
     }
 
     fn verify(&self, record: &LevelRecord<'_>) -> Result<(), Violation> {
-        verify::verify(&self.setting(), record)
+        verify::verify(&self.setting(self.graph_of(record.seed)), record)
     }
 }

@@ -23,7 +23,7 @@ use crate::floorplan::frame::same_shape;
 use crate::floorplan::repeat::repeat_broken;
 use crate::floorplan::shape::Shape;
 use crate::floorplan::spec::{LevelGraph, Library};
-use crate::map::columns::{DATA_COLUMNS, MAP_KIND_COLUMNS, data_columns};
+use crate::map::columns::{DATA_COLUMNS, GRAPH_COLUMN, MAP_KIND_COLUMNS, data_columns};
 use crate::map::config::MapConfig;
 use crate::map::metrics::{MAP_METRICS, MapMetrics, ends};
 
@@ -32,6 +32,8 @@ use crate::map::metrics::{MAP_METRICS, MapMetrics, ends};
 pub(crate) struct MapSetting<'a> {
     pub(crate) cfg: &'a MapConfig,
     pub(crate) graph: &'a LevelGraph,
+    /// How `map.graph` names the graph (the `map_graph` column).
+    pub(crate) graph_name: &'a str,
     pub(crate) library: &'a Library,
     pub(crate) plan: &'a Plan,
     pub(crate) tags: (&'a [String], &'a [u16]),
@@ -179,6 +181,14 @@ pub(crate) fn verify(g: &MapSetting<'_>, record: &LevelRecord<'_>) -> Result<(),
             DATA_COLUMNS[k].name
         );
     }
+    let got = level.extra[WITH_DOOR_COLUMNS.len() + DATA_COLUMNS.len()].as_str();
+    ensure_level!(
+        got == Some(g.graph_name),
+        "{} is {}, but the level's seed picks the graph {:?}",
+        GRAPH_COLUMN.name,
+        got.map_or("not a string".into(), |s| format!("{s:?}")),
+        g.graph_name
+    );
     check_table(g, (&grid, owner), &tally, &table)?;
     check_frame(g, &grid, &tally)?;
     check_constraints(g, &grid, owner, &table)?;

@@ -3,7 +3,7 @@
 //! against the same graph with it.
 
 use super::tests::{Map, fig1, generator};
-use crate::map::CorridorMode;
+use crate::map::{CorridorMode, MapConfig, MapGenerator};
 
 #[test]
 fn a_door_table_that_is_not_the_grids_is_found() {
@@ -59,6 +59,7 @@ fn a_broken_path_bound_and_a_wrong_door_key_are_found() {
     let (_, err) = Map::search(&loose, |map| {
         let mut tagged = map.clone();
         tagged.vertex_tag.clone_from(&tags);
+        tagged.graph_name.clone_from(&paths.graphs[0].name);
         tagged
             .check(&paths)
             .err()
@@ -119,4 +120,29 @@ fn data_that_is_not_the_graphs_is_found() {
     let mut dropped = map;
     dropped.data[1].clear();
     assert!(dropped.rejected(&locks).contains("connection_data is not"));
+}
+
+#[test]
+fn a_level_named_for_another_graph_than_its_seed_picks_is_found() {
+    let mixed = MapGenerator::new(MapConfig {
+        graph: toml::from_str::<toml::Table>(
+            "graph = [\"edgar-fig8-17\", { graph = \"edgar-fig8-17\", weight = 1 }, \"edgar-fig1\"]",
+        )
+        .unwrap()["graph"]
+            .clone()
+            .try_into()
+            .unwrap(),
+        ..MapConfig::default()
+    })
+    .unwrap();
+    assert_eq!(mixed.graphs.len(), 3);
+    // The first level of the 17-room graph, relabelled as the 9-room one's.
+    let (map, ()) = Map::search(&mixed, |m| (m.graph_name == "edgar-fig8-17").then_some(()));
+    let mut renamed = map.clone();
+    renamed.graph_name = "edgar-fig1".into();
+    let why = renamed.rejected(&mixed);
+    assert!(
+        why.contains("map_graph is \"edgar-fig1\", but the level's seed picks the graph \"edgar-fig8-17\""),
+        "{why}"
+    );
 }

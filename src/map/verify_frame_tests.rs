@@ -10,7 +10,7 @@ fn example(name: &str) -> String {
 
 fn generator(graph: String, mask: String) -> MapGenerator {
     MapGenerator::new(MapConfig {
-        graph,
+        graph: graph.into(),
         mask,
         ..MapConfig::default()
     })
@@ -30,7 +30,9 @@ fn a_fixed_room_elsewhere_and_a_map_off_its_mask_are_found() {
     let moved_path = dir.join("moved.json");
     std::fs::write(&moved_path, moved).unwrap();
     let elsewhere = generator(moved_path.display().to_string(), String::new());
-    assert!(map.rejected(&elsewhere).contains(
+    let mut renamed = map.clone();
+    renamed.graph_name.clone_from(&elsewhere.graphs[0].name);
+    assert!(renamed.rejected(&elsewhere).contains(
         "room `16` is fixed to template `12x12` under transform 0 at [56, 40]; it is at [55, 40]"
     ));
     let mask = dir.join("mask.txt");

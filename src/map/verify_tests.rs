@@ -52,6 +52,9 @@ pub(super) struct Map {
     metrics: Vec<f64>,
     pub(super) doors: DoorTable,
     pub(super) data: [String; 2],
+    pub(super) graph_name: String,
+    /// The seed it was generated from (which picks its graph).
+    seed: u64,
 }
 
 impl Map {
@@ -86,6 +89,8 @@ impl Map {
             metrics: level.metrics.to_vec(),
             doors: DoorTable::from_values(&level.extra[3..16]).unwrap(),
             data: [16, 17].map(|k| level.extra[k].as_str().unwrap().to_string()),
+            graph_name: level.extra[18].as_str().unwrap().to_string(),
+            seed: mix(SEED_1, i),
         };
         map.check(g)
             .unwrap_or_else(|v| panic!("level {i} as generated: {}", v.0));
@@ -110,6 +115,7 @@ impl Map {
         ];
         extra.extend(self.doors.values());
         extra.extend(self.data.iter().map(|d| ExtraValue::Utf8(d)));
+        extra.push(ExtraValue::Utf8(&self.graph_name));
         let level = Level {
             grid: Some(GridView {
                 width: self.width,
@@ -136,7 +142,7 @@ impl Map {
         };
         g.verify(&LevelRecord {
             index: 0,
-            seed: 0,
+            seed: self.seed,
             level,
         })
     }
@@ -191,12 +197,12 @@ impl Map {
 
 /// Room `v`'s id.
 fn id(g: &MapGenerator, v: usize) -> &str {
-    &g.graph.rooms[v].id
+    &g.graphs[0].graph.rooms[v].id
 }
 
 /// The connection joining rooms `a` and `b` (0-based), either way round.
 fn connection(g: &MapGenerator, a: usize, b: usize) -> Option<usize> {
-    g.graph.connections.iter().position(|c| {
+    g.graphs[0].graph.connections.iter().position(|c| {
         let (ca, cb) = (c.a as usize, c.b as usize);
         (ca, cb) == (a, b) || (ca, cb) == (b, a)
     })
@@ -204,7 +210,7 @@ fn connection(g: &MapGenerator, a: usize, b: usize) -> Option<usize> {
 
 /// Verify's name of connection `j`'s corridor.
 fn corridor_name(g: &MapGenerator, j: usize) -> String {
-    let c = &g.graph.connections[j];
+    let c = &g.graphs[0].graph.connections[j];
     format!(
         "the corridor of room `{}` - room `{}`",
         id(g, c.a as usize),
@@ -238,7 +244,7 @@ fn a_connection_whose_door_is_walled_up_is_found() {
         map.cells[i] = cell::WALL;
     }
     let j = connection(&g, p as usize - 1, q as usize - 1).expect("a door joins connected rooms");
-    let c = &g.graph.connections[j];
+    let c = &g.graphs[0].graph.connections[j];
     assert_eq!(
         map.rejected(&g),
         format!(
@@ -251,7 +257,7 @@ fn a_connection_whose_door_is_walled_up_is_found() {
     // With corridors: the door at one end of a corridor.
     let g = fig1(CorridorMode::Templates);
     let mut map = Map::generate(&g, 0);
-    let n = g.graph.rooms.len();
+    let n = g.graphs[0].graph.rooms.len();
     let first = map.cells.iter().position(|&c| c == cell::DOOR).unwrap();
     let (p, q) = map.sides(first).unwrap();
     let corridor = p.max(q) as usize;
@@ -260,7 +266,7 @@ fn a_connection_whose_door_is_walled_up_is_found() {
         map.cells[i] = cell::WALL;
     }
     let j = corridor - 1 - n;
-    let c = &g.graph.connections[j];
+    let c = &g.graphs[0].graph.connections[j];
     assert_eq!(
         map.rejected(&g),
         format!(
@@ -309,8 +315,8 @@ fn a_door_between_unconnected_owners_is_found() {
     // wrong corridor.
     let g = fig1(CorridorMode::Templates);
     let mut map = Map::generate(&g, 0);
-    let n = g.graph.rooms.len() as u16;
-    let conns = &g.graph.connections;
+    let n = g.graphs[0].graph.rooms.len() as u16;
+    let conns = &g.graphs[0].graph.connections;
     let k = (1..conns.len())
         .find(|&k| {
             [conns[k].a, conns[k].b]
@@ -373,7 +379,7 @@ fn a_changed_template_or_transform_is_found() {
     );
     // A template the room does not list.
     let mut strict = fig1(CorridorMode::None);
-    strict.graph.rooms[0].templates = Some(vec![u32::from(map.template[0] + 1) % 6]);
+    strict.graphs[0].graph.rooms[0].templates = Some(vec![u32::from(map.template[0] + 1) % 6]);
     assert_eq!(
         map.rejected(&strict),
         "room `0` takes a template it does not list"
@@ -446,7 +452,7 @@ fn floors_of_two_owners_touching_without_a_door_are_found() {
     })
     .unwrap();
     let mut map = Map::generate(&g, 0);
-    let n = g.graph.rooms.len();
+    let n = g.graphs[0].graph.rooms.len();
     let next_to_a_door = |map: &Map, i: usize| {
         let w = map.w();
         [i - 1, i + 1, i - w, i + w]
@@ -474,7 +480,7 @@ fn floors_of_two_owners_touching_without_a_door_are_found() {
 fn a_corridor_tile_of_the_wrong_connection_is_found() {
     let g = fig1(CorridorMode::Templates);
     let mut map = Map::generate(&g, 0);
-    let n = g.graph.rooms.len();
+    let n = g.graphs[0].graph.rooms.len();
     let i = map.owner.iter().position(|&o| o as usize == n + 1).unwrap();
     map.owner[i] = (n + 3) as u16;
     let err = map.rejected(&g);
@@ -491,7 +497,7 @@ fn an_island_of_floor_is_found() {
     // With corridors, an island owned by a corridor breaks the corridor's shape (before the
     // one-piece check, which is a second line of defence).
     let g = fig1(CorridorMode::Templates);
-    let n = g.graph.rooms.len();
+    let n = g.graphs[0].graph.rooms.len();
     let (mut map, i) = Map::search(&g, |map| (0..map.cells.len()).find(|&i| map.in_the_void(i)));
     map.cells[i] = cell::FLOOR;
     map.owner[i] = (n + 1) as u16;
@@ -618,7 +624,12 @@ fn a_directed_connection_through_the_wrong_doors_is_found() {
 }
 
 fn g_index(g: &MapGenerator, room: &str) -> usize {
-    g.graph.rooms.iter().position(|r| r.id == room).unwrap()
+    g.graphs[0]
+        .graph
+        .rooms
+        .iter()
+        .position(|r| r.id == room)
+        .unwrap()
 }
 
 /// Seeds per graph and corridor mode: 200 in release builds (`cargo test --release`), `debug` in
@@ -647,7 +658,7 @@ fn levels_verify_and_repeat(graph: &str, templates: &str, count: u64) {
             })
             .unwrap_or_else(|v| panic!("{graph} {corridors:?} level {i}: {}", v.0));
             let m = MapMetrics::from_values(level.metrics).unwrap();
-            assert_eq!(m.connections as usize, g.graph.connections.len());
+            assert_eq!(m.connections as usize, g.graphs[0].graph.connections.len());
             match corridors {
                 CorridorMode::Templates => {
                     assert_eq!((m.corridors, m.longest_corridor), (m.connections, 2));
@@ -693,7 +704,7 @@ fn basics_levels_verify_and_repeat_for_their_seed() {
 fn a_corridor_widened_into_its_wall_is_found() {
     let g = fig1(CorridorMode::Templates);
     let mut map = Map::generate(&g, 0);
-    let (n, w) = (g.graph.rooms.len(), map.w());
+    let (n, w) = (g.graphs[0].graph.rooms.len(), map.w());
     let i = (w + 1..map.cells.len() - w - 1)
         .find(|&i| {
             map.cells[i] == cell::WALL

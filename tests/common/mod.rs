@@ -251,6 +251,19 @@ pub fn list_column<T: ArrowPrimitiveType>(path: &Path, name: &str) -> Vec<Vec<T:
         .collect()
 }
 
+/// A `utf8` column across all batches.
+pub fn column_utf8(path: &Path, name: &str) -> Vec<String> {
+    batches(path)
+        .iter()
+        .flat_map(|b| {
+            let strings = column(b, name).as_string::<i32>();
+            (0..strings.len())
+                .map(|i| strings.value(i).to_string())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 /// A `u16` column across all batches.
 pub fn column_u16(path: &Path, name: &str) -> Vec<u16> {
     batches(path)

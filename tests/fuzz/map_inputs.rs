@@ -246,7 +246,7 @@ fn hash(bytes: &[u8]) -> u64 {
 /// A profile picked by `key`: every corridor mode, corridor lengths 1 to 3, rooms apart or not.
 fn config(key: u64, graph: &str, library: &str) -> MapConfig {
     MapConfig {
-        graph: graph.to_owned(),
+        graph: graph.into(),
         templates: library.to_owned(),
         corridors: [
             CorridorMode::None,

@@ -8,6 +8,7 @@ mod controls;
 mod corridors;
 mod doors;
 mod frame;
+mod graphs;
 mod proofs;
 mod variety;
 
