@@ -142,7 +142,9 @@ fn a_level_named_for_another_graph_than_its_seed_picks_is_found() {
     renamed.graph_name = "edgar-fig1".into();
     let why = renamed.rejected(&mixed);
     assert!(
-        why.contains("map_graph is \"edgar-fig1\", but the level's seed picks the graph \"edgar-fig8-17\""),
+        why.contains(
+            "map_graph is \"edgar-fig1\", but the level's seed picks the graph \"edgar-fig8-17\""
+        ),
         "{why}"
     );
 }

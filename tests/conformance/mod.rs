@@ -54,7 +54,9 @@ const SEED: u64 = 0x5eed_c0f0;
 /// layouts of the same graphs, every one verified, fewer attempts on all of Edgar's inputs;
 /// and again when it went to forward checking (a placement that leaves an unplaced room with
 /// no free spot is refused, and that spot is a candidate of the room): different layouts,
-/// every one verified.
+/// every one verified. `map` was re-minted when its `map_graph` column was added (issue 50): 300
+/// levels of `map.toml` written by the build before and after had every other column equal but
+/// `layout_hash`, which covers every column.
 const GOLDEN: &[(&str, u64)] = &[
     ("coloring-chromatic.toml", 0x9077ca1c00010588),
     ("coloring-edge.toml", 0x6aaeb5f600011f88),
@@ -69,7 +71,7 @@ const GOLDEN: &[(&str, u64)] = &[
     ("grammar-keylock.toml", 0x8f2eb48b000e3fc8),
     ("grammar-ring.toml", 0x0d72b85600056c08),
     ("grammar.toml", 0x39a5b7e100067488),
-    ("map.toml", 0x493b22680003a8c8),
+    ("map.toml", 0x71216e2e0003ac88),
     ("maze-braided-gradient.toml", 0x859c00720001ed08),
     ("maze-delaunay.toml", 0x79b274310003ccc8),
     ("maze.toml", 0x778568cb0000fa08),

@@ -32,7 +32,7 @@ fn each_level_lays_out_the_graph_its_seed_picks_as_that_graph_alone_would() {
     // Each level is the same floor plan as the level of the same seed of its graph alone.
     let owners = list_column::<UInt16Type>(&mixed, "owner");
     for graph in ["edgar-fig8-17", "edgar-fig8-41"] {
-        let alone = dir.join(format!("{graph}.arrow"));
+        let alone = dir.join(&format!("{graph}.arrow"));
         let set = format!("map.graph={graph}");
         generate_kind("map", &alone, &["--count", &count, "--set", &set]);
         assert!(column_utf8(&alone, "map_graph").iter().all(|n| n == graph));
@@ -58,7 +58,7 @@ fn an_export_names_the_rooms_of_its_levels_own_graph() {
             .iter()
             .position(|n| n == graph)
             .expect("both graphs in 8 levels");
-        let ldtk = dir.join(format!("{i}.ldtk"));
+        let ldtk = dir.join(&format!("{i}.ldtk"));
         let result = warren([
             "export",
             mixed.to_str().unwrap(),
