@@ -496,6 +496,9 @@ fn fuzz_profiles() {
         "[dmg]",
         "\\u0000",
         "é",
+        // `map.graph` as a list of graphs with weights.
+        "graph = [\"edgar-fig1\", { graph = \"edgar-fig8-17\", weight = 3 }]",
+        "weight = 0",
     ];
     fuzz("profile", &seeds, &tokens, check_profile);
 }
