@@ -6,7 +6,11 @@ rooms; every archive verified. Prints one JSON line per run and a table. `--effo
 `map.effort` (a factor on each attempt's work bound; 1 by default).
 
     cargo build --release && scripts/map_scale.py [--sizes 100,300] [--graphs 20] [--layouts 10]
-        [--corridors none,templates] [--effort 1]
+        [--corridors none,templates] [--effort 1] [--one-by-one]
+
+`--one-by-one` runs every layout alone (`--count 1 --seed K`, K = 0..LAYOUTS-1) and prints the
+median and 99th percentile of those runs' wall times over all layouts of a size (each run
+reads the graph and makes its stress drawing and plan too, so these bound a layout's time).
 
 (`WARREN=PATH` runs another build of warren.)
 
@@ -32,12 +36,13 @@ def arg(name, default):
     return default
 
 
-def run(graph, corridors, layouts, out):
+def run(graph, corridors, layouts, out, seed=None):
     t0 = time.perf_counter()
+    seeding = [] if seed is None else ["--seed", str(seed)]
     p = subprocess.run(
         [WARREN, "generate", "map", "--set", f"map.graph={graph}", "--set",
          f"map.corridors={corridors}", "--set", f"map.effort={EFFORT}", "--count", str(layouts),
-         "--threads", "1", "--out", out],
+         "--threads", "1", "--out", out] + seeding,
         capture_output=True, text=True)
     wall = time.perf_counter() - t0
     if p.returncode != 0:
@@ -68,6 +73,25 @@ def main():
                     g = os.path.join(tmp, f"g{rooms}-{seed}.json")
                     subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "level_graphs.py"),
                                     "random", str(rooms), str(seed), g], check=True)
+                    if "--one-by-one" in sys.argv:
+                        made, failures, walls, verdicts = 0, {}, [], []
+                        for k in range(layouts):
+                            m, f, w, v = run(g, corridors, 1, os.path.join(tmp, "m.arrow"), seed=k)
+                            made += m
+                            for reason, count in f.items():
+                                failures[reason] = failures.get(reason, 0) + count
+                            walls.append(round(1000 * w, 1))
+                            if m:
+                                verdicts.append(v)
+                        bad = [v for v in verdicts if "0 violations" not in v]
+                        verdict = bad[0] if bad else f"{len(verdicts)} runs: 0 violations"
+                        row = {"rooms": rooms, "corridors": corridors, "effort": EFFORT,
+                               "graph_seed": seed, "layouts": layouts, "made": made,
+                               "failures": failures, "ms_per_layout": round(sum(walls) / layouts, 2),
+                               "ms_each": walls, "verify": verdict}
+                        print(json.dumps(row), flush=True)
+                        per.append(row)
+                        continue
                     made, failures, wall, verdict = run(g, corridors, layouts, os.path.join(tmp, "m.arrow"))
                     row = {"rooms": rooms, "corridors": corridors, "effort": EFFORT,
                            "graph_seed": seed, "layouts": layouts, "made": made, "failures": failures,
@@ -86,6 +110,11 @@ def main():
         bad = sum("0 violations" not in r["verify"] for r in per if r["made"])
         print(f"| {per[0]['rooms']} | {per[0]['corridors']} | {ok}/{total} | {allok}/{len(per)} | "
               f"{ms[len(ms) // 2]:.1f} | {ms[-1]:.1f} | {'0 violations' if bad == 0 else f'{bad} runs with violations'} |")
+        each = sorted(w for r in per for w in r.get("ms_each", []))
+        if each:
+            p99 = each[min(len(each) - 1, int(0.99 * len(each)))]
+            print(f"  one run per layout, {len(each)} runs: p50 {each[len(each) // 2]:.0f} ms, "
+                  f"p99 {p99:.0f} ms, slowest {each[-1]:.0f} ms")
 
 
 if __name__ == "__main__":

@@ -283,6 +283,7 @@ pub fn plan_for(
     } else {
         1.0
     };
+    plan.split_into_pieces();
     Ok(plan)
 }
 

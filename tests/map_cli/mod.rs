@@ -319,6 +319,20 @@ fn a_random_planar_graph_of_150_rooms_lays_out() {
     verify_passes(&out, 10);
 }
 
+#[test]
+fn a_random_planar_graph_of_1000_rooms_lays_out_in_pieces() {
+    // `scripts/level_graphs.py random 1000 2`: 100 cycles of up to 12 rooms in a tree of 1,000.
+    // One search over it never laid it out (every attempt died 400 to 700 rooms in); laid out
+    // in pieces of up to 40 rooms (`floorplan::build::pieces`) it does, and verifies.
+    let graph = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/map_cli/random-1000-2.json");
+    let dir = TempDir::new("map-random-1000");
+    let out = dir.join("r.arrow");
+    let graph_set = format!("map.graph={}", graph.display());
+    generate_kind("map", &out, &["--count", "1", "--set", &graph_set]);
+    assert_eq!(column_u32(&out, "rooms"), vec![1000]);
+    verify_passes(&out, 1);
+}
+
 /// Lays out `count` seeds of one of Edgar's random benchmark graphs (a file in
 /// `tests/map_cli/`) with the blocks of its random-graph benchmark (`data/map/edgar-basic.json`)
 /// and the `map.*` settings `sets`, into `out`; the levels made.

@@ -38,6 +38,8 @@
 //! - `frame`: fixed rooms and the frame (a mask, the grid's size);
 //! - `order`: each attempt's target drawing and room order;
 //! - `search`: the bounded depth-first search ([`build`]);
+//! - `pieces`: graphs of [`PIECES_FROM`] rooms or more, cut at bridges into pieces searched one
+//!   after another, each with the rest of the level (`world`) as obstacles, and [`build`];
 //! - `scratch`: the per-worker memory ([`BuildScratch`]);
 //! - `layout`: the result ([`Layout`], [`Link`]).
 
@@ -45,15 +47,18 @@ mod forward;
 mod frame;
 mod layout;
 mod order;
+mod pieces;
 mod plan;
 mod scratch;
 mod search;
 mod spaces;
+mod world;
 
 pub use layout::{Layout, Link};
+pub use pieces::{PIECES_FROM, build};
 pub use plan::{EXHAUSTIVE_WORK, Frame, PRUNE_UP_TO, Plan};
 pub use scratch::BuildScratch;
-pub use search::{Failure, NO_LAYOUT, NO_LAYOUT_EXISTS, build, can_join};
+pub use search::{Failure, NO_LAYOUT, NO_LAYOUT_EXISTS, can_join};
 pub use spaces::{Catalogue, Gaps};
 
 #[cfg(test)]

@@ -78,7 +78,8 @@ pub(super) fn draw_targets(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratc
             let (cos, sin, flip) = if plan.turn {
                 (cos, sin, flip)
             } else {
-                (1.0, 0.0, 1.0)
+                // A piece of a larger level turns as the whole level does (`pieces`).
+                s.turn.unwrap_or((1.0, 0.0, 1.0))
             };
             let shake = plan.length * plan.shake * shake_growth(n, s.out.attempts);
             s.tx.clear();

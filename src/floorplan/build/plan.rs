@@ -101,6 +101,33 @@ pub struct Plan {
     /// rooms joined through it: `[seen from the first room, seen from the second]`
     /// ([`Plan::across`]).
     pub(super) via_gaps: Vec<[u32; 2]>,
+    /// The pieces a large graph is laid out in ([`Plan::split_into_pieces`]; `None`: one
+    /// search over the whole graph).
+    pub(super) pieces: Option<Arc<Vec<Piece>>>,
+}
+
+/// One piece of a large graph (`pieces`): its plan (its rooms, then its stubs) and where its rooms and connections are in
+/// the whole plan.
+#[derive(Clone, Debug)]
+pub struct Piece {
+    pub(super) plan: Plan,
+    /// Per local room (members, then stubs), its room in the whole plan.
+    pub(super) rooms: Vec<u32>,
+    /// Per local connection, its connection in the whole plan (the same orientation).
+    pub(super) conns: Vec<u32>,
+    /// Where the piece hangs off its parent (every piece but the first).
+    pub(super) root: Option<Root>,
+    /// The parent piece (an earlier one).
+    pub(super) parent: Option<usize>,
+}
+
+/// The bridge a piece hangs off its parent by.
+#[derive(Clone, Copy, Debug)]
+pub struct Root {
+    /// The piece's first room, in the piece.
+    pub(super) local: u32,
+    /// That room in the whole plan (a stub in the parent's layout).
+    pub(super) b: u32,
 }
 
 /// Per room its allowed shapes, the connections, and per connection its gaps.
@@ -294,6 +321,7 @@ impl Plan {
             frame: None,
             via: Vec::new(),
             via_gaps: Vec::new(),
+            pieces: None,
         }
     }
 
@@ -304,6 +332,7 @@ impl Plan {
     /// rooms' walls is drawn at random, not searched).
     pub fn make_exhaustive(&mut self) {
         self.exhaustive = true;
+        self.pieces = None;
         self.max_attempts = 1;
         self.max_rewinds = 0;
         self.max_retries = u32::MAX;

@@ -58,6 +58,18 @@ pub struct BuildScratch {
     pub(super) cover_at: Vec<u32>,
     /// The indices of an ear's rooms, in the order they are placed (`order::push_inwards`).
     pub(super) picks: Vec<usize>,
+    /// A room of the plan with one place, `(room, shape, x, y)`: a piece's first room, on its
+    /// parent's stub of it (`pieces`).
+    pub(super) force: Option<(u32, u32, i32, i32)>,
+    /// How a drawing kept as given is turned, `(cos, sin, mirror)`: the turn of the level a
+    /// piece belongs to (`pieces`).
+    pub(super) turn: Option<(f32, f32, f32)>,
+    /// The rest of the level, when the search lays out one piece of it (`pieces`).
+    pub(super) world: Option<super::world::World>,
+    /// The scratch of the pieces' own searches (`pieces`).
+    pub(super) piece: Option<Box<BuildScratch>>,
+    /// The placed rooms and corridors (`pieces::CORRIDOR` marked) by grid cell (`pieces`).
+    pub(super) cells: std::collections::HashMap<(i32, i32), Vec<u32>>,
     /// The result.
     pub out: Layout,
 }

@@ -81,8 +81,9 @@ impl Failure {
     }
 }
 
-/// Builds a layout for `plan` from `seed`, or says where it failed after bounded work.
-pub fn build(plan: &Plan, seed: u64, s: &mut BuildScratch) -> Result<(), Failure> {
+/// Builds a layout for `plan` from `seed` by one search over all its rooms, or says where it
+/// failed after bounded work.
+pub(super) fn search(plan: &Plan, seed: u64, s: &mut BuildScratch) -> Result<(), Failure> {
     let n = plan.rooms();
     let m = plan.conns.len();
     s.out.shape.clear();
@@ -128,7 +129,7 @@ pub fn build(plan: &Plan, seed: u64, s: &mut BuildScratch) -> Result<(), Failure
 }
 
 /// `cycle` from its lowest room, towards the lower of that room's two neighbours on it.
-fn canonical_cycle(mut cycle: Vec<u32>) -> Vec<u32> {
+pub(super) fn canonical_cycle(mut cycle: Vec<u32>) -> Vec<u32> {
     if let Some(low) = (0..cycle.len()).min_by_key(|&i| cycle[i]) {
         cycle.rotate_left(low);
     }
@@ -357,8 +358,7 @@ fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildS
     list.clear();
     s.cursor[depth] = 0;
     s.retries[depth] = 0;
-    if let Some(Some(pin)) = plan.pinned.get(v).copied() {
-        pinned_candidate(plan, depth, pin, &mut list, s);
+    if one_place(plan, depth, &mut list, s) {
         s.candidates[depth] = list;
         return;
     }
@@ -434,6 +434,26 @@ fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildS
         list.truncate(MAX_CANDIDATES);
     }
     s.candidates[depth] = list;
+}
+
+/// The one candidate of a room with one place, if the room at `depth` has one: a fixed room's
+/// (if its placed neighbours allow it), or a piece's first room's, on its stub (`pieces`).
+fn one_place(plan: &Plan, depth: usize, list: &mut Vec<Candidate>, s: &mut BuildScratch) -> bool {
+    let v = s.order[depth] as usize;
+    if let Some(Some(pin)) = plan.pinned.get(v).copied() {
+        pinned_candidate(plan, depth, pin, list, s);
+        return true;
+    }
+    let Some((_, shape, x, y)) = s.force.filter(|f| f.0 as usize == v) else {
+        return false;
+    };
+    list.push(Candidate {
+        score: 0.0,
+        shape,
+        x,
+        y,
+    });
+    true
 }
 
 /// Where the room at `depth` is aimed: its drawn position moved with the rooms it is steered
@@ -544,6 +564,7 @@ fn fits(
             }
         }
     }
+    clear_of_world(plan, v, (sh, c), s)?;
     if let Some(bounds) = plan.bounds {
         out_of_bounds(plan, bounds, sh, c, s)?;
     }
@@ -604,6 +625,27 @@ fn fits(
         return Err(culprit);
     }
     Ok(())
+}
+
+/// Whether room `v` (shape `sh` at candidate `c`) keeps clear of the rest of the level when
+/// the search lays out one piece of it (`pieces`); if not, depth 0: what is in the way was
+/// placed before the piece, and none of the piece's rooms is to blame (a piece's first room,
+/// on its stub, is not checked: its parent placed it).
+fn clear_of_world(
+    plan: &Plan,
+    v: usize,
+    (sh, c): (&Shape, Candidate),
+    s: &BuildScratch,
+) -> Result<(), u32> {
+    match &s.world {
+        Some(world)
+            if s.force.is_none_or(|f| f.0 as usize != v)
+                && world.blocks_room(plan, sh, (c.x, c.y)) =>
+        {
+            Err(0)
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Whether shape `sh` at candidate `c` keeps the floor plan within `bounds` (width and height
@@ -676,6 +718,12 @@ fn corridor_clear(plan: &Plan, r: Rect, j: u32, s: &BuildScratch) -> Result<(), 
         {
             return Err(s.depth_of[u]);
         }
+    }
+    if s.world
+        .as_ref()
+        .is_some_and(|w| w.blocks_corridor(plan, &r))
+    {
+        return Err(0);
     }
     match s.corridors.iter().find(|(q, _)| q.near(0, 0, &r, 0, 0, 0)) {
         Some(&(_, k)) => Err(corridor_depth(plan, k, s)),

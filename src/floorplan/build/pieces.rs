@@ -1,0 +1,598 @@
+//! Large level graphs in pieces (issue 49): a graph of [`PIECES_FROM`] rooms or more is cut
+//! at some of its bridges (connections on no cycle) into connected pieces of up to
+//! [`PIECE_ROOMS`] rooms, which are laid out one after another, depth first from the largest
+//! 2-edge-connected part. A piece's layout holds one more room per piece hanging off it (a
+//! *stub*: the child's first room, across the bridge), which fixes where its child starts.
+//! Each piece is laid out by the search alone over its own rooms, its first room fixed on its
+//! stub and the rest of the level as obstacles ([`World`]); a piece that finds no place takes
+//! its parent up again, which is laid out anew.
+//!
+//! Why: in one search over a thousand rooms, the rooms a cycle needs may have been taken by
+//! rooms placed hundreds of rooms earlier in the order, beyond anything a rewind takes up
+//! (`docs/map.md`); a piece's search backtracks over its own 40 rooms only, and a dead end
+//! goes back a piece, not a room. Pieces laid out in free space and then moved as a whole onto
+//! their stubs (tried first) did not fit: a parent's own rooms wrap around its stubs.
+
+use std::sync::Arc;
+
+use super::layout::Link;
+use super::order::shortest_cycle;
+use super::plan::{Piece, Plan, Root};
+use super::scratch::BuildScratch;
+use super::search::{Failure, canonical_cycle, search};
+use super::world::{CORRIDOR, World, cells_of};
+use crate::core::rng::WarrenRng;
+use crate::floorplan::shape::Rect;
+
+/// Rooms from which a plan is laid out in pieces ([`Plan::split_into_pieces`]).
+pub const PIECES_FROM: usize = 600;
+
+/// The most rooms a piece grows to (a 2-edge-connected part of the graph larger than this is
+/// one piece of its own).
+const PIECE_ROOMS: usize = 40;
+
+/// Seeds of a piece's search tried before it takes its parent up again.
+const JOIN_TRIES: u32 = 2;
+
+/// Attempts of the whole level (each lays out every piece again), each with up to two
+/// returns to a parent per piece.
+const LEVEL_ATTEMPTS: u32 = 20;
+
+/// Attempts of a piece's own search per layout of it.
+const PIECE_ATTEMPTS: u32 = 8;
+
+impl Plan {
+    /// Lays a graph of [`PIECES_FROM`] rooms or more out in pieces from now on, when it has
+    /// bridges to cut and none of the controls that bind a level as a whole (repeat modes,
+    /// bounds, a frame, fixed rooms, a complete search). Call after every setting of the plan:
+    /// the pieces inherit them.
+    pub fn split_into_pieces(&mut self) {
+        let whole_level_rules = !self.repeat.is_empty()
+            || self.bounds.is_some()
+            || self.frame.is_some()
+            || !self.fixed_rooms.is_empty()
+            || self.exhaustive
+            || !self.first_shapes.is_empty();
+        if self.rooms() < PIECES_FROM || whole_level_rules {
+            return;
+        }
+        self.split(PIECE_ROOMS);
+    }
+
+    /// Cuts the graph into pieces of up to `most` rooms where it can (none when it has no
+    /// bridge to cut).
+    pub(super) fn split(&mut self, most: usize) {
+        let parts = partition(self, most);
+        if parts.len() < 2 {
+            return;
+        }
+        let pieces: Vec<Piece> = parts.iter().map(|p| self.piece(p)).collect();
+        self.pieces = Some(Arc::new(pieces));
+    }
+
+    /// The plan of one part.
+    fn piece(&self, part: &Part) -> Piece {
+        let n = self.rooms();
+        let mut local = vec![u32::MAX; n];
+        let rooms: Vec<u32> = part.members.iter().chain(&part.stubs).copied().collect();
+        for (i, &v) in rooms.iter().enumerate() {
+            local[v as usize] = i as u32;
+        }
+        // A stub's only connection in the piece is its bridge.
+        let is_stub = |v: u32| part.stubs.contains(&v);
+        let mut conns = Vec::new();
+        for (j, &(a, b)) in self.conns.iter().enumerate() {
+            let (la, lb) = (local[a as usize], local[b as usize]);
+            if la == u32::MAX || lb == u32::MAX || (is_stub(a) && is_stub(b)) {
+                continue;
+            }
+            conns.push(j as u32);
+        }
+        let room_shapes = rooms
+            .iter()
+            .map(|&v| self.room_shapes[v as usize].clone())
+            .collect();
+        let local_conns = conns
+            .iter()
+            .map(|&j| {
+                let (a, b) = self.conns[j as usize];
+                (local[a as usize], local[b as usize])
+            })
+            .collect();
+        let gap_set = conns.iter().map(|&j| self.gap_set[j as usize]).collect();
+        // The whole graph's drawing, so that every piece lies the way the whole graph's
+        // drawing has it: away from its parent.
+        let drawn = self.drawing.as_ref().map(|(x, y)| {
+            let x: Vec<f32> = rooms.iter().map(|&v| x[v as usize]).collect();
+            let y: Vec<f32> = rooms.iter().map(|&v| y[v as usize]).collect();
+            (x, y)
+        });
+        let mut plan = Plan::with_catalogue(
+            self.cat.clone(),
+            room_shapes,
+            local_conns,
+            gap_set,
+            self.min_distance,
+            drawn.as_ref().map(|(x, y)| (&x[..], &y[..])),
+        );
+        plan.gap_set_b = conns.iter().map(|&j| self.gap_set_b[j as usize]).collect();
+        let effort = self.attempt_work as f64 / (500 + 60 * n) as f64;
+        plan.attempt_work = (plan.attempt_work as f64 * effort.max(1.0)) as u32;
+        plan.max_attempts = PIECE_ATTEMPTS;
+        plan.max_rewinds = self.max_rewinds;
+        plan.noise = self.noise;
+        plan.shake = self.shake;
+        plan.turn_spread = self.turn_spread;
+        plan.max_retries = self.max_retries;
+        // The first room goes first, on its stub.
+        if let Some((_, b, _)) = part.root {
+            plan.fixed_rooms = vec![local[b as usize]];
+        }
+        Piece {
+            plan,
+            rooms,
+            conns,
+            root: part.root.map(|(_, b, _)| Root {
+                local: local[b as usize],
+                b,
+            }),
+            parent: part.parent,
+        }
+    }
+}
+
+/// A part of the graph: its rooms, the first rooms of the parts hanging off it, and its own
+/// first room (`None` for the first part).
+#[derive(Debug, Default)]
+struct Part {
+    members: Vec<u32>,
+    stubs: Vec<u32>,
+    /// The bridge to the parent: (the parent's room, the first room, the connection).
+    root: Option<(u32, u32, u32)>,
+    /// The parent part.
+    parent: Option<usize>,
+}
+
+/// The graph cut at bridges into connected parts of up to `most` rooms where it can be (a
+/// 2-edge-connected part larger than that stays whole), parents before their children.
+fn partition(plan: &Plan, most: usize) -> Vec<Part> {
+    let n = plan.rooms();
+    let bridge = bridges(plan);
+    let (comp, size) = components(plan, &bridge);
+    let k = size.len();
+    // The tree of components, from the largest, breadth first; per component the bridge to
+    // its parent as (parent-side room, own-side room).
+    let root = (0..k).max_by_key(|&c| (size[c], k - c)).unwrap_or(0);
+    let mut up: Vec<Option<(u32, u32, u32)>> = vec![None; k];
+    let mut seen = vec![false; k];
+    let mut bfs = vec![root];
+    seen[root] = true;
+    let mut i = 0;
+    while i < bfs.len() {
+        let c = bfs[i];
+        i += 1;
+        for (j, &(a, b)) in plan.conns.iter().enumerate() {
+            if !bridge[j] {
+                continue;
+            }
+            let (ca, cb) = (comp[a as usize] as usize, comp[b as usize] as usize);
+            let (other, near, far) = match (ca == c, cb == c) {
+                (true, false) => (cb, a, b),
+                (false, true) => (ca, b, a),
+                _ => continue,
+            };
+            if !seen[other] {
+                seen[other] = true;
+                up[other] = Some((near, far, j as u32));
+                bfs.push(other);
+            }
+        }
+    }
+    let parent = |c: usize| up[c].map(|(near, _, _)| comp[near as usize] as usize);
+    // Children before parents: each component keeps as many of its children's open rooms as
+    // fit, cutting the largest off first.
+    let mut open = size.clone();
+    let mut cut = vec![false; k];
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); k];
+    for &c in bfs.iter().skip(1) {
+        if let Some(p) = parent(c) {
+            children[p].push(c);
+        }
+    }
+    for &c in bfs.iter().rev() {
+        let mut kids = children[c].clone();
+        kids.sort_by_key(|&d| (std::cmp::Reverse(open[d]), d));
+        let mut total = size[c] + kids.iter().map(|&d| open[d]).sum::<usize>();
+        for &d in &kids {
+            if total <= most {
+                break;
+            }
+            cut[d] = true;
+            total -= open[d];
+        }
+        open[c] = total;
+    }
+    // Parts, in breadth-first order of their first components.
+    let mut part_of = vec![usize::MAX; k];
+    let mut parts: Vec<Part> = Vec::new();
+    for &c in &bfs {
+        match parent(c) {
+            Some(p) if !cut[c] => part_of[c] = part_of[p],
+            p => {
+                part_of[c] = parts.len();
+                let root = up[c];
+                parts.push(Part {
+                    root,
+                    ..Part::default()
+                });
+                if let (Some(p), Some((_, b, _))) = (p, root) {
+                    let into = part_of[p];
+                    parts[into].stubs.push(b);
+                    let last = parts.len() - 1;
+                    parts[last].parent = Some(into);
+                }
+            }
+        }
+    }
+    for v in 0..n {
+        parts[part_of[comp[v] as usize]].members.push(v as u32);
+    }
+    depth_first(parts)
+}
+
+/// `parts` (parents before children) in depth-first preorder, so that the parts laid out since
+/// a part are its descendants: a child that finds no place takes its parent up alone.
+fn depth_first(mut parts: Vec<Part>) -> Vec<Part> {
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); parts.len()];
+    for (i, p) in parts.iter().enumerate() {
+        if let Some(q) = p.parent {
+            children[q].push(i);
+        }
+    }
+    let mut order = Vec::with_capacity(parts.len());
+    let mut stack = vec![0usize];
+    while let Some(i) = stack.pop() {
+        order.push(i);
+        stack.extend(children[i].iter().rev());
+    }
+    let mut new_index = vec![0usize; parts.len()];
+    for (k, &i) in order.iter().enumerate() {
+        new_index[i] = k;
+    }
+    let mut out: Vec<Part> = order
+        .iter()
+        .map(|&i| std::mem::take(&mut parts[i]))
+        .collect();
+    for p in &mut out {
+        p.parent = p.parent.map(|q| new_index[q]);
+    }
+    out
+}
+
+/// The 2-edge-connected components (the graph without its bridges): per room its component,
+/// and per component its rooms.
+fn components(plan: &Plan, bridge: &[bool]) -> (Vec<u32>, Vec<usize>) {
+    let n = plan.rooms();
+    let mut comp = vec![u32::MAX; n];
+    let mut size: Vec<usize> = Vec::new();
+    let mut stack = Vec::new();
+    for v in 0..n {
+        if comp[v] != u32::MAX {
+            continue;
+        }
+        let c = size.len() as u32;
+        size.push(0);
+        comp[v] = c;
+        stack.push(v as u32);
+        while let Some(u) = stack.pop() {
+            size[c as usize] += 1;
+            for &(w, j) in &plan.adj[u as usize] {
+                if !bridge[j as usize] && comp[w as usize] == u32::MAX {
+                    comp[w as usize] = c;
+                    stack.push(w);
+                }
+            }
+        }
+    }
+    (comp, size)
+}
+
+/// Per connection, whether it is a bridge (on no cycle): Tarjan's low points, iteratively.
+fn bridges(plan: &Plan) -> Vec<bool> {
+    let n = plan.rooms();
+    let mut bridge = vec![false; plan.conns.len()];
+    let mut index = vec![u32::MAX; n];
+    let mut low = vec![0u32; n];
+    let mut next = 0u32;
+    // (room, the connection it was reached by, the next neighbour slot to look at).
+    let mut stack: Vec<(u32, u32, usize)> = Vec::new();
+    for s in 0..n {
+        if index[s] != u32::MAX {
+            continue;
+        }
+        index[s] = next;
+        low[s] = next;
+        next += 1;
+        stack.push((s as u32, u32::MAX, 0));
+        while let Some(&mut (v, by, ref mut slot)) = stack.last_mut() {
+            let adj = &plan.adj[v as usize];
+            if *slot < adj.len() {
+                let (w, j) = adj[*slot];
+                *slot += 1;
+                if j == by {
+                    continue;
+                }
+                if index[w as usize] == u32::MAX {
+                    index[w as usize] = next;
+                    low[w as usize] = next;
+                    next += 1;
+                    stack.push((w, j, 0));
+                } else {
+                    low[v as usize] = low[v as usize].min(index[w as usize]);
+                }
+                continue;
+            }
+            stack.pop();
+            if let Some(&(p, _, _)) = stack.last() {
+                low[p as usize] = low[p as usize].min(low[v as usize]);
+                if low[v as usize] > index[p as usize] {
+                    bridge[by as usize] = true;
+                }
+            }
+        }
+    }
+    bridge
+}
+
+/// Builds a layout for `plan` from `seed`, or says where it failed after bounded work: piece
+/// by piece for a plan split into pieces ([`Plan::split_into_pieces`]), else by one search
+/// over the whole graph.
+pub fn build(plan: &Plan, seed: u64, s: &mut BuildScratch) -> Result<(), Failure> {
+    match &plan.pieces {
+        Some(pieces) => build_in_pieces(plan, pieces, seed, s),
+        None => search(plan, seed, s),
+    }
+}
+
+/// Builds a layout of `plan` piece by piece (see the module), or says where it failed.
+fn build_in_pieces(
+    plan: &Plan,
+    pieces: &[Piece],
+    seed: u64,
+    s: &mut BuildScratch,
+) -> Result<(), Failure> {
+    let n = plan.rooms();
+    s.out.shape.clear();
+    s.out.shape.resize(n, 0);
+    s.out.x.clear();
+    s.out.x.resize(n, 0);
+    s.out.y.clear();
+    s.out.y.resize(n, 0);
+    s.out.links.clear();
+    s.out.links.resize(plan.conns.len(), Link::default());
+    s.out.work = 0;
+    s.room_dead.clear();
+    s.room_dead.resize(n, 0);
+    let mut inner = s.piece.take().unwrap_or_default();
+    let mut rng = WarrenRng::new(seed);
+    let mut found = false;
+    for attempt in 1..=LEVEL_ATTEMPTS {
+        s.out.attempts = attempt;
+        // Every piece steers by the whole graph's drawing: one turn and mirror per attempt,
+        // or every level of the graph would have the same outline.
+        inner.turn = Some(turn(plan, &mut rng));
+        if lay_pieces(plan, pieces, &mut rng, s, &mut inner) {
+            found = true;
+            break;
+        }
+    }
+    s.piece = Some(inner);
+    if found {
+        return Ok(());
+    }
+    let room = (0..n).max_by_key(|&v| (s.room_dead[v], n - v)).unwrap_or(0);
+    Err(Failure {
+        proved: false,
+        work: u64::from(s.out.work),
+        attempts: s.out.attempts,
+        room: room as u32,
+        dead_ends: s.room_dead[room],
+        cycle: canonical_cycle(shortest_cycle(plan, room as u32)),
+    })
+}
+
+/// A uniform direction (a point drawn in the unit disc, normalised: no trigonometry, whose
+/// rounding may differ across platforms), leaning towards the drawing's own below full
+/// variety as `order::draw_targets` does, and a mirror half the time.
+fn turn(plan: &Plan, rng: &mut WarrenRng) -> (f32, f32, f32) {
+    let (cos, sin) = loop {
+        let (a, b) = (rng.unit_f32() * 2.0 - 1.0, rng.unit_f32() * 2.0 - 1.0);
+        let d2 = a * a + b * b;
+        if (0.01..=1.0).contains(&d2) {
+            let d = d2.sqrt();
+            break (a / d, b / d);
+        }
+    };
+    let t = plan.turn_spread.clamp(0.0, 1.0);
+    let (a, b) = (1.0 - t + t * cos, t * sin);
+    let d = (a * a + b * b).sqrt();
+    let (cos, sin) = if d > 1e-3 { (a / d, b / d) } else { (1.0, 0.0) };
+    let flip = if rng.below(2) == 0 { 1.0 } else { -1.0 };
+    (cos, sin, flip)
+}
+
+/// One attempt: every piece laid out and joined in turn, depth first; a piece that finds no
+/// place takes its parent (and the parent's pieces laid since) up, and the parent is laid out
+/// again, up to twice per piece. `false` when that runs out.
+fn lay_pieces(
+    plan: &Plan,
+    pieces: &[Piece],
+    rng: &mut WarrenRng,
+    s: &mut BuildScratch,
+    inner: &mut BuildScratch,
+) -> bool {
+    s.placed.clear();
+    s.placed.resize(plan.rooms(), false);
+    s.corridors.clear();
+    s.cells.values_mut().for_each(Vec::clear);
+    let mut log: Vec<Undo> = Vec::with_capacity(pieces.len());
+    let mut backtracks = 2 * pieces.len();
+    while log.len() < pieces.len() {
+        let piece = &pieces[log.len()];
+        if let Some(undo) = lay_piece(plan, piece, rng, s, inner) {
+            log.push(undo);
+            continue;
+        }
+        let Some(parent) = piece.parent else {
+            return false;
+        };
+        if backtracks == 0 {
+            return false;
+        }
+        backtracks -= 1;
+        while log.len() > parent {
+            let k = log.len() - 1;
+            let undo = log.pop().expect("a laid piece");
+            take_up(plan, &pieces[k], undo, s);
+        }
+    }
+    true
+}
+
+/// What laying a piece changed beyond its own rooms: where its corridors begin in
+/// `s.corridors`.
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    corridors: usize,
+}
+
+/// Lays `piece` out where the rest of the level leaves room (its first room on its stub),
+/// trying [`JOIN_TRIES`] seeds; what to undo, or `None`.
+fn lay_piece(
+    plan: &Plan,
+    piece: &Piece,
+    rng: &mut WarrenRng,
+    s: &mut BuildScratch,
+    inner: &mut BuildScratch,
+) -> Option<Undo> {
+    if let Some(r) = piece.root {
+        let b = r.b as usize;
+        inner.force = Some((r.local, s.out.shape[b], s.out.x[b], s.out.y[b]));
+        inner.world = Some(World {
+            cells: std::mem::take(&mut s.cells),
+            shape: std::mem::take(&mut s.out.shape),
+            x: std::mem::take(&mut s.out.x),
+            y: std::mem::take(&mut s.out.y),
+            corridors: std::mem::take(&mut s.corridors),
+            skip: r.b,
+        });
+    }
+    let mut laid = false;
+    let mut work = 0u32;
+    for _ in 0..JOIN_TRIES {
+        let result = search(&piece.plan, rng.next_u64(), inner);
+        work = work.saturating_add(inner.out.work);
+        match result {
+            Ok(()) => {
+                laid = true;
+                break;
+            }
+            Err(f) => {
+                let v = piece.rooms[f.room as usize] as usize;
+                s.room_dead[v] += f.dead_ends.max(1);
+            }
+        }
+    }
+    s.out.work = s.out.work.saturating_add(work);
+    inner.force = None;
+    if let Some(w) = inner.world.take() {
+        s.cells = w.cells;
+        s.out.shape = w.shape;
+        s.out.x = w.x;
+        s.out.y = w.y;
+        s.corridors = w.corridors;
+    }
+    if !laid {
+        return None;
+    }
+    let undo = Undo {
+        corridors: s.corridors.len(),
+    };
+    commit(plan, piece, inner, s);
+    Some(undo)
+}
+
+/// Takes a laid piece up again: its rooms and corridors out of the layout and the cells.
+fn take_up(plan: &Plan, piece: &Piece, undo: Undo, s: &mut BuildScratch) {
+    let root = piece.root.map(|r| r.local as usize);
+    for (r, &v) in piece.rooms.iter().enumerate() {
+        if Some(r) == root {
+            continue;
+        }
+        let u = v as usize;
+        let area = room_box(plan, s.out.shape[u], (s.out.x[u], s.out.y[u]));
+        for cell in cells_of(&area) {
+            if let Some(there) = s.cells.get_mut(&cell) {
+                there.retain(|&e| e != v);
+            }
+        }
+        s.placed[u] = false;
+    }
+    for k in (undo.corridors..s.corridors.len()).rev() {
+        let (c, _) = s.corridors[k];
+        let e = CORRIDOR | k as u32;
+        for cell in cells_of(&c) {
+            if let Some(there) = s.cells.get_mut(&cell) {
+                there.retain(|&x| x != e);
+            }
+        }
+    }
+    s.corridors.truncate(undo.corridors);
+}
+
+/// The lattice box of shape `si` at `(x, y)`.
+fn room_box(plan: &Plan, si: u32, (x, y): (i32, i32)) -> Rect {
+    let sh = &plan.cat.shapes[si as usize];
+    Rect {
+        x0: x,
+        y0: y,
+        x1: x + sh.w,
+        y1: y + sh.h,
+    }
+}
+
+/// Places the piece's layout in `inner` (laid out where the rest of the level leaves room)
+/// into the whole layout.
+fn commit(plan: &Plan, piece: &Piece, inner: &BuildScratch, s: &mut BuildScratch) {
+    let root = piece.root.map(|r| r.local as usize);
+    let out = &inner.out;
+    for (r, &v) in piece.rooms.iter().enumerate() {
+        if Some(r) == root {
+            continue;
+        }
+        let v = v as usize;
+        s.out.shape[v] = out.shape[r];
+        s.out.x[v] = out.x[r];
+        s.out.y[v] = out.y[r];
+        s.placed[v] = true;
+        let area = room_box(plan, out.shape[r], (out.x[r], out.y[r]));
+        for cell in cells_of(&area) {
+            s.cells.entry(cell).or_default().push(v as u32);
+        }
+    }
+    for (lj, &j) in piece.conns.iter().enumerate() {
+        let link = out.links[lj];
+        s.out.links[j as usize] = link;
+        if let Some(c) = link.corridor() {
+            let e = CORRIDOR | s.corridors.len() as u32;
+            s.corridors.push((c, j));
+            for cell in cells_of(&c) {
+                s.cells.entry(cell).or_default().push(e);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "pieces_tests.rs"]
+mod tests;
