@@ -1,6 +1,8 @@
-//! The builder in a frame (fixed rooms, a mask): a fixed room's one candidate, a room's place
-//! checked against the frame, and where the first room goes. In a frame the search's lattice is
-//! the grid: a room placed at `(x, y)` has its box at grid tile `(x, y)` (`Plan::frame`).
+//! The builder in a frame (fixed rooms, a mask), and rooms with one place: a fixed room's one
+//! candidate (and a piece's first room's, on its stub, with the rest of its level kept clear:
+//! `pieces`), a room's place checked against the frame, and where the first room goes. In a
+//! frame the search's lattice is the grid: a room placed at `(x, y)` has its box at grid tile
+//! `(x, y)` (`Plan::frame`).
 
 use super::forward::zones_for;
 use super::plan::{Frame, Plan};
@@ -74,5 +76,51 @@ pub(super) fn first_candidate(
         shape: si,
         x,
         y,
+    }
+}
+
+/// The one candidate of a room with one place, if the room at `depth` has one: a fixed room's
+/// (if its placed neighbours allow it), or a piece's first room's, on its stub (`pieces`).
+pub(super) fn one_place(
+    plan: &Plan,
+    depth: usize,
+    list: &mut Vec<Candidate>,
+    s: &mut BuildScratch,
+) -> bool {
+    let v = s.order[depth] as usize;
+    if let Some(Some(pin)) = plan.pinned.get(v).copied() {
+        pinned_candidate(plan, depth, pin, list, s);
+        return true;
+    }
+    let Some((_, shape, x, y)) = s.force.filter(|f| f.0 as usize == v) else {
+        return false;
+    };
+    list.push(Candidate {
+        score: 0.0,
+        shape,
+        x,
+        y,
+    });
+    true
+}
+
+/// Whether room `v` (shape `sh` at candidate `c`) keeps clear of the rest of the level when
+/// the search lays out one piece of it (`pieces`); if not, depth 0: what is in the way was
+/// placed before the piece, and none of the piece's rooms is to blame (a piece's first room,
+/// on its stub, is not checked: its parent placed it).
+pub(super) fn clear_of_world(
+    plan: &Plan,
+    v: usize,
+    (sh, c): (&Shape, Candidate),
+    s: &BuildScratch,
+) -> Result<(), u32> {
+    match &s.world {
+        Some(world)
+            if s.force.is_none_or(|f| f.0 as usize != v)
+                && world.blocks_room(plan, sh, (c.x, c.y)) =>
+        {
+            Err(0)
+        }
+        _ => Ok(()),
     }
 }

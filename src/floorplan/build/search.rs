@@ -3,7 +3,7 @@
 //! has none.
 
 use super::forward::{NO_SPOT, forward_check, note_conflict, repeat_conflict, zones_for};
-use super::frame::{first_candidate, in_frame, pinned_candidate};
+use super::frame::{clear_of_world, first_candidate, in_frame, one_place};
 use super::layout::Link;
 use super::order::{draw_targets, room_order, shortest_cycle};
 use super::plan::Plan;
@@ -436,26 +436,6 @@ fn candidates_for(plan: &Plan, depth: usize, rng: &mut WarrenRng, s: &mut BuildS
     s.candidates[depth] = list;
 }
 
-/// The one candidate of a room with one place, if the room at `depth` has one: a fixed room's
-/// (if its placed neighbours allow it), or a piece's first room's, on its stub (`pieces`).
-fn one_place(plan: &Plan, depth: usize, list: &mut Vec<Candidate>, s: &mut BuildScratch) -> bool {
-    let v = s.order[depth] as usize;
-    if let Some(Some(pin)) = plan.pinned.get(v).copied() {
-        pinned_candidate(plan, depth, pin, list, s);
-        return true;
-    }
-    let Some((_, shape, x, y)) = s.force.filter(|f| f.0 as usize == v) else {
-        return false;
-    };
-    list.push(Candidate {
-        score: 0.0,
-        shape,
-        x,
-        y,
-    });
-    true
-}
-
 /// Where the room at `depth` is aimed: its drawn position moved with the rooms it is steered
 /// by, or with all placed rooms on average (the origin for the first room).
 fn target(plan: &Plan, depth: usize, s: &BuildScratch, at: Steer) -> (f32, f32) {
@@ -625,27 +605,6 @@ fn fits(
         return Err(culprit);
     }
     Ok(())
-}
-
-/// Whether room `v` (shape `sh` at candidate `c`) keeps clear of the rest of the level when
-/// the search lays out one piece of it (`pieces`); if not, depth 0: what is in the way was
-/// placed before the piece, and none of the piece's rooms is to blame (a piece's first room,
-/// on its stub, is not checked: its parent placed it).
-fn clear_of_world(
-    plan: &Plan,
-    v: usize,
-    (sh, c): (&Shape, Candidate),
-    s: &BuildScratch,
-) -> Result<(), u32> {
-    match &s.world {
-        Some(world)
-            if s.force.is_none_or(|f| f.0 as usize != v)
-                && world.blocks_room(plan, sh, (c.x, c.y)) =>
-        {
-            Err(0)
-        }
-        _ => Ok(()),
-    }
 }
 
 /// Whether shape `sh` at candidate `c` keeps the floor plan within `bounds` (width and height
