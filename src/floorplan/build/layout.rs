@@ -62,3 +62,19 @@ pub struct Layout {
     /// Candidate placements checked over all attempts.
     pub work: u32,
 }
+
+impl Layout {
+    /// Empties the layout for `rooms` rooms and `conns` connections (every room at the origin
+    /// in shape 0, every link unset, no work), keeping its memory.
+    pub(super) fn reset(&mut self, rooms: usize, conns: usize) {
+        self.shape.clear();
+        self.shape.resize(rooms, 0);
+        self.x.clear();
+        self.x.resize(rooms, 0);
+        self.y.clear();
+        self.y.resize(rooms, 0);
+        self.links.clear();
+        self.links.resize(conns, Link::default());
+        self.work = 0;
+    }
+}

@@ -43,6 +43,32 @@ fn shake_growth(rooms: usize, attempt: u32) -> f32 {
     (1.0 + attempt.saturating_sub(1) as f32 / SHAKE_GROWS_EVERY as f32).min(SHAKE_GROWS_UP_TO)
 }
 
+/// A seeded turn of a drawing, `(cos, sin, mirror)`: a uniform direction without
+/// trigonometry (libm's sin and cos may round differently across platforms; a square root does
+/// not), a point drawn in the unit disc, normalised; below full variety
+/// ([`Plan::turn_spread`]) leaning towards the drawing's own (the uniform one mixed with
+/// (1, 0), normalised again); mirrored half the time.
+pub(super) fn turn(plan: &Plan, r: &mut WarrenRng) -> (f32, f32, f32) {
+    let (cos, sin) = loop {
+        let (a, b) = (r.unit_f32() * 2.0 - 1.0, r.unit_f32() * 2.0 - 1.0);
+        let d2 = a * a + b * b;
+        if (0.01..=1.0).contains(&d2) {
+            let d = d2.sqrt();
+            break (a / d, b / d);
+        }
+    };
+    let (cos, sin) = if plan.turn_spread < 1.0 {
+        let t = plan.turn_spread.max(0.0);
+        let (a, b) = (1.0 - t + t * cos, t * sin);
+        let d = (a * a + b * b).sqrt();
+        if d > 1e-3 { (a / d, b / d) } else { (1.0, 0.0) }
+    } else {
+        (cos, sin)
+    };
+    let flip = if r.below(2) == 0 { 1.0 } else { -1.0 };
+    (cos, sin, flip)
+}
+
 /// The seeded force drawing the search steers by.
 pub(super) fn draw_targets(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) {
     let n = plan.rooms();
@@ -52,28 +78,7 @@ pub(super) fn draw_targets(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratc
         // a different one each attempt.
         Some((mx, my)) => {
             let mut r = WarrenRng::new(seed);
-            // A uniform direction without trigonometry (libm's sin and cos may round
-            // differently across platforms; a square root does not): a point drawn in the unit
-            // disc, normalised.
-            let (cos, sin) = loop {
-                let (a, b) = (r.unit_f32() * 2.0 - 1.0, r.unit_f32() * 2.0 - 1.0);
-                let d2 = a * a + b * b;
-                if (0.01..=1.0).contains(&d2) {
-                    let d = d2.sqrt();
-                    break (a / d, b / d);
-                }
-            };
-            // Below full variety the direction leans towards the drawing's own: the uniform
-            // one mixed with (1, 0), normalised again (a square root, no trigonometry).
-            let (cos, sin) = if plan.turn_spread < 1.0 {
-                let t = plan.turn_spread.max(0.0);
-                let (a, b) = (1.0 - t + t * cos, t * sin);
-                let d = (a * a + b * b).sqrt();
-                if d > 1e-3 { (a / d, b / d) } else { (1.0, 0.0) }
-            } else {
-                (cos, sin)
-            };
-            let flip = if r.below(2) == 0 { 1.0 } else { -1.0 };
+            let (cos, sin, flip) = turn(plan, &mut r);
             // A given drawing keeps its orientation.
             let (cos, sin, flip) = if plan.turn {
                 (cos, sin, flip)

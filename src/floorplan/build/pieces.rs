@@ -15,8 +15,7 @@
 
 use std::sync::Arc;
 
-use super::layout::Link;
-use super::order::shortest_cycle;
+use super::order::{shortest_cycle, turn};
 use super::plan::{Piece, Plan, Root};
 use super::scratch::BuildScratch;
 use super::search::{Failure, canonical_cycle, search};
@@ -362,15 +361,7 @@ fn build_in_pieces(
     s: &mut BuildScratch,
 ) -> Result<(), Failure> {
     let n = plan.rooms();
-    s.out.shape.clear();
-    s.out.shape.resize(n, 0);
-    s.out.x.clear();
-    s.out.x.resize(n, 0);
-    s.out.y.clear();
-    s.out.y.resize(n, 0);
-    s.out.links.clear();
-    s.out.links.resize(plan.conns.len(), Link::default());
-    s.out.work = 0;
+    s.out.reset(n, plan.conns.len());
     s.room_dead.clear();
     s.room_dead.resize(n, 0);
     let mut inner = s.piece.take().unwrap_or_default();
@@ -399,26 +390,6 @@ fn build_in_pieces(
         dead_ends: s.room_dead[room],
         cycle: canonical_cycle(shortest_cycle(plan, room as u32)),
     })
-}
-
-/// A uniform direction (a point drawn in the unit disc, normalised: no trigonometry, whose
-/// rounding may differ across platforms), leaning towards the drawing's own below full
-/// variety as `order::draw_targets` does, and a mirror half the time.
-fn turn(plan: &Plan, rng: &mut WarrenRng) -> (f32, f32, f32) {
-    let (cos, sin) = loop {
-        let (a, b) = (rng.unit_f32() * 2.0 - 1.0, rng.unit_f32() * 2.0 - 1.0);
-        let d2 = a * a + b * b;
-        if (0.01..=1.0).contains(&d2) {
-            let d = d2.sqrt();
-            break (a / d, b / d);
-        }
-    };
-    let t = plan.turn_spread.clamp(0.0, 1.0);
-    let (a, b) = (1.0 - t + t * cos, t * sin);
-    let d = (a * a + b * b).sqrt();
-    let (cos, sin) = if d > 1e-3 { (a / d, b / d) } else { (1.0, 0.0) };
-    let flip = if rng.below(2) == 0 { 1.0 } else { -1.0 };
-    (cos, sin, flip)
 }
 
 /// One attempt: every piece laid out and joined in turn, depth first; a piece that finds no

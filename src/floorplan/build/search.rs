@@ -85,16 +85,7 @@ impl Failure {
 /// failed after bounded work.
 pub(super) fn search(plan: &Plan, seed: u64, s: &mut BuildScratch) -> Result<(), Failure> {
     let n = plan.rooms();
-    let m = plan.conns.len();
-    s.out.shape.clear();
-    s.out.shape.resize(n, 0);
-    s.out.x.clear();
-    s.out.x.resize(n, 0);
-    s.out.y.clear();
-    s.out.y.resize(n, 0);
-    s.out.links.clear();
-    s.out.links.resize(m, Link::default());
-    s.out.work = 0;
+    s.out.reset(n, plan.conns.len());
     if s.candidates.len() < n {
         s.candidates.resize_with(n, Vec::new);
     }
