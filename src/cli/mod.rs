@@ -21,6 +21,7 @@ mod pack;
 mod pack_axis;
 mod pack_manifest;
 mod render;
+mod render_marks;
 mod report;
 mod split;
 mod tasks;

@@ -4,7 +4,9 @@
 //! The columns to read come from the archive's schema (`Archive::columns`): grids,
 //! graphs, and with a graph its vertex tags and rooms when present. Levels with a tile map are drawn as the
 //! map; `--graph` draws the graph they were made from on top (see
-//! `crate::render::draw_level_with`).
+//! `crate::render::draw_level_with`). A `map` level is marked with the designer's constraints
+//! its run kept: the tiles its mask forbids, its pinned rooms, its locked doors and their keys
+//! (`render_marks`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -14,10 +16,11 @@ use arrow_array::RecordBatch;
 use arrow_array::cast::AsArray;
 use arrow_array::types::UInt64Type;
 
+use super::render_marks::{LOCK_COLUMNS, MarkSource};
 use crate::archive::{ArchiveColumns, ArchiveError, BatchView, LevelSource, open_levels};
 use crate::core::generator::{ExtraKind, ExtraValue, Level};
 use crate::export::owners::OWNER_COLUMN;
-use crate::render::{Scene, draw_sheet_with, to_png, to_svg};
+use crate::render::{Marks, Scene, draw_sheet_marked, to_png, to_svg};
 
 /// Arguments of `render`.
 #[derive(clap::Args, Debug)]
@@ -62,14 +65,19 @@ pub(super) fn parse_sheet(s: &str) -> Result<(u32, u32)> {
 }
 
 /// The columns `render` reads, from the archive's schema: the grid, the graph and, when
-/// present, vertex tags (room colours), rooms and the owner grid (`--graph` tints each room's
-/// own floor by it). Rule uses, other extra columns and metrics are not drawn.
+/// present, vertex tags (room colours), rooms, the owner grid (`--graph` tints each room's
+/// own floor by it) and the door table's tiles and keys (locked doors are marked). Rule uses,
+/// other extra columns and metrics are not drawn.
 fn drawn_columns(archive: &dyn LevelSource) -> Result<ArchiveColumns, ArchiveError> {
     let all = archive.columns()?;
     let extra = all
         .extra
         .iter()
-        .filter(|e| e.name == OWNER_COLUMN && e.kind == ExtraKind::ListU16)
+        .filter(|e| {
+            (e.name == OWNER_COLUMN && e.kind == ExtraKind::ListU16)
+                || (LOCK_COLUMNS.contains(&e.name.as_str())
+                    && matches!(e.kind, ExtraKind::ListU16 | ExtraKind::ListU8))
+        })
         .cloned()
         .collect();
     Ok(ArchiveColumns {
@@ -189,18 +197,26 @@ pub(super) fn draw(
                 .collect()
         })
         .collect();
+    // The level's own extra columns: the owner grid alone (the overlay finds it by its length);
+    // the door columns go into the marks.
+    let names: Vec<&str> = columns.extra.iter().map(|e| e.name.as_str()).collect();
+    let owner = names.iter().position(|&n| n == OWNER_COLUMN);
     let levels: Vec<Level> = rows_drawn
         .iter()
         .zip(&extras)
         .map(|(&(v, row), extra)| Level {
-            extra,
+            extra: owner.map_or(&[][..], |o| &extra[o..=o]),
             ..views[v].level(row)
         })
         .collect();
     if levels.is_empty() {
         bail!("{}: no level with index {first}", file.display());
     }
-    let scene = draw_sheet_with(&levels, cols, rows, size, graph);
+    let source = MarkSource::new(archive.run_meta().ok());
+    let marks: Vec<Marks> = (rows_drawn.iter().zip(&levels).zip(&extras))
+        .map(|((&(v, row), level), extra)| source.marks(views[v].index(row), level, &names, extra))
+        .collect();
+    let scene = draw_sheet_marked(&levels, &marks, cols, rows, size, graph);
     Ok((scene, levels.len()))
 }
 

@@ -9,8 +9,8 @@
 //! the ids it joins. Without that graph, rooms and corridors are named by number.
 
 use crate::core::generator::Level;
-use crate::floorplan::input::{load_graph, load_library};
-use crate::floorplan::spec::LevelGraph;
+use crate::floorplan::input::{load_graph, load_library, load_mask};
+use crate::floorplan::spec::{LevelGraph, Mask};
 use crate::profile::Profile;
 use crate::render::Rgba;
 
@@ -95,6 +95,25 @@ pub fn stored_graph(run: &crate::archive::RunMeta, seed: u64) -> Option<LevelGra
         let picked = &map.graph.entries()[map.graph.pick(seed)];
         load_graph(&picked.graph, &library).ok()
     })
+}
+
+/// The mask (`map.mask`) the `map` run's levels were fitted to, read from the run's stored
+/// profile and files; `None` for other kinds, a run without a mask, or one whose mask cannot be
+/// read back.
+///
+/// # Runtime
+/// Parses the profile and the mask file: O(mask tiles).
+pub fn stored_mask(run: &crate::archive::RunMeta) -> Option<Mask> {
+    if run.generator != "map" {
+        return None;
+    }
+    let Ok(Profile::Map { map }) = Profile::from_toml(&run.profile, "warren.profile") else {
+        return None;
+    };
+    if map.mask.is_empty() {
+        return None;
+    }
+    crate::core::files::with_embedded(run.files.clone(), || load_mask(&map.mask).ok())
 }
 
 /// The colour of owner `value` (1 or more) of a level with `rooms` rooms: rooms in saturated

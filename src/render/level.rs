@@ -4,6 +4,7 @@
 
 use super::level_graph::draw_graph;
 use super::level_rooms::draw_rooms;
+use super::marks::{Marks, draw_marks};
 use super::overlay::draw_graph_overlay;
 use super::palette::cell_colour;
 use super::scene::{Rgba, Scene};
@@ -43,6 +44,20 @@ pub fn draw_level_with(
     graph: bool,
     scene: &mut Scene,
 ) {
+    draw_level_marked(level, None, x0, y0, size, graph, scene);
+}
+
+/// [`draw_level_with`], with the designer's constraints (`marks`) drawn over a tile map
+/// ([`draw_marks`]).
+pub fn draw_level_marked(
+    level: &Level<'_>,
+    marks: Option<&Marks>,
+    x0: f32,
+    y0: f32,
+    size: f32,
+    graph: bool,
+    scene: &mut Scene,
+) {
     if !(size > 0.0 && x0.is_finite() && y0.is_finite() && size.is_finite()) {
         return;
     }
@@ -53,6 +68,14 @@ pub fn draw_level_with(
         let (left, top, cell_px) = draw_grid(grid, x0, y0, size, scene);
         if graph {
             draw_graph_overlay(level, left, top, cell_px, scene);
+        }
+        if let Some(marks) = marks.filter(|m| !m.is_empty()) {
+            draw_marks(
+                marks,
+                (grid.width, grid.height),
+                (left, top, cell_px),
+                scene,
+            );
         }
     } else if let Some(graph) = &level.graph {
         match &level.rooms {
@@ -125,6 +148,19 @@ pub fn draw_sheet_with(
     cell_px: f32,
     graph: bool,
 ) -> Scene {
+    draw_sheet_marked(levels, &[], cols, rows, cell_px, graph)
+}
+
+/// [`draw_sheet_with`], with `marks[i]` drawn over level `i`'s tile map (levels past the end of
+/// `marks` have none).
+pub fn draw_sheet_marked(
+    levels: &[Level<'_>],
+    marks: &[Marks],
+    cols: u32,
+    rows: u32,
+    cell_px: f32,
+    graph: bool,
+) -> Scene {
     if cols == 0 || rows == 0 || !(cell_px > 0.0 && cell_px.is_finite()) {
         return Scene::new(0.0, 0.0, Rgba::TRANSPARENT);
     }
@@ -139,8 +175,9 @@ pub fn draw_sheet_with(
     for (i, level) in levels.iter().take(slots).enumerate() {
         let col = (i % cols as usize) as f32;
         let row = (i / cols as usize) as f32;
-        draw_level_with(
+        draw_level_marked(
             level,
+            marks.get(i),
             gap + col * pitch,
             gap + row * pitch,
             cell_px,

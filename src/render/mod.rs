@@ -18,6 +18,7 @@ mod fit;
 mod level;
 mod level_graph;
 mod level_rooms;
+mod marks;
 mod overlay;
 mod palette;
 mod png;
@@ -25,7 +26,10 @@ mod scene;
 mod svg;
 
 pub use error::RenderError;
-pub use level::{draw_level, draw_level_with, draw_sheet, draw_sheet_with};
+pub use level::{
+    draw_level, draw_level_marked, draw_level_with, draw_sheet, draw_sheet_marked, draw_sheet_with,
+};
+pub use marks::{FORBIDDEN, KEY_COLOURS, LockMark, Marks, PIN, TileBox, draw_marks};
 pub use palette::{TAG_PALETTE, cell_colour, tag_colour};
 pub use png::{MAX_IMAGE_SIDE, to_png};
 pub use scene::{Item, Rgba, Scene};

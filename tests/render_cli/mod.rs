@@ -154,3 +154,5 @@ fn gif_output_is_an_error() {
     assert!(stderr(&output).contains("level.gif"), "{}", stderr(&output));
     assert!(!picture.exists(), "wrote a .gif");
 }
+
+mod marks;
