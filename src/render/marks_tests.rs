@@ -1,6 +1,10 @@
 use super::*;
 use crate::render::Item;
 
+fn tiles(x0: i32, y0: i32, x1: i32, y1: i32) -> TileBox {
+    TileBox { x0, y0, x1, y1 }
+}
+
 fn rects(scene: &Scene, fill: Rgba) -> Vec<(f32, f32, f32, f32)> {
     scene
         .items
@@ -56,12 +60,7 @@ fn a_mask_marks_its_forbidden_runs() {
 /// A pinned room is outlined along its box with a pin at its top-left corner.
 #[test]
 fn a_pinned_room_is_outlined_with_a_pin_at_its_corner() {
-    let b = TileBox {
-        x0: 2,
-        y0: 3,
-        x1: 6,
-        y1: 5,
-    };
+    let b = tiles(2, 3, 6, 5);
     let marks = Marks {
         pinned: vec![b],
         ..Marks::default()
@@ -99,24 +98,9 @@ fn a_pinned_room_is_outlined_with_a_pin_at_its_corner() {
 /// and each key room gets one disc of its colour at its centre, however many doors it opens.
 #[test]
 fn locks_share_their_keys_colour_and_each_key_is_drawn_once() {
-    let key_a = TileBox {
-        x0: 0,
-        y0: 0,
-        x1: 4,
-        y1: 4,
-    };
-    let key_b = TileBox {
-        x0: 10,
-        y0: 0,
-        x1: 14,
-        y1: 2,
-    };
-    let door = |x: i32, y: i32| TileBox {
-        x0: x,
-        y0: y,
-        x1: x + 1,
-        y1: y + 2,
-    };
+    let key_a = tiles(0, 0, 4, 4);
+    let key_b = tiles(10, 0, 14, 2);
+    let door = |x: i32, y: i32| tiles(x, y, x + 1, y + 2);
     let marks = Marks {
         locks: vec![
             LockMark {
