@@ -39,7 +39,8 @@ const PIECE_ROOMS: usize = 40;
 const JOIN_TRIES: u32 = 2;
 
 /// Attempts of the whole level (each lays out every piece again), each with up to two
-/// returns to a parent per piece.
+/// returns to a parent per piece; fewer when the plan allows fewer attempts
+/// ([`Plan::max_attempts`], as the fuzz run's bounded builds set it).
 const LEVEL_ATTEMPTS: u32 = 20;
 
 /// Attempts of a piece's own search per layout of it.
@@ -372,7 +373,7 @@ fn build_in_pieces(
     let mut inner = s.piece.take().unwrap_or_default();
     let mut rng = WarrenRng::new(seed);
     let mut found = false;
-    for attempt in 1..=LEVEL_ATTEMPTS {
+    for attempt in 1..=LEVEL_ATTEMPTS.min(plan.max_attempts) {
         s.out.attempts = attempt;
         // Every piece steers by the whole graph's drawing: one turn and mirror per attempt,
         // or every level of the graph would have the same outline.
