@@ -14,6 +14,9 @@ use crate::floorplan::spec::{Mask, Repeat};
 /// overlaps at once is cheaper than one checked against every placed room).
 pub const EXHAUSTIVE_WORK: u32 = 8_000_000;
 
+/// Attempts between doublings of a ramped work budget ([`Plan::work_ramp`]).
+pub const RAMP_EVERY: u32 = 16;
+
 /// Everything the builder needs about one level graph, built once and shared by the workers.
 #[derive(Clone, Debug)]
 pub struct Plan {
@@ -58,6 +61,10 @@ pub struct Plan {
     pub attempt_work: u32,
     /// Attempts before the seed fails.
     pub max_attempts: u32,
+    /// The first attempts' work budget is [`Plan::attempt_work`] divided by this, doubling
+    /// every [`RAMP_EVERY`] attempts up to the whole (1: every attempt has the whole; see
+    /// [`Plan::work_of_attempt`]).
+    pub work_ramp: u32,
     /// Times an attempt whose work budget runs out rewinds (takes up the rooms placed since a
     /// stretch before its worst dead end and goes on with a new budget) before it gives up.
     /// Random planar level graphs of 300 rooms (`scripts/level_graphs.py`, seeds 1 to 5, 10
@@ -307,6 +314,7 @@ impl Plan {
             length,
             attempt_work: work,
             max_attempts: 200,
+            work_ramp: 1,
             max_rewinds: 4,
             noise: 3.0,
             shake: 0.5,
@@ -337,6 +345,20 @@ impl Plan {
         self.max_rewinds = 0;
         self.max_retries = u32::MAX;
         self.attempt_work = EXHAUSTIVE_WORK;
+        self.work_ramp = 1;
+    }
+
+    /// The work budget of attempt `attempt` (1: the first): [`Plan::attempt_work`] over
+    /// [`Plan::work_ramp`], doubled every [`RAMP_EVERY`] attempts, at most the whole.
+    pub(super) fn work_of_attempt(&self, attempt: u32) -> u32 {
+        if self.work_ramp <= 1 {
+            return self.attempt_work;
+        }
+        let doublings = (attempt.saturating_sub(1) / RAMP_EVERY).min(31);
+        (self.attempt_work / self.work_ramp)
+            .max(1)
+            .saturating_mul(1 << doublings)
+            .min(self.attempt_work)
     }
 
     /// Lets the complete search place its first room in one orientation per class of the

@@ -72,8 +72,9 @@ impl Failure {
             );
         }
         format!(
-            "{} attempts of {} placements each found no layout; {} dead ends at room {}",
+            "{} attempts of {}{} placements each found no layout; {} dead ends at room {}",
             self.attempts,
+            if plan.work_ramp > 1 { "up to " } else { "" },
             plan.attempt_work,
             self.dead_ends,
             name(self.room)
@@ -172,7 +173,8 @@ fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> Outco
     s.conflicts[..n].iter_mut().for_each(Vec::clear);
     // Translation from drawing to lattice: running sums of (placed centre - drawn position).
     let mut at = Steer::default();
-    let mut budget = s.out.work + plan.attempt_work;
+    let work = plan.work_of_attempt(s.out.attempts);
+    let mut budget = s.out.work + work;
     let mut depth = 0usize;
     candidates_for(plan, depth, rng, s, at);
     s.dead.clear();
@@ -199,7 +201,7 @@ fn attempt_once(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> Outco
             s.dead.iter_mut().for_each(|d| *d = 0);
             candidates_for(plan, depth, rng, s, at);
             rewinds += 1;
-            budget = s.out.work + plan.attempt_work;
+            budget = s.out.work + work;
             continue;
         }
         if s.out.work >= budget {
