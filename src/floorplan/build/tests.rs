@@ -335,3 +335,26 @@ fn the_complete_search_up_to_symmetry_agrees_with_the_full_one() {
         assert!(up_to <= every, "case {i}: {up_to} > {every}");
     }
 }
+
+/// With fixed rooms an attempt's work bound starts at a fraction and doubles every
+/// `RAMP_EVERY` attempts up to the whole; without a ramp (and in the complete search) every
+/// attempt has the whole.
+#[test]
+fn a_ramped_work_bound_starts_small_and_doubles_up_to_the_whole() {
+    use crate::floorplan::build::plan::{EXHAUSTIVE_WORK, RAMP_EVERY};
+    let shapes = shapes_of(&edgar_paper()).unwrap();
+    let all: Vec<u32> = (0..shapes.len() as u32).collect();
+    let gaps = vec![Gaps::new(vec![(0, 0)]); 2];
+    let mut plan = Plan::new(shapes, vec![all; 3], vec![(0, 1), (1, 2)], gaps, 0);
+    plan.attempt_work = 1600;
+    assert_eq!(plan.work_of_attempt(1), 1600, "no ramp by default");
+    plan.work_ramp = 16;
+    let e = RAMP_EVERY;
+    let works: Vec<u32> = [1, e, e + 1, 2 * e + 1, 3 * e + 1, 4 * e + 1, 200]
+        .iter()
+        .map(|&a| plan.work_of_attempt(a))
+        .collect();
+    assert_eq!(works, [100, 100, 200, 400, 800, 1600, 1600]);
+    plan.make_exhaustive();
+    assert_eq!(plan.work_of_attempt(1), EXHAUSTIVE_WORK);
+}
