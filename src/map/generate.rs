@@ -448,10 +448,11 @@ pub const PATH_TRIES: u64 = 64;
 
 /// With fixed rooms, the first attempts' work bound is the whole over this
 /// ([`Plan::work_ramp`]): a drawing aimed at the pins that does not fit them rarely recovers,
-/// and a new drawing does better. Measured (release, one thread, 2,000 layouts, median of 3
-/// runs, each beside the graph without pins): `fig8-17-fixed.json` 3.1x the unpinned time with
-/// the whole bound, 2.0x with an eighth, 1.95x with a sixteenth, 2.3x with a 32nd;
-/// `fig8-41-fixed.json` 3.1x, 2.2x, 1.7x and 2.9x.
+/// and a new drawing does better. Measured (release, one thread, 2,000 layouts a run, each
+/// beside the graph without pins): with the bound divided by 1, 8, 16 and 32 in every attempt
+/// (median of 3 runs), `fig8-17-fixed.json` took 3.1x, 2.0x, 1.95x and 2.3x the unpinned time,
+/// `fig8-41-fixed.json` 3.1x, 2.2x, 1.7x and 2.9x; with this ramp (median of 5 interleaved
+/// runs) 1.96x and 2.02x.
 pub const FIXED_WORK_RAMP: u32 = 16;
 
 /// An attempt's work bound times `effort` (`map.effort`), ramped with fixed rooms
