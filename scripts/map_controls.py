@@ -5,13 +5,17 @@ the same input without it, in one run; every archive verified. Prints one JSON l
 a table: layouts made, verify's verdict, ms per layout, and the ratio to the run without the
 control.
 
-    cargo build --release && scripts/map_controls.py [--layouts 1000] [--only corridor]
+    cargo build --release && scripts/map_controls.py [--layouts 1000] [--runs 1] [--only corridor]
+
+With `--runs K`, each input and the one without its control run K times, interleaved, and the
+table shows the medians (the verdict and the count are the first run's).
 
 (`WARREN=PATH` runs another build of warren.) The inputs are in `data/map/examples/`.
 """
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -57,6 +61,8 @@ def controls(size):
          [f"map.graph={EX}/fig8-{size}-corridors.json", f"map.templates={EX}/corridor-rooms.json",
           "map.corridors=templates", 'map.corridor_templates=["straight", "bend"]'],
          plain + [f"map.templates={EX}/corridor-rooms.json", "map.corridors=templates"]),
+        ("fixed rooms: start and boss pinned (fig8-{0}-fixed.json)".format(size),
+         [f"map.graph={EX}/fig8-{size}-fixed.json"], plain),
         (f"several graphs: {graph} and fig8-{size}-locks.json, weights 3 : 1",
          [f'map.graph=[{{ graph = "{graph}", weight = 3 }}, "{EX}/fig8-{size}-locks.json"]'],
          plain),
@@ -79,6 +85,7 @@ def run(sets, layouts, out):
 
 def main():
     layouts = int(arg("--layouts", "1000"))
+    runs = int(arg("--runs", "1"))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "m.arrow")
@@ -86,8 +93,12 @@ def main():
             for name, with_it, without in controls(size):
                 if arg("--only", "") not in name:
                     continue
-                made, ms, verdict = run(with_it, layouts, out)
-                _, base_ms, _ = run(without, layouts, out)
+                # Runs of the two inputs interleaved (the machine's speed drifts), medians.
+                timed = [(run(with_it, layouts, out), run(without, layouts, out)[1])
+                         for _ in range(runs)]
+                made, _, verdict = timed[0][0]
+                ms = statistics.median(t[0][1] for t in timed)
+                base_ms = statistics.median(t[1] for t in timed)
                 row = {"graph": f"edgar-fig8-{size}", "control": name, "layouts": made,
                        "requested": layouts, "ms_per_layout": round(ms, 3),
                        "ms_without": round(base_ms, 3), "ratio": round(ms / base_ms, 2),

@@ -122,10 +122,20 @@ pub(super) fn draw_targets(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratc
     }
 }
 
+/// The least and the most a drawing is scaled to put two or more fixed rooms' drawn centres
+/// on their pins ([`aim_at_frame`]). The search packs rooms closer than the drawing draws
+/// them: pins as far apart as the same rooms lie in unpinned layouts ask for about 0.7 (the
+/// least-squares scale averaged 0.76 over the attempts of `fig8-17-fixed.json` and 0.67 over
+/// those of `fig8-41-fixed.json`, whose pins are 140 tiles apart against 160 at the median of
+/// unpinned layouts). A least bound of 0.75 left the 41-room drawing too large for its pins:
+/// 3.7 times the unpinned graph's placements a layout, 1.8 times at 0.5 (release build, 2,000
+/// layouts).
+const PIN_SCALE: (f32, f32) = (0.5, 1.5);
+
 /// In a frame (fixed rooms or a mask), puts the drawing on the grid (the search's lattice):
 /// without fixed rooms, its centre on the mask's; with one, its drawn centre on its pinned
 /// centre; either way turned by the quarter turn that keeps most rooms on the grid (and the
-/// mask). With two or more fixed rooms, the turn, scale (within 0.75 to 1.5) and shift that
+/// mask). With two or more fixed rooms, the turn, scale (within [`PIN_SCALE`]) and shift that
 /// put their drawn centres nearest their pinned ones (least squares, the drawing's mirror
 /// image as drawn). Rooms drawn outside the grid are moved to its edge.
 fn aim_at_frame(plan: &Plan, frame: &Frame, s: &mut BuildScratch) {
@@ -162,7 +172,7 @@ fn aim_at_frame(plan: &Plan, frame: &Frame, s: &mut BuildScratch) {
         }
         let r = (a * a + b * b).sqrt();
         if r > 1e-6 && norm > 1e-6 {
-            (a / r, b / r, (r / norm).clamp(0.75, 1.5))
+            (a / r, b / r, (r / norm).clamp(PIN_SCALE.0, PIN_SCALE.1))
         } else {
             (1.0, 0.0, 1.0)
         }
@@ -396,6 +406,16 @@ fn push_inwards(seq: &[u32], (skip, corridors): (usize, usize), s: &mut BuildScr
 /// cycles then close onto them as onto any placed room), then the path from one of them to the
 /// nearest core room; that core room, where the cycles start (`None` without fixed rooms, or
 /// when the graph has no core).
+///
+/// The fixed room the cycles start from is one whose core room lies on the shortest cycle
+/// (any of those, by the seed): the first cycle is placed around one fixed point and the
+/// other fixed rooms are reached by ears, each closing short. Started on a long cycle that
+/// passes next to a second fixed room, the first cycle must close through two fixed points:
+/// with the start and the boss of Edgar's 17-room graph pinned (`fig8-17-fixed.json`: the
+/// start a leaf next to a 7-room cycle, the boss on 10-room ones) a layout took 1.6 times
+/// the placements of the unpinned graph when started from the boss's cycle and 1.0 times
+/// from the start's, 1.3 times with the fixed room drawn at random (release build, 2,000
+/// layouts).
 fn start_at_pins(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> Option<u32> {
     if plan.fixed_rooms.is_empty() {
         return None;
@@ -407,7 +427,17 @@ fn start_at_pins(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> Opti
         s.steer.push(NO_STEER);
         s.placed[v as usize] = true;
     }
-    let path = path_to_core(plan, pins[rng.below(pins.len() as u32) as usize]);
+    let cycle_at = |v: u32| match path_to_core(plan, v).last() {
+        Some(&c) if plan.core[c as usize] => shortest_cycle(plan, c).len(),
+        _ => usize::MAX,
+    };
+    let lengths: Vec<usize> = pins.iter().map(|&v| cycle_at(v)).collect();
+    let shortest = lengths.iter().copied().min().unwrap_or(usize::MAX);
+    let tied: Vec<u32> = (0..pins.len())
+        .filter(|&i| lengths[i] == shortest)
+        .map(|i| pins[i])
+        .collect();
+    let path = path_to_core(plan, tied[rng.below(tied.len() as u32) as usize]);
     for (i, &v) in path.iter().enumerate() {
         if plan.core[v as usize] {
             break;
