@@ -452,7 +452,11 @@ pub const PATH_TRIES: u64 = 64;
 /// beside the graph without pins): with the bound divided by 1, 8, 16 and 32 in every attempt
 /// (median of 3 runs), `fig8-17-fixed.json` took 3.1x, 2.0x, 1.95x and 2.3x the unpinned time,
 /// `fig8-41-fixed.json` 3.1x, 2.2x, 1.7x and 2.9x; with this ramp (median of 5 interleaved
-/// runs) 1.96x and 2.02x.
+/// runs) 1.96x and 2.02x. Since the order starts at the fixed room on the shortest cycle and
+/// the drawing may shrink to meet its pins (`order.rs`), 1.38x and 1.17x; a ramp of 1, 4, 8
+/// and 32 then took 2.8x, 2.1x, 1.8x and 1.7x on the 17-room graph (layouts built alone, without
+/// their tiles) against 1.6x with 16, and 2.1x, 1.4x, 1.3x and 2.0x on the 41-room one
+/// against 1.5x.
 pub const FIXED_WORK_RAMP: u32 = 16;
 
 /// An attempt's work bound times `effort` (`map.effort`), ramped with fixed rooms
