@@ -431,7 +431,11 @@ fn start_at_pins(plan: &Plan, rng: &mut WarrenRng, s: &mut BuildScratch) -> Opti
         Some(&c) if plan.core[c as usize] => shortest_cycle(plan, c).len(),
         _ => usize::MAX,
     };
-    let lengths: Vec<usize> = pins.iter().map(|&v| cycle_at(v)).collect();
+    // One fixed room (every piece of a large graph has one): nothing to choose.
+    let lengths: Vec<usize> = match pins.len() {
+        1 => vec![0],
+        _ => pins.iter().map(|&v| cycle_at(v)).collect(),
+    };
     let shortest = lengths.iter().copied().min().unwrap_or(usize::MAX);
     let tied: Vec<u32> = (0..pins.len())
         .filter(|&i| lengths[i] == shortest)
