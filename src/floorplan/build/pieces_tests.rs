@@ -65,6 +65,68 @@ fn the_parts_cover_every_room_once_and_hang_off_their_parents() {
     }
 }
 
+/// Whether `order` lays every piece before its own pieces and each piece's subtree right after
+/// it, in one run.
+fn depth_first(pieces: &[Piece], order: &[usize], subtree: &[usize]) -> bool {
+    let mut at = vec![usize::MAX; pieces.len()];
+    for (i, &k) in order.iter().enumerate() {
+        at[k] = i;
+    }
+    (0..pieces.len()).all(|k| {
+        let mut up = pieces[k].parent;
+        while let Some(p) = up {
+            if !(at[p] < at[k] && at[k] < at[p] + subtree[p]) {
+                return false;
+            }
+            up = pieces[p].parent;
+        }
+        true
+    })
+}
+
+#[test]
+fn a_piece_brought_up_to_its_parent_keeps_the_order_depth_first() {
+    let mut plan = tree_of_cycles(30);
+    plan.split(8);
+    let pieces = plan.pieces.clone().expect("pieces");
+    let subtree = subtree_sizes(&pieces);
+    assert_eq!(subtree[0], pieces.len());
+    for (k, p) in pieces.iter().enumerate() {
+        let below = (0..pieces.len())
+            .filter(|&q| {
+                let mut up = Some(q);
+                while let Some(x) = up.filter(|&x| x != k) {
+                    up = pieces[x].parent;
+                }
+                up == Some(k)
+            })
+            .count();
+        assert_eq!(subtree[k], below, "piece {k} ({:?})", p.parent);
+    }
+    let mut order: Vec<usize> = (0..pieces.len()).collect();
+    assert!(depth_first(&pieces, &order, &subtree));
+    // Every piece with an earlier sibling in turn, the latest last: each moves up to right
+    // after its parent, the siblings (and their pieces) after it.
+    let mut moves = 0;
+    for k in (1..pieces.len()).rev() {
+        let parent = pieces[k].parent.expect("a parent");
+        let here = order.iter().position(|&q| q == k).expect("laid");
+        let at = order.iter().position(|&q| q == parent).expect("laid");
+        if here > at + 1 {
+            let before: Vec<usize> = order[at + 1..here].to_vec();
+            bring_forward(&mut order, here, at + 1, subtree[k]);
+            assert_eq!(order[at + 1], k);
+            assert_eq!(order[at + 1 + subtree[k]..][..before.len()], before[..]);
+            assert!(depth_first(&pieces, &order, &subtree), "after moving {k}");
+            moves += 1;
+        }
+    }
+    assert!(moves >= 3, "{moves} moves");
+    let mut sorted = order.clone();
+    sorted.sort_unstable();
+    assert!(sorted.iter().copied().eq(0..pieces.len()));
+}
+
 #[test]
 fn every_connection_belongs_to_one_piece() {
     let mut plan = tree_of_cycles(30);

@@ -113,14 +113,16 @@ pub struct Plan {
     pub(super) pieces: Option<Arc<Vec<Piece>>>,
 }
 
-/// One piece of a large graph (`pieces`): its plan (its rooms, then its stubs) and where its rooms and connections are in
-/// the whole plan.
+/// One piece of a large graph (`pieces`): its plan (its rooms, then its stubs, then its halo:
+/// the first rooms of the pieces hanging off it, laid out with it but not kept) and where its
+/// rooms and connections are in the whole plan.
 #[derive(Clone, Debug)]
 pub struct Piece {
     pub(super) plan: Plan,
-    /// Per local room (members, then stubs), its room in the whole plan.
+    /// Per local room (members, then stubs; not the halo), its room in the whole plan.
     pub(super) rooms: Vec<u32>,
-    /// Per local connection, its connection in the whole plan (the same orientation).
+    /// Per local connection (not the halo's), its connection in the whole plan (the same
+    /// orientation).
     pub(super) conns: Vec<u32>,
     /// Where the piece hangs off its parent (every piece but the first).
     pub(super) root: Option<Root>,
