@@ -24,7 +24,7 @@ use super::order::{shortest_cycle, turn};
 use super::plan::{Piece, Plan, Root};
 use super::scratch::BuildScratch;
 use super::search::{Failure, canonical_cycle, search};
-use super::world::{CORRIDOR, World, cells_of};
+use super::world::{CORRIDOR, RESERVED, Reserve, World, cells_of};
 use crate::core::rng::WarrenRng;
 use crate::floorplan::shape::Rect;
 
@@ -61,6 +61,10 @@ const JOIN_TRIES: u32 = 2;
 /// returns to a parent per piece; fewer when the plan allows fewer attempts
 /// ([`Plan::max_attempts`], as the fuzz run's bounded builds set it).
 const LEVEL_ATTEMPTS: u32 = 20;
+
+/// Times a piece that failed right after its parent takes the parent up to be laid again
+/// before the parent counts as failing where it lies ([`retreat`]).
+const RELAYS: u32 = 1;
 
 /// Attempts of a piece's own search per layout of it.
 const PIECE_ATTEMPTS: u32 = 8;
@@ -111,8 +115,9 @@ impl Plan {
         local: &mut [u32],
         rooms: &[u32],
         conns: &[u32],
-    ) -> (Vec<u32>, Vec<u32>) {
+    ) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
         let mut all_rooms = rooms.to_vec();
+        let mut halo_of = Vec::new();
         for &b in &part.stubs {
             let child = part_of[b as usize];
             let mut frontier = vec![b];
@@ -125,6 +130,7 @@ impl Plan {
                         if w_free && added < HALO_ROOMS {
                             local[w as usize] = all_rooms.len() as u32;
                             all_rooms.push(w);
+                            halo_of.push(child as u32);
                             next.push(w);
                             added += 1;
                         }
@@ -141,7 +147,7 @@ impl Plan {
                 all_conns.push(j as u32);
             }
         }
-        (all_rooms, all_conns)
+        (all_rooms, all_conns, halo_of)
     }
 
     /// The plan of one part.
@@ -164,7 +170,8 @@ impl Plan {
         }
         // The halo, laid out with this piece but not kept: so that this piece's layout leaves
         // its pieces room to begin.
-        let (rooms_all, all_conns) = self.halo(part, part_of, &mut local, &rooms, &conns);
+        let (rooms_all, all_conns, halo_of) =
+            self.halo(part, part_of, &mut local, &rooms, &conns);
         let room_shapes = rooms_all
             .iter()
             .map(|&v| self.room_shapes[v as usize].clone())
@@ -220,6 +227,7 @@ impl Plan {
                 b,
             }),
             parent: part.parent,
+            halo_of,
         }
     }
 }
@@ -491,48 +499,80 @@ fn lay_pieces(
     s.placed.clear();
     s.placed.resize(plan.rooms(), false);
     s.corridors.clear();
+    s.reserved.clear();
+    s.laid.clear();
+    s.laid.resize(pieces.len(), false);
     s.cells.values_mut().for_each(Vec::clear);
     // The pieces in the order they are laid (depth first, a piece's own pieces right after
     // it), and per piece how many pieces its subtree holds (itself included).
     let mut order: Vec<usize> = (0..pieces.len()).collect();
     let subtree = subtree_sizes(pieces);
     let mut moved = vec![false; pieces.len()];
+    let mut relaid = vec![0u32; pieces.len()];
+    let mut failed = vec![0u32; pieces.len()];
     let mut log: Vec<Undo> = Vec::with_capacity(pieces.len());
     let mut backtracks = 2 * pieces.len();
     while log.len() < pieces.len() {
         let k = order[log.len()];
-        if let Some(undo) = lay_piece(plan, &pieces[k], rng, s, inner) {
+        if let Some(undo) = lay_piece(plan, pieces, (k, failed[k]), rng, s, inner) {
             log.push(undo);
             continue;
         }
-        let Some(parent) = pieces[k].parent else {
-            return false;
-        };
+        failed[k] += 1;
         if backtracks == 0 {
             return false;
         }
         backtracks -= 1;
-        let at = order[..log.len()]
-            .iter()
-            .position(|&q| q == parent)
-            .expect("a parent is laid before its pieces");
-        let here = log.len();
-        // Right after the parent when it is not there yet, else the parent laid again.
-        let keep = if !moved[k] && here > at + 1 {
-            at + 1
-        } else {
-            at
+        let Some((keep, from, size)) =
+            retreat(pieces, &order, &subtree, &mut moved, &mut relaid, k, log.len())
+        else {
+            return false;
         };
         while log.len() > keep {
             let undo = log.pop().expect("a laid piece");
-            take_up(plan, &pieces[order[log.len()]], undo, s);
+            take_up(plan, pieces, order[log.len()], undo, s);
         }
-        if keep > at {
-            moved[k] = true;
-            bring_forward(&mut order, here, keep, subtree[k]);
+        if size > 0 {
+            bring_forward(&mut order, from, keep, size);
         }
     }
     true
+}
+
+/// Where to go back to when piece `k`, at `order[here]`, finds no place: `(keep, from, size)`,
+/// the pieces from `order[keep]` on taken up and, when `size > 0`, the `size` pieces from
+/// `order[from]` (a piece and its own pieces) brought forward to `order[keep]`; `None` when
+/// the failure reaches the first piece. A piece not yet moved moves up to right after its
+/// parent; one that has moved takes its parent up to be laid again, up to [`RELAYS`] times;
+/// after that the parent counts as failing where it lies (moved up itself, or its own parent
+/// laid again), and so on up the tree.
+fn retreat(
+    pieces: &[Piece],
+    order: &[usize],
+    subtree: &[usize],
+    moved: &mut [bool],
+    relaid: &mut [u32],
+    mut k: usize,
+    mut here: usize,
+) -> Option<(usize, usize, usize)> {
+    loop {
+        let parent = pieces[k].parent?;
+        let at = order[..here]
+            .iter()
+            .position(|&q| q == parent)
+            .expect("a parent is laid before its pieces");
+        if !moved[k] && here > at + 1 {
+            moved[k] = true;
+            return Some((at + 1, here, subtree[k]));
+        }
+        if relaid[k] < RELAYS {
+            relaid[k] += 1;
+            return Some((at, at, 0));
+        }
+        relaid[k] = 0;
+        k = parent;
+        here = at;
+    }
 }
 
 /// Moves the `size` pieces from `order[from]` (a piece and its own pieces) to `order[to]`,
@@ -553,22 +593,25 @@ fn subtree_sizes(pieces: &[Piece]) -> Vec<usize> {
     size
 }
 
-/// What laying a piece changed beyond its own rooms: where its corridors begin in
-/// `s.corridors`.
+/// What laying a piece changed beyond its own rooms: where its corridors and the places it
+/// keeps for its pieces begin in `s.corridors` and `s.reserved`.
 #[derive(Clone, Copy, Debug)]
 struct Undo {
     corridors: usize,
+    reserved: usize,
 }
 
 /// Lays `piece` out where the rest of the level leaves room (its first room on its stub),
 /// trying [`JOIN_TRIES`] seeds; what to undo, or `None`.
 fn lay_piece(
     plan: &Plan,
-    piece: &Piece,
+    pieces: &[Piece],
+    (k, failed): (usize, u32),
     rng: &mut WarrenRng,
     s: &mut BuildScratch,
     inner: &mut BuildScratch,
 ) -> Option<Undo> {
+    let piece = &pieces[k];
     if let Some(r) = piece.root {
         let b = r.b as usize;
         inner.force = Some((r.local, s.out.shape[b], s.out.x[b], s.out.y[b]));
@@ -579,11 +622,22 @@ fn lay_piece(
             y: std::mem::take(&mut s.out.y),
             corridors: std::mem::take(&mut s.corridors),
             skip: r.b,
+            reserved: std::mem::take(&mut s.reserved),
+            laid: std::mem::take(&mut s.laid),
+            piece: k as u32,
         });
     }
+    let level_turn = inner.turn;
+    let turns = match (piece.root, &inner.world, level_turn) {
+        (Some(r), Some(w), Some(t)) => free_turns(&piece.plan, r, w, t),
+        _ => Vec::new(),
+    };
     let mut laid = false;
     let mut work = 0u32;
-    for _ in 0..JOIN_TRIES {
+    for t in 0..JOIN_TRIES {
+        if let Some(&turn) = turns.get(((t + failed * JOIN_TRIES) as usize) % TURNS) {
+            inner.turn = Some(turn);
+        }
         let result = search(&piece.plan, rng.next_u64(), inner);
         work = work.saturating_add(inner.out.work);
         match result {
@@ -598,6 +652,7 @@ fn lay_piece(
             }
         }
     }
+    inner.turn = level_turn;
     s.out.work = s.out.work.saturating_add(work);
     inner.force = None;
     if let Some(w) = inner.world.take() {
@@ -606,19 +661,95 @@ fn lay_piece(
         s.out.x = w.x;
         s.out.y = w.y;
         s.corridors = w.corridors;
+        s.reserved = w.reserved;
+        s.laid = w.laid;
     }
     if !laid {
         return None;
     }
     let undo = Undo {
         corridors: s.corridors.len(),
+        reserved: s.reserved.len(),
     };
     commit(plan, piece, inner, s);
+    s.laid[k] = true;
     Some(undo)
 }
 
-/// Takes a laid piece up again: its rooms and corridors out of the layout and the cells.
-fn take_up(plan: &Plan, piece: &Piece, undo: Undo, s: &mut BuildScratch) {
+/// Turns a piece's drawing is tried in around its first room ([`free_turns`]).
+const TURNS: usize = 12;
+
+/// The level's turn `(cos, sin, mirror)` and its turns by even steps of a [`TURNS`]th of a
+/// circle (the mirror kept), those first whose drawing of `piece`, hung on its first room
+/// where its parent placed it, puts the fewest rooms on (or next to) the rest of the level
+/// ([`rooms_on_world`]); among equals the nearer to the level's own turn first. A piece's
+/// drawing often points into its parent, which wrapped around the stub, or into a piece laid
+/// before it: turned, it points where there is room. Empty when the piece has no drawing.
+fn free_turns(
+    piece: &Plan,
+    root: Root,
+    world: &World,
+    (cos0, sin0, flip): (f32, f32, f32),
+) -> Vec<(f32, f32, f32)> {
+    if piece.drawing.is_none() {
+        return Vec::new();
+    }
+    let mut scored: Vec<(u32, usize, (f32, f32, f32))> = (0..TURNS)
+        .map(|k| {
+            let a = std::f32::consts::TAU * k as f32 / TURNS as f32;
+            let (c, s) = (
+                cos0 * a.cos() - sin0 * a.sin(),
+                sin0 * a.cos() + cos0 * a.sin(),
+            );
+            let turn = (c, s, flip);
+            (rooms_on_world(piece, root, world, turn), k.min(TURNS - k), turn)
+        })
+        .collect();
+    scored.sort_by_key(|&(hits, off, _)| (hits, off));
+    scored.into_iter().map(|(_, _, t)| t).collect()
+}
+
+/// How many of `piece`'s rooms (its first room aside) its drawing, turned by `(cos, sin,
+/// mirror)` as the search turns it and moved so that its first room's drawn centre lies on
+/// that room's placed centre, puts inside a room, kept place or corridor of the rest of the
+/// level or within a quarter of a connection of one.
+fn rooms_on_world(piece: &Plan, root: Root, world: &World, (c, s, flip): (f32, f32, f32)) -> u32 {
+    let Some((dx, dy)) = piece.drawing.as_ref() else {
+        return 0;
+    };
+    let b = root.b as usize;
+    let sh = &piece.cat.shapes[world.shape[b] as usize];
+    let centre = (
+        world.x[b] as f32 + sh.w as f32 / 2.0,
+        world.y[b] as f32 + sh.h as f32 / 2.0,
+    );
+    let r = root.local as usize;
+    let margin = piece.length / 4.0;
+    (0..dx.len())
+        .filter(|&i| i != r)
+        .filter(|&i| {
+            let (x, y) = (dx[i] - dx[r], (dy[i] - dy[r]) * flip);
+            let p = (centre.0 + x * c - y * s, centre.1 + x * s + y * c);
+            world.covers(piece, p, margin)
+        })
+        .count() as u32
+}
+
+/// Takes a laid piece up again: its rooms, corridors and kept places out of the layout and
+/// the cells.
+fn take_up(plan: &Plan, pieces: &[Piece], k: usize, undo: Undo, s: &mut BuildScratch) {
+    let piece = &pieces[k];
+    s.laid[k] = false;
+    for i in (undo.reserved..s.reserved.len()).rev() {
+        let r = s.reserved[i];
+        let e = RESERVED | i as u32;
+        for cell in cells_of(&room_box(plan, r.shape, (r.x, r.y))) {
+            if let Some(there) = s.cells.get_mut(&cell) {
+                there.retain(|&x| x != e);
+            }
+        }
+    }
+    s.reserved.truncate(undo.reserved);
     let root = piece.root.map(|r| r.local as usize);
     for (r, &v) in piece.rooms.iter().enumerate() {
         if Some(r) == root {
@@ -684,6 +815,21 @@ fn commit(plan: &Plan, piece: &Piece, inner: &BuildScratch, s: &mut BuildScratch
             for cell in cells_of(&c) {
                 s.cells.entry(cell).or_default().push(e);
             }
+        }
+    }
+    // The halo's rooms: places kept for the pieces they belong to.
+    for (h, &owner) in piece.halo_of.iter().enumerate() {
+        let r = piece.rooms.len() + h;
+        let e = RESERVED | s.reserved.len() as u32;
+        s.reserved.push(Reserve {
+            shape: out.shape[r],
+            x: out.x[r],
+            y: out.y[r],
+            owner,
+        });
+        let area = room_box(plan, out.shape[r], (out.x[r], out.y[r]));
+        for cell in cells_of(&area) {
+            s.cells.entry(cell).or_default().push(e);
         }
     }
 }

@@ -128,6 +128,8 @@ pub struct Piece {
     pub(super) root: Option<Root>,
     /// The parent piece (an earlier one).
     pub(super) parent: Option<usize>,
+    /// Per room of the halo (after `rooms` in the piece's plan), the piece it belongs to.
+    pub(super) halo_of: Vec<u32>,
 }
 
 /// The bridge a piece hangs off its parent by.

@@ -68,8 +68,13 @@ pub struct BuildScratch {
     pub(super) world: Option<super::world::World>,
     /// The scratch of the pieces' own searches (`pieces`).
     pub(super) piece: Option<Box<BuildScratch>>,
-    /// The placed rooms and corridors (`pieces::CORRIDOR` marked) by grid cell (`pieces`).
+    /// The placed rooms, corridors (`world::CORRIDOR` marked) and kept places
+    /// (`world::RESERVED` marked) by grid cell (`pieces`).
     pub(super) cells: std::collections::HashMap<(i32, i32), Vec<u32>>,
+    /// The places laid pieces keep for their pieces, and per piece whether it is laid
+    /// (`pieces`).
+    pub(super) reserved: Vec<super::world::Reserve>,
+    pub(super) laid: Vec<bool>,
     /// The result.
     pub out: Layout,
 }

@@ -20,6 +20,23 @@ pub struct World {
     pub(super) corridors: Vec<(Rect, u32)>,
     /// The piece's first room, placed already as its parent's stub of it: no obstacle.
     pub(super) skip: u32,
+    /// The places laid pieces keep for the pieces hanging off them ([`RESERVED`] marked in
+    /// the cells), and per piece whether it is laid: a place is an obstacle while its owner
+    /// is not laid, except to its owner.
+    pub(super) reserved: Vec<Reserve>,
+    pub(super) laid: Vec<bool>,
+    /// The piece being laid out.
+    pub(super) piece: u32,
+}
+
+/// A room of a piece's halo, kept for the piece it belongs to after its parent is laid
+/// (`pieces`): its shape and place, and that piece.
+#[derive(Clone, Copy, Debug)]
+pub struct Reserve {
+    pub(super) shape: u32,
+    pub(super) x: i32,
+    pub(super) y: i32,
+    pub(super) owner: u32,
 }
 
 impl World {
@@ -38,9 +55,8 @@ impl World {
                 let (c, _) = self.corridors[(e & !CORRIDOR) as usize];
                 sh.rects.iter().any(|q| q.near(x, y, &c, 0, 0, gap))
             } else {
-                let u = e as usize;
-                let other = &plan.cat.shapes[self.shape[u] as usize];
-                sh.near(x, y, other, self.x[u], self.y[u], gap)
+                let (other, ox, oy) = self.room(plan, e);
+                sh.near(x, y, other, ox, oy, gap)
             }
         })
     }
@@ -60,14 +76,63 @@ impl World {
                 let (other, _) = self.corridors[(e & !CORRIDOR) as usize];
                 other.near(0, 0, c, 0, 0, 0)
             } else {
-                let u = e as usize;
-                let other = &plan.cat.shapes[self.shape[u] as usize];
-                other
-                    .rects
-                    .iter()
-                    .any(|q| q.near(self.x[u], self.y[u], c, 0, 0, gap))
+                let (other, ox, oy) = self.room(plan, e);
+                other.rects.iter().any(|q| q.near(ox, oy, c, 0, 0, gap))
             }
         })
+    }
+
+    /// Whether point `(px, py)` lies in a room, kept place or corridor of the rest of the
+    /// level, or within `margin` of one.
+    pub(super) fn covers(&self, plan: &Plan, (px, py): (f32, f32), margin: f32) -> bool {
+        let m = margin.ceil() as i32;
+        let (x, y) = (px.floor() as i32, py.floor() as i32);
+        let area = Rect {
+            x0: x - m,
+            y0: y - m,
+            x1: x + m + 1,
+            y1: y + m + 1,
+        };
+        let inside = |r: &Rect| {
+            px > r.x0 as f32 - margin
+                && px < r.x1 as f32 + margin
+                && py > r.y0 as f32 - margin
+                && py < r.y1 as f32 + margin
+        };
+        self.any_near(&area, |e| {
+            if e & CORRIDOR != 0 {
+                inside(&self.corridors[(e & !CORRIDOR) as usize].0)
+            } else {
+                let (sh, ox, oy) = self.room(plan, e);
+                inside(&Rect {
+                    x0: ox,
+                    y0: oy,
+                    x1: ox + sh.w,
+                    y1: oy + sh.h,
+                })
+            }
+        })
+    }
+
+    /// The shape and place of a room or kept place in the cells.
+    fn room<'a>(&self, plan: &'a Plan, e: u32) -> (&'a Shape, i32, i32) {
+        if e & RESERVED != 0 {
+            let r = self.reserved[(e & !RESERVED) as usize];
+            (&plan.cat.shapes[r.shape as usize], r.x, r.y)
+        } else {
+            let u = e as usize;
+            (&plan.cat.shapes[self.shape[u] as usize], self.x[u], self.y[u])
+        }
+    }
+
+    /// Whether a cell's entry is in the way at all: not the piece's first room, and not a
+    /// place kept for this piece or for a piece laid since.
+    fn counts(&self, e: u32) -> bool {
+        if e & CORRIDOR == 0 && e & RESERVED != 0 {
+            let owner = self.reserved[(e & !RESERVED) as usize].owner;
+            return owner != self.piece && !self.laid[owner as usize];
+        }
+        e != self.skip
     }
 
     /// Whether `hit` holds for a room or corridor in a cell `area` covers.
@@ -75,7 +140,7 @@ impl World {
         cells_of(area).any(|cell| {
             self.cells
                 .get(&cell)
-                .is_some_and(|there| there.iter().any(|&e| e != self.skip && hit(e)))
+                .is_some_and(|there| there.iter().any(|&e| self.counts(e) && hit(e)))
         })
     }
 }
@@ -89,3 +154,5 @@ pub(super) fn cells_of(r: &Rect) -> impl Iterator<Item = (i32, i32)> {
 
 /// Marks a corridor in the cells (rooms are their own index).
 pub(super) const CORRIDOR: u32 = 1 << 31;
+/// Marks a kept place ([`Reserve`]) in the cells.
+pub(super) const RESERVED: u32 = 1 << 30;
