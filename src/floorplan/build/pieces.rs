@@ -4,13 +4,26 @@
 //! 2-edge-connected part. A piece's layout holds one more room per piece hanging off it (a
 //! *stub*: the child's first room, across the bridge), which fixes where its child starts.
 //! Each piece is laid out by the search alone over its own rooms, its first room fixed on its
-//! stub and the rest of the level as obstacles ([`World`]). A piece that finds no place moves
-//! up to right after its parent, ahead of the siblings laid since (taken up and laid again
-//! after it); when it finds none there either, it takes its parent up again, which is laid
-//! out anew. The move alone (random planar graphs of 300 rooms, `scripts/map_scale.py --sizes
-//! 300 --corridors none --one-by-one`, 200 layouts, one after the other against the build
-//! without it, before the halo): p50 116 ms against 139 ms, p99 9.2 s against 14.5 s, slowest
-//! 10.4 s against 43.3 s, mean 0.68 s against 1.02 s. With the halo too, see `docs/map.md`.
+//! stub and the rest of the level as obstacles ([`World`]), its drawing turned around the
+//! stub to where the level leaves room ([`free_turns`]). A laid piece keeps its halo's rooms
+//! (its pieces' first rooms, laid out with it) as places its pieces alone may take until they
+//! are laid ([`Reserve`]). A piece that finds no place moves up to right after its parent,
+//! ahead of the siblings laid since (taken up and laid again after it); when it finds none
+//! there either, it takes its parent up again, which is laid out anew; when it fails once
+//! more, its parent counts as failing where it lies, and so on up ([`retreat`]). The move
+//! alone (random planar graphs of 300 rooms, `scripts/map_scale.py --sizes 300 --corridors
+//! none --one-by-one`, 200 layouts, one after the other against the build without it, before
+//! the halo): p50 116 ms against 139 ms, p99 9.2 s against 14.5 s, slowest 10.4 s against
+//! 43.3 s, mean 0.68 s against 1.02 s.
+//!
+//! The turns, the kept places and the climb, on the 1,000-room graphs of
+//! `scripts/level_graphs.py random 1000 G`, G = 1 to 10, seeds 0 to 2, one run per layout, two
+//! runs at a time on the 2 cores (2026-12-02): before them p50 4.6 s, mean 23.5 s, 28 of 30
+//! within 120 s; the kept places and the climb alone p50 2.0 s, mean 11.3 s, 29 of 30; all
+//! three (the turns without rolling on, [`TURNS`]) p50 0.48 s, mean 1.1 s, slowest 5.9 s, 30
+//! of 30. What the turns mend: the rooms in a failing piece's way were nearly all its parent's
+//! and grandparent's (with the rest of the level taken away, the same pieces laid out at
+//! once). See `docs/map.md` for the runs one at a time.
 //!
 //! Why: in one search over a thousand rooms, the rooms a cycle needs may have been taken by
 //! rooms placed hundreds of rooms earlier in the order, beyond anything a rewind takes up
@@ -24,9 +37,8 @@ use super::order::{shortest_cycle, turn};
 use super::plan::{Piece, Plan, Root};
 use super::scratch::BuildScratch;
 use super::search::{Failure, canonical_cycle, search};
-use super::world::{CORRIDOR, RESERVED, Reserve, World, cells_of};
+use super::world::{CORRIDOR, RESERVED, Reserve, TURNS, World, cells_of, free_turns, room_box};
 use crate::core::rng::WarrenRng;
-use crate::floorplan::shape::Rect;
 
 /// Rooms from which a plan is laid out in pieces ([`Plan::split_into_pieces`]). Random planar
 /// level graphs of 300 rooms (`scripts/map_scale.py --sizes 300`, 20 graphs, 10 layouts each)
@@ -51,7 +63,9 @@ const PIECE_ROOMS: usize = 40;
 /// rooms at most at depth 2, p99 4.1 s; 8, 3.6 s; 12 at depth 3, 6.5 s.
 const HALO_DEPTH: usize = 3;
 /// The most rooms a halo takes per piece hanging off a piece (see [`HALO_DEPTH`] for the
-/// measurements that chose it).
+/// measurements that chose it). With the turns and the kept places too, on the 1,000-room
+/// graphs of the module's notes, G = 1 to 20, seeds 0 to 2, two runs at a time: 6 rooms 56 of
+/// 60, p50 0.99 s, mean 3.9 s; 3 rooms 55 of 60, p50 1.16 s, mean 4.8 s.
 const HALO_ROOMS: usize = 6;
 
 /// Seeds of a piece's search tried before it takes its parent up again.
@@ -63,7 +77,10 @@ const JOIN_TRIES: u32 = 2;
 const LEVEL_ATTEMPTS: u32 = 20;
 
 /// Times a piece that failed right after its parent takes the parent up to be laid again
-/// before the parent counts as failing where it lies ([`retreat`]).
+/// before the parent counts as failing where it lies ([`retreat`]). Before, a parent was laid
+/// again for as long as the attempt's returns lasted: a small parent laid again changed
+/// nothing for a large piece that its grandparent hemmed in (seed 1 of the 1,000-room graph 5:
+/// 322 failures of one piece of 45 rooms under its parent of 4, 46 s).
 const RELAYS: u32 = 1;
 
 /// Attempts of a piece's own search per layout of it.
@@ -170,8 +187,7 @@ impl Plan {
         }
         // The halo, laid out with this piece but not kept: so that this piece's layout leaves
         // its pieces room to begin.
-        let (rooms_all, all_conns, halo_of) =
-            self.halo(part, part_of, &mut local, &rooms, &conns);
+        let (rooms_all, all_conns, halo_of) = self.halo(part, part_of, &mut local, &rooms, &conns);
         let room_shapes = rooms_all
             .iter()
             .map(|&v| self.room_shapes[v as usize].clone())
@@ -523,9 +539,15 @@ fn lay_pieces(
             return false;
         }
         backtracks -= 1;
-        let Some((keep, from, size)) =
-            retreat(pieces, &order, &subtree, &mut moved, &mut relaid, k, log.len())
-        else {
+        let Some((keep, from, size)) = retreat(
+            pieces,
+            &order,
+            &subtree,
+            &mut moved,
+            &mut relaid,
+            k,
+            log.len(),
+        ) else {
             return false;
         };
         while log.len() > keep {
@@ -676,65 +698,6 @@ fn lay_piece(
     Some(undo)
 }
 
-/// Turns a piece's drawing is tried in around its first room ([`free_turns`]).
-const TURNS: usize = 12;
-
-/// The level's turn `(cos, sin, mirror)` and its turns by even steps of a [`TURNS`]th of a
-/// circle (the mirror kept), those first whose drawing of `piece`, hung on its first room
-/// where its parent placed it, puts the fewest rooms on (or next to) the rest of the level
-/// ([`rooms_on_world`]); among equals the nearer to the level's own turn first. A piece's
-/// drawing often points into its parent, which wrapped around the stub, or into a piece laid
-/// before it: turned, it points where there is room. Empty when the piece has no drawing.
-fn free_turns(
-    piece: &Plan,
-    root: Root,
-    world: &World,
-    (cos0, sin0, flip): (f32, f32, f32),
-) -> Vec<(f32, f32, f32)> {
-    if piece.drawing.is_none() {
-        return Vec::new();
-    }
-    let mut scored: Vec<(u32, usize, (f32, f32, f32))> = (0..TURNS)
-        .map(|k| {
-            let a = std::f32::consts::TAU * k as f32 / TURNS as f32;
-            let (c, s) = (
-                cos0 * a.cos() - sin0 * a.sin(),
-                sin0 * a.cos() + cos0 * a.sin(),
-            );
-            let turn = (c, s, flip);
-            (rooms_on_world(piece, root, world, turn), k.min(TURNS - k), turn)
-        })
-        .collect();
-    scored.sort_by_key(|&(hits, off, _)| (hits, off));
-    scored.into_iter().map(|(_, _, t)| t).collect()
-}
-
-/// How many of `piece`'s rooms (its first room aside) its drawing, turned by `(cos, sin,
-/// mirror)` as the search turns it and moved so that its first room's drawn centre lies on
-/// that room's placed centre, puts inside a room, kept place or corridor of the rest of the
-/// level or within a quarter of a connection of one.
-fn rooms_on_world(piece: &Plan, root: Root, world: &World, (c, s, flip): (f32, f32, f32)) -> u32 {
-    let Some((dx, dy)) = piece.drawing.as_ref() else {
-        return 0;
-    };
-    let b = root.b as usize;
-    let sh = &piece.cat.shapes[world.shape[b] as usize];
-    let centre = (
-        world.x[b] as f32 + sh.w as f32 / 2.0,
-        world.y[b] as f32 + sh.h as f32 / 2.0,
-    );
-    let r = root.local as usize;
-    let margin = piece.length / 4.0;
-    (0..dx.len())
-        .filter(|&i| i != r)
-        .filter(|&i| {
-            let (x, y) = (dx[i] - dx[r], (dy[i] - dy[r]) * flip);
-            let p = (centre.0 + x * c - y * s, centre.1 + x * s + y * c);
-            world.covers(piece, p, margin)
-        })
-        .count() as u32
-}
-
 /// Takes a laid piece up again: its rooms, corridors and kept places out of the layout and
 /// the cells.
 fn take_up(plan: &Plan, pieces: &[Piece], k: usize, undo: Undo, s: &mut BuildScratch) {
@@ -774,17 +737,6 @@ fn take_up(plan: &Plan, pieces: &[Piece], k: usize, undo: Undo, s: &mut BuildScr
         }
     }
     s.corridors.truncate(undo.corridors);
-}
-
-/// The lattice box of shape `si` at `(x, y)`.
-fn room_box(plan: &Plan, si: u32, (x, y): (i32, i32)) -> Rect {
-    let sh = &plan.cat.shapes[si as usize];
-    Rect {
-        x0: x,
-        y0: y,
-        x1: x + sh.w,
-        y1: y + sh.h,
-    }
 }
 
 /// Places the piece's layout in `inner` (laid out where the rest of the level leaves room)

@@ -1,5 +1,6 @@
 use super::*;
 use crate::floorplan::build::tests::edgar_paper;
+use crate::floorplan::build::world::rooms_on_world;
 use crate::floorplan::build::{Gaps, can_join};
 use crate::floorplan::shape::shapes_of;
 
@@ -233,7 +234,15 @@ fn a_piece_that_fails_again_after_its_parent_was_laid_again_fails_in_its_parents
     let at = order.iter().position(|&x| x == first).expect("laid");
     let mut outcomes = Vec::new();
     for _ in 0..=RELAYS {
-        outcomes.push(retreat(&pieces, &order, &subtree, &mut moved, &mut relaid, first, at));
+        outcomes.push(retreat(
+            &pieces,
+            &order,
+            &subtree,
+            &mut moved,
+            &mut relaid,
+            first,
+            at,
+        ));
     }
     assert_eq!(outcomes.last(), Some(&None), "{outcomes:?}");
 }
@@ -282,7 +291,11 @@ fn a_laid_piece_keeps_its_halo_for_its_pieces_until_they_are_laid() {
         laid,
         piece,
     };
-    let other = children.iter().copied().find(|&c| c != kept.owner).unwrap_or(u32::MAX - 1);
+    let other = children
+        .iter()
+        .copied()
+        .find(|&c| c != kept.owner)
+        .unwrap_or(u32::MAX - 1);
     let none = vec![false; pieces.len()];
     let mut owner_laid = none.clone();
     owner_laid[kept.owner as usize] = true;
@@ -293,7 +306,12 @@ fn a_laid_piece_keeps_its_halo_for_its_pieces_until_they_are_laid() {
     // Taken up, the piece leaves no kept place behind.
     take_up(&plan, &pieces, 0, undo, &mut s);
     assert!(s.reserved.is_empty() && !s.laid[0]);
-    assert!(s.cells.values().flatten().all(|&e| e & RESERVED == 0 || e & CORRIDOR != 0));
+    assert!(
+        s.cells
+            .values()
+            .flatten()
+            .all(|&e| e & RESERVED == 0 || e & CORRIDOR != 0)
+    );
 }
 
 #[test]
@@ -336,7 +354,11 @@ fn a_piece_turns_its_drawing_away_from_what_is_in_its_way() {
     }
     let level = (1.0, 0.0, 1.0);
     let own = rooms_on_world(&piece.plan, root, &world, level);
-    assert_eq!(own as usize, dx.len() - 1, "every room on the rest of the level");
+    assert_eq!(
+        own as usize,
+        dx.len() - 1,
+        "every room on the rest of the level"
+    );
     let turns = free_turns(&piece.plan, root, &world, level);
     assert_eq!(turns.len(), TURNS);
     let hits: Vec<u32> = turns
