@@ -38,11 +38,13 @@
 //! - `frame`: fixed rooms and the frame (a mask, the grid's size);
 //! - `order`: each attempt's target drawing and room order;
 //! - `search`: the bounded depth-first search ([`build`]);
-//! - `pieces`: graphs of [`PIECES_FROM`] rooms or more, cut at bridges into pieces searched one
-//!   after another, each with the rest of the level (`world`) as obstacles, and [`build`];
+//! - `cut`: graphs of [`PIECES_FROM`] rooms or more cut at bridges into pieces;
+//! - `pieces`: those pieces searched one after another, each with the rest of the level
+//!   (`world`) as obstacles, and [`build`];
 //! - `scratch`: the per-worker memory ([`BuildScratch`]);
 //! - `layout`: the result ([`Layout`], [`Link`]).
 
+mod cut;
 mod forward;
 mod frame;
 mod layout;
@@ -54,8 +56,9 @@ mod search;
 mod spaces;
 mod world;
 
+pub use cut::PIECES_FROM;
 pub use layout::{Layout, Link};
-pub use pieces::{PIECES_FROM, build};
+pub use pieces::build;
 pub use plan::{EXHAUSTIVE_WORK, Frame, PRUNE_UP_TO, Plan};
 pub use scratch::BuildScratch;
 pub use search::{Failure, NO_LAYOUT, NO_LAYOUT_EXISTS, can_join};

@@ -1,70 +1,9 @@
+use std::sync::Arc;
+
 use super::*;
-use crate::floorplan::build::tests::edgar_paper;
+use crate::floorplan::build::can_join;
+use crate::floorplan::build::tests::tree_of_cycles;
 use crate::floorplan::build::world::rooms_on_world;
-use crate::floorplan::build::{Gaps, can_join};
-use crate::floorplan::shape::shapes_of;
-
-/// A tree of `blocks` four-room cycles: block `k`'s rooms are `4k..4k + 4` in a ring, and
-/// block `k > 0` hangs off block `(k - 1) / 2` by a bridge from its room `4k` to that block's
-/// room `4 * ((k - 1) / 2) + 2`. The bridges are the connections from index `4 * blocks` on.
-fn tree_of_cycles(blocks: u32) -> Plan {
-    let shapes = shapes_of(&edgar_paper()).expect("the paper's blocks");
-    let mut conns = Vec::new();
-    for k in 0..blocks {
-        let r = 4 * k;
-        conns.extend([(r, r + 1), (r + 1, r + 2), (r + 2, r + 3), (r + 3, r)]);
-    }
-    for k in 1..blocks {
-        conns.push((4 * ((k - 1) / 2) + 2, 4 * k));
-    }
-    let n = 4 * blocks as usize;
-    let all: Vec<u32> = (0..shapes.len() as u32).collect();
-    let gaps = vec![Gaps::new(vec![(0, 0)]); conns.len()];
-    Plan::new(shapes, vec![all; n], conns, gaps, 0)
-}
-
-#[test]
-fn the_bridges_are_the_connections_on_no_cycle() {
-    let plan = tree_of_cycles(30);
-    let bridge = bridges(&plan);
-    let expected: Vec<bool> = (0..plan.conns.len()).map(|j| j >= 4 * 30).collect();
-    assert_eq!(bridge, expected);
-}
-
-#[test]
-fn the_parts_cover_every_room_once_and_hang_off_their_parents() {
-    let plan = tree_of_cycles(30);
-    let parts = partition(&plan, 20);
-    assert!(parts.len() >= 6, "{} parts", parts.len());
-    let mut part_of = vec![usize::MAX; plan.rooms()];
-    for (i, p) in parts.iter().enumerate() {
-        assert!(p.members.len() <= 20, "part {i}: {} rooms", p.members.len());
-        for &v in &p.members {
-            assert_eq!(part_of[v as usize], usize::MAX, "room {v} in two parts");
-            part_of[v as usize] = i;
-        }
-    }
-    assert!(part_of.iter().all(|&p| p != usize::MAX));
-    assert!(parts[0].root.is_none() && parts[0].parent.is_none());
-    for (i, p) in parts.iter().enumerate().skip(1) {
-        let parent = p.parent.expect("a parent");
-        assert!(parent < i, "part {i} before its parent {parent}");
-        let (a, b, j) = p.root.expect("a bridge");
-        assert_eq!(part_of[b as usize], i);
-        assert_eq!(part_of[a as usize], parent);
-        assert!(parts[parent].stubs.contains(&b));
-        let (x, y) = plan.conns[j as usize];
-        assert!((x, y) == (a, b) || (x, y) == (b, a));
-        // Depth first: the parts between a parent and its child are the parent's descendants.
-        for between in parts.iter().take(i).skip(parent + 1) {
-            let mut up = between.parent;
-            while let Some(q) = up.filter(|&q| q > parent) {
-                up = parts[q].parent;
-            }
-            assert_eq!(up, Some(parent));
-        }
-    }
-}
 
 /// Whether `order` lays every piece before its own pieces and each piece's subtree right after
 /// it, in one run.
@@ -150,9 +89,24 @@ fn a_layout_in_pieces_places_every_room_apart_with_every_connection_joined() {
     let mut plan = tree_of_cycles(30);
     plan.split(20);
     assert!(plan.pieces.is_some());
+    assert_layouts(&plan);
+    // The same with a piece taken into its parent, as an attempt does after that piece
+    // failed where it hung: its rooms are laid out with its parent's.
+    let parts = plan.parts.clone().expect("parts");
+    let c = (1..parts.len())
+        .find(|&c| parts.iter().any(|q| q.parent == Some(c)))
+        .expect("a piece with pieces");
+    let parts = merged(&parts, c);
+    plan.pieces = Some(Arc::new(plan.pieces_of(&parts)));
+    assert_layouts(&plan);
+}
+
+/// Lays `plan` out from four seeds, checking that every room keeps apart from every other and
+/// every connection is joined, and that a seed gives the same layout again.
+fn assert_layouts(plan: &Plan) {
     let mut s = BuildScratch::default();
     for seed in 0..4 {
-        build(&plan, seed, &mut s).expect("a layout");
+        build(plan, seed, &mut s).expect("a layout");
         let out = s.out.clone();
         let shapes = plan.shapes();
         let n = plan.rooms();
@@ -174,12 +128,12 @@ fn a_layout_in_pieces_places_every_room_apart_with_every_connection_joined() {
                 (&shapes[out.shape[b] as usize], out.x[b], out.y[b]),
             );
             assert!(
-                can_join(&plan, j as u32, ends.0, ends.1),
+                can_join(plan, j as u32, ends.0, ends.1),
                 "seed {seed}: {a}-{b}"
             );
         }
         // The same seed, the same layout.
-        build(&plan, seed, &mut s).expect("a layout");
+        build(plan, seed, &mut s).expect("a layout");
         assert_eq!(
             (&s.out.shape, &s.out.x, &s.out.y),
             (&out.shape, &out.x, &out.y)
@@ -371,4 +325,34 @@ fn a_piece_turns_its_drawing_away_from_what_is_in_its_way() {
     world.cells.clear();
     let turns = free_turns(&piece.plan, root, &world, level);
     assert_eq!(turns[0], level);
+}
+
+#[test]
+fn a_piece_that_ends_attempts_is_taken_into_its_parent_once_and_given_back_when_that_fails() {
+    let mut plan = tree_of_cycles(30);
+    plan.split(8);
+    let pieces = plan.pieces.clone().expect("pieces");
+    let c = (1..pieces.len())
+        .find(|&k| pieces[k].parent == Some(0))
+        .expect("a piece off the first");
+    let mut regroup = Regroup::default();
+    regroup.ended_at(&plan, c);
+    let now = regroup.pieces(&pieces);
+    assert_eq!(now.len(), pieces.len() - 1);
+    // The first piece holds `c`'s rooms now (and its stubs), and the pieces that hung off
+    // `c` hang off it.
+    for &v in &pieces[c].rooms {
+        assert!(now[0].rooms.contains(&v), "room {v} of piece {c}");
+    }
+    let kids = (0..pieces.len())
+        .filter(|&k| pieces[k].parent == Some(c))
+        .count();
+    let off_first = |ps: &[Piece]| ps.iter().filter(|p| p.parent == Some(0)).count();
+    assert_eq!(off_first(now), off_first(&pieces) - 1 + kids);
+    // The grown piece ends an attempt and cannot grow: the taking-in is undone ...
+    regroup.ended_at(&plan, 0);
+    assert_eq!(regroup.pieces(&pieces).len(), pieces.len());
+    // ... and `c` is not taken in again.
+    regroup.ended_at(&plan, c);
+    assert_eq!(regroup.pieces(&pieces).len(), pieces.len());
 }

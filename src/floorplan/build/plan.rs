@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::cut::Part;
 use super::spaces::{Catalogue, Gaps};
 use crate::core::csr::Adjacency;
 use crate::floorplan::shape::Shape;
@@ -111,6 +112,9 @@ pub struct Plan {
     /// The pieces a large graph is laid out in ([`Plan::split_into_pieces`]; `None`: one
     /// search over the whole graph).
     pub(super) pieces: Option<Arc<Vec<Piece>>>,
+    /// The parts of the graph the pieces were made of (the same order), to make them anew
+    /// with one piece taken into its parent ([`super::cut::merged`]).
+    pub(super) parts: Option<Arc<Vec<Part>>>,
 }
 
 /// One piece of a large graph (`pieces`): its plan (its rooms, then its stubs, then its halo:
@@ -334,6 +338,7 @@ impl Plan {
             via: Vec::new(),
             via_gaps: Vec::new(),
             pieces: None,
+            parts: None,
         }
     }
 
@@ -345,6 +350,7 @@ impl Plan {
     pub fn make_exhaustive(&mut self) {
         self.exhaustive = true;
         self.pieces = None;
+        self.parts = None;
         self.max_attempts = 1;
         self.max_rewinds = 0;
         self.max_retries = u32::MAX;

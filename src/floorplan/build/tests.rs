@@ -358,3 +358,22 @@ fn a_ramped_work_bound_starts_small_and_doubles_up_to_the_whole() {
     plan.make_exhaustive();
     assert_eq!(plan.work_of_attempt(1), EXHAUSTIVE_WORK);
 }
+
+/// A tree of `blocks` four-room cycles: block `k`'s rooms are `4k..4k + 4` in a ring, and
+/// block `k > 0` hangs off block `(k - 1) / 2` by a bridge from its room `4k` to that block's
+/// room `4 * ((k - 1) / 2) + 2`. The bridges are the connections from index `4 * blocks` on.
+pub(super) fn tree_of_cycles(blocks: u32) -> Plan {
+    let shapes = shapes_of(&edgar_paper()).expect("the paper's blocks");
+    let mut conns = Vec::new();
+    for k in 0..blocks {
+        let r = 4 * k;
+        conns.extend([(r, r + 1), (r + 1, r + 2), (r + 2, r + 3), (r + 3, r)]);
+    }
+    for k in 1..blocks {
+        conns.push((4 * ((k - 1) / 2) + 2, 4 * k));
+    }
+    let n = 4 * blocks as usize;
+    let all: Vec<u32> = (0..shapes.len() as u32).collect();
+    let gaps = vec![Gaps::new(vec![(0, 0)]); conns.len()];
+    Plan::new(shapes, vec![all; n], conns, gaps, 0)
+}
