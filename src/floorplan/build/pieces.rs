@@ -58,7 +58,13 @@ const RELAYS: u32 = 1;
 
 /// The most rooms a piece grows to by taking in a piece of its that could not be laid out on
 /// its own: when an attempt ends at a piece, the next lays that piece out as part of its
-/// parent ([`merged`]).
+/// parent ([`Regroup`]). On the 1,000-room graphs of the module's notes, G = 1 to 20, seeds 0
+/// to 2, against the build without it, side by side (2026-12-02): 58 of 60 against 56 (graph
+/// 18's 28-room piece walled in by the 89-room first piece, now taken into it), p50 0.77 s
+/// against 1.06 s; up to 150 rooms also 58 of 60; taken in for good (never given back) 56 of
+/// 60, graph 3 losing two seeds to a grown piece that then ended every attempt. At 300 rooms
+/// (200 runs each way) p99 1.35 s against 2.7 s, with 2-tile corridor rooms 1.06 s against
+/// 2.1 s.
 const MERGE_UP_TO: usize = 100;
 
 /// Builds a layout for `plan` from `seed`, or says where it failed after bounded work: piece
