@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use super::plan::{Piece, Plan, Root};
+use super::plan::{Part, Piece, Plan, Root};
 
 /// Rooms from which a plan is laid out in pieces ([`Plan::split_into_pieces`]). Random planar
 /// level graphs of 300 rooms (`scripts/map_scale.py --sizes 300`, 20 graphs, 10 layouts each)
@@ -205,18 +205,6 @@ impl Plan {
             halo_of,
         }
     }
-}
-
-/// A part of the graph: its rooms, the first rooms of the parts hanging off it, and its own
-/// first room (`None` for the first part).
-#[derive(Clone, Debug, Default)]
-pub struct Part {
-    pub(super) members: Vec<u32>,
-    pub(super) stubs: Vec<u32>,
-    /// The bridge to the parent: (the parent's room, the first room, the connection).
-    pub(super) root: Option<(u32, u32, u32)>,
-    /// The parent part.
-    pub(super) parent: Option<usize>,
 }
 
 /// `parts` with part `c` taken into its parent: the parent gains `c`'s rooms, `c`'s stub

@@ -33,9 +33,9 @@
 //! goes back a piece, not a room. Pieces laid out in free space and then moved as a whole onto
 //! their stubs (tried first) did not fit: a parent's own rooms wrap around its stubs.
 
-use super::cut::{Part, merged};
+use super::cut::merged;
 use super::order::{shortest_cycle, turn};
-use super::plan::{Piece, Plan};
+use super::plan::{Part, Piece, Plan};
 use super::scratch::BuildScratch;
 use super::search::{Failure, canonical_cycle, search};
 use super::world::{CORRIDOR, RESERVED, Reserve, TURNS, World, cells_of, free_turns, room_box};

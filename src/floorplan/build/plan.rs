@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use super::cut::Part;
 use super::spaces::{Catalogue, Gaps};
 use crate::core::csr::Adjacency;
 use crate::floorplan::shape::Shape;
@@ -113,7 +112,7 @@ pub struct Plan {
     /// search over the whole graph).
     pub(super) pieces: Option<Arc<Vec<Piece>>>,
     /// The parts of the graph the pieces were made of (the same order), to make them anew
-    /// with one piece taken into its parent ([`super::cut::merged`]).
+    /// with one piece taken into its parent (`cut::merged`).
     pub(super) parts: Option<Arc<Vec<Part>>>,
 }
 
@@ -134,6 +133,18 @@ pub struct Piece {
     pub(super) parent: Option<usize>,
     /// Per room of the halo (after `rooms` in the piece's plan), the piece it belongs to.
     pub(super) halo_of: Vec<u32>,
+}
+
+/// A part of the graph (made by the `cut` module): its rooms, the first rooms of the parts
+/// hanging off it, and its own first room (`None` for the first part).
+#[derive(Clone, Debug, Default)]
+pub struct Part {
+    pub(super) members: Vec<u32>,
+    pub(super) stubs: Vec<u32>,
+    /// The bridge to the parent: (the parent's room, the first room, the connection).
+    pub(super) root: Option<(u32, u32, u32)>,
+    /// The parent part.
+    pub(super) parent: Option<usize>,
 }
 
 /// The bridge a piece hangs off its parent by.
