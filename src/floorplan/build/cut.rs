@@ -39,8 +39,9 @@ const HALO_ROOMS: usize = 6;
 /// Attempts of a piece's own search per layout of it. On the 1,000-room graphs of the
 /// `pieces` module's notes, G = 1 to 20, seeds 0 to 2, two runs at a time (2026-12-02): 8
 /// attempts laid out 58 of 60, p50 0.87 s, mean 3.8 s; 12 laid out 59, p50 1.0 s, mean 5.7 s;
-/// 16 laid out 59, p50 1.15 s, mean 6.0 s; 4 and 2 lost seeds on graphs 1 to 5 (14 and 10 of
-/// 15) and were stopped there. More attempts trade time for graph 12's seeds and lose others.
+/// 16 laid out 59, p50 1.15 s, mean 6.0 s; 4 and 2 laid out 14 and 10 of graphs 1 to 5's 15
+/// (33 of 37 and 29 of 39 when stopped). More attempts trade time for graph 12's seeds and
+/// lose graph 18's.
 const PIECE_ATTEMPTS: u32 = 8;
 
 impl Plan {
