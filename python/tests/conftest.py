@@ -1,4 +1,5 @@
-"""Shared fixtures: the `warren` command-line binary the package is compared with."""
+"""Shared fixtures: the `warren` command-line binary the package is compared with, and a local
+Ray cluster."""
 
 import os
 import pathlib
@@ -22,3 +23,13 @@ def warren_bin() -> str:
         if c and pathlib.Path(c).is_file():
             return str(c)
     pytest.skip("no warren binary: build it (cargo build) or set WARREN_BIN")
+
+
+@pytest.fixture(scope="session")
+def local_ray():
+    """A two-CPU local Ray cluster, started once for every test that reads through Ray (its
+    start takes seconds)."""
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    yield
+    ray.shutdown()

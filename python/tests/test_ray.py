@@ -14,13 +14,6 @@ from ray.data.datasource import ReadTask  # noqa: E402
 SMALL = ["maze.width=8", "maze.height=8"]
 
 
-@pytest.fixture(scope="module")
-def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
-    yield
-    ray.shutdown()
-
-
 def test_read_levels_equals_the_cli_archive(local_ray, warren_bin, tmp_path):
     out = tmp_path / "mazes.arrow"
     count = 100_000

@@ -561,20 +561,16 @@ def test_verl_table_equals_the_command_line_s_rows(warren_bin, tmp_path):
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is not installed")
-def test_ray_reads_tasks_as_levels():
+def test_ray_reads_tasks_as_levels(local_ray):
     import ray
 
     import warren.ray
 
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
-    try:
-        spec = {"max_dist": 18, "infeasible_share": 0.1}
-        ds = warren.ray.read_tasks("maze-path", 3000, seed=4, blocks=3, **spec)
-        table = pa.concat_tables(ray.get(ds.to_arrow_refs())).sort_by("index")
-        block = warren.tasks.block("maze-path", 3000, seed=4, **spec)
-        for column in ("index", "question", "answer", "ground_truth"):
-            assert table.column(column).to_pylist() == block[column], column
-        with pytest.raises(ValueError, match="task.min_dist = 30 is above task.max_dist = 18"):
-            warren.ray.read_tasks("maze-path", 10, min_dist=30, max_dist=18)
-    finally:
-        ray.shutdown()
+    spec = {"max_dist": 18, "infeasible_share": 0.1}
+    ds = warren.ray.read_tasks("maze-path", 3000, seed=4, blocks=3, **spec)
+    table = pa.concat_tables(ray.get(ds.to_arrow_refs())).sort_by("index")
+    block = warren.tasks.block("maze-path", 3000, seed=4, **spec)
+    for column in ("index", "question", "answer", "ground_truth"):
+        assert table.column(column).to_pylist() == block[column], column
+    with pytest.raises(ValueError, match="task.min_dist = 30 is above task.max_dist = 18"):
+        warren.ray.read_tasks("maze-path", 10, min_dist=30, max_dist=18)

@@ -1,10 +1,14 @@
 //! The multilevel layout's positions are a conformance golden too: the same bytes for one and
-//! two threads, and (through `.ci/run`'s baseline x86-64 pass of this suite) on every CPU.
+//! two threads, and on every CPU (`cpus.rs` checks a build for another CPU against the same
+//! goldens).
 //!
 //! To re-mint after a deliberate change: run this test and take the CRC it prints on failure,
 //! saying why in the commit.
 
-use crate::common::{TempDir, exit_code, stderr, warren};
+use std::ffi::OsStr;
+use std::process::Command;
+
+use crate::common::{TempDir, exit_code, stderr, warren_bin};
 
 /// CRC-32 and byte count of the positions file of the 6,000-vertex level-like graph below,
 /// laid out with `warren layout --seed 5 --algorithm multilevel` (its parallel kernels
@@ -29,14 +33,27 @@ const GOLDEN_AUTO: (u32, usize) = (0x1684_a411, 151_038);
 /// every pair in a list shuffled each epoch).
 const GOLDEN_SMALL: (u32, usize) = (0x61aa_0e50, 3_434);
 
-/// Lays the golden graph out with `extra` arguments on one and on two threads, checks that
-/// both wrote the same bytes, and returns their CRC-32 and length.
-fn positions(extra: &[&str]) -> (u32, usize) {
-    positions_of(6000, extra)
+/// Every golden layout: the graph's vertex count, the arguments, the golden.
+pub(super) const CASES: [(usize, &[&str], (u32, usize)); 5] = [
+    (6000, &["--algorithm", "multilevel"], GOLDEN),
+    (6000, &["--algorithm", "stress"], GOLDEN_STRESS),
+    (
+        6000,
+        &["--algorithm", "stress", "--stress-model", "sparse"],
+        GOLDEN_SPARSE,
+    ),
+    (6000, &["--stress-model", "sparse"], GOLDEN_AUTO),
+    (150, &["--algorithm", "stress"], GOLDEN_SMALL),
+];
+
+/// Lays the level-like graph of `n` vertices out with `extra` arguments on one and on two
+/// threads, checks that both wrote the same bytes, and returns their CRC-32 and length.
+fn positions_of(n: usize, extra: &[&str]) -> (u32, usize) {
+    positions_by(OsStr::new(warren_bin()), n, extra)
 }
 
-/// [`positions`] of the level-like graph of `n` vertices.
-fn positions_of(n: usize, extra: &[&str]) -> (u32, usize) {
+/// [`positions_of`], laid out by the `warren` command `bin`.
+pub(super) fn positions_by(bin: &OsStr, n: usize, extra: &[&str]) -> (u32, usize) {
     let dir = TempDir::new("layout-golden");
     let (src, dst) = warren::layout::level_like_graph(n, 11);
     let text: String = src
@@ -60,7 +77,7 @@ fn positions_of(n: usize, extra: &[&str]) -> (u32, usize) {
             out.to_str().unwrap(),
         ];
         args.extend(extra);
-        let output = warren(args);
+        let output = Command::new(bin).args(args).output().expect("warren runs");
         assert_eq!(exit_code(&output), 0, "{}", stderr(&output));
         files.push(std::fs::read(&out).unwrap());
     }
@@ -71,41 +88,29 @@ fn positions_of(n: usize, extra: &[&str]) -> (u32, usize) {
     (crc32fast::hash(&files[0]), files[0].len())
 }
 
-#[test]
-fn multilevel_positions_are_the_same_bytes_for_any_thread_count_and_cpu() {
-    let got = positions(&["--algorithm", "multilevel"]);
-    assert_eq!(
-        got, GOLDEN,
-        "positions changed: {:#010x}, {} bytes",
-        got.0, got.1
-    );
-}
-
-#[test]
-fn stress_positions_are_the_same_bytes_for_any_thread_count_and_cpu() {
-    for (extra, golden) in [
-        (&["--algorithm", "stress"][..], GOLDEN_STRESS),
-        (
-            &["--algorithm", "stress", "--stress-model", "sparse"][..],
-            GOLDEN_SPARSE,
-        ),
-        (&["--stress-model", "sparse"][..], GOLDEN_AUTO),
-    ] {
-        let got = positions(extra);
+/// Checks the golden layouts `cases` (of [`CASES`]) laid out by this build.
+fn check(cases: &[(usize, &[&str], (u32, usize))]) {
+    for &(n, extra, golden) in cases {
+        let got = positions_of(n, extra);
         assert_eq!(
             got, golden,
-            "{extra:?}: positions changed: {:#010x}, {} bytes",
+            "{n} vertices, {extra:?}: positions changed: {:#010x}, {} bytes",
             got.0, got.1
         );
     }
 }
 
 #[test]
+fn multilevel_positions_are_the_same_bytes_for_any_thread_count_and_cpu() {
+    check(&CASES[..1]);
+}
+
+#[test]
+fn stress_positions_are_the_same_bytes_for_any_thread_count_and_cpu() {
+    check(&CASES[1..4]);
+}
+
+#[test]
 fn small_stress_positions_are_the_same_bytes_for_any_thread_count_and_cpu() {
-    let got = positions_of(150, &["--algorithm", "stress"]);
-    assert_eq!(
-        got, GOLDEN_SMALL,
-        "positions changed: {:#010x}, {} bytes",
-        got.0, got.1
-    );
+    check(&CASES[4..]);
 }

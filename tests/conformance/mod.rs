@@ -9,6 +9,7 @@
 //! To re-mint after a deliberate change: `WARREN_PRINT_GOLDEN=1 cargo test --test tests
 //! conformance -- --nocapture` prints the table; paste it and say why in the commit.
 
+mod cpus;
 mod layout;
 
 use std::path::Path;
