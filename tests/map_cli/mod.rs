@@ -323,7 +323,7 @@ fn a_random_planar_graph_of_150_rooms_lays_out() {
 fn a_random_planar_graph_of_1000_rooms_lays_out_in_pieces() {
     // `scripts/level_graphs.py random 1000 2`: 100 cycles of up to 12 rooms in a tree of 1,000.
     // One search over it never laid it out (every attempt died 400 to 700 rooms in); laid out
-    // in pieces of up to 40 rooms (`floorplan::build::pieces`) it does, and verifies.
+    // in pieces of up to 20 rooms (`floorplan::build::pieces`) it does, and verifies.
     let graph = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/map_cli/random-1000-2.json");
     let dir = TempDir::new("map-random-1000");
     let out = dir.join("r.arrow");

@@ -17,8 +17,19 @@ use super::plan::{Part, Piece, Plan, Root};
 pub const PIECES_FROM: usize = 200;
 
 /// The most rooms a piece grows to (a 2-edge-connected part of the graph larger than this is
-/// one piece of its own).
-const PIECE_ROOMS: usize = 40;
+/// one piece of its own). Measured, not explained: on graph 12 of the 1,000-room graphs of the
+/// `pieces` module's notes, the piece that ended most attempts with 40 (its 38-room block of
+/// cycles, which stays one piece either way) ran out of work in all its attempts even when laid
+/// right after a first piece of 20 rooms, the rest of the level empty; with 20, graph 12 fails
+/// 3 of its 12 runs (seeds 0 to 5, with and without corridors) instead of 7.
+/// On those graphs, G = 1 to 20, seeds 0 to 5, one run per layout, two at a time (2026-12-02,
+/// the same build and session, 120 runs a row): without corridors 20 rooms laid out 117 against
+/// 115 for 40 (mean run 2.27 against 2.78 s), with 2-tile corridor rooms 115 against 111 (mean
+/// 3.42 s both); each of the four sets of 60 gained 1 or 2. On ten of the hardest of those runs
+/// 20 laid out 10, 25 seven, 30 nine, 40 eight, 60 three. At 300 rooms (200 runs each way, side
+/// by side) p99 690 against 928 ms without corridors, 768 against 636 ms with them, means
+/// within 5%.
+const PIECE_ROOMS: usize = 20;
 
 /// How far into each piece hanging off a piece its halo reaches (connections from the stub),
 /// and the most rooms it takes there ([`Plan::halo`]). A piece's own rooms wrap around its

@@ -1,5 +1,5 @@
 //! Large level graphs in pieces (issue 49): a graph of `PIECES_FROM` rooms or more is cut at
-//! some of its bridges (connections on no cycle) into connected pieces of up to 40 rooms (the
+//! some of its bridges (connections on no cycle) into connected pieces of up to 20 rooms (the
 //! `cut` module), which are laid out one after another, depth first from the largest
 //! 2-edge-connected part. A piece's layout holds one more room per piece hanging off it (a
 //! *stub*: the child's first room, across the bridge), which fixes where its child starts.
@@ -29,7 +29,7 @@
 //!
 //! Why: in one search over a thousand rooms, the rooms a cycle needs may have been taken by
 //! rooms placed hundreds of rooms earlier in the order, beyond anything a rewind takes up
-//! (`docs/map.md`); a piece's search backtracks over its own 40 rooms only, and a dead end
+//! (`docs/map.md`); a piece's search backtracks over its own 20 rooms or so only, and a dead end
 //! goes back a piece, not a room. Pieces laid out in free space and then moved as a whole onto
 //! their stubs (tried first) did not fit: a parent's own rooms wrap around its stubs.
 
